@@ -1,0 +1,61 @@
+"""Card text rendered from card data through a language's templates.
+
+A new pack needs no new text beyond its card names: every effect, trigger and
+target has a template in ``locales/<lang>/cards.toml``.  The catalog is passed
+in, so the engine still does no I/O and holds no prose.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from engine.tcg import cards as C
+
+
+class Templates(Protocol):
+    def t(self, key: str, **params: object) -> str: ...
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def effect_phrase(eff: C.Effect, tpl: Templates) -> str:
+    if eff.do == C.DAMAGE:
+        return tpl.t(f"cards.effect.damage_{eff.to}", amount=eff.amount)
+    if eff.do == C.BUFF:
+        direction = "up" if eff.amount > 0 else "down"
+        return tpl.t(f"cards.effect.buff_{direction}_{eff.until}", amount=abs(eff.amount),
+                     stat=tpl.t(f"cards.stat_in_effect.{eff.stat}"),
+                     target=tpl.t(f"cards.target.{eff.target}"))
+    params: dict[str, object] = {}
+    if eff.target:
+        params["target"] = tpl.t(f"cards.target.{eff.target}")
+    if eff.do in (C.HEAL, C.DRAW, C.BLOCK_WITH):
+        params["amount"] = eff.amount
+    return tpl.t(f"cards.effect.{eff.do}", **params)
+
+
+def effects_text(effects: tuple[C.Effect, ...], tpl: Templates) -> str:
+    text = effect_phrase(effects[0], tpl)
+    for eff in effects[1:]:
+        key = "cards.join.if_done" if eff.if_done else "cards.join.then"
+        text = tpl.t(key, before=text, effect=effect_phrase(eff, tpl))
+    return text
+
+
+def ability_text(ab: C.Ability, tpl: Templates) -> str:
+    when = tpl.t(f"cards.when.{ab.when}", n=ab.n) if ab.n else tpl.t(f"cards.when.{ab.when}")
+    return _sentence(tpl.t("cards.join.ability", when=when, effects=effects_text(ab.effects, tpl)))
+
+
+def card_text(card: C.Card, tpl: Templates) -> str:
+    """What the card does, without its name, type or stats."""
+    if card.type == C.SPELL:
+        return _sentence(tpl.t("cards.join.sentence", effects=effects_text(card.effects, tpl)))
+    if card.type == C.TRICK:
+        assert card.trigger is not None
+        return ability_text(card.trigger, tpl)
+    parts = [tpl.t(f"cards.keyword.{k}") for k in C.KEYWORDS if k in card.keywords]
+    parts += [ability_text(ab, tpl) for ab in card.abilities]
+    return " ".join(parts) if parts else tpl.t("cards.no_text")

@@ -1,0 +1,72 @@
+"""Re-dealing: build a true state that agrees with one seat's observation.
+
+Search must not peek.  Everything the observer cannot see (the opponent's hand
+and face-down tricks, the order of both decks, the game's future shuffles) is
+drawn afresh from the searcher's own RNG; everything it can see is copied.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.tcg import cards as C
+from engine.tcg.observation import TcgObservation
+from engine.tcg.state import Champion, TcgState
+
+
+class InconsistentObservation(ValueError):
+    """The observation does not fit the pack (wrong pack, or a corrupted view)."""
+
+
+def determinize(obs: TcgObservation, pack: C.Pack, rng: random.Random) -> TcgState:
+    """A state drawn uniformly from those consistent with ``obs`` (card-count wise)."""
+    if obs.outcome is not None:
+        raise InconsistentObservation("the game is over; there is nothing to search")
+    index = pack.index  # type: ignore[attr-defined]
+    n = len(pack.cards)
+    me, opp = obs.seat, 1 - obs.seat
+    try:
+        hand = [index[c] for c in obs.hand]
+        my_tricks = [index[c] for c in obs.my_tricks]
+        graves = [[index[c] for c in g] for g in obs.graves]
+        on_board = [[index[v.card] for v in b] for b in obs.boards]
+    except KeyError as exc:
+        raise InconsistentObservation(f"card {exc.args[0]!r} is not in pack {pack.id!r}") from None
+
+    seen_mine = set(hand) | set(my_tricks) | set(graves[me]) | set(on_board[me])
+    my_deck = [i for i in range(n) if i not in seen_mine]
+    if len(my_deck) != obs.deck_sizes[me]:
+        raise InconsistentObservation("own deck size does not match the pack")
+    rng.shuffle(my_deck)
+
+    unseen = [i for i in range(n) if i not in set(graves[opp]) | set(on_board[opp])]
+    trick_pool = [i for i in unseen if pack.cards[i].type == C.TRICK]
+    if len(trick_pool) < obs.opp_trick_count:
+        raise InconsistentObservation("more face-down tricks than unseen trick cards")
+    opp_tricks = rng.sample(trick_pool, obs.opp_trick_count)
+    rest = [i for i in unseen if i not in set(opp_tricks)]
+    rng.shuffle(rest)
+    opp_hand, opp_deck = rest[:obs.opp_hand_size], rest[obs.opp_hand_size:]
+    if len(opp_hand) != obs.opp_hand_size or len(opp_deck) != obs.deck_sizes[opp]:
+        raise InconsistentObservation("opponent card counts do not match the pack")
+
+    s = TcgState.__new__(TcgState)
+    s.pack, s.cards, s.rules = pack, pack.cards, pack.rules
+    s.lp = list(obs.lp)
+    s.decks, s.hands, s.tricks = [[], []], [[], []], [[], []]
+    s.decks[me], s.decks[opp] = my_deck, opp_deck
+    s.hands[me], s.hands[opp] = hand, opp_hand
+    s.tricks[me], s.tricks[opp] = my_tricks, opp_tricks
+    s.graves = [graves[0][:], graves[1][:]]
+    s.boards = [[], []]
+    for p in (0, 1):
+        for v in obs.boards[p]:
+            ch = Champion(index[v.card], v.perm_power, v.perm_guard, v.summoned_turn)
+            ch.temp_power, ch.temp_guard = v.temp_power, v.temp_guard
+            ch.frozen_through = v.frozen_through
+            ch.blocked_turn = obs.turn if v.blocked_this_turn else 0
+            s.boards[p].append(ch)
+    s.turn, s.current, s._outcome, s._depth = obs.turn, obs.current_player, None, 0
+    s.rng = random.Random(rng.getrandbits(64))
+    s._events, s.start_events = [], []
+    return s

@@ -1,0 +1,136 @@
+"""All text a person or a model reads, one folder per language.
+
+A language is a folder of TOML files (``meta.toml`` names it and gives its
+direction and plural rules).  Adding a language means adding a folder; this
+module only loads and formats, it holds no text of its own.
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).parent
+DEFAULT = "en"
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+
+
+class LocaleError(Exception):
+    """A locale folder or key is missing or malformed."""
+
+
+def available() -> list[str]:
+    """Codes of every language folder that has a meta.toml."""
+    return sorted(p.parent.name for p in ROOT.glob("*/meta.toml"))
+
+
+def _flatten(prefix: str, table: dict, out: dict) -> None:
+    for key, value in table.items():
+        name = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict) and "count" not in value:
+            _flatten(name, value, out)
+        else:
+            out[name] = value
+
+
+@dataclass(frozen=True)
+class PluralRule:
+    """One plural category's condition: exact values, or ranges on n % mod."""
+
+    values: tuple[tuple[int, int], ...]
+    mod: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> PluralRule:
+        mod = None
+        parts = text.split()
+        if parts and parts[0].startswith("%"):
+            mod = int(parts.pop(0)[1:])
+        ranges = []
+        for part in " ".join(parts).split(","):
+            lo, _, hi = part.strip().partition("-")
+            ranges.append((int(lo), int(hi or lo)))
+        return cls(tuple(ranges), mod)
+
+    def matches(self, n: int) -> bool:
+        v = abs(n) % self.mod if self.mod else abs(n)
+        return any(lo <= v <= hi for lo, hi in self.values)
+
+
+@dataclass
+class Catalog:
+    """The text of one language, with English behind it for missing keys."""
+
+    code: str
+    name: str
+    rtl: bool
+    plural: dict[str, PluralRule]
+    entries: dict[str, object]
+    fallback: Catalog | None = field(default=None, repr=False)
+
+    def has(self, key: str) -> bool:
+        return key in self.entries
+
+    def raw(self, key: str) -> object:
+        if key in self.entries:
+            return self.entries[key]
+        if self.fallback is not None:
+            return self.fallback.raw(key)
+        raise LocaleError(f"locales/{self.code}: no text for key {key!r}")
+
+    def category(self, n: int) -> str:
+        for name in CATEGORIES:
+            rule = self.plural.get(name)
+            if rule is not None and rule.matches(n):
+                return name
+        return "other"
+
+    def t(self, key: str, **params: object) -> str:
+        """The text under ``key``, formatted with ``params`` and plural-aware."""
+        value = self.raw(key)
+        if isinstance(value, dict):
+            n = params[value["count"]]
+            cat = self.category(int(n))  # type: ignore[arg-type]
+            value = value.get(cat, value.get("other"))
+        if not isinstance(value, str):
+            raise LocaleError(f"locales/{self.code}: key {key!r} is not text")
+        return value.format(**params) if params else value
+
+    def items(self, prefix: str) -> list[tuple[str, object]]:
+        """Entries under a dotted prefix, in file order (fallback's order if absent)."""
+        source = self.entries if any(k.startswith(prefix + ".") for k in self.entries) else (
+            self.fallback.entries if self.fallback else {})
+        return [(k[len(prefix) + 1:], v) for k, v in source.items() if k.startswith(prefix + ".")]
+
+    def placeholders(self, key: str) -> set[str]:
+        value = self.raw(key)
+        texts = [v for k, v in value.items() if k != "count"] if isinstance(value, dict) else [value]
+        return {f for t in texts for _, f, _, _ in string.Formatter().parse(str(t)) if f}
+
+
+def _read(path: Path) -> dict:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise LocaleError(f"{path}: not valid TOML ({exc})") from None
+
+
+@cache
+def load(code: str = DEFAULT) -> Catalog:
+    """Load a language folder; unknown codes raise LocaleError naming the choices."""
+    folder = ROOT / code
+    if not (folder / "meta.toml").is_file():
+        raise LocaleError(
+            f"unknown language {code!r}: expected one of {', '.join(available())}")
+    meta = _read(folder / "meta.toml")
+    entries: dict[str, object] = {}
+    for path in sorted(folder.glob("*.toml")):
+        if path.name != "meta.toml":
+            _flatten(path.stem, _read(path), entries)
+    plural = {k: PluralRule.parse(v) for k, v in meta.get("plural", {}).items()}
+    fallback = load(DEFAULT) if code != DEFAULT else None
+    return Catalog(code, meta["name"], meta.get("direction", "ltr") == "rtl", plural, entries, fallback)

@@ -1,0 +1,1 @@
+"""Players that act on observations: random, Monte Carlo, MCTS, language models, people."""

@@ -1,0 +1,65 @@
+"""What every player implements, whether a program, a model or a person.
+
+An agent sees only its seat's observation and the events it may see; it never
+touches the true state.  ``decide`` is a coroutine so a slow agent (a model on
+the network, thousands of playouts) never blocks the caller's event loop: CPU
+work goes to a thread or process, and cancelling the awaiting task abandons it.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Event
+
+
+class AgentError(Exception):
+    """The agent could not produce a move for reasons outside the game
+    (an endpoint that stays down).  The game ends as errored, never as a loss."""
+
+
+@dataclass
+class Decision:
+    """A chosen move and what the agent wants recorded about choosing it."""
+
+    move: str
+    info: dict[str, Any] = field(default_factory=dict)
+    forfeit: bool = False      # the agent gives up (e.g. an LLM past its invalid-move budget)
+
+
+@dataclass(frozen=True)
+class SeatContext:
+    """What an agent is told when a game starts."""
+
+    seat: int
+    game_seed: int
+    pack: Any                 # engine.tcg.Pack; agents may read card data, not the state
+    lang: str = "en"
+
+
+def agent_rng(game_seed: int, seat: int, salt: str = "agent") -> random.Random:
+    """An agent's own RNG, fixed by the game seed and seat so games replay exactly."""
+    return random.Random(f"{salt}:{game_seed}:{seat}")
+
+
+class Agent(ABC):
+    spec: str = ""
+
+    def start(self, ctx: SeatContext) -> None:
+        """Called once per game before the first decision."""
+        self.ctx = ctx
+        self.rng = agent_rng(ctx.game_seed, ctx.seat)
+
+    @abstractmethod
+    async def decide(self, obs: Any, events: list[Event]) -> Decision:
+        """Pick one of ``obs.legal_moves``; ``events`` is what happened since its last move."""
+
+    def describe(self) -> dict[str, Any]:
+        """Everything a record needs to say which player this was."""
+        return {"spec": self.spec}
+
+    async def aclose(self) -> None:
+        """Release connections or workers."""

@@ -1,0 +1,13 @@
+"""Uniform random play: the floor every other player is measured against."""
+
+from __future__ import annotations
+
+from engine.core import Event
+from opponents.base import Agent, Decision
+
+
+class RandomAgent(Agent):
+    spec = "random"
+
+    async def decide(self, obs, events: list[Event]) -> Decision:
+        return Decision(self.rng.choice(list(obs.legal_moves)))

@@ -1,0 +1,28 @@
+"""Turn a spec into an agent.  Each kind's module registers its own builder here."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from opponents.base import Agent
+from opponents.spec import AgentSpec, parse_spec
+
+Builder = Callable[[AgentSpec, dict[str, Any]], Agent]
+
+
+def _random(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    from opponents.random_agent import RandomAgent
+    return RandomAgent()
+
+
+BUILDERS: dict[str, Builder] = {"random": _random}
+
+
+def make_agent(spec: AgentSpec | str, **options: Any) -> Agent:
+    """Build the agent a spec names; ``options`` carry endpoint settings, workers, etc."""
+    if isinstance(spec, str):
+        spec = parse_spec(spec)
+    builder = BUILDERS.get(spec.kind)
+    if builder is None:
+        raise ValueError(f"no player of kind {spec.kind!r} is available")
+    return builder(spec, options)

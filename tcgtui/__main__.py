@@ -1,0 +1,3 @@
+from tcgtui.cli import main
+
+raise SystemExit(main())

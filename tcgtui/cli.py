@@ -1,0 +1,63 @@
+"""The ``tcgtui`` command: one subcommand module per job under ``tcgtui.commands``.
+
+Every subcommand module has ``NAME``, ``add_arguments(parser, text)`` and
+``run(args) -> int``.  Errors a user can fix (bad flags, broken packs, an
+unreachable endpoint) end as one line on stderr and exit code 2, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+import locales
+from engine.tcg import PackError
+from tcgtui import __version__
+from tcgtui.errors import UserError
+
+COMMANDS = ("play", "watch", "bench", "report", "baseline", "cards", "rules", "perf")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line naming the flag, like our own errors."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _available(name: str) -> bool:
+    return importlib.util.find_spec(f"tcgtui.commands.{name}") is not None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    text = locales.load()
+    parser = _Parser(prog="tcgtui", description=text.t("cli.description"))
+    parser.add_argument("--version", action="version", version=f"tcgtui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        if not _available(name):
+            continue
+        module = importlib.import_module(f"tcgtui.commands.{name}")
+        p = sub.add_parser(name, help=text.t(f"cli.{name}.help"),
+                           description=text.t(f"cli.{name}.help"))
+        module.add_arguments(p, text)
+        p.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_module", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args._module.run(args) or 0)
+    except (UserError, PackError, locales.LocaleError) as exc:
+        print(f"tcgtui {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"tcgtui {args.command}: {locales.load().t('cli.interrupted')}", file=sys.stderr)
+        return 130

@@ -1,0 +1,62 @@
+"""Find and read card packs: the built-in ones by name, any other by directory.
+
+A pack is a directory with ``pack.toml`` (the cards as data) and
+``text/<lang>.toml`` (names per language).  A private pack stays wherever its
+owner keeps it; records carry only its id and content hash.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from engine.tcg import Pack, PackError, build_pack
+
+BUILTIN_DIR = Path(__file__).resolve().parent.parent / "engine" / "packs"
+DEFAULT_PACK = "community"
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.parent.name for p in BUILTIN_DIR.glob("*/pack.toml"))
+
+
+def _read_toml(path: Path, shown: str) -> dict:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise PackError(shown, f"not valid TOML ({exc})") from None
+    except UnicodeDecodeError:
+        raise PackError(shown, "not UTF-8 text") from None
+    except OSError as exc:
+        raise PackError(shown, f"cannot be read ({exc.strerror})") from None
+
+
+def resolve(spec: str) -> Path:
+    """A built-in pack name or a directory path, to the pack's directory."""
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return path
+    if spec in builtin_names():
+        return BUILTIN_DIR / spec
+    if path.exists():
+        raise PackError(spec, "is a file; expected a pack directory holding pack.toml")
+    raise PackError(spec, f"no such directory or built-in pack (built-in: {', '.join(builtin_names())})")
+
+
+def load_pack(spec: str = DEFAULT_PACK) -> Pack:
+    """Load and validate a pack; any problem raises one PackError."""
+    folder = resolve(spec)
+    manifest_path = folder / "pack.toml"
+    if not manifest_path.is_file():
+        raise PackError(str(folder), "has no pack.toml")
+    manifest = _read_toml(manifest_path, str(manifest_path))
+    text_dir = folder / "text"
+    texts, files = {}, {}
+    for path in sorted(text_dir.glob("*.toml")) if text_dir.is_dir() else []:
+        texts[path.stem] = _read_toml(path, str(path))
+        files[path.stem] = str(path)
+    if not texts:
+        raise PackError(str(text_dir), "has no language files; expected e.g. text/en.toml")
+    return build_pack(manifest, texts, manifest_file=str(manifest_path), text_files=files,
+                      source=str(folder))

@@ -1,0 +1,40 @@
+"""Shared fixtures: the shipped packs, the locales, and helpers to play games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import locales
+from engine.tcg import Pack, TcgGame, TcgState
+from tcgtui.packs import load_pack
+
+
+@pytest.fixture(scope="session")
+def community() -> Pack:
+    return load_pack("community")
+
+
+@pytest.fixture(scope="session")
+def starter() -> Pack:
+    return load_pack("starter")
+
+
+@pytest.fixture(scope="session")
+def en() -> locales.Catalog:
+    return locales.load("en")
+
+
+@pytest.fixture(scope="session")
+def ar() -> locales.Catalog:
+    return locales.load("ar")
+
+
+def random_game(pack: Pack, seed: int) -> TcgState:
+    """Play a game with uniformly random moves from a seed; return the final state."""
+    state = TcgGame(pack).new_state(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_moves()))
+    return state
