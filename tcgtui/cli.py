@@ -1,7 +1,7 @@
 """The ``tcgtui`` command: one subcommand module per job under ``tcgtui.commands``.
 
-Every subcommand module has ``NAME``, ``add_arguments(parser, text)`` and
-``run(args) -> int``.  Errors a user can fix (bad flags, broken packs, an
+Every subcommand module has ``add_arguments(parser, text)`` and
+``run(args) -> int``; its text lives in ``locales/<lang>/cmd_<name>.toml``.  Errors a user can fix (bad flags, broken packs, an
 unreachable endpoint) end as one line on stderr and exit code 2, never a
 traceback.
 """
@@ -40,8 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
         if not _available(name):
             continue
         module = importlib.import_module(f"tcgtui.commands.{name}")
-        p = sub.add_parser(name, help=text.t(f"cli.{name}.help"),
-                           description=text.t(f"cli.{name}.help"))
+        p = sub.add_parser(name, help=text.t(f"cmd_{name}.help"),
+                           description=text.t(f"cmd_{name}.help"))
         module.add_arguments(p, text)
         p.set_defaults(_module=module)
     return parser
