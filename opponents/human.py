@@ -1,0 +1,63 @@
+"""A person as an agent: ``decide`` waits for the interface to choose a card.
+
+Treating a person like any other agent means a human game goes through the same
+``run_match`` loop and produces the same record as a benchmark game, with the
+person's decision time measured the same way: ``run_match`` times ``decide``,
+which spans exactly from the moment they are asked to the moment they choose
+(the pause that shows the opponent's move happens before it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from engine.core import Event
+from opponents.base import Agent, Decision
+
+TurnHook = Callable[[Any, list[Event]], None]
+
+
+class HumanAgent(Agent):
+    spec = "human"
+
+    def __init__(self, handle: str = "", on_turn: TurnHook | None = None) -> None:
+        self.handle = handle
+        self.on_turn = on_turn              # the interface: "it is your move"
+        self._pending: asyncio.Future[str] | None = None
+        self._legal: tuple[str, ...] = ()
+
+    @property
+    def waiting(self) -> bool:
+        """True while the game is waiting for this person to choose."""
+        return self._pending is not None and not self._pending.done()
+
+    @property
+    def legal_moves(self) -> tuple[str, ...]:
+        return self._legal if self.waiting else ()
+
+    async def decide(self, obs: Any, events: list[Event]) -> Decision:
+        self._pending = asyncio.get_running_loop().create_future()
+        self._legal = tuple(obs.legal_moves)
+        if self.on_turn is not None:
+            self.on_turn(obs, events)
+        try:
+            move = await self._pending
+        finally:
+            self._pending = None
+            self._legal = ()
+        return Decision(move)
+
+    def choose(self, move: str) -> bool:
+        """Answer the pending question; False (and nothing happens) if none or not legal."""
+        if not self.waiting or move not in self._legal:
+            return False
+        assert self._pending is not None
+        self._pending.set_result(move)
+        return True
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"spec": self.spec}
+        if self.handle:
+            out["handle"] = self.handle
+        return out

@@ -1,0 +1,155 @@
+"""Renderables that prepare right-to-left text at the width a widget really gets.
+
+Widgets never hold visual-order strings.  They hold these objects, which call
+``tcgtui.rtl`` when Rich renders them, with Rich's ``max_width``: a resize or a
+language switch re-wraps and re-reorders correctly.  They produce Rich ``Text``
+(never markup), so a ``[3]`` in a card name stays literal.
+
+``Para`` is wrapped prose.  ``Line`` is one line built from pieces: words that
+may be truncated (logically, before reordering) and fixed cells such as
+numbers, which keep their own left-to-right order; in right-to-left layouts
+the pieces are laid out from the right.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.style import StyleType
+from rich.text import Text
+
+from tcgtui import rtl
+
+
+@dataclass(frozen=True)
+class Direction:
+    """How text of the current language is drawn: its direction and the --rtl mode."""
+
+    rtl: bool = False
+    mode: str = "app"
+
+    @property
+    def reorder(self) -> bool:
+        """True when the app itself must shape and reorder (not the terminal)."""
+        return self.rtl and self.mode == "app"
+
+    @property
+    def justify(self) -> str:
+        return "right" if self.rtl else "left"
+
+
+LTR = Direction(False, "app")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One cell of a ``Line``: a word group that may shrink, or a fixed one (numbers, bars)."""
+
+    text: str
+    style: StyleType = ""
+    shrink: bool = True
+
+
+def _app_bidi(text: str, direction: Direction) -> bool:
+    """Whether the app shapes and reorders this text (Arabic words in an English line too)."""
+    return direction.mode == "app" and (direction.rtl or rtl.has_rtl(text))
+
+
+def _shown_len(text: str, direction: Direction) -> int:
+    return cell_len(rtl.shape(text) if _app_bidi(text, direction) else text)
+
+
+def _display(text: str, width: int, direction: Direction) -> str:
+    """Truncate logically to ``width`` cells, then reorder if the app does bidi."""
+    if direction.rtl:
+        return rtl.line_for_display(text, width, direction.mode, True)
+    if _app_bidi(text, direction):
+        return rtl.visual(rtl.truncate(rtl.shape(text), width), False)
+    return rtl.truncate(text, width)
+
+
+class Para:
+    """Prose wrapped at render width: shaped, wrapped, then each line reordered.
+
+    With ``max_lines`` the last kept line ends in an ellipsis, cut logically."""
+
+    def __init__(self, text: str, direction: Direction = LTR, style: StyleType = "",
+                 justify: str | None = None, max_lines: int = 0) -> None:
+        self.text = text
+        self.direction = direction
+        self.style = style
+        self.justify = justify or direction.justify
+        self.max_lines = max_lines
+
+    def lines(self, width: int) -> list[str]:
+        d, width = self.direction, max(1, width)
+        bidi = _app_bidi(self.text, d)
+        logical = rtl.wrap(rtl.shape(self.text) if bidi else self.text, width)
+        if self.max_lines and len(logical) > self.max_lines:
+            logical = logical[:self.max_lines]
+            last = logical[-1]
+            logical[-1] = last + "…" if cell_len(last) < width else rtl.truncate(last, width)
+        return [rtl.visual(line, d.rtl) for line in logical] if bidi else logical
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        for line in self.lines(width):
+            yield Text(line, style=self.style, justify=self.justify, no_wrap=True,  # type: ignore[arg-type]
+                       overflow="crop", end="\n")
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        longest = max((_shown_len(p, self.direction) for p in self.text.split("\n")), default=0)
+        words = [w for w in self.text.split() if w]
+        shortest = max((_shown_len(w, self.direction) for w in words), default=0)
+        return Measurement(min(shortest, options.max_width), min(longest, options.max_width))
+
+
+class Line:
+    """A single line of pieces; too long, it truncates its shrinkable pieces, longest first."""
+
+    def __init__(self, pieces: Iterable[Piece | str], direction: Direction = LTR,
+                 style: StyleType = "", justify: str | None = None) -> None:
+        self.pieces = [p if isinstance(p, Piece) else Piece(p) for p in pieces]
+        self.direction = direction
+        self.style = style
+        self.justify = justify or direction.justify
+
+    def fit(self, width: int) -> Text:
+        d = self.direction
+        widths = [_shown_len(p.text, d) for p in self.pieces]
+        excess = sum(widths) - width
+        while excess > 0:
+            shrinkable = [i for i, p in enumerate(self.pieces) if p.shrink and widths[i] > 1]
+            if not shrinkable:
+                break
+            i = max(shrinkable, key=lambda j: widths[j])
+            cut = min(excess, widths[i] - 1)
+            widths[i] -= cut
+            excess -= cut
+        parts = []
+        for p, w in zip(self.pieces, widths):
+            if not p.shrink or w >= _shown_len(p.text, d):
+                shown = _display(p.text, w, d) if p.shrink else p.text
+            elif p.text.isspace():
+                shown = " " * w               # a gap narrows without an ellipsis
+            else:
+                shown = _display(p.text, w, d)
+            parts.append(Text(shown, style=p.style))
+        if d.reorder:
+            parts.reverse()
+        text = Text.assemble(*parts, style=self.style, justify=self.justify,  # type: ignore[arg-type]
+                             no_wrap=True, overflow="crop", end="\n")
+        if d.rtl and text.cell_len > width:
+            text = text[len(text) - width:]   # crop the end of the line, which is its left edge
+        return text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.fit(options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        total = sum(_shown_len(p.text, self.direction) for p in self.pieces)
+        return Measurement(min(total, options.max_width), min(total, options.max_width))

@@ -1,0 +1,62 @@
+"""Command-line options shared by ``play`` and ``watch``, and their checks.
+
+Both commands build a ``Settings`` here, so a new option (the endpoint flags of
+``llm:`` players, a ``--db`` store) is added in one place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+from typing import Any
+
+import locales
+from opponents.registry import BUILDERS
+from opponents.spec import SpecError, parse_spec
+from tcgtui import rtl
+from tcgtui.errors import UserError
+from tcgtui.packs import DEFAULT_PACK, load_pack
+from tcgtui.tui.app import HUMAN, Settings
+
+
+def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, prefix: str) -> None:
+    """--lang, --pack, --seed, --rtl, --pause; help texts under ``<prefix>.*``."""
+    p.add_argument("--lang", default=locales.DEFAULT, metavar="LANG", help=text.t(f"{prefix}.lang"))
+    p.add_argument("--pack", default=DEFAULT_PACK, metavar="DIR", help=text.t(f"{prefix}.pack"))
+    p.add_argument("--seed", type=int, default=None, metavar="N", help=text.t(f"{prefix}.seed"))
+    p.add_argument("--rtl", default=None, metavar="MODE", help=text.t(f"{prefix}.rtl"))
+    p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS", help=text.t(f"{prefix}.pause"))
+
+
+def add_endpoint_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    """The flags that reach an ``llm:`` player's endpoint.  Branch ``llm`` brings them:
+    ``opponents.llm.cli_options.add_endpoint_arguments(p, text)`` goes here."""
+
+
+def endpoint_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Options for ``make_agent`` from the endpoint flags (``opponents.llm.cli_options.endpoint_options``)."""
+    return {}
+
+
+def check_spec(flag: str, value: str) -> str:
+    """A player spec that parses and whose kind this install can build."""
+    try:
+        spec = parse_spec(value)
+    except SpecError as exc:
+        raise UserError(f"{flag}: {exc}") from None
+    if spec.kind == HUMAN or spec.kind not in BUILDERS:
+        kinds = ", ".join(k for k in BUILDERS)
+        raise UserError(f"{flag}: {value!r} is not a player this install can run; available kinds: {kinds}")
+    return str(spec)
+
+
+def settings_from(args: argparse.Namespace, seats: tuple[str, str], handle: str = "") -> Settings:
+    if args.lang not in locales.available():
+        raise UserError(f"--lang: {args.lang!r} is not a language; expected one of {', '.join(locales.available())}")
+    if args.seed is not None and args.seed < 0:
+        raise UserError(f"--seed: {args.seed} is negative; expected 0 or more")
+    if not 0 <= args.pause <= 60:
+        raise UserError(f"--pause: {args.pause:g} is out of range; expected seconds from 0 to 60")
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    return Settings(pack=load_pack(args.pack), seats=seats, lang=args.lang, rtl_mode=rtl.resolve_mode(args.rtl),
+                    seed=seed, handle=handle, pause=args.pause, agent_options=endpoint_options(args))

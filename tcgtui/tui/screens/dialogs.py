@@ -1,0 +1,149 @@
+"""Small modal screens: the game-over summary (with rematch) and the quit question."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.cells import cell_len
+from rich.console import Group, RenderableType
+from textual.app import ComposeResult, RenderResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widget import Widget
+
+from tcgtui import rtl
+from tcgtui.match import ERRORED, MatchResult
+from tcgtui.tui.bidi_text import Line, Para, Piece
+from tcgtui.tui.widgets import Localized
+from tcgtui.tui.widgets.bars import KeyBar
+
+if TYPE_CHECKING:
+    from tcgtui.tui.screens.board import BoardScreen
+
+
+class Summary(Localized, Widget):
+    """Who won and how, then a row per player: LP, cards played, time per move."""
+
+    def __init__(self, board: BoardScreen, result: MatchResult | None) -> None:
+        super().__init__(id="summary")
+        self.board, self.result = board, result
+
+    def headline(self) -> tuple[str, str]:
+        r, tr, s = self.result, self.tr, self.board.session
+        if r is None or r.status == ERRORED or r.outcome is None:
+            error = (r.error if r is not None else None) or repr(self.board.failure)
+            return tr("ui.over.errored", error=error), "bold red"
+        winner = r.outcome.winner
+        if winner is None:
+            return tr("ui.over.draw"), "bold yellow"
+        if s.spectating:
+            return tr("ui.over.winner", who=self.board.label_for(winner)), "bold green"
+        return (tr("ui.over.win"), "bold green") if winner == s.viewer else (tr("ui.over.lose"), "bold red")
+
+    def table(self) -> list[RenderableType]:
+        s, d, tr = self.board.session, self.direction, self.tr
+        state = s.match.state
+        labels = [self.board.label_for(i) for i in (0, 1)]
+        shape = rtl.shape if d.reorder else (lambda x: x)
+        name_w = max(cell_len(shape(x)) for x in labels + [tr("ui.over.player")])
+        cols = [("ui.over.lp", 4), ("ui.over.moves", 6), ("ui.over.seconds", 8)]
+
+        def fit(text: str, width: int, numeric: bool) -> Piece:
+            pad = " " * max(0, width - cell_len(shape(text)))
+            # Trailing spaces of right-to-left text show on its left, so padding
+            # after the text right-aligns it in both directions.
+            return Piece(pad + text if numeric or not d.rtl else text + pad, shrink=not numeric)
+
+        def row(name: str, values: list[str], style: str = "", numeric: bool = True) -> Line:
+            pad = " " * (name_w - cell_len(shape(name)))
+            pieces = [Piece(name + pad, style)]
+            for (key, w), v in zip(cols, values):
+                cell = fit(v, max(w, cell_len(shape(tr(key)))), numeric)
+                pieces += [Piece("  ", shrink=False), Piece(cell.text, style, shrink=cell.shrink)]
+            return Line(pieces, d)
+
+        rows = [row(tr("ui.over.player"), [tr(k) for k, _ in cols], "bold dim", numeric=False)]
+        for seat in (0, 1):
+            moves = [x for x in s.decisions if x.seat == seat]
+            mean = sum(x.seconds for x in moves) / len(moves) if moves else 0.0
+            rows.append(row(labels[seat], [str(state.lp[seat]), str(len(moves)), f"{mean:.2f}"]))
+        return rows
+
+    def render(self) -> RenderResult:
+        d, tr = self.direction, self.tr
+        head, style = self.headline()
+        rows: list[RenderableType] = [Para(head, d, style, justify="center")]
+        r = self.result
+        if r is not None and r.outcome is not None:
+            rows.append(Para(tr(f"ui.over.reason.{r.outcome.reason}"), d, "italic", justify="center"))
+        rows.append(Line([Piece("")], d))
+        if r is not None:
+            rows.append(Line([Piece(tr("ui.over.turns")), Piece(" ", shrink=False),
+                              Piece(str(r.turns), "bold", shrink=False), Piece("   ", shrink=False),
+                              Piece(tr("ui.top.seed")), Piece(" ", shrink=False),
+                              Piece(str(self.board.session.seed), "bold", shrink=False)], d))
+            rows.append(Line([Piece("")], d))
+        rows += self.table()
+        return Group(*rows)
+
+
+class GameOverScreen(Localized, ModalScreen[str]):
+    """Dismisses with "rematch", "quit", or "board" (look at the final position)."""
+
+    AUTO_FOCUS = None
+    BINDINGS = [
+        Binding("r,enter", "choose('rematch')", show=False),
+        Binding("q", "choose('quit')", show=False),
+        Binding("escape,b", "choose('board')", show=False),
+        Binding("l", "language", show=False),
+    ]
+
+    def __init__(self, board: BoardScreen, result: MatchResult | None) -> None:
+        super().__init__()
+        self.board, self.result = board, result
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Summary(self.board, self.result)
+            yield KeyBar([("R", "ui.keys.rematch", "choose('rematch')"), ("B", "ui.keys.board", "choose('board')"),
+                          ("Q", "ui.keys.quit", "choose('quit')")], id="dialog-keys")
+
+    def on_mount(self) -> None:
+        self.set_class(self.direction.rtl, "rtl")
+
+    async def relocalize(self) -> None:
+        self.set_class(self.direction.rtl, "rtl")
+        await self.query_one(KeyBar).recompose()
+        self.query_one(Summary).refresh(layout=True)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    async def action_language(self) -> None:
+        await self.tcg.toggle_language()
+
+
+class Question(Localized, Widget):
+    def render(self) -> RenderResult:
+        return Para(self.tr("ui.quit.question"), self.direction, "bold", justify="center")
+
+
+class QuitScreen(Localized, ModalScreen[bool]):
+    AUTO_FOCUS = None
+    BINDINGS = [
+        Binding("y,q", "answer(True)", show=False),
+        Binding("n,escape", "answer(False)", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Question()
+            yield KeyBar([("Y", "ui.quit.yes", "answer(True)"), ("N", "ui.quit.no", "answer(False)")],
+                         id="dialog-keys")
+
+    def on_mount(self) -> None:
+        self.set_class(self.direction.rtl, "rtl")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -1,0 +1,198 @@
+"""One game on screen: ``run_match`` driven by hooks that feed a view.
+
+The session knows nothing of Textual.  It owns the ``Match`` (so the view can
+read the observation of the seat it shows), turns ``run_match``'s
+``on_events``/``on_decision`` hooks into view calls, holds the opponent's move
+on screen for ``pause`` seconds, and, for watching, gates each move behind
+pause/resume/single-step.  The same object drives the app, the tests and the
+frame-gap benchmark.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Protocol, Sequence
+
+from engine.core import Event, Match
+from engine.tcg import TcgGame, TcgObservation
+from opponents.base import Agent
+from opponents.human import HumanAgent
+from tcgtui.match import DecisionRecord, MatchResult, run_match
+
+# Seconds an opponent's move stays on screen, slowest to fastest (watch's speed keys).
+PAUSE_STEPS = (4.0, 2.0, 1.0, 0.5, 0.25, 0.0)
+
+# Where an event falls in a turn; the top bar shows the phase of the latest one shown.
+PHASE_OF = {"turn": "draw", "draw": "draw", "no_cards": "draw", "deck_empty": "draw",
+            "summon": "main", "cast": "main", "set_trick": "main",
+            "attack": "combat", "block": "combat", "attack_stopped": "combat",
+            "end_turn": "end", "game_over": "over"}
+
+
+def split_stages(events: Sequence[Event]) -> list[list[Event]]:
+    """A move's events cut where combat and the end of the turn begin, so an
+    opponent's move can be narrated in steps a person can follow."""
+    stages: list[list[Event]] = [[]]
+    started: set[str] = set()
+    for e in events:
+        if e.kind in ("attack", "end_turn") and e.kind not in started:
+            started.add(e.kind)
+            if stages[-1]:
+                stages.append([])
+        stages[-1].append(e)
+    return [s for s in stages if s]
+
+
+class SessionView(Protocol):
+    """What a session tells its screen; every call happens on the event loop."""
+
+    async def show_events(self, events: Sequence[Event], by: int | None, final: bool) -> None:
+        """Narrate ``events`` (made by seat ``by``); redraw the board when ``final``."""
+    def show_thinking(self, seat: int | None) -> None: ...
+    def ask_human(self, seat: int) -> None: ...
+
+
+@dataclass
+class SeatInfo:
+    agent: Agent
+    label: str                 # what the board calls this player (a handle or a spec)
+
+    @property
+    def human(self) -> bool:
+        return isinstance(self.agent, HumanAgent)
+
+
+@dataclass
+class GameSession:
+    game: TcgGame
+    seed: int
+    seats: tuple[SeatInfo, SeatInfo]
+    lang: str = "en"
+    pause: float = 1.0
+    view: SessionView | None = None
+    match: Match = field(init=False)
+    decisions: list[DecisionRecord] = field(default_factory=list, init=False)
+    thinking: int | None = field(default=None, init=False)
+    phase: str = field(default="draw", init=False)
+    paused: bool = field(default=False, init=False)
+    result: MatchResult | None = field(default=None, init=False)
+    last_mover: int | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self.match = Match(self.game, self.seed)
+        self._steps = 0
+        self._gate = asyncio.Event()
+        self._gate.set()
+        self._idle = asyncio.Event()
+        for seat in self.seats:
+            if isinstance(seat.agent, HumanAgent):
+                seat.agent.on_turn = self._human_turn
+
+    # --- what the view reads ----------------------------------------------------------
+
+    @property
+    def viewer(self) -> int:
+        """The seat shown at the bottom: the first human, else player 1."""
+        return next((i for i, s in enumerate(self.seats) if s.human), 0)
+
+    @property
+    def spectating(self) -> bool:
+        return not any(s.human for s in self.seats)
+
+    def observation(self, seat: int) -> TcgObservation:
+        return self.match.state.observation(seat)  # type: ignore[no-any-return]
+
+    def human_waiting(self) -> HumanAgent | None:
+        for s in self.seats:
+            if isinstance(s.agent, HumanAgent) and s.agent.waiting:
+                return s.agent
+        return None
+
+    async def settled(self) -> None:
+        """Until a person must choose or the game is over (tests and benchmarks wait on this)."""
+        await self._idle.wait()
+
+    # --- controls ------------------------------------------------------------------
+
+    def choose(self, move: str) -> bool:
+        human = self.human_waiting()
+        if human is None or not human.choose(move):
+            return False
+        self._idle.clear()
+        return True
+
+    def set_paused(self, paused: bool) -> None:
+        self.paused = paused
+        if paused:
+            self._gate.clear()
+        else:
+            self._gate.set()
+
+    def step(self) -> None:
+        """While paused, let exactly one more move through."""
+        if self.paused:
+            self._steps += 1
+            self._gate.set()
+
+    def faster(self, by: int) -> float:
+        """Move along PAUSE_STEPS (positive: faster); returns the new pause."""
+        i = min(range(len(PAUSE_STEPS)), key=lambda j: abs(PAUSE_STEPS[j] - self.pause))
+        self.pause = PAUSE_STEPS[max(0, min(len(PAUSE_STEPS) - 1, i + by))]
+        return self.pause
+
+    # --- the game loop -------------------------------------------------------------
+
+    async def run(self) -> MatchResult:
+        self._idle.clear()
+        try:
+            self.result = await run_match(self.game, self.seed, (self.seats[0].agent, self.seats[1].agent),
+                                          lang=self.lang, match=self.match, on_events=self._on_events,
+                                          on_decision=self._on_decision)
+        finally:
+            self.thinking = None
+            self._idle.set()
+            for s in self.seats:
+                await s.agent.aclose()
+        return self.result
+
+    def _human_turn(self, obs: object, events: list[Event]) -> None:
+        self.phase = "main"
+        self._idle.set()
+        if self.view is not None:
+            self.view.ask_human(self.viewer)
+
+    async def _on_decision(self, rec: DecisionRecord) -> None:
+        self.decisions.append(rec)
+        self.last_mover = rec.seat
+        self._set_thinking(None)
+
+    async def _on_events(self, events: list[Event]) -> None:
+        by = self.last_mover
+        slow = by is not None and not self.seats[by].human and self.pause > 0
+        stages = split_stages(events) if slow else [events]
+        for i, stage in enumerate(stages):
+            for e in stage:
+                self.phase = PHASE_OF.get(e.kind, self.phase)
+            if self.view is not None:
+                await self.view.show_events(stage, by, i == len(stages) - 1)
+            if slow:
+                await asyncio.sleep(self.pause / len(stages))
+        if self.spectating and not self.match.state.is_terminal():
+            await self._wait_gate()
+        nxt = self.match.state.current_player
+        if nxt >= 0 and not self.seats[nxt].human:
+            self.phase = "main"
+            self._set_thinking(nxt)
+
+    async def _wait_gate(self) -> None:
+        await self._gate.wait()
+        if self.paused:
+            self._steps = max(0, self._steps - 1)
+            if self._steps == 0:
+                self._gate.clear()
+
+    def _set_thinking(self, seat: int | None) -> None:
+        self.thinking = seat
+        if self.view is not None:
+            self.view.show_thinking(seat)

@@ -1,0 +1,103 @@
+"""The top bar (who plays whom, turn, phase, thinking) and the bottom row of key hints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from textual.app import ComposeResult, RenderResult
+from textual.containers import Horizontal
+from textual.timer import Timer
+from textual.widget import Widget
+
+from tcgtui.tui.bidi_text import Line, Piece
+from tcgtui.tui.widgets import Localized
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+@dataclass(frozen=True)
+class TopState:
+    players: tuple[str, str] = ("", "")
+    turn: int = 0
+    limit: int = 0
+    phase: str = "draw"
+    thinking: str | None = None        # the label of the agent thinking
+    your_move: bool = False
+    seed: int = 0
+    watch: tuple[bool, float] | None = None   # (paused, seconds per move) when spectating
+
+
+class TopBar(Localized, Widget):
+    """One line; while an agent thinks, a spinner turns (a timer, so a frozen UI shows)."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.state = TopState()
+        self.frame = 0
+        self._timer: Timer | None = None
+
+    def show(self, **changes: object) -> None:
+        self.state = replace(self.state, **changes)  # type: ignore[arg-type]
+        if self.state.thinking and self._timer is None:
+            self._timer = self.set_interval(0.1, self._spin)
+        elif not self.state.thinking and self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self.refresh()
+
+    def _spin(self) -> None:
+        self.frame = (self.frame + 1) % len(SPINNER)
+        self.refresh()
+
+    def render(self) -> RenderResult:
+        s, tr = self.state, self.tr
+        sep = Piece("  ·  ", "dim", shrink=False)
+        pieces = [Piece(tr("ui.app.title"), "bold"), sep,
+                  Piece(tr("ui.top.vs", a=s.players[0], b=s.players[1])), sep,
+                  Piece(tr("ui.top.turn")), Piece(" ", shrink=False),
+                  Piece(f"{s.turn}/{s.limit}", "bold", shrink=False), sep]
+        if s.phase == "over":
+            pieces.append(Piece(tr("ui.phase.over"), "bold yellow"))
+        elif s.thinking:
+            pieces += [Piece(tr("ui.top.thinking", who=s.thinking), "bold cyan"), Piece(" ", shrink=False),
+                       Piece(SPINNER[self.frame], "bold cyan", shrink=False)]
+        elif s.your_move:
+            pieces.append(Piece(tr("ui.top.your_move"), "bold green"))
+        else:
+            pieces.append(Piece(tr(f"ui.phase.{s.phase}")))
+        if s.watch is not None:
+            paused, seconds = s.watch
+            pieces += [sep, Piece(tr("ui.top.paused") if paused else tr("ui.top.running"),
+                                  "bold yellow" if paused else ""),
+                       Piece(" ", shrink=False), Piece(f"{seconds:g}s", shrink=False)]
+        pieces += [sep, Piece(tr("ui.top.seed"), "dim"), Piece(" ", shrink=False),
+                   Piece(str(s.seed), "dim", shrink=False)]
+        return Line(pieces, self.direction)
+
+
+class KeyHint(Localized, Widget):
+    """A key and what it does; clicking it does the same."""
+
+    def __init__(self, key: str, label_key: str, action: str) -> None:
+        super().__init__(classes="hint")
+        self.key, self.label_key, self.action = key, label_key, action
+
+    def render(self) -> RenderResult:
+        return Line([Piece(f" {self.key} ", "reverse bold", shrink=False), Piece(" ", shrink=False),
+                     Piece(self.tr(self.label_key))], self.direction)
+
+    async def on_click(self) -> None:
+        await self.screen.run_action(self.action)
+
+
+class KeyBar(Localized, Horizontal):
+    """The hints for the current screen, in reading order."""
+
+    def __init__(self, hints: list[tuple[str, str, str]], id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.hints = hints
+
+    def compose(self) -> ComposeResult:
+        hints = list(reversed(self.hints)) if self.direction.rtl else self.hints
+        for key, label, action in hints:
+            yield KeyHint(key, label, action)

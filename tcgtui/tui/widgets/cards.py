@@ -1,0 +1,184 @@
+"""Cards on screen: faces in hand and on the board, face-down backs, one-line chips."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from textual.app import RenderResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widget import Widget
+
+from engine.tcg import cards as C
+from engine.tcg.observation import ChampionView
+from engine.tcg.describe import card_text
+from tcgtui.tui.bidi_text import Line, Para, Piece
+from tcgtui.tui.widgets import Localized
+from tcgtui.tui.widgets.text import Caption
+
+HAND, BOARD, TRICK = "hand", "board", "trick"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """What one card widget shows: which card, where, and (on the board) its live stats."""
+
+    card: str
+    zone: str
+    index: int = -1                       # position in hand (1-9 keys); -1 elsewhere
+    champion: ChampionView | None = None
+    turn: int = 0                         # the current turn, to tell "summoned this turn"
+    owner_to_move: bool = False           # whether this card's owner is the player to move
+
+
+def stat_style(now: int, printed: int) -> str:
+    return "bold green" if now > printed else "bold red" if now < printed else "bold"
+
+
+def champion_status(slot: Slot, card: C.Card) -> tuple[str, str]:
+    """The status word key and its style: can't attack, frozen, summoned this turn, ready."""
+    ch = slot.champion
+    assert ch is not None
+    if C.CANNOT_ATTACK in card.keywords:
+        return "ui.status.wall", "dim"
+    if ch.frozen:
+        return "ui.status.frozen", "bold cyan"
+    if ch.summoned_turn == slot.turn and C.HASTE not in card.keywords:
+        return "ui.status.new", "yellow"
+    if ch.can_attack:
+        return "ui.status.ready", "bold green"
+    return "ui.status.waiting", "dim"
+
+
+class Picked(Message):
+    """A card widget was clicked."""
+
+    def __init__(self, slot: Slot) -> None:
+        super().__init__()
+        self.slot = slot
+
+
+class CardFace(Localized, Widget):
+    """A card as a small bordered box: name, type or stats, status."""
+
+    def __init__(self, slot: Slot, selected: bool = False) -> None:
+        super().__init__(classes=slot.zone)
+        self.slot = slot
+        self.show(slot, selected)
+
+    def show(self, slot: Slot, selected: bool) -> None:
+        self.slot = slot
+        card = self.tcg.pack.card(slot.card)
+        self.set_classes(f"{slot.zone} {card.type}")
+        self.set_class(selected, "-selected")
+        self.border_title = str(slot.index + 1) if 0 <= slot.index < 9 else None
+        if slot.champion is not None:
+            key, _ = champion_status(slot, card)
+            self.set_class(key == "ui.status.frozen", "-frozen")
+            self.set_class(key == "ui.status.ready", "-ready")
+        self.refresh(layout=True)
+
+    def stats_line(self, card: C.Card) -> Line:
+        ch = self.slot.champion
+        power = ch.power if ch else card.power
+        guard = ch.guard if ch else card.guard
+        return Line([Piece(self.tr("ui.stat_short.power"), "dim"), Piece(" ", shrink=False),
+                     Piece(str(power), stat_style(power, card.power), shrink=False), Piece("  "),
+                     Piece(self.tr("ui.stat_short.guard"), "dim"), Piece(" ", shrink=False),
+                     Piece(str(guard), stat_style(guard, card.guard), shrink=False)], self.direction)
+
+    def render(self) -> RenderResult:
+        card = self.tcg.pack.card(self.slot.card)
+        d = self.direction
+        room = self.content_size.height
+        name = card.name(self.catalog.code)
+        champion = self.slot.champion is not None
+        fixed = 2 if champion or card.type == C.CHAMPION else 1
+        rows: list[RenderableType] = [Para(name, d, "bold", max_lines=max(1, min(2, room - fixed)))]
+        if champion:
+            key, style = champion_status(self.slot, card)
+            rows += [self.stats_line(card), Line([Piece(self.tr(key), style)], d)]
+        else:
+            rows.append(Line([Piece(self.tr(f"cards.type.{card.type}"), "italic")], d))
+            if card.type == C.CHAMPION:
+                rows.append(self.stats_line(card))
+        used = len(Para(name, d, max_lines=2).lines(self.content_size.width)) + fixed
+        if room - used >= 2:          # a tall card also shows what it does
+            rows.append(Para(card_text(card, self.catalog), d, "dim", max_lines=room - used))
+        return Group(*rows)
+
+    def on_click(self) -> None:
+        self.post_message(Picked(self.slot))
+
+
+class CardChip(Localized, Widget):
+    """A one-line card: your tricks, and in a spectator's view the other hand."""
+
+    def __init__(self, slot: Slot) -> None:
+        super().__init__(classes=f"chip {slot.zone}")
+        self.slot = slot
+
+    def render(self) -> RenderResult:
+        card = self.tcg.pack.card(self.slot.card)
+        return Line([Piece(card.name(self.catalog.code))], self.direction)
+
+    def on_click(self) -> None:
+        self.post_message(Picked(self.slot))
+
+
+class CardBack(Widget):
+    """A face-down card: the opponent's hand or tricks."""
+
+    def __init__(self, zone: str) -> None:
+        super().__init__(classes=f"back {zone}")
+
+    def render(self) -> RenderResult:
+        return "▒" * max(1, self.size.width)
+
+
+class CardRow(Localized, Horizontal):
+    """A row of cards kept in step with a list of slots; mirrored in right-to-left layouts.
+
+    Widgets are updated in place where possible, so a redraw after every move
+    does not remount the whole board."""
+
+    def __init__(self, chips: bool = False, empty_key: str = "", **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.chips = chips
+        self.empty_key = empty_key
+        self.slots: list[Slot] = []
+        self.selected = -1
+
+    async def show(self, slots: list[Slot], selected: int = -1) -> None:
+        self.slots, self.selected = slots, selected
+        shown = list(reversed(slots)) if self.direction.rtl else slots
+        kind = CardChip if self.chips else CardFace
+        current = [w for w in self.children if isinstance(w, kind)]
+        extra = [w for w in self.children if not isinstance(w, kind)]
+        if extra:
+            await self.remove_children(extra)
+        for widget, slot in zip(current, shown):
+            if isinstance(widget, CardFace):
+                widget.show(slot, slot.index == selected and slot.zone == HAND)
+            else:
+                widget.slot = slot
+                widget.refresh(layout=True)
+        if len(current) > len(shown):
+            await self.remove_children(current[len(shown):])
+        new = [self._make(s, selected) for s in shown[len(current):]]
+        if new:
+            await self.mount_all(new)
+        if not shown and self.empty_key:
+            await self.mount(Caption(self.empty_key, classes="empty"))
+
+    def _make(self, slot: Slot, selected: int) -> Widget:
+        if self.chips:
+            return CardChip(slot)
+        return CardFace(slot, slot.index == selected and slot.zone == HAND)
+
+    def face_for(self, index: int) -> CardFace | None:
+        for w in self.children:
+            if isinstance(w, CardFace) and w.slot.index == index:
+                return w
+        return None
