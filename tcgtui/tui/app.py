@@ -8,12 +8,12 @@ summary and the quit question.  Saving a finished game is one call to
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from textual.app import App
+from textual.message import Message
 
 import locales
 from engine.tcg import Pack, TcgGame
@@ -30,6 +30,14 @@ from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.session import GameSession, SeatInfo
 
 HUMAN = "human"
+
+
+class StreamChunk(Message):
+    """A piece of a language model's reasoning or answer, as it arrives."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        super().__init__()
+        self.kind, self.text = kind, text
 
 
 @dataclass
@@ -92,19 +100,14 @@ class TcgApp(App[None]):
         return make_agent(spec, **options)
 
     def _stream_hook(self) -> Callable[[str, str], None]:
-        """Model output may arrive on another thread; the panel is only touched on ours."""
+        """Model output may arrive on any thread; ``post_message`` is thread-safe and never blocks."""
         def hook(kind: str, text: str) -> None:
-            try:
-                asyncio.get_running_loop()
-            except RuntimeError:
-                self.call_from_thread(self._feed, kind, text)
-            else:
-                self._feed(kind, text)
+            self.post_message(StreamChunk(kind, text))
         return hook
 
-    def _feed(self, kind: str, text: str) -> None:
+    def on_stream_chunk(self, message: StreamChunk) -> None:
         if self.board is not None:
-            self.board.feed_stream(kind, text)
+            self.board.feed_stream(message.kind, message.text)
 
     def new_session(self, seed: int) -> GameSession:
         seats = tuple(SeatInfo(self._agent(spec, i), self.settings.handle if spec == HUMAN else spec)

@@ -92,7 +92,7 @@ class Para:
         if self.max_lines and len(logical) > self.max_lines:
             logical = logical[:self.max_lines]
             last = logical[-1]
-            logical[-1] = last + "…" if cell_len(last) < width else rtl.truncate(last, width)
+            logical[-1] = (last if cell_len(last) < width else rtl.truncate(last, width - 1, "")) + "…"
         return [rtl.visual(line, d.rtl) for line in logical] if bidi else logical
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:

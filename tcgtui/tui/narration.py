@@ -96,4 +96,6 @@ def narrate(event: Event, seat: int, catalog: Catalog, pack: Pack) -> str | None
             params["source"] = _card(d["source"], pack, lang)
         else:
             key = f"{kind}_plain"
+        if kind == "damage" and int(d.get("lp", 0)) <= 0:
+            key += "_out"       # no negative number in prose: right-to-left text would show "1-"
     return _sentence(t(f"ui.narrate.{persona}.{key}", **params))

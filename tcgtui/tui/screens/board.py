@@ -32,7 +32,7 @@ from tcgtui.tui.widgets.text import Caption
 PLAY_KEYS = [("←→ 1-9", "ui.keys.select", "move(1)"), ("⏎", "ui.keys.play", "play"),
              ("?", "ui.keys.rules", "rules"), ("L", "ui.keys.language", "language"),
              ("Q", "ui.keys.quit", "quit_game")]
-WATCH_KEYS = [("␣", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
+WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
               ("+/-", "ui.keys.speed", "speed(1)"), ("?", "ui.keys.rules", "rules"),
               ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 WATCH_ONLY = {"pause", "step", "speed"}
@@ -211,9 +211,6 @@ class BoardScreen(Localized, Screen[None]):
         self.selected = index % len(self.hand)
         row = self.query_one("#hand", CardRow)
         await row.show(row.slots, self.selected)
-        face = row.face_for(self.selected)
-        if face is not None:
-            face.scroll_visible(animate=False)
         self._show_selected()
 
     async def relocalize(self) -> None:

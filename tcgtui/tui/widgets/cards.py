@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from textual.app import RenderResult
 from textual.containers import Horizontal
@@ -83,10 +84,19 @@ class CardFace(Localized, Widget):
         ch = self.slot.champion
         power = ch.power if ch else card.power
         guard = ch.guard if ch else card.guard
-        return Line([Piece(self.tr("ui.stat_short.power"), "dim"), Piece(" ", shrink=False),
-                     Piece(str(power), stat_style(power, card.power), shrink=False), Piece("  "),
-                     Piece(self.tr("ui.stat_short.guard"), "dim"), Piece(" ", shrink=False),
-                     Piece(str(guard), stat_style(guard, card.guard), shrink=False)], self.direction)
+        p = Piece(str(power), stat_style(power, card.power), shrink=False)
+        g = Piece(str(guard), stat_style(guard, card.guard), shrink=False)
+        if self.content_size.width < 8:                # a narrow card keeps the numbers only
+            return Line([p, Piece("/", "dim", shrink=False), g], self.direction)
+        return Line([Piece(self.tr("ui.stat_short.power"), "dim"), Piece(" ", shrink=False), p, Piece("  "),
+                     Piece(self.tr("ui.stat_short.guard"), "dim"), Piece(" ", shrink=False), g], self.direction)
+
+    def name_rows(self, name: str, lines: int) -> Line | Para:
+        """Up to ``lines`` wrapped lines; one truncated line if a word would have to be split."""
+        width = self.content_size.width
+        if lines < 2 or max(cell_len(w) for w in name.split()) > width:
+            return Line([Piece(name, "bold")], self.direction)
+        return Para(name, self.direction, "bold", max_lines=lines)
 
     def render(self) -> RenderResult:
         card = self.tcg.pack.card(self.slot.card)
@@ -95,7 +105,7 @@ class CardFace(Localized, Widget):
         name = card.name(self.catalog.code)
         champion = self.slot.champion is not None
         fixed = 2 if champion or card.type == C.CHAMPION else 1
-        rows: list[RenderableType] = [Para(name, d, "bold", max_lines=max(1, min(2, room - fixed)))]
+        rows: list[RenderableType] = [self.name_rows(name, max(1, min(2, room - fixed)))]
         if champion:
             key, style = champion_status(self.slot, card)
             rows += [self.stats_line(card), Line([Piece(self.tr(key), style)], d)]
@@ -103,7 +113,8 @@ class CardFace(Localized, Widget):
             rows.append(Line([Piece(self.tr(f"cards.type.{card.type}"), "italic")], d))
             if card.type == C.CHAMPION:
                 rows.append(self.stats_line(card))
-        used = len(Para(name, d, max_lines=2).lines(self.content_size.width)) + fixed
+        used = len(rows[0].lines(self.content_size.width)) if isinstance(rows[0], Para) else 1
+        used += fixed
         if room - used >= 2:          # a tall card also shows what it does
             rows.append(Para(card_text(card, self.catalog), d, "dim", max_lines=room - used))
         return Group(*rows)
@@ -170,15 +181,9 @@ class CardRow(Localized, Horizontal):
         if new:
             await self.mount_all(new)
         if not shown and self.empty_key:
-            await self.mount(Caption(self.empty_key, classes="empty"))
+            await self.mount(Caption(self.empty_key, classes="empty", justify=None if self.chips else "center"))
 
     def _make(self, slot: Slot, selected: int) -> Widget:
         if self.chips:
             return CardChip(slot)
         return CardFace(slot, slot.index == selected and slot.zone == HAND)
-
-    def face_for(self, index: int) -> CardFace | None:
-        for w in self.children:
-            if isinstance(w, CardFace) and w.slot.index == index:
-                return w
-        return None

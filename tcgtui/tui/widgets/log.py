@@ -45,7 +45,10 @@ class LogEntry(Localized, Widget):
 
 
 class BattleLog(Localized, VerticalScroll, can_focus=False):
-    """Scrolls to the newest entry as events arrive."""
+    """Anchored: stays on the newest entry as events arrive, until the reader scrolls up."""
+
+    def on_mount(self) -> None:
+        self.anchor()
 
     async def add(self, events: Sequence[Event], seat: int) -> None:
         if not events:
@@ -54,4 +57,3 @@ class BattleLog(Localized, VerticalScroll, can_focus=False):
         entries = list(self.query(LogEntry))
         if len(entries) > MAX_ENTRIES:
             await self.remove_children(entries[:len(entries) - MAX_ENTRIES])
-        self.scroll_end(animate=False)

@@ -47,6 +47,7 @@ class StreamPanel(Localized, VerticalScroll, can_focus=False):
         yield self.body
 
     def on_mount(self) -> None:
+        self.anchor()
         self.set_interval(0.1, self._flush)
 
     def clear(self) -> None:
@@ -72,4 +73,3 @@ class StreamPanel(Localized, VerticalScroll, can_focus=False):
         if self._dirty:
             self._dirty = False
             self.body.refresh(layout=True)
-            self.scroll_end(animate=False)

@@ -12,10 +12,11 @@ from tcgtui.tui.widgets import Localized
 class Caption(Localized, Widget):
     """Text from the catalogue, looked up at render time so it follows the language."""
 
-    def __init__(self, key: str, *, wrap: bool = False, style: str = "", id: str | None = None,
-                 classes: str | None = None, **params: object) -> None:
+    def __init__(self, key: str, *, wrap: bool = False, style: str = "", justify: str | None = None,
+                 id: str | None = None, classes: str | None = None, **params: object) -> None:
         super().__init__(id=id, classes=classes)
         self.key, self.wrap, self.style, self.params = key, wrap, style, params
+        self.justify = justify
 
     def set(self, key: str, **params: object) -> None:
         self.key, self.params = key, params
@@ -24,5 +25,5 @@ class Caption(Localized, Widget):
     def render(self) -> RenderResult:
         text = self.tr(self.key, **self.params)
         if self.wrap:
-            return Para(text, self.direction, self.style)
-        return Line([Piece(text, self.style)], self.direction)
+            return Para(text, self.direction, self.style, self.justify)
+        return Line([Piece(text, self.style)], self.direction, justify=self.justify)
