@@ -1,0 +1,91 @@
+"""The battle log: every event of many games narrated in both languages, hiding what it must."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+import locales
+from engine.core import Match
+from engine.tcg import TcgGame
+from tcgtui.tui.narration import SPECTATOR, narrate
+
+HARAKAT = re.compile("[\u064B-\u0652]")
+
+
+def games(pack, n: int):  # type: ignore[no-untyped-def]
+    for seed in range(n):
+        m = Match(TcgGame(pack), seed)
+        rng = random.Random(seed)
+        while not m.state.is_terminal():
+            m.play(rng.choice(m.state.legal_moves()))
+        yield m
+
+
+@pytest.fixture(scope="module")
+def matches(community):  # type: ignore[no-untyped-def]
+    return list(games(community, 120))
+
+
+def test_every_event_kind_is_narrated(matches, community) -> None:  # type: ignore[no-untyped-def]
+    kinds: set[str] = set()
+    for lang in ("en", "ar"):
+        cat = locales.load(lang)
+        for m in matches[:40]:
+            for seat in (0, 1, SPECTATOR):
+                for e in m.events:
+                    kinds.add(e.kind)
+                    line = narrate(e, seat, cat, community)
+                    if e.kind == "end_turn":
+                        assert line is None
+                        continue
+                    assert line and "{" not in line and "}" not in line, (e, line)
+                    assert not re.search(r"-\d", line), line      # "-1" would read "1-" in Arabic
+                    if lang == "ar":
+                        assert not HARAKAT.search(line)
+                        assert not re.search("[A-Za-z]", line), line       # no English fallback
+    assert {"summon", "cast", "set_trick", "trick", "attack", "block", "damage", "destroy",
+            "draw", "turn", "game_over", "heal", "buff"} <= kinds
+
+
+def test_hidden_cards_are_never_named(matches, community) -> None:  # type: ignore[no-untyped-def]
+    en = locales.load("en")
+    for m in matches:
+        for e in m.events:
+            if e.kind in ("draw", "set_trick"):
+                name = community.card(e.data["card"]).name("en")
+                other = narrate(e, 1 - e.player, en, community)
+                assert other is not None and name not in other
+                assert name in (narrate(e, e.player, en, community) or "")
+                assert name in (narrate(e, SPECTATOR, en, community) or "")
+
+
+def test_perspective_and_ownership(community) -> None:  # type: ignore[no-untyped-def]
+    from engine.core import Event
+    en, ar = locales.load("en"), locales.load("ar")
+    attack = Event("attack", 0, {"card": "swift_scout", "power": 2})
+    assert narrate(attack, 0, en, community) == "Your Swift Scout attacks with 2 Power."
+    assert narrate(attack, 1, en, community) == "The opponent's Swift Scout attacks with 2 Power."
+    assert narrate(attack, SPECTATOR, en, community) == "Player 1's Swift Scout attacks with 2 Power."
+    block = Event("block", 1, {"attacker": "swift_scout", "blockers": ["stone_golem", "frost_mage"]})
+    assert narrate(block, 1, en, community) == "Your Stone Golem and Frost Mage block the opponent's Swift Scout."
+    assert narrate(block, 1, ar, community) == "صد بطلاك العملاق الحجري وساحر الصقيع هجوم بطل الخصم الكشاف السريع."
+    buff = Event("buff", 0, {"card": "stone_golem", "stat": "guard", "amount": -2, "until": "end_of_turn",
+                             "power": 1, "guard": 2})
+    assert narrate(buff, 0, ar, community) == "نقص دفاع بطلك العملاق الحجري بمقدار 2 حتى نهاية الدور، فصار 2."
+    heal = Event("heal", 0, {"amount": 2, "lp": 12, "source": "healbot_assistant"})
+    assert narrate(heal, 0, ar, community) == "كسبت نقطتي حياة من المعالج الآلي، فصار لديك 12."
+
+
+def test_ui_text_exists_in_both_languages() -> None:
+    en, ar = locales.load("en"), locales.load("ar")
+    keys_en = {k for k in en.entries if k.split(".")[0] in ("ui", "cmd_play", "cmd_watch")}
+    keys_ar = {k for k in ar.entries if k.split(".")[0] in ("ui", "cmd_play", "cmd_watch")}
+    assert keys_en == keys_ar
+    for key in keys_en:
+        assert en.placeholders(key) == ar.placeholders(key), key
+        raw = ar.raw(key)
+        texts = [v for k, v in raw.items() if k != "count"] if isinstance(raw, dict) else [raw]
+        assert not any(HARAKAT.search(str(t)) for t in texts), key
