@@ -1,0 +1,130 @@
+"""Make screenshots/: SVG and PNG of the main screens, in English and Arabic.
+
+    /work/venv/bin/python scripts/screenshots.py [--out screenshots] [--no-png]
+
+Each picture comes from the real app, driven headless by key presses on a
+seeded game.  PNGs need ``rsvg-convert`` (Debian: librsvg2-bin).  rsvg applies
+bidi to text a second time and drops leading no-break spaces, so each SVG is
+fixed first: bidi override on text, plain spaces, ``xml:space="preserve"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import html
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Awaitable, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tcgtui.packs import load_pack  # noqa: E402
+from tcgtui.tui.app import HUMAN, Settings, TcgApp  # noqa: E402
+from tcgtui.tui.driving import play_moves, settle  # noqa: E402
+
+Scene = Callable[[object, TcgApp], Awaitable[None]]
+
+
+async def start(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    await settle(pilot, app)
+
+
+async def mid_game(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    await settle(pilot, app)
+    for key in ("2", "1", "3"):
+        if app.board is not None and app.board.session.result is None:
+            await pilot.press(key, "enter")
+            await settle(pilot, app)
+    await pilot.press("right")
+    await pilot.pause()
+
+
+async def rules(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    await settle(pilot, app)
+    await pilot.press("question_mark")
+    await pilot.pause()
+
+
+async def game_over(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    await play_moves(pilot, app)
+    await pilot.pause()
+
+
+async def watching(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    assert app.board is not None
+    session = app.board.session
+    while len(session.decisions) < 9:
+        await asyncio.sleep(0.05)
+    await pilot.press("space")
+    await pilot.pause(0.3)
+
+
+# name, scene, seats, size
+SHOTS: list[tuple[str, Scene, tuple[str, str], tuple[int, int]]] = [
+    ("start", start, (HUMAN, "random"), (120, 40)),
+    ("mid-game", mid_game, (HUMAN, "random"), (120, 40)),
+    ("mid-game-80x24", mid_game, (HUMAN, "random"), (80, 24)),
+    ("rules", rules, (HUMAN, "random"), (120, 40)),
+    ("game-over", game_over, (HUMAN, "random"), (120, 40)),
+    ("watch", watching, ("random", "random"), (120, 40)),
+]
+
+
+_TEXT = re.compile(r'(<text\b[^>]*?\bx=")([\d.]+)("[^>]*?\btextLength=")([\d.]+)("[^>]*>)([^<]*)(</text>)')
+
+
+def _trim_blanks(m: re.Match[str]) -> str:
+    """Drop a text run's leading and trailing blanks, moving its x and length to match:
+    rsvg spreads a run's glyphs over its textLength, and Arabic glyphs narrower than
+    a space would otherwise drift away from their cells."""
+    head, x, mid, length, tail, content, end = m.groups()
+    inner = content.strip(" ")
+    if not inner or inner == content:
+        return m.group(0)
+    cell = float(length) / len(html.unescape(content))     # Rich escapes &, < and >
+    lead = len(content) - len(content.lstrip(" "))
+    return (f"{head}{float(x) + lead * cell:g}{mid}{len(inner) * cell:g}{tail}{inner}{end}")
+
+
+def fix_svg(svg: str) -> str:
+    """Make rsvg draw the cells exactly as the terminal would."""
+    svg = _TEXT.sub(_trim_blanks, svg.replace("&#160;", " "))
+    svg = re.sub(r"<svg\b", '<svg xml:space="preserve"', svg, count=1)
+    return svg.replace("<style>", "<style>\n    text { unicode-bidi: bidi-override; direction: ltr; }", 1)
+
+
+async def shoot(name: str, scene: Scene, seats: tuple[str, str], size: tuple[int, int], lang: str) -> str:
+    app = TcgApp(Settings(load_pack("community"), seats, lang=lang, seed=7,
+                          pause=0.05 if seats[0] != HUMAN else 0.0))
+    async with app.run_test(size=size) as pilot:
+        await scene(pilot, app)
+        return app.export_screenshot(title=f"tcgtui {name} ({lang})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default="screenshots", type=Path)
+    parser.add_argument("--no-png", action="store_true")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    converter = shutil.which("rsvg-convert")
+    if not args.no_png and converter is None:
+        print("rsvg-convert not found (apt-get install librsvg2-bin), or pass --no-png", file=sys.stderr)
+        return 2
+    for lang in ("en", "ar"):
+        for name, scene, seats, size in SHOTS:
+            svg_path = args.out / f"{name}-{lang}.svg"
+            svg_path.write_text(fix_svg(asyncio.run(shoot(name, scene, seats, size, lang))), encoding="utf-8")
+            if not args.no_png:
+                subprocess.run([converter, "--zoom", "1.5", "-o", str(svg_path.with_suffix(".png")),
+                                str(svg_path)], check=True)
+            print(svg_path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
