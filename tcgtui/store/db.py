@@ -1,0 +1,248 @@
+"""The SQLite store: runs, games and their decisions, in one file.
+
+Why these settings: WAL lets ``tcgtui report`` read while a sweep writes;
+``synchronous=NORMAL`` in WAL mode survives a killed process without losing a
+committed game (only a power cut can drop the last few, and never corrupts);
+foreign keys keep decisions from outliving their game; every game goes in with
+its decisions in ONE transaction, so a game is stored whole or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+import locales
+from tcgtui.errors import UserError
+from tcgtui.store.schema import LATEST, MIGRATIONS
+
+FINISHED, ERRORED, ABANDONED, IN_PROGRESS = "finished", "errored", "abandoned", "in_progress"
+BUSY_TIMEOUT_MS = 30_000
+
+
+class StoreError(UserError):
+    """The database cannot be used: not SQLite, too new, locked, or missing."""
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def new_game_id() -> str:
+    """A UUID: unique across every store, so games from many people merge without clashes."""
+    return str(uuid.uuid4())
+
+
+def _default(value: Any) -> Any:
+    item = getattr(value, "item", None)          # numpy scalars
+    return item() if callable(item) else str(value)
+
+
+def to_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_default)
+
+
+@dataclass(frozen=True)
+class Run:
+    id: int
+    name: str
+    kind: str
+    config: dict[str, Any]
+    created_at: str
+    updated_at: str
+
+
+@dataclass
+class DecisionRow:
+    idx: int
+    turn: int
+    seat: int
+    agent: str
+    move: str
+    card_type: str | None
+    seconds: float
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GameRow:
+    """One game as stored; ``agent`` is the player measured, ``opponent`` the other seat."""
+
+    agent: str
+    opponent: str
+    lang: str
+    game_index: int
+    seed: int
+    agent_seat: int
+    game: str
+    pack_id: str
+    pack_hash: str
+    status: str
+    record: dict[str, Any]
+    started_at: str
+    run_id: int | None = None
+    winner: int | None = None
+    reason: str | None = None
+    turns: int = 0
+    moves: int = 0
+    error: str | None = None
+    finished_at: str | None = None
+    attempts: int = 1
+    id: str = field(default_factory=new_game_id)
+
+    @property
+    def seats(self) -> tuple[str, str]:
+        return (self.agent, self.opponent) if self.agent_seat == 0 else (self.opponent, self.agent)
+
+
+STORED, EXISTS, REPLACED = "stored", "exists", "replaced"
+
+
+def _statements(script: str) -> Iterator[str]:
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            yield buf.strip()
+            buf = ""
+    if buf.strip():
+        yield buf.strip()
+
+
+class Store:
+    """An open database.  Use as a context manager or call ``close()``."""
+
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        self.path = path
+        text = locales.load()
+        uri = path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
+        try:
+            self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(text.t("store.unusable", path=str(path), reason=str(exc))) from None
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def transaction(self) -> _Transaction:
+        """``with store.transaction():`` — BEGIN IMMEDIATE, COMMIT, or ROLLBACK on any error."""
+        return _Transaction(self.conn)
+
+    @property
+    def version(self) -> int:
+        row = self.conn.execute("SELECT max(version) FROM schema_version").fetchone()
+        return int(row[0] or 0)
+
+    def _migrate(self) -> None:
+        with self.transaction():
+            self.conn.execute("CREATE TABLE IF NOT EXISTS schema_version ("
+                              "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+            current = self.version
+            if current > LATEST:
+                raise StoreError(locales.load().t("store.too_new", path=str(self.path),
+                                                  version=current, latest=LATEST))
+            for version in range(current + 1, LATEST + 1):
+                for stmt in _statements(MIGRATIONS[version - 1]):
+                    self.conn.execute(stmt)
+                self.conn.execute("INSERT INTO schema_version VALUES (?, ?)", (version, now()))
+
+    # --- runs ------------------------------------------------------------------------------
+
+    def _run(self, row: tuple) -> Run:
+        return Run(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5])
+
+    def run(self, name: str) -> Run | None:
+        row = self.conn.execute("SELECT id, name, kind, config_json, created_at, updated_at "
+                                "FROM runs WHERE name = ?", (name,)).fetchone()
+        return None if row is None else self._run(row)
+
+    def runs(self) -> list[Run]:
+        rows = self.conn.execute("SELECT id, name, kind, config_json, created_at, updated_at "
+                                 "FROM runs ORDER BY id").fetchall()
+        return [self._run(r) for r in rows]
+
+    def create_run(self, name: str, config: dict[str, Any], kind: str = "bench") -> Run:
+        stamp = now()
+        cur = self.conn.execute("INSERT INTO runs (name, kind, config_json, created_at, updated_at) "
+                                "VALUES (?, ?, ?, ?, ?)", (name, kind, to_json(config), stamp, stamp))
+        return Run(int(cur.lastrowid or 0), name, kind, config, stamp, stamp)
+
+    def update_run_config(self, run_id: int, config: dict[str, Any]) -> None:
+        self.conn.execute("UPDATE runs SET config_json = ?, updated_at = ? WHERE id = ?",
+                          (to_json(config), now(), run_id))
+
+    # --- games -----------------------------------------------------------------------------
+
+    def save_game(self, game: GameRow, decisions: list[DecisionRow], *, replace_errored: bool = False) -> str:
+        """Store a game and its decisions atomically.
+
+        A game already stored for the same run, cell and index is never
+        duplicated: the call returns ``EXISTS``, unless the stored one errored
+        and ``replace_errored`` is set, in which case it is replaced whole.
+        """
+        with self.transaction():
+            outcome = STORED
+            if game.run_id is not None:
+                old = self.conn.execute(
+                    "SELECT id, status, attempts FROM games WHERE run_id = ? AND agent = ? AND opponent = ? "
+                    "AND lang = ? AND game_index = ?",
+                    (game.run_id, game.agent, game.opponent, game.lang, game.game_index)).fetchone()
+                if old is not None:
+                    if not (replace_errored and old[1] == ERRORED):
+                        return EXISTS
+                    self.conn.execute("DELETE FROM games WHERE id = ?", (old[0],))
+                    game.attempts = int(old[2]) + 1
+                    outcome = REPLACED
+            seat0, seat1 = game.seats
+            self.conn.execute(
+                "INSERT INTO games (id, run_id, agent, opponent, lang, game_index, seed, agent_seat, seat0, seat1,"
+                " game, pack_id, pack_hash, status, winner, reason, turns, moves, error, attempts, record_json,"
+                " started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (game.id, game.run_id, game.agent, game.opponent, game.lang, game.game_index, game.seed,
+                 game.agent_seat, seat0, seat1, game.game, game.pack_id, game.pack_hash, game.status,
+                 game.winner, game.reason, game.turns, game.moves, game.error, game.attempts,
+                 to_json(game.record), game.started_at, game.finished_at))
+            self.conn.executemany(
+                "INSERT INTO decisions (game_id, idx, turn, seat, agent, move, card_type, seconds, info_json)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
+                [(game.id, d.idx, d.turn, d.seat, d.agent, d.move, d.card_type, d.seconds, to_json(d.info))
+                 for d in decisions])
+            return outcome
+
+    def cell_games(self, run_id: int) -> list[tuple[str, str, str, int, str, int | None, int]]:
+        """(agent, opponent, lang, game_index, status, winner, agent_seat) of every game of a run."""
+        return self.conn.execute(
+            "SELECT agent, opponent, lang, game_index, status, winner, agent_seat FROM games WHERE run_id = ?",
+            (run_id,)).fetchall()
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
+        if exc_type is None:
+            self.conn.execute("COMMIT")
+        elif self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
