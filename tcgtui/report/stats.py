@@ -61,7 +61,7 @@ def fit_decay(ks: Sequence[float], rates: Sequence[float]) -> DecayFit | None:
         return None
     residual = w - decay(k, a, b)
     total = float(np.sum((w - w.mean()) ** 2))
-    r2 = None if total == 0 else 1.0 - float(residual @ residual) / total
+    r2 = None if np.ptp(w) == 0 else 1.0 - float(residual @ residual) / total
     return DecayFit(float(a), float(b), r2, len(k))
 
 
