@@ -8,9 +8,11 @@ temporary file) through the same runner ``tcgtui bench`` uses:
   the agents' ``decide``, per decision, one game at a time.
 - With ``llm`` registered, a zero-latency fake endpoint runs in a separate
   process, so the bench process's CPU time per model decision is exactly what
-  tcgtui adds (engine, prompt, HTTP client, parsing, records, database).  Then
-  64 games run at once, and the CPU share of each process shows which one is
-  the bottleneck: the server when it is near a full core and tcgtui is not.
+  tcgtui adds (engine, prompt, HTTP client, parsing, records, database), split
+  into the agent's part and the bench's.  Then 64 games run at once: against
+  the zero-latency endpoint that gives the most decisions per second tcgtui
+  can drive on its one event loop; against an endpoint answering in LATENCY_S,
+  tcgtui's CPU share shows it waits on the endpoint, which sets the pace.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.core import Event
 from engine.tcg import TcgGame
+from opponents.base import Agent, Decision, SeatContext
 from opponents.registry import BUILDERS, make_agent
 from tcgtui.bench.plan import Cell, build_config, identity, open_run
 from tcgtui.bench.runner import Sweep, run_sweep
@@ -53,15 +57,22 @@ class Measured:
 
 
 def _sweep(agent: str, opponent: str, games: int, concurrency: int, seed: int,
-           options: dict[str, Any]) -> Measured:
-    """Play a sweep into a fresh store; time it from the first game to the last commit."""
+           options: dict[str, Any], inside: dict[str, float] | None = None) -> Measured:
+    """Play a sweep into a fresh store; time it from the first game to the last commit.
+
+    With ``inside``, the CPU time spent in each spec's ``decide`` is added up there.
+    """
     game = TcgGame(load_pack())
     cells = [Cell(agent, opponent, "en")]
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "perf.sqlite3") as store:
         run = open_run(store, "perf", build_config(identity(game, seed), cells, {}, games, {}))
         sweep = Sweep(run, game, cells, games, seed, concurrency)
         wall, cpu = time.perf_counter(), time.process_time()
-        asyncio.run(run_sweep(store, sweep, lambda spec: make_agent(spec, **options)))
+        def factory(spec: str) -> Agent:
+            agent = make_agent(spec, **options)
+            return agent if inside is None else _CpuMeter(agent, inside)
+
+        asyncio.run(run_sweep(store, sweep, factory))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         mine, total, agent_s = store.conn.execute(
             "SELECT sum(d.agent = ?), count(*), sum(d.seconds) FROM decisions d", (agent,)).fetchone()
@@ -86,20 +97,41 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def serve(port: int, latency: float) -> None:
+    """The fake endpoint, answering every request after ``latency`` seconds (run in a child process)."""
+    from opponents.llm.testserver import ChatServer, Fault
+
+    delay = Fault.delay(latency) if latency > 0 else None
+    server = ChatServer(faults=lambda index, received: delay, port=port)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    print("ready", flush=True)
+    try:
+        server._httpd.serve_forever(poll_interval=0.05)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server._httpd.server_close()
+
+
 class _Server:
     """The fake endpoint in its own process, so its CPU time is not counted as ours."""
+
+    def __init__(self, latency: float = 0.0) -> None:
+        self.latency = latency
 
     def __enter__(self) -> _Server:
         self.port = _free_port()
         self.before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        self.proc = subprocess.Popen([sys.executable, "-m", "opponents.llm.testserver", "--port", str(self.port)],
-                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.proc.stdout.readline()            # the ready line: it is listening
+        code = f"from tcgtui.perf.bench_overhead import serve; serve({self.port}, {self.latency!r})"
+        self.proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True)
+        assert self.proc.stdout is not None
+        self.proc.stdout.readline()            # "ready": it is listening
         return self
 
     @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+    def options(self) -> dict[str, Any]:
+        return {"base_url": f"http://127.0.0.1:{self.port}/v1", "max_retries": 0}
 
     def cpu_s(self) -> float:
         """Stop the server and return the CPU time it used."""
@@ -114,26 +146,71 @@ class _Server:
             self.proc.wait()
 
 
+class _CpuMeter(Agent):
+    """Wraps an agent to add up this process's CPU time spent inside its ``decide``."""
+
+    def __init__(self, inner: Agent, totals: dict[str, float]) -> None:
+        self.inner, self.totals, self.spec = inner, totals, inner.spec
+
+    def start(self, ctx: SeatContext) -> None:
+        self.inner.start(ctx)
+
+    async def decide(self, obs: Any, events: list[Event]) -> Decision:
+        started = time.process_time()
+        try:
+            return await self.inner.decide(obs, events)
+        finally:
+            self.totals[self.spec] = self.totals.get(self.spec, 0.0) + time.process_time() - started
+
+    def describe(self) -> dict[str, Any]:
+        return self.inner.describe()
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+LLM = "llm:fake"
+LATENCY_S = 0.25         # an endpoint that answers this fast is already faster than most real ones
+
+
 def _llm(opts: PerfOptions) -> list[Metric]:
-    games = 6 if opts.quick else 40
+    games, wide = (6, 64) if opts.quick else (40, 192)
     with _Server() as server:
-        one = _sweep("llm:fake", "random", games, 1, opts.seed, {"base_url": server.url, "max_retries": 0})
+        _sweep(LLM, "random", 2, 1, opts.seed, server.options)        # warm up: imports, first connection
+        base = server.cpu_s()
+    with _Server() as server:
+        inside: dict[str, float] = {}
+        one = _sweep(LLM, "random", games, 1, opts.seed, server.options, inside)
         server.cpu_s()
-    wide_games = 64 if opts.quick else 256
     with _Server() as server:
-        wide = _sweep("llm:fake", "random", wide_games, 64, opts.seed, {"base_url": server.url, "max_retries": 0})
-        server_cpu = server.cpu_s()
+        capacity = _sweep(LLM, "random", wide, 64, opts.seed, server.options)
+        server_cpu = server.cpu_s() - base / 2          # less about what starting the server costs
+    with _Server(LATENCY_S) as slow:
+        paced = _sweep(LLM, "random", wide, 64, opts.seed, slow.options)
+        slow.cpu_s()
+    total = one.cpu_s / one.decisions
+    agent = inside.get(LLM, 0.0) / one.decisions
     return [
-        Metric("llm_overhead_per_decision", one.cpu_s / one.decisions * 1000, "ms",
-               f"bench CPU per model decision, fake endpoint in another process, {games} games one at a time"),
-        Metric("llm_wall_per_decision", one.wall_s / one.decisions * 1000, "ms",
-               "wall time per model decision at concurrency 1, the local HTTP round trip included"),
-        Metric("llm_decisions_per_second_64", wide.decisions / wide.wall_s, "1/s",
-               f"model decisions per second, {wide_games} games, 64 at once"),
-        Metric("llm_bench_cpu_share_64", wide.cpu_s / wide.wall_s, "x",
-               "tcgtui's CPU seconds per second at 64 games (1 = one core busy)"),
-        Metric("llm_server_cpu_share_64", server_cpu / wide.wall_s, "x",
-               "the fake server's CPU seconds per second at 64 games: near 1 means it is the bottleneck"),
+        Metric("llm_overhead_per_decision", total * 1000, "ms",
+               f"tcgtui CPU per model decision (engine, prompt, HTTP, parse, records, SQLite); zero-latency "
+               f"endpoint in another process; {games} games one at a time"),
+        Metric("llm_agent_part", agent * 1000, "ms", "of which inside the LLM agent's decide (prompt, HTTP, parse)"),
+        Metric("llm_bench_part", (total - agent) * 1000, "ms",
+               "of which in the bench around it (engine, the random opponent, records, SQLite)"),
+        Metric("llm_capacity_64", capacity.decisions / capacity.wall_s, "1/s",
+               f"model decisions per second, {wide} games 64 at a time, zero-latency endpoint: "
+               "the most tcgtui drives on one core"),
+        Metric("llm_bench_cpu_share_64", capacity.cpu_s / capacity.wall_s, "x",
+               "tcgtui CPU seconds per second in that run (1 = its one event loop saturated)"),
+        Metric("llm_server_cpu_share_64", server_cpu / capacity.wall_s, "x",
+               "the fake server's CPU seconds per second in that run"),
+        Metric("llm_paced_per_second_64", paced.decisions / paced.wall_s, "1/s",
+               f"model decisions per second, {wide} games 64 at a time, endpoint answering in {LATENCY_S:g} s"),
+        Metric("llm_paced_bench_cpu_share_64", paced.cpu_s / paced.wall_s, "x",
+               "tcgtui CPU seconds per second against that endpoint: well below 1 means tcgtui waits on the "
+               "endpoint, which sets the pace"),
+        Metric("llm_paced_in_flight_64", paced.agent_s / paced.wall_s, "x",
+               "model requests in flight on average (64 at most; the last games' tail lowers it)"),
     ]
 
 
