@@ -59,9 +59,13 @@ def default_run_name(ident: dict[str, Any]) -> str:
     return f"{ident['pack']['id']}-seed{ident['seed']}-{digest}"
 
 
-def build_config(ident: dict[str, Any], cells: list[Cell], players: dict[str, dict[str, Any]],
+def build_config(ident: dict[str, Any], cells: list[Cell], players: dict[str, dict[str, dict[str, Any]]],
                  games: int, settings: dict[str, Any]) -> dict[str, Any]:
-    """The full config stored with a run: identity, players, cells, game count and versions."""
+    """The full config stored with a run: identity, players, cells, game count and versions.
+
+    ``players`` maps each spec to what its agent says of itself in each language
+    (``Agent.describe()`` after ``start``): model, endpoint settings, prompt version.
+    """
     return {"identity": ident, "players": players,
             "agents": sorted({c.agent for c in cells}), "opponents": sorted({c.opponent for c in cells}),
             "langs": sorted({c.lang for c in cells}),
@@ -80,6 +84,23 @@ def _first_difference(old: Any, new: Any, path: str) -> tuple[str, Any, Any] | N
     return None if old == new else (path, old, new)
 
 
+# Where a player is served may move between sessions (a new port, a mirror of the
+# same model); what it is and how it is asked may not.
+VOLATILE = ("base_url",)
+
+
+def _player_difference(old: dict[str, Any], new: dict[str, Any]) -> tuple[str, Any, Any] | None:
+    """The first setting a shared player (and language) was described with differently."""
+    for spec in sorted(set(old) & set(new)):
+        for lang in sorted(set(old[spec]) & set(new[spec])):
+            was = {k: v for k, v in old[spec][lang].items() if k not in VOLATILE}
+            now = {k: v for k, v in new[spec][lang].items() if k not in VOLATILE}
+            found = _first_difference(was, now, f"players.{spec}.{lang}")
+            if found:
+                return found
+    return None
+
+
 def open_run(store: Store, name: str, config: dict[str, Any]) -> Run:
     """Create the run, or check this command agrees with it and record the added cells.
 
@@ -91,20 +112,16 @@ def open_run(store: Store, name: str, config: dict[str, Any]) -> Run:
         if run is None:
             return store.create_run(name, config)
         old = run.config
-        diff = _first_difference(old.get("identity"), config["identity"], "identity")
-        if diff is None:
-            shared = set(old.get("players", {})) & set(config["players"])
-            for spec in sorted(shared):
-                diff = _first_difference(old["players"][spec], config["players"][spec], f"players.{spec}")
-                if diff:
-                    break
+        diff = (_first_difference(old.get("identity"), config["identity"], "identity")
+                or _player_difference(old.get("players", {}), config["players"]))
         if diff is not None:
             setting, was, now = diff
             raise UserError(text.t("cmd_bench.errors.run_mismatch", run=name, setting=setting,
                                    old=json.dumps(was), new=json.dumps(now)))
         cells = [Cell(*c) for c in old.get("cells", [])]
         merged = sorted(set(cells) | {Cell(*c) for c in config["cells"]})
-        players = {**old.get("players", {}), **config["players"]}
+        players = {spec: {**old.get("players", {}).get(spec, {}), **config["players"].get(spec, {})}
+                   for spec in set(old.get("players", {})) | set(config["players"])}
         updated = build_config(config["identity"], merged, players, max(int(old.get("games", 0)), config["games"]),
                                config["settings"])
         store.update_run_config(run.id, updated)

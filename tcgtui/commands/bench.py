@@ -14,7 +14,8 @@ from rich.console import Console
 from rich.table import Table
 
 import locales
-from engine.tcg import TcgGame
+from engine.tcg import Pack, TcgGame
+from opponents.base import SeatContext
 from opponents.registry import BUILDERS, make_agent
 from opponents.spec import AgentSpec, SpecError, expand_specs
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
@@ -83,12 +84,19 @@ def agent_options(args: argparse.Namespace, executor: Executor) -> dict[str, Any
     return {"executor": executor, "log_prompts": args.log_prompts}
 
 
-async def _describe(specs: list[str], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    players = {}
+async def _describe(specs: list[str], langs: list[str], pack: Pack,
+                    options: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
+    """What each player says of itself per language (its prompt version differs by language)."""
+    players: dict[str, dict[str, dict[str, Any]]] = {}
     for spec in specs:
         agent = make_agent(spec, **options)
-        players[spec] = agent.describe()
-        await agent.aclose()
+        try:
+            players[spec] = {}
+            for lang in langs:
+                agent.start(SeatContext(0, 0, pack, lang))
+                players[spec][lang] = agent.describe()
+        finally:
+            await agent.aclose()
     return players
 
 
@@ -113,7 +121,8 @@ async def _sweep(args: argparse.Namespace, store: Store, game: TcgGame, cells: l
     executor = process_pool()
     try:
         options = agent_options(args, executor)
-        players = await _describe(specs, options)
+        langs = sorted({c.lang for c in cells})
+        players = await _describe(specs, langs, game.pack, options)
         ident = identity(game, args.seed)
         settings = {"concurrency": args.concurrency, "timeout_per_game": args.timeout_per_game,
                     "log_prompts": args.log_prompts}
