@@ -101,3 +101,11 @@ def test_bench_then_report_pairs_languages(tmp_path: Path, capsys: pytest.Captur
     assert [r["finished"] for r in rows] == [30, 30]
     # random play ignores the language, and game i is the same deal in both cells
     assert rows[0]["wins"] == rows[1]["wins"] and rows[0]["draws"] == rows[1]["draws"]
+
+
+def test_names_with_brackets_are_shown_as_written(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    path = tmp_path / "r.sqlite3"
+    with Store(path) as store:
+        add_game(store, store.create_run("r", {}).id, "llm:org/m[b]", "random", "en", 0, result="win")
+    assert main(["report", "--db", str(path), "--table", "win_rates"]) == 0
+    assert "llm:org/m[b]" in capsys.readouterr().out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 import locales
@@ -29,7 +30,7 @@ class ProgressView:
 
     def started(self, tallies: dict[Cell, Tally]) -> None:
         for cell, tally in tallies.items():
-            self.tasks[cell] = self.progress.add_task(cell.label(), total=tally.planned, completed=tally.done,
+            self.tasks[cell] = self.progress.add_task(escape(cell.label()), total=tally.planned, completed=tally.done,
                                                       rate=self._rate(tally))
         self.progress.start()
 

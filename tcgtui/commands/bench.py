@@ -11,6 +11,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 import locales
@@ -108,7 +109,7 @@ def summary_table(result: SweepResult, text: locales.Catalog) -> Table:
                          justify="left" if col in ("agent", "opponent", "lang") else "right")
     for cell, t in result.tallies.items():
         ci = clopper_pearson(t.wins, t.finished)
-        table.add_row(cell.agent, cell.opponent, cell.lang, str(t.finished), str(t.wins), str(t.draws),
+        table.add_row(escape(cell.agent), escape(cell.opponent), cell.lang, str(t.finished), str(t.wins), str(t.draws),
                       str(t.finished - t.wins - t.draws), str(t.errored),
                       "–" if t.win_rate is None else f"{100 * t.win_rate:.1f}%",
                       "–" if ci is None else f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]")

@@ -12,6 +12,7 @@ import json
 from typing import Any, Callable
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 import locales
@@ -95,7 +96,7 @@ def as_table(report: Report, sections: list[str], console: Console) -> None:
             table.add_column(text.t(f"cmd_report.col.{key}"), justify="left" if key in (
                 "agent", "opponent", "lang", "pattern") else "right")
         for row in rows:
-            table.add_row(*_cells(row, name, text))
+            table.add_row(*(escape(c) for c in _cells(row, name, text)))
         console.print(table)
     for line in notes(text):
         console.print(f"[dim]{line}[/dim]", highlight=False)
