@@ -109,3 +109,15 @@ def test_names_with_brackets_are_shown_as_written(tmp_path: Path, capsys: pytest
         add_game(store, store.create_run("r", {}).id, "llm:org/m[b]", "random", "en", 0, result="win")
     assert main(["report", "--db", str(path), "--table", "win_rates"]) == 0
     assert "llm:org/m[b]" in capsys.readouterr().out
+
+
+def test_games_from_several_packs_are_flagged(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    path = tmp_path / "r.sqlite3"
+    with Store(path) as store:
+        run = store.create_run("r", {}).id
+        add_game(store, run, "A", "random", "en", 0, result="win")
+        store.conn.execute("UPDATE games SET pack_id = 'private', pack_hash = 'abc'")
+        add_game(store, run, "A", "random", "en", 1, result="win")
+    assert main(["report", "--db", str(path), "--format", "csv"]) == 0
+    err = capsys.readouterr().err
+    assert "2 packs (private@abc, test@000000000000)" in err

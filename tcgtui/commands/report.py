@@ -40,6 +40,9 @@ def run(args: argparse.Namespace) -> int:
     if not games:
         print(text.t("cmd_report.empty", path=path), file=sys.stderr)
         return 0
+    packs = sorted({g.pack for g in games})
+    if len(packs) > 1:
+        print(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs)), file=sys.stderr)
     report = analyses.build(games)
     sections = [args.table] if args.table else list(SECTIONS)
     if args.format == "table":

@@ -42,6 +42,7 @@ class Game:
     status: str
     winner: int | None
     turns: int
+    pack: str                          # pack id and short content hash, e.g. community@3f2a9c01d4e7
     moves: list[Move] = field(default_factory=list)
 
     @property
@@ -80,7 +81,7 @@ def load_games(store: Store, runs: list[int] | None) -> list[Game]:
     games: dict[str, Game] = {}
     for row in store.conn.execute(
             "SELECT g.id, r.name, g.agent, g.opponent, g.lang, g.game_index, g.agent_seat, g.status, g.winner,"
-            f" g.turns FROM games g LEFT JOIN runs r ON r.id = g.run_id {where}"
+            f" g.turns, g.pack_id || '@' || substr(g.pack_hash, 1, 12) FROM games g LEFT JOIN runs r ON r.id = g.run_id {where}"
             " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params):
         games[row[0]] = Game(*row)
     cond = "" if runs is None else f"AND g.run_id IN ({','.join('?' * len(runs))})"
