@@ -15,7 +15,7 @@ from engine.tcg import Pack, TcgGame
 from opponents.base import Agent, AgentError, Decision
 from opponents.random_agent import RandomAgent
 from tcgtui.bench.plan import Cell, build_config, deal_seed, identity, open_run
-from tcgtui.bench.runner import Sweep, SweepResult, run_sweep, scrub_info
+from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep, scrub_info
 from tcgtui.store import ERRORED, FINISHED, Store
 
 
@@ -195,3 +195,11 @@ def test_prompts_and_replies_are_kept_only_when_asked(store: Store, community: P
                                                                 "parse_path": "tags"}
     assert logged["messages"][0]["content"] == "secret prompt" and logged["attempts"][0]["reply"] == "I play it"
     assert scrub_info({"model": "m"}, False) == {"model": "m"}
+
+
+def test_a_run_of_errored_games_stops_the_sweep(store: Store, community: Pack) -> None:
+    FlakyAgent.down = True
+    result = sweep(store, community, [Cell("flaky", "random", "en")], 50, concurrency=2)
+    assert result.halted == "endpoint down: connection refused"
+    stored = store.conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    assert halt_after(2) <= stored < halt_after(2) + 2 and stored < 50

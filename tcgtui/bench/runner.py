@@ -78,6 +78,12 @@ class SweepResult:
     played: int = 0
     stored: int = 0
     skipped: int = 0
+    halted: str | None = None        # the last error, when a run of errored games stopped the sweep
+
+
+def halt_after(concurrency: int) -> int:
+    """Errored games in a row that stop a sweep: an endpoint that is down would error every game."""
+    return max(10, 2 * concurrency)
 
 
 class AgentPool:
@@ -198,12 +204,20 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
     pool = AgentPool(factory)
     queue: Iterator[tuple[Cell, int]] = iter(jobs)
 
+    errored_in_a_row = 0
+
     async def worker() -> None:
+        nonlocal errored_in_a_row
         for cell, index in queue:
             await asyncio.sleep(0)       # let Ctrl-C and the other games in, even when no agent ever waits
+            if result.halted is not None:
+                return
             row, rows = await play_game(sweep, pool, cell, index)
             outcome = store.save_game(row, rows, replace_errored=sweep.retry_errored)
             result.played += 1
+            errored_in_a_row = errored_in_a_row + 1 if row.status == ERRORED else 0
+            if errored_in_a_row >= halt_after(sweep.concurrency) and result.halted is None:
+                result.halted = row.error
             if outcome == EXISTS:
                 continue
             result.stored += 1

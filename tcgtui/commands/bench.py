@@ -21,7 +21,7 @@ from opponents.registry import BUILDERS, make_agent
 from opponents.spec import AgentSpec, SpecError, expand_specs
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
 from tcgtui.bench.progress import ProgressView
-from tcgtui.bench.runner import Sweep, SweepResult, run_sweep
+from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
 from tcgtui.errors import UserError
 from tcgtui.packs import DEFAULT_PACK, load_pack
 from tcgtui.store import Store, add_db_argument, open_store
@@ -163,6 +163,10 @@ def run(args: argparse.Namespace) -> int:
         result = asyncio.run(_sweep(args, store, TcgGame(pack), cells, list(dict.fromkeys(agents + opponents))))
     Console().print(summary_table(result, text))
     errored = sum(t.errored for t in result.tallies.values())
+    if result.halted is not None:
+        Console(stderr=True).print(text.t("cmd_bench.halted", count=halt_after(args.concurrency),
+                                          error=result.halted), highlight=False, markup=False)
+        return 1
     if errored:
         Console(stderr=True).print(text.t("cmd_bench.errored_hint", count=errored), highlight=False)
     return 0
