@@ -50,7 +50,7 @@ def resolve_api_key(env: Mapping[str, str] | None = None) -> str:
     return next((env[v] for v in KEY_VARS if env.get(v)), "")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class EndpointSettings:
     """Everything the client and agent need to talk to one model, validated."""
 
@@ -70,6 +70,9 @@ class EndpointSettings:
     backoff_base: float = 1.0         # first retry waits about this long, doubling after
     backoff_max: float = 60.0         # no single wait is longer, Retry-After included
     max_reply_bytes: int = 8 << 20    # a larger body is a fault, not a move
+
+    def __repr__(self) -> str:
+        return f"EndpointSettings({self.public()!r})"
 
     @property
     def url(self) -> str:

@@ -20,7 +20,7 @@ PARSE_MODES = (STRICT, SOFT)
 
 _THINK_OPEN = re.compile(r"<\s*(think|thinking|reasoning)\s*>", re.IGNORECASE)
 _THINK_CLOSE = re.compile(r"<\s*/\s*(think|thinking|reasoning)\s*>", re.IGNORECASE)
-_MOVE = re.compile(r"<\s*BEGIN_MOVE\s*>(.*?)<\s*END_MOVE\s*>", re.IGNORECASE | re.DOTALL)
+_MOVE = re.compile(r"<\s*BEGIN_MOVE\s*>(.*?)<\s*/?\s*END_MOVE\s*>", re.IGNORECASE | re.DOTALL)
 
 # Arabic letters folded together: alef forms, taa marbuta, alef maqsura; digits to ASCII.
 _FOLD = str.maketrans({

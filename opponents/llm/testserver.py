@@ -7,9 +7,10 @@ wants to try ``llm:`` without a model::
     tcgtui play --vs llm:fake --base-url http://127.0.0.1:8765/v1
 
 It speaks ``POST /v1/chat/completions`` (JSON or a server-sent event stream)
-with the Python standard library only.  Each request takes the next fault of
-``faults`` (if any), else the next scripted reply, else asks ``policy``; the
-default policy plays a random card from the hand line of the last prompt.
+with the Python standard library only.  Request ``i`` meets ``faults[i]`` (if
+any); requests that get through take the next scripted reply, else ask
+``policy`` (by default: a random card from the hand line of the last prompt).
+A fault never uses up a scripted reply, so a script lists only what succeeds.
 Every request is recorded, headers included, so tests can check what was sent.
 """
 
@@ -304,8 +305,8 @@ class ChatServer:
                 fault = self.faults[index] if index < len(self.faults) else None
             if fault is not None and fault.kind not in ("delay", "cut", "null_content"):
                 return fault, None
-            if self.script:
-                return fault, self.script.pop(0)
+            if self.script:      # a faulted request shows the next reply without using it up
+                return fault, self.script[0] if fault is not None else self.script.pop(0)
             policy = self.policy
         answer = policy(received.json or {})
         return fault, answer if isinstance(answer, Reply) else Reply(answer)
