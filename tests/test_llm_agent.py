@@ -7,14 +7,13 @@ import json
 import pytest
 
 from engine.tcg import TcgGame
-from llm_support import first_turn, llm_agent, rules, run  # noqa: F401  (rules is a fixture)
+from llm_support import first_turn, llm_agent, run
 from opponents.llm.agent import HISTORY_REPLY_CHARS, RECORD_CHARS
 from opponents.llm.prompts import prompt_version
 from opponents.llm.testserver import ChatServer, Fault, Reply, hand_policy
 from opponents.registry import BUILDERS, make_agent
 from tcgtui.match import ERRORED, FINISHED, run_match
 
-pytestmark = pytest.mark.usefixtures("rules")
 KEY = "sk-agent-test-KEY-a1b2c3d4"
 INFO_KEYS = {"prompt_version", "model", "latency_s", "prompt_tokens", "completion_tokens",
              "reasoning_tokens", "tokens_estimated", "reasoning_estimated", "retries", "faults",

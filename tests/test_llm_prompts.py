@@ -21,12 +21,10 @@ from engine.core import Match
 from engine.tcg import TcgGame
 from engine.tcg.cards import Rules
 from engine.tcg.describe import card_text
-from llm_support import rules  # noqa: F401  (fixture)
 from opponents.llm.prompts import (PromptBuilder, TurnLog, cards_text, estimate_tokens, fit_history,
                                    message_tokens, prompt_version, rules_text)
 from opponents.narrate import Narrator
 
-pytestmark = pytest.mark.usefixtures("rules")
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "prompts"
 UPDATE = os.environ.get("TCGTUI_UPDATE_SNAPSHOTS") == "1"
 MY_FILES = ("prompts", "events", "llm_options")
@@ -58,11 +56,10 @@ def mid_game(pack, seed=2, min_turn=9):
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
-def test_prompt_snapshots(community, lang, rules):
+def test_prompt_snapshots(community, lang):
     match, obs, events = mid_game(community)
     b = PromptBuilder(community, lang, 0)
-    tag = "standin_" if rules else ""
-    check_snapshot(f"{tag}{lang}_system", b.system()["content"])
+    check_snapshot(f"{lang}_system", b.system()["content"])
     check_snapshot(f"{lang}_turn", b.turn(obs, events)["content"])
     absent = next(c.id for c in community.cards if c.id not in obs.hand)
     why = b.reason("not_in_hand", card=absent)

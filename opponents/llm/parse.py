@@ -22,14 +22,15 @@ _THINK_OPEN = re.compile(r"<\s*(think|thinking|reasoning)\s*>", re.IGNORECASE)
 _THINK_CLOSE = re.compile(r"<\s*/\s*(think|thinking|reasoning)\s*>", re.IGNORECASE)
 _MOVE = re.compile(r"<\s*BEGIN_MOVE\s*>(.*?)<\s*/?\s*END_MOVE\s*>", re.IGNORECASE | re.DOTALL)
 
-# Arabic letters folded together: alef forms, taa marbuta, alef maqsura; digits to ASCII.
-_FOLD = str.maketrans({
-    "أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ة": "ه", "ى": "ي", "ـ": None,
-    **{chr(0x0660 + i): str(i) for i in range(10)},   # Arabic-Indic digits
-    **{chr(0x06F0 + i): str(i) for i in range(10)},   # Eastern Arabic-Indic digits
-})
-_MARKS = re.compile("[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed]")  # harakat, Quranic marks
-_PROCLITICS = "وفبلك"   # one-letter Arabic prefixes that may stick to a name ("بالعملاق")
+# Arabic letters folded together (as code points: no Arabic literals in code):
+# alef with hamza above/below, alef with madda, alef wasla -> alef; taa marbuta -> haa;
+# alef maqsura -> yaa; tatweel dropped; Arabic-Indic and Eastern Arabic-Indic digits -> ASCII.
+_FOLD = {0x0623: 0x0627, 0x0625: 0x0627, 0x0622: 0x0627, 0x0671: 0x0627, 0x0629: 0x0647,
+         0x0649: 0x064A, 0x0640: None,
+         **{0x0660 + i: 0x30 + i for i in range(10)}, **{0x06F0 + i: 0x30 + i for i in range(10)}}
+_MARKS = re.compile(r"[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed]")  # harakat, Quranic marks
+# One-letter Arabic prefixes that may stick to a name in running text: waw, faa, baa, lam, kaf.
+_PROCLITICS = "".join(map(chr, (0x0648, 0x0641, 0x0628, 0x0644, 0x0643)))
 
 
 def normalize(text: str) -> str:

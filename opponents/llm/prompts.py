@@ -19,7 +19,7 @@ from typing import Any
 import locales
 from engine.core import Event
 from engine.tcg import cards as C
-from engine.tcg.describe import card_text
+from engine.tcg.describe import card_text, rules_sentences
 from engine.tcg.observation import ChampionView, TcgObservation
 from opponents.narrate import Narrator
 
@@ -50,21 +50,19 @@ def message_tokens(msg: Message) -> int:
 def rules_text(text: locales.Catalog, pack: C.Pack) -> str:
     """The game's rules text (``locales/<lang>/rules.toml``) with this pack's numbers.
 
-    Every entry is one sentence, in file order; a blank line separates sections.
+    One sentence per line in reading order; a blank line between sections.
     """
-    numbers = {"starting_lp": pack.rules.starting_lp, "opening_hand": pack.rules.opening_hand,
-               "turn_limit": pack.rules.turn_limit, "max_chain": C.MAX_CHAIN}
-    entries = text.items("rules")
-    if not entries:
+    sentences = rules_sentences(text, pack)
+    if not sentences:
         raise locales.LocaleError(f"locales/{text.code}: no rules text (rules.toml) for the prompt")
     lines: list[str] = []
     section = None
-    for key, _ in entries:
-        head = key.rpartition(".")[0]
+    for key, sentence in sentences:
+        head = key.split(".")[0]
         if lines and head != section:
             lines.append("")
         section = head
-        lines.append(text.t(f"rules.{key}", **numbers))
+        lines.append(sentence)
     return "\n".join(lines)
 
 
