@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine.tcg import TcgGame
-from llm_support import first_turn, llm_agent, run
+from tests.llm_support import first_turn, llm_agent, run
 from opponents.llm.agent import HISTORY_REPLY_CHARS, RECORD_CHARS
 from opponents.llm.prompts import prompt_version
 from opponents.llm.testserver import ChatServer, Fault, Reply, hand_policy

@@ -9,7 +9,7 @@ from email.utils import formatdate
 
 import pytest
 
-from llm_support import run
+from tests.llm_support import run
 from opponents.base import AgentError
 from opponents.llm.client import ChatClient, EndpointDown, ThinkSplitter, retry_after_seconds
 from opponents.llm.endpoint import settings_from_options

@@ -39,12 +39,18 @@ def prompt_version(lang: str) -> str:
 
 def estimate_tokens(text: str) -> int:
     """A tokenizer-free estimate: about 4 Latin characters or 2 Arabic ones per token."""
-    ascii_chars = sum(1 for ch in text if ch < "\x80")
+    ascii_chars = len(text.encode("ascii", "ignore"))
     return (ascii_chars + 3) // 4 + (len(text) - ascii_chars + 1) // 2
 
 
 def message_tokens(msg: Message) -> int:
     return estimate_tokens(msg["content"]) + 4      # role and separators
+
+
+@cache
+def _system_tokens(content: str) -> int:
+    """The first message is the same all game (and across games): count it once."""
+    return estimate_tokens(content) + 4
 
 
 def rules_text(text: locales.Catalog, pack: C.Pack) -> str:
@@ -169,7 +175,7 @@ class TurnLog:
 def fit_history(system: Message, history: list[TurnLog], current: list[Message], budget: int
                 ) -> list[Message]:
     """System message, as many recent turns as fit the budget, then the current turn."""
-    left = budget - message_tokens(system) - sum(message_tokens(m) for m in current)
+    left = budget - _system_tokens(system["content"]) - sum(message_tokens(m) for m in current)
     kept: list[TurnLog] = []
     for turn in reversed(history):
         if turn.tokens > left:
