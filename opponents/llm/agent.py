@@ -74,7 +74,11 @@ def _usage_counts(done: Completion, sent: list[Message], answer: str, reasoning:
 
 
 class LLMAgent(Agent):
-    """One model in one seat; start() begins a fresh conversation for each game."""
+    """One model in one seat of one game at a time; start() begins a fresh conversation.
+
+    Concurrent games need one agent each (``make_agent`` per game): the
+    conversation is per game, while the HTTP client is reused across games.
+    """
 
     def __init__(self, settings: EndpointSettings, *, on_stream: StreamHook | None = None,
                  log_prompts: bool = False, sleep: Sleep = asyncio.sleep) -> None:

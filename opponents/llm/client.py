@@ -174,9 +174,9 @@ class ChatClient:
         """A reply, after as many retries as the budget allows; raises EndpointDown."""
         faults: list[str] = []
         where = f"{self.settings.model} at {redact_url(self.settings.base_url)}"
-        for retry in range(self.settings.max_retries + 1):
+        while True:
             if on_stream is not None:
-                on_stream("attempt", str(first_request + retry))
+                on_stream("attempt", str(first_request + len(faults)))
             started = time.perf_counter()
             try:
                 done = await self._request(self.body(messages), on_stream)
@@ -185,16 +185,15 @@ class ChatClient:
                 if fault.retry_after is not None and fault.retry_after > RETRY_AFTER_LIMIT:
                     raise EndpointDown(self.scrub(f"{where}: asks to wait {fault.retry_after:.0f} s "
                                                   f"({fault}); the game is errored")) from None
-                if retry == self.settings.max_retries:
+                if len(faults) > self.settings.max_retries:
                     raise EndpointDown(self.scrub(
                         f"{where}: {len(faults)} failed requests (last: {fault}); "
                         "the game is errored and can be rerun")) from None
-                await self.sleep(self.backoff(retry, fault.retry_after))
+                await self.sleep(self.backoff(len(faults) - 1, fault.retry_after))
                 continue
             done.latency_s = time.perf_counter() - started
             done.faults = faults
             return done
-        raise AssertionError("unreachable")
 
     async def _request(self, body: dict[str, Any], on_stream: StreamHook | None) -> Completion:
         s = self.settings
