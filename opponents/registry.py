@@ -18,6 +18,14 @@ def _random(spec: AgentSpec, options: dict[str, Any]) -> Agent:
 BUILDERS: dict[str, Builder] = {"random": _random}
 
 
+def _llm(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    from opponents.llm.agent import build
+    return build(spec, options)
+
+
+BUILDERS["llm"] = _llm
+
+
 def make_agent(spec: AgentSpec | str, **options: Any) -> Agent:
     """Build the agent a spec names; ``options`` carry endpoint settings, workers, etc."""
     if isinstance(spec, str):
