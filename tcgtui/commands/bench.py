@@ -17,6 +17,7 @@ from rich.table import Table
 import locales
 from engine.tcg import Pack, TcgGame
 from opponents.base import SeatContext
+from opponents.llm.cli_options import add_endpoint_arguments, endpoint_options
 from opponents.registry import BUILDERS, make_agent
 from opponents.spec import AgentSpec, SpecError, expand_specs
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
@@ -43,6 +44,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--log-prompts", action="store_true", help=text.t("cmd_bench.log_prompts"))
     p.add_argument("--retry-errored", action="store_true", help=text.t("cmd_bench.retry_errored"))
     p.add_argument("--timeout-per-game", type=float, default=None, metavar="S", help=text.t("cmd_bench.timeout"))
+    add_endpoint_arguments(p, text)
 
 
 def _specs(flag: str, values: list[str]) -> list[str]:
@@ -82,7 +84,8 @@ def process_pool() -> ProcessPoolExecutor:
 
 
 def agent_options(args: argparse.Namespace, executor: Executor) -> dict[str, Any]:
-    return {"executor": executor, "log_prompts": args.log_prompts}
+    """What every agent is built with: the process pool, prompt logging and the endpoint flags."""
+    return {**endpoint_options(args), "executor": executor, "log_prompts": args.log_prompts}
 
 
 async def _describe(specs: list[str], langs: list[str], pack: Pack,

@@ -174,7 +174,7 @@ LATENCY_S = 0.25         # an endpoint that answers this fast is already faster 
 
 
 def _llm(opts: PerfOptions) -> list[Metric]:
-    games, wide = (6, 64) if opts.quick else (40, 192)
+    games, wide = (6, 64) if opts.quick else (40, 512)     # wide: enough games to spread 64 agents' start-up
     with _Server() as server:
         _sweep(LLM, "random", 2, 1, opts.seed, server.options)        # warm up: imports, first connection
         base = server.cpu_s()
