@@ -164,7 +164,10 @@ def run(args: argparse.Namespace) -> int:
     cells = [Cell(a, o, lang) for a in agents for o in opponents for lang in langs]
     with open_store(args.db, create=True) as store:
         result = asyncio.run(_sweep(args, store, TcgGame(pack), cells, list(dict.fromkeys(agents + opponents))))
-    Console().print(summary_table(result, text))
+    console = Console()
+    if not console.is_terminal:          # piped: keep rows whole instead of wrapping at 80 columns
+        console = Console(width=160)
+    console.print(summary_table(result, text))
     errored = sum(t.errored for t in result.tallies.values())
     if result.halted is not None:
         Console(stderr=True).print(text.t("cmd_bench.halted", count=halt_after(args.concurrency),

@@ -83,6 +83,7 @@ def _local(kind: str, spec: str, opts: PerfOptions, executor: Executor | None) -
     games = 40 if opts.quick else 400
     if kind != "random":
         games = max(4, games // 20)
+    _sweep(spec, "random", 1, 1, opts.seed, {"executor": executor})     # warm up: workers, compiled kernels
     m = _sweep(spec, "random", games, 1, opts.seed, {"executor": executor})
     overhead = (m.wall_s - m.agent_s) / m.all_decisions
     return [Metric(f"{kind}_overhead_per_decision", overhead * 1000, "ms",
