@@ -108,3 +108,26 @@ def test_kill_9_and_ctrl_c_mid_sweep_lose_nothing_and_the_rerun_completes(tmp_pa
         assert short == 0                       # every stored game has all its decisions
         seeds = dict(conn.execute("SELECT game_index, seed FROM games WHERE lang = 'en'").fetchall())
         assert all(seeds[i] == deal_seed(3, i) for i in (0, 1, games - 1))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc")
+def test_pool_workers_end_when_the_bench_is_killed() -> None:
+    script = ("import os, time\nfrom tcgtui.commands.bench import process_pool\n"
+              "pool = process_pool()\nprint(pool.submit(os.getpid).result(), flush=True)\ntime.sleep(120)\n")
+    bench = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    worker = int(bench.stdout.readline())
+    assert _alive(worker)
+    bench.kill()
+    bench.wait()
+    deadline = time.monotonic() + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(worker)

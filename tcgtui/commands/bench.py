@@ -7,6 +7,8 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -71,16 +73,28 @@ def _positive(flag: str, value: float | None, what: str) -> None:
         raise UserError(locales.load().t("cmd_bench.errors.positive", flag=flag, value=value, what=what))
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the sweep and shuts them down."""
+def _outlive_no_bench(bench: int) -> None:
+    """End this worker once the bench is gone: after a kill -9 nobody else would stop it."""
+    while True:
+        time.sleep(1)
+        try:
+            os.kill(bench, 0)
+        except (ProcessLookupError, PermissionError):     # gone, or its pid now belongs to someone else
+            os._exit(0)
+
+
+def _worker_setup(bench: int) -> None:
+    """Workers leave Ctrl-C to the bench, which stops the sweep and shuts them down."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.name == "posix":          # os.kill(pid, 0) probes only on POSIX; on Windows it would terminate
+        threading.Thread(target=_outlive_no_bench, args=(bench,), daemon=True, name="watch-bench").start()
 
 
 def process_pool() -> ProcessPoolExecutor:
     """Monte Carlo playouts go here: one worker per core, started cleanly (no fork of a threaded parent)."""
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     return ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=multiprocessing.get_context(method),
-                               initializer=_ignore_sigint)
+                               initializer=_worker_setup, initargs=(os.getpid(),))
 
 
 def agent_options(args: argparse.Namespace, executor: Executor) -> dict[str, Any]:
