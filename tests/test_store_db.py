@@ -135,3 +135,15 @@ def test_where_the_store_lives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_status_values_are_checked(store: Store) -> None:
     with pytest.raises(sqlite3.IntegrityError):
         add_game(store, None, "a", "b", "en", 0, status="won")
+
+
+def test_a_store_that_cannot_be_written_is_a_user_error(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite3"
+    with Store(path) as writer, Store(path) as other:
+        run = writer.create_run("r", {})
+        other.conn.execute("PRAGMA busy_timeout = 0")
+        writer.conn.execute("BEGIN IMMEDIATE")            # another writer holds the lock
+        with pytest.raises(StoreError, match="could not save a game"):
+            add_game(other, run.id, "a", "b", "en", 0, result="win")
+        writer.conn.execute("ROLLBACK")
+        assert other.conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0

@@ -196,7 +196,15 @@ class Store:
         A game already stored for the same run, cell and index is never
         duplicated: the call returns ``EXISTS``, unless the stored one errored
         and ``replace_errored`` is set, in which case it is replaced whole.
+        A store that cannot be written (disk full, locked past the busy timeout)
+        raises StoreError; nothing of the game is kept.
         """
+        try:
+            return self._save_game(game, decisions, replace_errored)
+        except sqlite3.OperationalError as exc:
+            raise StoreError(locales.load().t("store.write_failed", path=str(self.path), reason=str(exc))) from None
+
+    def _save_game(self, game: GameRow, decisions: list[DecisionRow], replace_errored: bool) -> str:
         with self.transaction():
             outcome = STORED
             if game.run_id is not None:
