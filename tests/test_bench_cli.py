@@ -120,7 +120,7 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc")
 def test_pool_workers_end_when_the_bench_is_killed() -> None:
-    script = ("import os, time\nfrom tcgtui.commands.bench import process_pool\n"
+    script = ("import os, time\nfrom tcgtui.bench.pool import process_pool\n"
               "pool = process_pool()\nprint(pool.submit(os.getpid).result(), flush=True)\ntime.sleep(120)\n")
     bench = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     worker = int(bench.stdout.readline())

@@ -4,17 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import multiprocessing
-import os
-import signal
-import threading
-import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 import locales
 from engine.tcg import Pack, TcgGame
@@ -23,7 +16,8 @@ from opponents.llm.cli_options import add_endpoint_arguments, endpoint_options
 from opponents.registry import BUILDERS, make_agent
 from opponents.spec import AgentSpec, SpecError, expand_specs
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
-from tcgtui.bench.progress import ProgressView
+from tcgtui.bench.pool import process_pool
+from tcgtui.bench.progress import ProgressView, summary_table
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
 from tcgtui.errors import UserError
 from tcgtui.packs import DEFAULT_PACK, load_pack
@@ -73,30 +67,6 @@ def _positive(flag: str, value: float | None, what: str) -> None:
         raise UserError(locales.load().t("cmd_bench.errors.positive", flag=flag, value=value, what=what))
 
 
-def _outlive_no_bench(bench: int) -> None:
-    """End this worker once the bench is gone: after a kill -9 nobody else would stop it."""
-    while True:
-        time.sleep(1)
-        try:
-            os.kill(bench, 0)
-        except (ProcessLookupError, PermissionError):     # gone, or its pid now belongs to someone else
-            os._exit(0)
-
-
-def _worker_setup(bench: int) -> None:
-    """Workers leave Ctrl-C to the bench, which stops the sweep and shuts them down."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if os.name == "posix":          # os.kill(pid, 0) probes only on POSIX; on Windows it would terminate
-        threading.Thread(target=_outlive_no_bench, args=(bench,), daemon=True, name="watch-bench").start()
-
-
-def process_pool() -> ProcessPoolExecutor:
-    """Monte Carlo playouts go here: one worker per core, started cleanly (no fork of a threaded parent)."""
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=multiprocessing.get_context(method),
-                               initializer=_worker_setup, initargs=(os.getpid(),))
-
-
 def agent_options(args: argparse.Namespace, executor: Executor) -> dict[str, Any]:
     """What every agent is built with: the process pool, prompt logging and the endpoint flags."""
     return {**endpoint_options(args), "executor": executor, "log_prompts": args.log_prompts}
@@ -116,21 +86,6 @@ async def _describe(specs: list[str], langs: list[str], pack: Pack,
         finally:
             await agent.aclose()
     return players
-
-
-def summary_table(result: SweepResult, text: locales.Catalog) -> Table:
-    from tcgtui.report.stats import clopper_pearson        # scipy: only once there is something to show
-    table = Table(title=text.t("cmd_bench.summary_title"), title_justify="left")
-    for col in ("agent", "opponent", "lang", "finished", "wins", "draws", "losses", "errored", "win_rate", "ci"):
-        table.add_column(text.t(f"cmd_bench.col.{col}"),
-                         justify="left" if col in ("agent", "opponent", "lang") else "right")
-    for cell, t in result.tallies.items():
-        ci = clopper_pearson(t.wins, t.finished)
-        table.add_row(escape(cell.agent), escape(cell.opponent), cell.lang, str(t.finished), str(t.wins), str(t.draws),
-                      str(t.finished - t.wins - t.draws), str(t.errored),
-                      "–" if t.win_rate is None else f"{100 * t.win_rate:.1f}%",
-                      "–" if ci is None else f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]")
-    return table
 
 
 async def _sweep(args: argparse.Namespace, store: Store, game: TcgGame, cells: list[Cell],

@@ -18,7 +18,6 @@ temporary file) through the same runner ``tcgtui bench`` uses:
 from __future__ import annotations
 
 import asyncio
-import os
 import resource
 import signal
 import socket
@@ -216,7 +215,7 @@ def _llm(opts: PerfOptions) -> list[Metric]:
 
 
 def run(options: PerfOptions) -> list[Metric]:
-    from tcgtui.commands.bench import process_pool
+    from tcgtui.bench.pool import process_pool
 
     metrics: list[Metric] = []
     executor = process_pool() if any(k in BUILDERS for k in ("mc", "mcts")) else None
