@@ -18,7 +18,6 @@ temporary file) through the same runner ``tcgtui bench`` uses:
 from __future__ import annotations
 
 import asyncio
-import resource
 import signal
 import socket
 import subprocess
@@ -120,6 +119,8 @@ class _Server:
         self.latency = latency
 
     def __enter__(self) -> _Server:
+        import resource           # POSIX only, like the child-process accounting it reads
+
         self.port = _free_port()
         self.before = resource.getrusage(resource.RUSAGE_CHILDREN)
         code = f"from tcgtui.perf.bench_overhead import serve; serve({self.port}, {self.latency!r})"
@@ -137,6 +138,8 @@ class _Server:
         """Stop the server and return the CPU time it used."""
         self.proc.send_signal(signal.SIGINT)
         self.proc.wait(timeout=30)
+        import resource
+
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return (after.ru_utime - self.before.ru_utime) + (after.ru_stime - self.before.ru_stime)
 
