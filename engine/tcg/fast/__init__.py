@@ -1,0 +1,6 @@
+"""A fast path for search: the rules over integer arrays, compiled with numba.
+
+``layout`` compiles a pack into opcodes and fixes the array layouts,
+``rules`` interprets them (tested against ``engine.tcg.state``, the reference),
+``encode`` converts observations and states into arrays.
+"""
