@@ -4,19 +4,24 @@
 so nothing a seat may not see can reach a playout.  ``encode_state`` exists for
 the one explicit exception (``mc:K:peek``, the public engine's omniscient
 opponent) and for tests; ``view`` reads a state array back into plain Python
-so the two paths can be compared field by field.
+so the two paths can be compared field by field, and ``decode_state`` turns a
+re-dealt array back into a ``TcgState`` to check it against the observation.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import random
+
 import numpy as np
 
+from engine.core import Outcome
+from engine.tcg.cards import Pack
 from engine.tcg.fast import layout as L
 from engine.tcg.observation import TcgObservation
 from engine.tcg.redeal import InconsistentObservation
-from engine.tcg.state import TcgState
+from engine.tcg.state import Champion, TcgState
 
 
 def _index(program: L.Program) -> dict[str, int]:
@@ -124,3 +129,23 @@ def state_view(state: TcgState) -> dict[str, Any]:
         "tricks": [list(t) for t in state.tricks], "graves": [list(g) for g in state.graves],
         "boards": [[c.to_json() for c in b] for b in state.boards],
     }
+
+
+def decode_state(S: np.ndarray, pack: Pack) -> TcgState:
+    """A reference state from an array (its future shuffles drawn from a fresh RNG)."""
+    v = view(S, len(pack.cards))
+    s = TcgState.__new__(TcgState)
+    s.pack, s.cards, s.rules = pack, pack.cards, pack.rules
+    s.lp, s.turn, s.current = v["lp"], v["turn"], v["current"]
+    s.decks, s.hands, s.tricks, s.graves = v["decks"], v["hands"], v["tricks"], v["graves"]
+    s.boards = [[], []]
+    for p in (0, 1):
+        for card, power, guard, tpower, tguard, summoned, frozen, blocked in v["boards"][p]:
+            ch = Champion(card, power, guard, summoned)
+            ch.temp_power, ch.temp_guard, ch.frozen_through, ch.blocked_turn = tpower, tguard, frozen, blocked
+            s.boards[p].append(ch)
+    out = v["outcome"]
+    s._outcome = None if out is None else Outcome(out["winner"], out["reason"])
+    s._depth, s._events, s.start_events = 0, [], []
+    s.rng = random.Random(0)
+    return s
