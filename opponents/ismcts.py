@@ -22,7 +22,7 @@ from engine.tcg.fast.encode import encode_observation
 from engine.tcg.fast.layout import compile_pack
 from engine.tcg.observation import TcgObservation
 from opponents.base import Agent, Decision, SeatContext
-from opponents.kernels import Tree, TreeTask, run_tree
+from opponents.tasks import Tree, TreeTask, run_tree
 from opponents.montecarlo import best_moves
 from opponents.search import BATCH_PLAYOUTS, Progress, Workers, run_batches, split
 from opponents.spec import AgentSpec

@@ -26,7 +26,7 @@ from engine.tcg.fast.layout import compile_pack
 from engine.tcg.observation import TcgObservation
 from engine.tcg.state import TcgState
 from opponents.base import Agent, AgentError, Decision, SeatContext
-from opponents.kernels import DRAW, WIN, PlayoutBatch, run_playouts
+from opponents.tasks import DRAW, WIN, PlayoutBatch, run_playouts
 from opponents.search import BATCH_PLAYOUTS, Progress, Workers, run_batches, split
 from opponents.spec import AgentSpec
 

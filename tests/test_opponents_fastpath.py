@@ -18,7 +18,7 @@ from engine.tcg import TcgState
 from engine.tcg import cards as C
 from engine.tcg.fast import encode as E
 from engine.tcg.fast import layout as L
-from engine.tcg.fast import rules as R
+from engine.tcg.fast import kernel as R
 from opponents_support import SplitMix, midgame, primitives, random_pack, random_playout, vocabulary
 
 RANDOM_PACKS = range(40)

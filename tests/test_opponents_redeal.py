@@ -15,7 +15,7 @@ from engine.tcg import TcgState, determinize
 from engine.tcg import cards as C
 from engine.tcg.fast import encode as E
 from engine.tcg.fast import layout as L
-from engine.tcg.fast import rules as R
+from engine.tcg.fast import kernel as R
 from opponents.base import SeatContext
 from opponents.registry import make_agent
 from opponents_support import midgame, random_pack

@@ -1,7 +1,7 @@
 """The fast path's data: a pack compiled to one integer program, a game as one integer array.
 
 Cards stay data on the fast path too: ``compile_pack`` turns any validated
-``Pack`` (built-in or private) into rows of opcodes that ``rules.py``
+``Pack`` (built-in or private) into rows of opcodes that ``kernel.py``
 interprets, so no card is ever hard-coded.  Every code below is derived from
 the vocabulary tables in ``cards.py``; ``compile_pack`` refuses a pack that
 names a primitive the interpreter does not know, so a new primitive cannot be
