@@ -87,9 +87,11 @@ class Workers:
         return self._own
 
     def describe(self) -> dict[str, Any]:
-        kind = "none" if self.given is None and self.workers == 1 else \
-            type(self.given).__name__ if self.given is not None else "ThreadPoolExecutor"
-        return {"workers": self.workers, "executor": kind}
+        if self.given is not None:
+            runs_in = type(self.given).__name__
+        else:
+            runs_in = "ThreadPoolExecutor" if self.workers > 1 else "thread"
+        return {"workers": self.workers, "runs_in": runs_in}
 
     def close(self) -> None:
         if self._own is not None:
