@@ -181,3 +181,11 @@ def test_peek_plays_through_the_match_runner(community):
     result = play(TcgGame(community), 1, ("mc:10:peek", "random"))
     assert result.status == "finished"
     assert any(d.info.get("playouts") for d in result.decisions if d.seat == 0)
+
+
+def test_search_agents_play_private_packs(community):
+    """Any valid pack runs on the fast path: random packs that use every primitive."""
+    from opponents_support import random_pack
+    for seed in (5, 12, 21):
+        result = play(TcgGame(random_pack(seed)), seed, ("mc:10", "mcts:30"))
+        assert result.status == "finished" and result.outcome is not None
