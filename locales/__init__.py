@@ -102,7 +102,7 @@ class Catalog:
                 return name
         return "other"
 
-    def t(self, key: str, **params: object) -> str:
+    def t(self, key: str, /, **params: object) -> str:
         """The text under ``key``, formatted with ``params`` and plural-aware."""
         value = self.raw(key)
         if isinstance(value, dict):

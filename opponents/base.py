@@ -57,6 +57,12 @@ class Agent(ABC):
         self.ctx = ctx
         self.rng = agent_rng(ctx.game_seed, ctx.seat)
 
+    def begin_turn(self, turn: int) -> None:
+        """Reseed from (game seed, seat, turn) before each decision: a decision then
+        depends only on its position, so a game resumed mid-way goes on exactly as
+        an uninterrupted one would."""
+        self.rng = agent_rng(self.ctx.game_seed, self.ctx.seat, f"turn{turn}")
+
     @abstractmethod
     async def decide(self, obs: Any, events: list[Event]) -> Decision:
         """Pick one of ``obs.legal_moves``; ``events`` is what happened since its last move."""

@@ -21,6 +21,7 @@ from tcgtui.bench.plan import Cell, agent_seat, deal_seed
 from tcgtui.match import DecisionRecord, MatchResult, run_match
 from tcgtui.store import ERRORED, EXISTS, FINISHED, REPLACED, DecisionRow, GameRow, Run, Store
 from tcgtui.store.db import now
+from tcgtui.store.rows import decision_row, outcome_fields
 
 AgentFactory = Callable[[str], Agent]
 LOGGED_ONLY = ("messages",)                 # decision info kept only with --log-prompts
@@ -163,16 +164,10 @@ async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tu
         else:
             await pool.discard(agent)
     pack = sweep.game.pack
-    outcome = result.outcome if result.status == FINISHED else None
     row = GameRow(agent=cell.agent, opponent=cell.opponent, lang=cell.lang, game_index=index, seed=seed,
                   agent_seat=seat, game=sweep.game.name, pack_id=pack.id, pack_hash=pack.hash,
-                  status=result.status, record=result.record.to_json(), started_at=started,
-                  run_id=sweep.run.id, winner=None if outcome is None else outcome.winner,
-                  reason=None if outcome is None else outcome.reason, turns=result.turns,
-                  moves=len(result.record.moves), error=result.error, finished_at=now())
-    rows = [DecisionRow(d.index, d.turn, d.seat, specs[d.seat], d.move,
-                        pack.card(d.move).type if d.move else None, d.seconds,
-                        scrub_info(d.info, sweep.log_prompts)) for d in decisions]
+                  started_at=started, run_id=sweep.run.id, finished_at=now(), **outcome_fields(result))
+    rows = [decision_row(d, specs, pack, lambda info: scrub_info(info, sweep.log_prompts)) for d in decisions]
     return row, rows
 
 

@@ -218,21 +218,110 @@ class Store:
                     self.conn.execute("DELETE FROM games WHERE id = ?", (old[0],))
                     game.attempts = int(old[2]) + 1
                     outcome = REPLACED
-            seat0, seat1 = game.seats
-            self.conn.execute(
-                "INSERT INTO games (id, run_id, agent, opponent, lang, game_index, seed, agent_seat, seat0, seat1,"
-                " game, pack_id, pack_hash, status, winner, reason, turns, moves, error, attempts, record_json,"
-                " started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (game.id, game.run_id, game.agent, game.opponent, game.lang, game.game_index, game.seed,
-                 game.agent_seat, seat0, seat1, game.game, game.pack_id, game.pack_hash, game.status,
-                 game.winner, game.reason, game.turns, game.moves, game.error, game.attempts,
-                 to_json(game.record), game.started_at, game.finished_at))
-            self.conn.executemany(
-                "INSERT INTO decisions (game_id, idx, turn, seat, agent, move, card_type, seconds, info_json)"
-                " VALUES (?,?,?,?,?,?,?,?,?)",
-                [(game.id, d.idx, d.turn, d.seat, d.agent, d.move, d.card_type, d.seconds, to_json(d.info))
-                 for d in decisions])
+            self._insert(game, decisions)
             return outcome
+
+    def _insert(self, game: GameRow, decisions: list[DecisionRow]) -> None:
+        seat0, seat1 = game.seats
+        self.conn.execute(
+            "INSERT INTO games (id, run_id, agent, opponent, lang, game_index, seed, agent_seat, seat0, seat1,"
+            " game, pack_id, pack_hash, status, winner, reason, turns, moves, error, attempts, record_json,"
+            " started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (game.id, game.run_id, game.agent, game.opponent, game.lang, game.game_index, game.seed,
+             game.agent_seat, seat0, seat1, game.game, game.pack_id, game.pack_hash, game.status,
+             game.winner, game.reason, game.turns, game.moves, game.error, game.attempts,
+             to_json(game.record), game.started_at, game.finished_at))
+        self.conn.executemany(
+            "INSERT INTO decisions (game_id, idx, turn, seat, agent, move, card_type, seconds, info_json)"
+            " VALUES (?,?,?,?,?,?,?,?,?)",
+            [(game.id, d.idx, d.turn, d.seat, d.agent, d.move, d.card_type, d.seconds, to_json(d.info))
+             for d in decisions])
+
+    def merge_games(self, games: list[tuple[GameRow, list[DecisionRow]]]) -> tuple[int, int]:
+        """Add games by id in ONE transaction, skipping ids already here: (added, skipped)."""
+        return self._write(self._merge_games, games)
+
+    def _merge_games(self, games: list[tuple[GameRow, list[DecisionRow]]]) -> tuple[int, int]:
+        added = skipped = 0
+        with self.transaction():
+            for game, decisions in games:
+                if self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
+                    skipped += 1
+                    continue
+                self._insert(game, decisions)
+                added += 1
+        return added, skipped
+
+    # --- games saved move by move (people's games) -----------------------------------------
+
+    def start_game(self, game: GameRow) -> None:
+        """Insert a game as ``in_progress`` with no decisions yet."""
+        game.status = IN_PROGRESS
+        self.save_game(game, [])
+
+    def save_move(self, game_id: str, decisions: list[DecisionRow], record: dict[str, Any],
+                  turns: int, moves: int) -> None:
+        """After a move: its decision rows and the record so far, in one transaction."""
+        self._write(self._save_move, game_id, decisions, record, turns, moves)
+
+    def _save_move(self, game_id: str, decisions: list[DecisionRow], record: dict[str, Any],
+                   turns: int, moves: int) -> None:
+        with self.transaction():
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO decisions (game_id, idx, turn, seat, agent, move, card_type, seconds,"
+                " info_json) VALUES (?,?,?,?,?,?,?,?,?)",
+                [(game_id, d.idx, d.turn, d.seat, d.agent, d.move, d.card_type, d.seconds, to_json(d.info))
+                 for d in decisions])
+            self.conn.execute("UPDATE games SET record_json = ?, turns = ?, moves = ? WHERE id = ?",
+                              (to_json(record), turns, moves, game_id))
+
+    def finish_game(self, game_id: str, fields: dict[str, Any]) -> None:
+        """Close a game saved move by move: status, winner, reason, turns, moves, error, record."""
+        self._write(self._finish_game, game_id, fields)
+
+    def _finish_game(self, game_id: str, fields: dict[str, Any]) -> None:
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE games SET status = ?, winner = ?, reason = ?, turns = ?, moves = ?, error = ?,"
+                " record_json = ?, finished_at = ? WHERE id = ?",
+                (fields["status"], fields["winner"], fields["reason"], fields["turns"], fields["moves"],
+                 fields["error"], to_json(fields["record"]), now(), game_id))
+
+    def mark_abandoned(self, game_ids: list[str]) -> None:
+        self._write(self._mark_abandoned, game_ids)
+
+    def _mark_abandoned(self, game_ids: list[str]) -> None:
+        with self.transaction():
+            self.conn.executemany("UPDATE games SET status = ?, finished_at = ? WHERE id = ? AND status = ?",
+                                  [(ABANDONED, now(), gid, IN_PROGRESS) for gid in game_ids])
+
+    def _write(self, fn: Any, *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except sqlite3.OperationalError as exc:
+            raise StoreError(locales.load().t("store.write_failed", path=str(self.path), reason=str(exc))) from None
+
+    _GAME_COLUMNS = ("id, run_id, agent, opponent, lang, game_index, seed, agent_seat, game, pack_id, pack_hash,"
+                     " status, winner, reason, turns, moves, error, attempts, record_json, started_at, finished_at")
+
+    def _game(self, row: tuple) -> GameRow:
+        (gid, run_id, agent, opponent, lang, index, seed, seat, game, pack_id, pack_hash, status, winner,
+         reason, turns, moves, error, attempts, record, started, finished) = row
+        return GameRow(agent=agent, opponent=opponent, lang=lang, game_index=index, seed=seed, agent_seat=seat,
+                       game=game, pack_id=pack_id, pack_hash=pack_hash, status=status, record=json.loads(record),
+                       started_at=started, run_id=run_id, winner=winner, reason=reason, turns=turns, moves=moves,
+                       error=error, finished_at=finished, attempts=attempts, id=gid)
+
+    def games(self, where: str = "", params: tuple = ()) -> list[GameRow]:
+        """Games matching an SQL condition on the games table, oldest first."""
+        sql = f"SELECT {self._GAME_COLUMNS} FROM games {('WHERE ' + where) if where else ''} ORDER BY started_at, id"
+        return [self._game(r) for r in self.conn.execute(sql, params)]
+
+    def decisions(self, game_id: str) -> list[DecisionRow]:
+        return [DecisionRow(idx, turn, seat, agent, move, ctype, seconds, json.loads(info))
+                for idx, turn, seat, agent, move, ctype, seconds, info in self.conn.execute(
+                    "SELECT idx, turn, seat, agent, move, card_type, seconds, info_json FROM decisions"
+                    " WHERE game_id = ? ORDER BY idx", (game_id,))]
 
     def cell_games(self, run_id: int) -> list[tuple[str, str, str, int, str, int | None, int]]:
         """(agent, opponent, lang, game_index, status, winner, agent_seat) of every game of a run."""
