@@ -59,7 +59,9 @@ def test_markdown_and_table(db: str, capsys: pytest.CaptureFixture) -> None:
     assert "| A | mc:4 | en | 20 | 4 | 0 | 16 | 0 | 0 | 20.0% | [5.7%, 43.7%] |" in md
     assert main(["report", "--db", db, "--run", "hand"]) == 0
     table = capsys.readouterr().out
-    assert "Decay of win rate with opponent strength K" in table and "human:ann" not in table
+    assert "Decay of win rate with opponent strength K" in table and "human:ann" in table   # people beside every run
+    assert main(["report", "--db", db, "--run", "hand", "--no-humans"]) == 0
+    assert "human:ann" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<svg")])

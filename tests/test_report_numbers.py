@@ -207,5 +207,6 @@ def test_only_the_named_runs_are_read(tmp_path: Path) -> None:
         add_game(store, one, "A", "random", "en", 0, result="win")
         add_game(store, two, "A", "random", "en", 0, result="loss")
         add_game(store, None, "human:ann", "random", "en", 0, result="loss")
-        assert [g.result for g in load_games(store, [one])] == ["win"]
-        assert len(load_games(store, None)) == 3
+        assert [(g.agent, g.result) for g in load_games(store, [one])] == [("human:ann", "loss"), ("A", "win")]
+        assert [g.result for g in load_games(store, [one], humans=False)] == ["win"]
+        assert len(load_games(store, None)) == 3 and len(load_games(store, None, humans=False)) == 2

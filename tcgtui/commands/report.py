@@ -21,6 +21,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--table", choices=SECTIONS, metavar="NAME",
                    help=text.t("cmd_report.table", choices=", ".join(SECTIONS)))
     p.add_argument("--plot", metavar="FILE", help=text.t("cmd_report.plot_help"))
+    p.add_argument("--no-humans", action="store_true", help=text.t("cmd_report.no_humans"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         from tcgtui.report.plot import check_target
         check_target(plot_path)
     with open_store(args.db, create=False) as store:
-        games = load_games(store, run_ids(store, args.run))
+        games = load_games(store, run_ids(store, args.run), humans=not args.no_humans)
         runs = [r.name for r in store.runs() if not args.run or r.name in args.run]
         path = str(store.path)
     if not games:

@@ -73,11 +73,12 @@ def run_ids(store: Store, names: list[str] | None) -> list[int] | None:
     return ids
 
 
-def load_games(store: Store, runs: list[int] | None) -> list[Game]:
-    where, params = "", []
+def load_games(store: Store, runs: list[int] | None, humans: bool = True) -> list[Game]:
+    where, params = "" if humans else f"WHERE g.agent NOT LIKE '{HUMAN_PREFIX}%'", []
     if runs is not None:
         # People's games belong to no sweep: they stand beside every selected run.
-        where = f"WHERE (g.run_id IN ({','.join('?' * len(runs))}) OR g.agent LIKE '{HUMAN_PREFIX}%')"
+        people = f" OR g.agent LIKE '{HUMAN_PREFIX}%'" if humans else ""
+        where = f"WHERE (g.run_id IN ({','.join('?' * len(runs))}){people})"
         params = list(runs)
     games: dict[str, Game] = {}
     for row in store.conn.execute(
@@ -85,7 +86,7 @@ def load_games(store: Store, runs: list[int] | None) -> list[Game]:
             f" g.turns, g.pack_id || '@' || substr(g.pack_hash, 1, 12) FROM games g LEFT JOIN runs r ON r.id = g.run_id {where}"
             " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params):
         games[row[0]] = Game(*row)
-    cond = "" if runs is None else f"AND (g.run_id IN ({','.join('?' * len(runs))}) OR g.agent LIKE '{HUMAN_PREFIX}%')"
+    cond = where.replace("WHERE", "AND", 1)
     for gid, card, ctype, seconds, ptok, ctok, path, invalid, fallback in store.conn.execute(
             "SELECT d.game_id, d.move, d.card_type, d.seconds,"
             " json_extract(d.info_json, '$.prompt_tokens'), json_extract(d.info_json, '$.completion_tokens'),"
