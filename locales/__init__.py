@@ -7,6 +7,7 @@ module only loads and formats, it holds no text of its own.
 
 from __future__ import annotations
 
+import os
 import string
 import tomllib
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).parent
 DEFAULT = "en"
+EXTRA_ENV = "TCGTUI_LOCALES"   # more folders holding language folders, ':'-separated
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 
 
@@ -22,9 +24,21 @@ class LocaleError(Exception):
     """A locale folder or key is missing or malformed."""
 
 
+def _roots() -> list[Path]:
+    extra = [Path(p) for p in os.environ.get(EXTRA_ENV, "").split(os.pathsep) if p]
+    return [ROOT, *extra]
+
+
+def _folder(code: str) -> Path | None:
+    for root in _roots():
+        if (root / code / "meta.toml").is_file():
+            return root / code
+    return None
+
+
 def available() -> list[str]:
-    """Codes of every language folder that has a meta.toml."""
-    return sorted(p.parent.name for p in ROOT.glob("*/meta.toml"))
+    """Codes of every language folder that has a meta.toml (shipped, or under $TCGTUI_LOCALES)."""
+    return sorted({p.parent.name for root in _roots() for p in root.glob("*/meta.toml")})
 
 
 def _flatten(prefix: str, table: dict, out: dict) -> None:
@@ -88,7 +102,7 @@ class Catalog:
                 return name
         return "other"
 
-    def t(self, key: str, **params: object) -> str:
+    def t(self, key: str, /, **params: object) -> str:
         """The text under ``key``, formatted with ``params`` and plural-aware."""
         value = self.raw(key)
         if isinstance(value, dict):
@@ -122,8 +136,8 @@ def _read(path: Path) -> dict:
 @cache
 def load(code: str = DEFAULT) -> Catalog:
     """Load a language folder; unknown codes raise LocaleError naming the choices."""
-    folder = ROOT / code
-    if not (folder / "meta.toml").is_file():
+    folder = _folder(code)
+    if folder is None:
         raise LocaleError(
             f"unknown language {code!r}: expected one of {', '.join(available())}")
     meta = _read(folder / "meta.toml")

@@ -47,15 +47,28 @@ def agent_rng(game_seed: int, seat: int, salt: str = "agent") -> random.Random:
 
 class Agent(ABC):
     spec: str = ""
+    # The one sanctioned exception to "observations only": an omniscient agent
+    # (mc:K:peek, the public engine's cheat, kept for comparison) is handed a
+    # clone of the true state through ``see_state`` just before each decision.
+    omniscient: bool = False
 
     def start(self, ctx: SeatContext) -> None:
         """Called once per game before the first decision."""
         self.ctx = ctx
         self.rng = agent_rng(ctx.game_seed, ctx.seat)
 
+    def begin_turn(self, turn: int) -> None:
+        """Reseed from (game seed, seat, turn) before each decision: a decision then
+        depends only on its position, so a game resumed mid-way goes on exactly as
+        an uninterrupted one would."""
+        self.rng = agent_rng(self.ctx.game_seed, self.ctx.seat, f"turn{turn}")
+
     @abstractmethod
     async def decide(self, obs: Any, events: list[Event]) -> Decision:
         """Pick one of ``obs.legal_moves``; ``events`` is what happened since its last move."""
+
+    def see_state(self, state: Any) -> None:
+        """Only called when ``omniscient`` is set: a clone of the true state."""
 
     def describe(self) -> dict[str, Any]:
         """Everything a record needs to say which player this was."""

@@ -15,7 +15,26 @@ def _random(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     return RandomAgent()
 
 
-BUILDERS: dict[str, Builder] = {"random": _random}
+def _mc(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    from opponents.montecarlo import MonteCarloAgent
+    return MonteCarloAgent(spec.n, peek=spec.peek, executor=options.get("executor"),
+                           workers=options.get("workers", 1))
+
+
+def _mcts(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    from opponents.ismcts import ISMCTSAgent
+    return ISMCTSAgent(spec.n, executor=options.get("executor"), workers=options.get("workers", 1))
+
+
+BUILDERS: dict[str, Builder] = {"random": _random, "mc": _mc, "mcts": _mcts}
+
+
+def _llm(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    from opponents.llm.agent import build
+    return build(spec, options)
+
+
+BUILDERS["llm"] = _llm
 
 
 def make_agent(spec: AgentSpec | str, **options: Any) -> Agent:

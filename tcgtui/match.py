@@ -69,6 +69,9 @@ async def run_match(game: Game, seed: int, agents: tuple[Agent, Agent], *, lang:
             obs = match.state.observation(seat)
             news = match.events_for(seat, seen[seat])
             seen[seat] = len(match.events)
+            agents[seat].begin_turn(obs.turn)
+            if agents[seat].omniscient:
+                agents[seat].see_state(match.state.clone())
             started = time.perf_counter()
             decision: Decision = await agents[seat].decide(obs, news)
             elapsed = time.perf_counter() - started

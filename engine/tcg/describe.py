@@ -59,3 +59,19 @@ def card_text(card: C.Card, tpl: Templates) -> str:
     parts = [tpl.t(f"cards.keyword.{k}") for k in C.KEYWORDS if k in card.keywords]
     parts += [ability_text(ab, tpl) for ab in card.abilities]
     return " ".join(parts) if parts else tpl.t("cards.no_text")
+
+
+def rules_params(pack: C.Pack) -> dict[str, int]:
+    r = pack.rules
+    return {"starting_lp": r.starting_lp, "opening_hand": r.opening_hand,
+            "turn_limit": r.turn_limit, "max_chain": C.MAX_CHAIN}
+
+
+class Catalog(Templates, Protocol):
+    def items(self, prefix: str) -> list[tuple[str, object]]: ...
+
+
+def rules_sentences(catalog: Catalog, pack: C.Pack) -> list[tuple[str, str]]:
+    """The rules text as (key, text) pairs in reading order, numbers from the pack."""
+    params = rules_params(pack)
+    return [(key, catalog.t(f"rules.{key}", **params)) for key, _ in catalog.items("rules")]

@@ -1,0 +1,151 @@
+"""Between the reference objects and the fast path's arrays.
+
+``encode_observation`` is what search uses: it reads a ``TcgObservation`` only,
+so nothing a seat may not see can reach a playout.  ``encode_state`` exists for
+the one explicit exception (``mc:K:peek``, the public engine's omniscient
+opponent) and for tests; ``view`` reads a state array back into plain Python
+so the two paths can be compared field by field, and ``decode_state`` turns a
+re-dealt array back into a ``TcgState`` to check it against the observation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import random
+
+import numpy as np
+
+from engine.core import Outcome
+from engine.tcg.cards import Pack
+from engine.tcg.fast import layout as L
+from engine.tcg.observation import TcgObservation
+from engine.tcg.redeal import InconsistentObservation
+from engine.tcg.state import Champion, TcgState
+
+
+def _index(program: L.Program) -> dict[str, int]:
+    return {cid: i for i, cid in enumerate(program.card_ids)}
+
+
+def _put_champion(a: np.ndarray, at: int, row: list[int]) -> None:
+    a[at:at + L.CHW] = row
+
+
+def encode_state(state: TcgState, program: L.Program) -> np.ndarray:
+    """The whole true state (decks in order included) as one array."""
+    n = program.n
+    if tuple(c.id for c in state.cards) != program.card_ids:
+        raise ValueError(f"the state is not a game of pack {program.pack_id!r}")
+    S = np.zeros(L.state_size(n), dtype=np.int64)
+    S[L.S_LP:L.S_LP + 2] = state.lp
+    S[L.S_TURN], S[L.S_CUR] = state.turn, state.current
+    out = state.outcome
+    if out is not None:
+        S[L.S_OUT] = L.OUT_DRAW if out.winner is None else 1 + out.winner
+        S[L.S_REASON] = {v: k for k, v in L.REASONS.items()}[out.reason]
+    for p in (0, 1):
+        for base, field, items in ((L.SH + p * n, L.S_DECKN, state.decks[p]),
+                                   (L.SH + (2 + p) * n, L.S_HANDN, state.hands[p]),
+                                   (L.SH + (4 + p) * n, L.S_TRICKN, state.tricks[p]),
+                                   (L.SH + (6 + p) * n, L.S_GRAVEN, state.graves[p])):
+            S[base:base + len(items)] = items
+            S[field + p] = len(items)
+        b = L.SH + 8 * n + p * n * L.CHW
+        for k, ch in enumerate(state.boards[p]):
+            _put_champion(S, b + k * L.CHW, ch.to_json())
+        S[L.S_BOARDN + p] = len(state.boards[p])
+    return S
+
+
+def encode_observation(obs: TcgObservation, program: L.Program) -> np.ndarray:
+    """One seat's view as an array; the fast re-deal fills in everything hidden."""
+    if obs.outcome is not None:
+        raise InconsistentObservation("the game is over; there is nothing to search")
+    n = program.n
+    index = _index(program)
+    try:
+        hand = [index[c] for c in obs.hand]
+        my_tricks = [index[c] for c in obs.my_tricks]
+        graves = [[index[c] for c in g] for g in obs.graves]
+        boards = [[index[v.card] for v in b] for b in obs.boards]
+    except KeyError as exc:
+        raise InconsistentObservation(f"card {exc.args[0]!r} is not in pack {program.pack_id!r}") from None
+    me, opp = obs.seat, 1 - obs.seat
+    seen_mine = set(hand) | set(my_tricks) | set(graves[me]) | set(boards[me])
+    if n - len(seen_mine) != obs.deck_sizes[me]:
+        raise InconsistentObservation("own deck size does not match the pack")
+    unseen = n - len(set(graves[opp]) | set(boards[opp]))
+    if unseen != obs.opp_hand_size + obs.opp_trick_count + obs.deck_sizes[opp]:
+        raise InconsistentObservation("opponent card counts do not match the pack")
+    O = np.zeros(L.obs_size(n), dtype=np.int64)
+    O[L.O_SEAT], O[L.O_TURN], O[L.O_CUR] = me, obs.turn, obs.current_player
+    O[L.O_LP:L.O_LP + 2] = obs.lp
+    O[L.O_OPP_HAND], O[L.O_OPP_TRICKS] = obs.opp_hand_size, obs.opp_trick_count
+    O[L.O_DECKN:L.O_DECKN + 2] = obs.deck_sizes
+    O[L.OH:L.OH + len(hand)] = hand
+    O[L.O_HANDN] = len(hand)
+    O[L.OH + n:L.OH + n + len(my_tricks)] = my_tricks
+    O[L.O_TRICKN] = len(my_tricks)
+    for p in (0, 1):
+        g = L.OH + (2 + p) * n
+        O[g:g + len(graves[p])] = graves[p]
+        O[L.O_GRAVEN + p] = len(graves[p])
+        b = L.OH + 4 * n + p * n * L.CHW
+        for k, v in enumerate(obs.boards[p]):
+            blocked = obs.turn if v.blocked_this_turn else 0
+            _put_champion(O, b + k * L.CHW, [index[v.card], v.perm_power, v.perm_guard, v.temp_power,
+                                             v.temp_guard, v.summoned_turn, v.frozen_through, blocked])
+        O[L.O_BOARDN + p] = len(obs.boards[p])
+    return O
+
+
+def view(S: np.ndarray, n: int) -> dict[str, Any]:
+    """A state array as plain lists, in the shape ``state_view`` gives a ``TcgState``."""
+    def seq(base: int, field: int, p: int) -> list[int]:
+        return [int(x) for x in S[base:base + S[field + p]]]
+
+    out = int(S[L.S_OUT])
+    return {
+        "lp": [int(S[L.S_LP]), int(S[L.S_LP + 1])], "turn": int(S[L.S_TURN]), "current": int(S[L.S_CUR]),
+        "outcome": None if out == L.OUT_NONE else
+        {"winner": None if out == L.OUT_DRAW else out - 1, "reason": L.REASONS[int(S[L.S_REASON])]},
+        "decks": [seq(L.SH + p * n, L.S_DECKN, p) for p in (0, 1)],
+        "hands": [seq(L.SH + (2 + p) * n, L.S_HANDN, p) for p in (0, 1)],
+        "tricks": [seq(L.SH + (4 + p) * n, L.S_TRICKN, p) for p in (0, 1)],
+        "graves": [seq(L.SH + (6 + p) * n, L.S_GRAVEN, p) for p in (0, 1)],
+        "boards": [[[int(x) for x in S[L.SH + 8 * n + p * n * L.CHW + k * L.CHW:][:L.CHW]]
+                    for k in range(S[L.S_BOARDN + p])] for p in (0, 1)],
+    }
+
+
+def state_view(state: TcgState) -> dict[str, Any]:
+    """A reference state in the same shape as ``view``."""
+    out = state.outcome
+    return {
+        "lp": list(state.lp), "turn": state.turn, "current": state.current,
+        "outcome": None if out is None else out.to_json(),
+        "decks": [list(d) for d in state.decks], "hands": [list(h) for h in state.hands],
+        "tricks": [list(t) for t in state.tricks], "graves": [list(g) for g in state.graves],
+        "boards": [[c.to_json() for c in b] for b in state.boards],
+    }
+
+
+def decode_state(S: np.ndarray, pack: Pack) -> TcgState:
+    """A reference state from an array (its future shuffles drawn from a fresh RNG)."""
+    v = view(S, len(pack.cards))
+    s = TcgState.__new__(TcgState)
+    s.pack, s.cards, s.rules = pack, pack.cards, pack.rules
+    s.lp, s.turn, s.current = v["lp"], v["turn"], v["current"]
+    s.decks, s.hands, s.tricks, s.graves = v["decks"], v["hands"], v["tricks"], v["graves"]
+    s.boards = [[], []]
+    for p in (0, 1):
+        for card, power, guard, tpower, tguard, summoned, frozen, blocked in v["boards"][p]:
+            ch = Champion(card, power, guard, summoned)
+            ch.temp_power, ch.temp_guard, ch.frozen_through, ch.blocked_turn = tpower, tguard, frozen, blocked
+            s.boards[p].append(ch)
+    out = v["outcome"]
+    s._outcome = None if out is None else Outcome(out["winner"], out["reason"])
+    s._depth, s._events, s.start_events = 0, [], []
+    s.rng = random.Random(0)
+    return s

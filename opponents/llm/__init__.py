@@ -1,0 +1,1 @@
+"""The language-model player: endpoint settings, HTTP client, prompts, parsing, the agent."""

@@ -1,0 +1,63 @@
+"""The endpoint flags shared by ``play``, ``watch`` and ``bench``.
+
+``add_endpoint_arguments`` puts them on a parser; ``endpoint_options`` turns
+the parsed values into the options ``make_agent("llm:MODEL", **options)``
+takes.  Flags left out stay out of the dict, so the agent's defaults (and the
+environment, for the base URL) apply; nothing here needs an endpoint unless
+an ``llm:`` player is actually built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+import locales
+from opponents.llm.endpoint import FALLBACKS
+from opponents.llm.parse import PARSE_MODES
+from tcgtui.errors import UserError
+
+FLAGS = ("base_url", "temperature", "max_tokens", "extra_body", "timeout", "max_retries",
+         "invalid_retries", "fallback", "parse", "stream", "history_tokens")
+
+
+def add_endpoint_arguments(parser: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    g = parser.add_argument_group(text.t("llm_options.group"))
+    g.add_argument("--base-url", metavar="URL", help=text.t("llm_options.base_url"))
+    g.add_argument("--temperature", type=float, metavar="T", help=text.t("llm_options.temperature"))
+    g.add_argument("--max-tokens", type=int, metavar="N", help=text.t("llm_options.max_tokens"))
+    g.add_argument("--extra-body", metavar="JSON", help=text.t("llm_options.extra_body"))
+    g.add_argument("--timeout", type=float, metavar="SECONDS", help=text.t("llm_options.timeout"))
+    g.add_argument("--max-retries", type=int, metavar="N", help=text.t("llm_options.max_retries"))
+    g.add_argument("--invalid-retries", type=int, metavar="N", help=text.t("llm_options.invalid_retries"))
+    g.add_argument("--fallback", choices=FALLBACKS, help=text.t("llm_options.fallback"))
+    g.add_argument("--parse", choices=PARSE_MODES, help=text.t("llm_options.parse"))
+    g.add_argument("--stream", action=argparse.BooleanOptionalAction, default=None,
+                   help=text.t("llm_options.stream"))
+    g.add_argument("--history-tokens", type=int, metavar="N", help=text.t("llm_options.history_tokens"))
+
+
+def _positive(value: Any, flag: str, lo: float) -> None:
+    if value is not None and value < lo:
+        raise UserError(f"{flag}: {value:g} is too small; expected at least {lo:g}")
+
+
+def endpoint_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The flags that were given, checked, as ``make_agent`` options."""
+    out: dict[str, Any] = {k: getattr(args, k) for k in FLAGS if getattr(args, k, None) is not None}
+    if "extra_body" in out:
+        try:
+            extra = json.loads(out["extra_body"])
+        except ValueError:
+            extra = None
+        if not isinstance(extra, dict):
+            raise UserError(f"--extra-body: {out['extra_body']!r} is not a JSON object; "
+                            "expected e.g. '{\"reasoning\": {\"effort\": \"low\"}}'")
+        out["extra_body"] = extra
+    for key, flag, lo in (("temperature", "--temperature", 0), ("max_tokens", "--max-tokens", 1),
+                          ("timeout", "--timeout", 0.001), ("max_retries", "--max-retries", 0),
+                          ("invalid_retries", "--invalid-retries", 0),
+                          ("history_tokens", "--history-tokens", 1)):
+        _positive(out.get(key), flag, lo)
+    return out

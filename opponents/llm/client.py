@@ -1,0 +1,345 @@
+"""One Chat Completions request, made to survive a real endpoint.
+
+Faults are not moves: a 429, a 5xx, a timeout, a dropped connection, a body
+that is not JSON or not UTF-8, no choices, no content, a stream cut before its
+end are all retried with exponential backoff and jitter (Retry-After wins when
+given), a bounded number of times; then ``EndpointDown`` ends the game as
+errored.  Anything else the server refuses (400, 401, 404...) will not get
+better by asking again and fails at once.  The API key is sent in a header and
+scrubbed from every message this module writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+from typing import Any, Awaitable, Callable
+
+import httpx
+
+from opponents.base import AgentError
+from opponents.llm.endpoint import EndpointSettings, redact_url
+from tcgtui import __version__
+
+StreamHook = Callable[[str, str], None]
+Sleep = Callable[[float], Awaitable[None]]
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
+RETRY_AFTER_LIMIT = 600.0   # a server asking for a longer pause is down for this game
+
+
+class EndpointDown(AgentError):
+    """The endpoint failed past the retry budget, or refused the request outright."""
+
+
+class Fault(Exception):
+    """A retryable endpoint failure; ``kind`` is recorded, ``retry_after`` honoured."""
+
+    def __init__(self, kind: str, detail: str = "", retry_after: float | None = None) -> None:
+        super().__init__(f"{kind}: {detail}" if detail else kind)
+        self.kind, self.retry_after = kind, retry_after
+
+
+@dataclass
+class Completion:
+    """A usable reply: raw content (may still hold <think> blocks) and reasoning fields."""
+
+    content: str
+    reasoning: str = ""
+    usage: dict[str, Any] | None = None
+    finish_reason: str | None = None
+    latency_s: float = 0.0                      # the successful request only
+    faults: list[str] = field(default_factory=list)   # kinds retried before it
+
+    @property
+    def retries(self) -> int:
+        return len(self.faults)
+
+
+def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
+    """Retry-After as seconds: a number, or an HTTP-date in the future; None if absent or odd."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - (now or datetime.now(timezone.utc))).total_seconds())
+
+
+class ThinkSplitter:
+    """Sorts streamed content into reasoning and answer as it arrives, across chunk edges."""
+
+    OPEN, CLOSE = ("<think>", "<thinking>"), ("</think>", "</thinking>")
+
+    def __init__(self) -> None:
+        self.inside = False
+        self.pending = ""
+
+    def feed(self, text: str, final: bool = False) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        buf = self.pending + text
+        self.pending = ""
+        while buf:
+            tags = self.CLOSE if self.inside else self.OPEN
+            low = buf.lower()
+            hits = [(low.find(t), t) for t in tags if low.find(t) >= 0]
+            if hits:
+                at, tag = min(hits)
+                if at:
+                    out.append(("reasoning" if self.inside else "answer", buf[:at]))
+                self.inside = not self.inside
+                buf = buf[at + len(tag):]
+                continue
+            cut = buf.rfind("<")
+            if not final and cut >= 0 and any(t.startswith(low[cut:]) for t in tags):
+                self.pending, buf = buf[cut:], buf[:cut]
+            if buf:
+                out.append(("reasoning" if self.inside else "answer", buf))
+            break
+        return out
+
+
+def _text(value: Any) -> str | None:
+    """Message content: a string, a list of text parts, or None."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(p.get("text", "") for p in value if isinstance(p, dict))
+    return str(value)
+
+
+class ChatClient:
+    """An httpx client bound to one endpoint, with the retry policy above."""
+
+    def __init__(self, settings: EndpointSettings, rng: random.Random,
+                 sleep: Sleep = asyncio.sleep) -> None:
+        self.settings = settings
+        self.rng = rng
+        self.sleep = sleep
+        self._http: httpx.AsyncClient | None = None
+
+    def _client(self) -> httpx.AsyncClient:
+        if self._http is None:
+            headers = {"User-Agent": f"tcgtui/{__version__}", "X-Title": "tcgtui"}
+            if self.settings.api_key:
+                headers["Authorization"] = f"Bearer {self.settings.api_key}"
+            self._http = httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(self.settings.timeout),
+                                           limits=httpx.Limits(max_connections=None,
+                                                               max_keepalive_connections=32))
+        return self._http
+
+    async def aclose(self) -> None:
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+    def scrub(self, text: str) -> str:
+        key = self.settings.api_key
+        return text.replace(key, "[key]") if key else text
+
+    def body(self, messages: list[dict[str, str]]) -> dict[str, Any]:
+        s = self.settings
+        body: dict[str, Any] = {"model": s.model, "messages": messages}
+        if s.temperature is not None:
+            body["temperature"] = s.temperature
+        if s.max_tokens is not None:
+            body["max_tokens"] = s.max_tokens
+        if s.stream:
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
+        body.update(s.extra_body)
+        return body
+
+    def backoff(self, retry: int, retry_after: float | None) -> float:
+        s = self.settings
+        delay = min(s.backoff_max, s.backoff_base * 2 ** retry)
+        delay *= 0.5 + 0.5 * self.rng.random()
+        return max(delay, retry_after) if retry_after is not None else delay
+
+    async def complete(self, messages: list[dict[str, str]], on_stream: StreamHook | None = None,
+                       first_request: int = 1) -> Completion:
+        """A reply, after as many retries as the budget allows; raises EndpointDown."""
+        faults: list[str] = []
+        where = f"{self.settings.model} at {redact_url(self.settings.base_url)}"
+        while True:
+            if on_stream is not None:
+                on_stream("attempt", str(first_request + len(faults)))
+            started = time.perf_counter()
+            try:
+                done = await self._request(self.body(messages), on_stream)
+            except Fault as fault:
+                faults.append(fault.kind)
+                if fault.retry_after is not None and fault.retry_after > RETRY_AFTER_LIMIT:
+                    raise EndpointDown(self.scrub(f"{where}: asks to wait {fault.retry_after:.0f} s "
+                                                  f"({fault}); the game is errored")) from None
+                if len(faults) > self.settings.max_retries:
+                    raise EndpointDown(self.scrub(
+                        f"{where}: {len(faults)} failed requests (last: {fault}); "
+                        "the game is errored and can be rerun")) from None
+                await self.sleep(self.backoff(len(faults) - 1, fault.retry_after))
+                continue
+            done.latency_s = time.perf_counter() - started
+            done.faults = faults
+            return done
+
+    async def _request(self, body: dict[str, Any], on_stream: StreamHook | None) -> Completion:
+        s = self.settings
+        try:
+            async with asyncio.timeout(None if s.stream else s.timeout):
+                async with self._client().stream("POST", s.url, json=body) as resp:
+                    if resp.status_code != 200:
+                        raw = await self._read(resp)
+                        self._refuse(resp, raw)
+                    if s.stream and resp.headers.get("content-type", "").startswith("text/event-stream"):
+                        return await self._read_stream(resp, on_stream)
+                    done = self._parse_body(await self._read(resp))
+        except (TimeoutError, httpx.TimeoutException):
+            raise Fault("timeout", f"no reply within {s.timeout:g} s") from None
+        except httpx.TransportError as exc:
+            raise Fault("connection", type(exc).__name__) from None
+        if on_stream is not None:
+            if done.reasoning:
+                on_stream("reasoning", done.reasoning)
+            for kind, text in ThinkSplitter().feed(done.content, final=True):
+                on_stream(kind, text)
+        return done
+
+    async def _read(self, resp: httpx.Response) -> bytes:
+        chunks, size = [], 0
+        async for chunk in resp.aiter_bytes():
+            size += len(chunk)
+            if size > self.settings.max_reply_bytes:
+                raise Fault("too_large", f"reply over {self.settings.max_reply_bytes} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _refuse(self, resp: httpx.Response, raw: bytes) -> None:
+        status = resp.status_code
+        if status in RETRYABLE_STATUS:
+            raise Fault(f"http_{status}", retry_after=retry_after_seconds(resp.headers.get("retry-after")))
+        detail = ""
+        if status not in (401, 403):     # auth errors may echo part of the key
+            try:
+                err = json.loads(raw.decode("utf-8")).get("error")
+                detail = err.get("message", "") if isinstance(err, dict) else str(err or "")
+            except (ValueError, AttributeError):
+                detail = ""
+            detail = f": {detail[:200]}" if detail else ""
+        hint = " (check the API key variable)" if status in (401, 403) else ""
+        raise EndpointDown(self.scrub(f"{self.settings.model} at {redact_url(self.settings.base_url)}: "
+                                      f"HTTP {status}{detail}{hint}"))
+
+    @staticmethod
+    def _decode(raw: bytes) -> Any:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Fault("bad_utf8", "reply is not UTF-8") from None
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise Fault("bad_json", "reply is not JSON") from None
+
+    def _parse_body(self, raw: bytes) -> Completion:
+        obj = self._decode(raw)
+        if not isinstance(obj, dict):
+            raise Fault("bad_json", "reply is not a JSON object")
+        if obj.get("error"):
+            raise Fault("error_body", "reply carries an error")
+        choices = obj.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            raise Fault("no_choices", "reply has no choices")
+        choice = choices[0]
+        msg = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        content = _text(msg.get("content"))
+        reasoning = _text(msg.get("reasoning_content")) or _text(msg.get("reasoning")) or ""
+        finish = choice.get("finish_reason")
+        if content is None and not reasoning and finish != "length":
+            raise Fault("null_content", "reply has no content")
+        usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else None
+        return Completion(content or "", reasoning, usage, finish)
+
+    async def _read_stream(self, resp: httpx.Response, on_stream: StreamHook | None) -> Completion:
+        decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        splitter = ThinkSplitter()
+        content: list[str] = []
+        reasoning: list[str] = []
+        usage: dict[str, Any] | None = None
+        finish: str | None = None
+        ended = False
+        size = 0
+        buffer = ""
+
+        def emit(kind: str, text: str) -> None:
+            if on_stream is not None and text:
+                on_stream(kind, text)
+
+        def line(text: str) -> None:
+            nonlocal usage, finish, ended
+            text = text.rstrip("\r")
+            if not text.startswith("data:"):
+                return
+            data = text[5:].strip()
+            if data == "[DONE]":
+                ended = True
+                return
+            obj = self._decode(data.encode("utf-8"))
+            if not isinstance(obj, dict):
+                raise Fault("bad_json", "stream event is not a JSON object")
+            if obj.get("error"):
+                raise Fault("error_body", "stream carries an error")
+            if isinstance(obj.get("usage"), dict):
+                usage = obj["usage"]
+            for choice in obj.get("choices") or []:
+                delta = choice.get("delta") or {}
+                think = _text(delta.get("reasoning_content")) or _text(delta.get("reasoning"))
+                if think:
+                    reasoning.append(think)
+                    emit("reasoning", think)
+                piece = _text(delta.get("content"))
+                if piece:
+                    content.append(piece)
+                    for kind, part in splitter.feed(piece):
+                        emit(kind, part)
+                finish = choice.get("finish_reason") or finish
+
+        async for chunk in resp.aiter_bytes():
+            size += len(chunk)
+            if size > self.settings.max_reply_bytes:
+                raise Fault("too_large", f"stream over {self.settings.max_reply_bytes} bytes")
+            try:
+                buffer += decoder.decode(chunk)
+            except UnicodeDecodeError:
+                raise Fault("bad_utf8", "stream is not UTF-8") from None
+            *lines, buffer = buffer.split("\n")
+            for text in lines:
+                line(text)
+            if ended:
+                break
+        if not ended:
+            try:
+                buffer += decoder.decode(b"", final=True)
+            except UnicodeDecodeError:
+                raise Fault("bad_utf8", "stream is not UTF-8") from None
+            line(buffer)
+        for kind, part in splitter.feed("", final=True):
+            emit(kind, part)
+        if not ended and finish is None:
+            raise Fault("stream_cut", "stream ended before its last event")
+        text = "".join(content)
+        if not text and not reasoning and finish != "length":
+            raise Fault("null_content", "stream carried no content")
+        return Completion(text, "".join(reasoning), usage, finish)

@@ -1,0 +1,134 @@
+"""Where a model lives and how to ask it: settings resolved from options and the environment.
+
+The base URL comes from ``--base-url``, else ``TCGTUI_BASE_URL``, else
+``OPENAI_BASE_URL``; there is no default, so nothing silently reaches the
+internet.  The key comes only from the environment (a flag would show in
+``ps`` and shell history) and never leaves this object except in the
+``Authorization`` header: ``repr``, ``describe`` and errors show the URL
+without credentials and never the key.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+from urllib.parse import urlsplit, urlunsplit
+
+from opponents.llm.parse import PARSE_MODES, STRICT
+from tcgtui.errors import UserError
+
+BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")
+KEY_VARS = ("TCGTUI_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY")
+FALLBACKS = ("random", "forfeit")
+
+
+def redact_url(url: str) -> str:
+    """The URL without user:password, query or fragment: safe to show and record."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def resolve_base_url(explicit: str | None, env: Mapping[str, str] | None = None) -> str:
+    env = os.environ if env is None else env
+    url = explicit or next((env[v] for v in BASE_URL_VARS if env.get(v)), "")
+    if not url:
+        raise UserError("--base-url: no endpoint given; pass --base-url URL or set TCGTUI_BASE_URL "
+                        "(e.g. http://localhost:8000/v1)")
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UserError(f"--base-url: {redact_url(url)!r} is not an http(s) URL; "
+                        "expected e.g. http://localhost:8000/v1")
+    return url.strip().rstrip("/")
+
+
+def resolve_api_key(env: Mapping[str, str] | None = None) -> str:
+    env = os.environ if env is None else env
+    return next((env[v] for v in KEY_VARS if env.get(v)), "")
+
+
+@dataclass(frozen=True, repr=False)
+class EndpointSettings:
+    """Everything the client and agent need to talk to one model, validated."""
+
+    model: str
+    base_url: str
+    api_key: str = field(default="", repr=False, compare=False)
+    temperature: float | None = None
+    max_tokens: int | None = None
+    extra_body: dict[str, Any] = field(default_factory=dict)
+    timeout: float = 600.0            # a whole reply; with streaming, the longest silence
+    max_retries: int = 6              # endpoint faults retried per request
+    invalid_retries: int = 2          # re-prompts after an invalid move
+    fallback: str = "random"
+    parse: str = STRICT
+    stream: bool = False
+    history_tokens: int = 12000       # estimated prompt budget; rules and cards always kept
+    backoff_base: float = 1.0         # first retry waits about this long, doubling after
+    backoff_max: float = 60.0         # no single wait is longer, Retry-After included
+    max_reply_bytes: int = 8 << 20    # a larger body is a fault, not a move
+
+    def __repr__(self) -> str:
+        return f"EndpointSettings({self.public()!r})"
+
+    @property
+    def url(self) -> str:
+        return self.base_url + "/chat/completions"
+
+    def public(self) -> dict[str, Any]:
+        """What a record may say about this endpoint (no key, no credentials in the URL)."""
+        return {"model": self.model, "base_url": redact_url(self.base_url),
+                "temperature": self.temperature, "max_tokens": self.max_tokens,
+                "extra_body": self.extra_body, "stream": self.stream, "parse": self.parse,
+                "invalid_retries": self.invalid_retries, "fallback": self.fallback,
+                "history_tokens": self.history_tokens}
+
+
+def _number(options: Mapping[str, Any], key: str, flag: str, lo: float, kind: type,
+            default: Any) -> Any:
+    value = options.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < lo:
+        raise UserError(f"{flag}: {value!r} is not allowed; expected a number of at least {lo:g}")
+    return kind(value)
+
+
+def settings_from_options(model: str, options: Mapping[str, Any],
+                          env: Mapping[str, str] | None = None) -> EndpointSettings:
+    """Validate the options ``make_agent`` received (from the CLI or a program)."""
+    d = EndpointSettings.__dataclass_fields__
+    fallback = options.get("fallback") or "random"
+    if fallback not in FALLBACKS:
+        raise UserError(f"--fallback: {fallback!r} is not a fallback; expected random or forfeit")
+    parse = options.get("parse") or STRICT
+    if parse not in PARSE_MODES:
+        raise UserError(f"--parse: {parse!r} is not a parse mode; expected strict or soft")
+    extra = options.get("extra_body") or {}
+    if not isinstance(extra, dict):
+        raise UserError("--extra-body: expected a JSON object such as '{\"top_p\": 0.9}'")
+    api_key = options.get("api_key") or resolve_api_key(env)
+    return EndpointSettings(
+        model=model,
+        base_url=resolve_base_url(options.get("base_url"), env),
+        api_key=api_key,
+        temperature=_number(options, "temperature", "--temperature", 0, float, None),
+        max_tokens=_number(options, "max_tokens", "--max-tokens", 1, int, None),
+        extra_body=dict(extra),
+        timeout=_number(options, "timeout", "--timeout", 0.001, float, d["timeout"].default),
+        max_retries=_number(options, "max_retries", "--max-retries", 0, int, d["max_retries"].default),
+        invalid_retries=_number(options, "invalid_retries", "--invalid-retries", 0, int,
+                                d["invalid_retries"].default),
+        fallback=fallback,
+        parse=parse,
+        stream=bool(options.get("stream", False)),
+        history_tokens=_number(options, "history_tokens", "--history-tokens", 1, int,
+                               d["history_tokens"].default),
+        backoff_base=_number(options, "backoff_base", "backoff_base", 0, float, d["backoff_base"].default),
+        backoff_max=_number(options, "backoff_max", "backoff_max", 0, float, d["backoff_max"].default),
+        max_reply_bytes=_number(options, "max_reply_bytes", "max_reply_bytes", 1, int,
+                                d["max_reply_bytes"].default),
+    )

@@ -1,0 +1,351 @@
+"""A local stand-in for an OpenAI-compatible endpoint: scripted replies, faults on cue.
+
+Tests of the LLM path, the TUI and the bench use it, and so can anyone who
+wants to try ``llm:`` without a model::
+
+    python -m opponents.llm.testserver --port 8765
+    tcgtui play --vs llm:fake --base-url http://127.0.0.1:8765/v1
+
+It speaks ``POST /v1/chat/completions`` (JSON or a server-sent event stream)
+with the Python standard library only.  Request ``i`` meets ``faults[i]`` (if
+any); requests that get through take the next scripted reply, else ask
+``policy`` (by default: a random card from the hand line of the last prompt).
+A fault never uses up a scripted reply, so a script lists only what succeeds.
+Every request is recorded, headers included, so tests can check what was sent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable, Iterable
+
+import locales
+
+
+@dataclass
+class Reply:
+    """One model reply; ``usage="auto"`` counts characters / 4, None leaves usage out."""
+
+    content: str | None
+    reasoning: str | None = None
+    reasoning_field: str = "reasoning_content"
+    usage: dict[str, Any] | str | None = "auto"
+    finish_reason: str = "stop"
+
+
+@dataclass
+class Fault:
+    """What goes wrong with one request."""
+
+    kind: str                       # status | delay | raw | drop | cut | empty_choices | null_content
+    status: int = 500
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    seconds: float = 0.0
+    content_type: str = "application/json"
+
+    @classmethod
+    def http(cls, status: int, retry_after: str | None = None) -> Fault:
+        headers = {"Retry-After": retry_after} if retry_after is not None else {}
+        body = json.dumps({"error": {"message": f"fake error {status}", "code": status}}).encode()
+        return cls("status", status=status, headers=headers, body=body)
+
+    @classmethod
+    def delay(cls, seconds: float) -> Fault:
+        return cls("delay", seconds=seconds)
+
+    @classmethod
+    def raw(cls, body: bytes, content_type: str = "application/json") -> Fault:
+        return cls("raw", body=body, content_type=content_type)
+
+    @classmethod
+    def drop(cls) -> Fault:
+        return cls("drop")
+
+    @classmethod
+    def cut(cls) -> Fault:
+        return cls("cut")
+
+    @classmethod
+    def empty_choices(cls) -> Fault:
+        return cls("empty_choices")
+
+    @classmethod
+    def null_content(cls) -> Fault:
+        return cls("null_content")
+
+
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+    json: Any
+    at: float
+
+
+Policy = Callable[[dict[str, Any]], "str | Reply"]
+
+
+def hand_labels() -> dict[str, str]:
+    """The hand line's label in every language, e.g. ``Your hand:``."""
+    out = {}
+    for code in locales.available():
+        text = locales.load(code)
+        out[code] = text.t("prompts.turn.hand", list="").strip()
+    return out
+
+
+def hand_of(request: dict[str, Any]) -> list[str]:
+    """Card names on the last hand line of the last user message (empty if none)."""
+    messages = [m for m in request.get("messages", []) if m.get("role") == "user"]
+    if not messages:
+        return []
+    for line in reversed(str(messages[-1].get("content", "")).splitlines()):
+        for code, label in hand_labels().items():
+            if line.startswith(label):
+                sep = locales.load(code).t("prompts.list_sep")
+                return [n.strip() for n in line[len(label):].split(sep) if n.strip()]
+    return []
+
+
+def hand_policy(seed: int = 0, think: bool = False) -> Policy:
+    """A fake model that plays a random card of its hand, seeded, optionally thinking first."""
+    rng = random.Random(seed)
+
+    def answer(request: dict[str, Any]) -> Reply:
+        hand = hand_of(request)
+        if not hand:
+            return Reply("I cannot see my hand.")
+        name = rng.choice(hand)
+        return Reply(f"<BEGIN_MOVE>{name}<END_MOVE>",
+                     reasoning=f"My hand is {', '.join(hand)}; I pick {name}." if think else None)
+    return answer
+
+
+def _usage(reply: Reply, request: dict[str, Any]) -> dict[str, Any] | None:
+    if reply.usage != "auto":
+        return reply.usage  # type: ignore[return-value]
+    prompt = sum(len(str(m.get("content", ""))) for m in request.get("messages", []))
+    out = len(reply.content or "") + len(reply.reasoning or "")
+    return {"prompt_tokens": prompt // 4, "completion_tokens": out // 4 + 1,
+            "total_tokens": (prompt + out) // 4 + 1,
+            "completion_tokens_details": {"reasoning_tokens": len(reply.reasoning or "") // 4}}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    wbufsize = 1 << 16        # headers and body leave in one write, flushed per reply or chunk
+    server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, format: str, *args: Any) -> None:   # quiet
+        pass
+
+    def _send(self, status: int, body: bytes, content_type: str = "application/json",
+              headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+    def _hang_up(self) -> None:
+        self.close_connection = True
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def do_POST(self) -> None:
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            request = json.loads(raw)
+        except ValueError:
+            request = None
+        owner = self.server.owner
+        fault, reply = owner._next(Received(self.path, {k.lower(): v for k, v in self.headers.items()},
+                                            raw, request, time.monotonic()))
+        try:
+            self._answer(request or {}, fault, reply)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def _answer(self, request: dict[str, Any], fault: Fault | None, reply: Reply | None) -> None:
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send(404, b'{"error": {"message": "not found"}}')
+            return
+        stream = bool(request.get("stream"))
+        if fault is not None:
+            if fault.kind == "status":
+                self._send(fault.status, fault.body, headers=fault.headers)
+                return
+            if fault.kind == "raw":
+                self._send(200, fault.body, fault.content_type)
+                return
+            if fault.kind == "drop":
+                self._hang_up()
+                return
+            if fault.kind == "delay":
+                time.sleep(fault.seconds)
+            if fault.kind == "empty_choices":
+                self._send(200, json.dumps({"id": "fake", "object": "chat.completion", "choices": []}).encode())
+                return
+            if fault.kind == "null_content":
+                reply = Reply(None)
+        assert reply is not None
+        cut = fault is not None and fault.kind == "cut"
+        if stream:
+            self._stream(request, reply, cut)
+            return
+        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+        if reply.reasoning is not None:
+            message[reply.reasoning_field] = reply.reasoning
+        body: dict[str, Any] = {"id": "fake", "object": "chat.completion", "model": request.get("model"),
+                                "choices": [{"index": 0, "message": message,
+                                             "finish_reason": reply.finish_reason}]}
+        usage = _usage(reply, request)
+        if usage is not None:
+            body["usage"] = usage
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        if cut:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data[: len(data) // 2])
+            self._hang_up()
+            return
+        self._send(200, data)
+
+    def _stream(self, request: dict[str, Any], reply: Reply, cut: bool) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+        def event(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> None:
+            obj = {"id": "fake", "object": "chat.completion.chunk", "model": request.get("model"),
+                   "choices": [{"index": 0, "delta": delta, "finish_reason": finish}], **extra}
+            self._chunk(b"data: " + json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n\n")
+
+        event({"role": "assistant"})
+        pieces: list[tuple[str, str]] = []
+        for fld, text in ((reply.reasoning_field, reply.reasoning), ("content", reply.content)):
+            if text:
+                size = max(8, len(text) // 64)
+                pieces += [(fld, text[i:i + size]) for i in range(0, len(text), size)]
+        for n, (fld, text) in enumerate(pieces):
+            if cut and n >= max(1, len(pieces) // 2):
+                self._hang_up()
+                return
+            event({fld: text})
+        if cut:
+            self._hang_up()
+            return
+        event({}, reply.finish_reason)
+        usage = _usage(reply, request)
+        if usage is not None and (request.get("stream_options") or {}).get("include_usage"):
+            obj = {"id": "fake", "object": "chat.completion.chunk", "choices": [], "usage": usage}
+            self._chunk(b"data: " + json.dumps(obj).encode() + b"\n\n")
+        self._chunk(b"data: [DONE]\n\n")
+        self._chunk(b"")
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    owner: ChatServer
+
+
+class ChatServer:
+    """A fake endpoint on 127.0.0.1 (port 0: any free port), served from a background thread."""
+
+    def __init__(self, script: Iterable[str | Reply] = (), policy: Policy | None = None,
+                 faults: Iterable[Fault | None] | Callable[[int, Received], Fault | None] = (),
+                 host: str = "127.0.0.1", port: int = 0) -> None:
+        self.script = [r if isinstance(r, Reply) else Reply(r) for r in script]
+        self.policy = policy or hand_policy()
+        self.faults = faults if callable(faults) else list(faults)
+        self.requests: list[Received] = []
+        self._lock = threading.Lock()
+        self._httpd = _Server((host, port), _Handler)
+        self._httpd.owner = self
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def _next(self, received: Received) -> tuple[Fault | None, Reply | None]:
+        with self._lock:
+            index = len(self.requests)
+            self.requests.append(received)
+            if callable(self.faults):
+                fault = self.faults(index, received)
+            else:
+                fault = self.faults[index] if index < len(self.faults) else None
+            if fault is not None and fault.kind not in ("delay", "cut", "null_content"):
+                return fault, None
+            if self.script:      # a faulted request shows the next reply without using it up
+                return fault, self.script[0] if fault is not None else self.script.pop(0)
+            policy = self.policy
+        answer = policy(received.json or {})
+        return fault, answer if isinstance(answer, Reply) else Reply(answer)
+
+    def start(self) -> ChatServer:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True, name="fake-chat-server")
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> ChatServer:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    text = locales.load()
+    parser = argparse.ArgumentParser(prog="python -m opponents.llm.testserver",
+                                     description=text.t("llm_options.testserver.help"))
+    parser.add_argument("--port", type=int, default=8765, help=text.t("llm_options.testserver.port"))
+    parser.add_argument("--seed", type=int, default=0, help=text.t("llm_options.testserver.seed"))
+    parser.add_argument("--think", action="store_true", help=text.t("llm_options.testserver.think"))
+    args = parser.parse_args(argv)
+    server = ChatServer(policy=hand_policy(args.seed, args.think), port=args.port)
+    print(text.t("llm_options.testserver.ready", url=server.base_url), flush=True)
+    try:
+        server._httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server._httpd.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

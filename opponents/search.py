@@ -1,0 +1,99 @@
+"""Running search work off the event loop, and stopping it when the caller gives up.
+
+A decision is cut into batches.  Without an executor the batches run one after
+another in a thread (``asyncio.to_thread``), so cancelling the awaiting task
+takes effect at the next batch boundary; with an executor (the bench's process
+pool, or a thread pool for ``workers``) they run side by side and cancelling
+withdraws every batch that has not started.  The kernels release the GIL, so a
+thread pool uses every core too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+BATCH_PLAYOUTS = 2048    # about 20 ms of playouts: the longest a cancelled search runs on
+
+
+@dataclass
+class Progress:
+    """How far the current decision's search has got, in work units (playouts, iterations)."""
+
+    done: int = 0
+    total: int = 0
+
+
+async def run_batches(fn: Callable[[T], R], tasks: Sequence[T], executor: Executor | None,
+                      progress: Progress, units: Sequence[int]) -> list[R]:
+    """``fn`` over ``tasks`` without blocking the loop; results in task order."""
+    progress.done, progress.total = 0, sum(units)
+    if executor is None:
+        results = []
+        for task, unit in zip(tasks, units):
+            results.append(await asyncio.to_thread(fn, task))
+            progress.done += unit
+        return results
+    loop = asyncio.get_running_loop()
+    futures = [loop.run_in_executor(executor, fn, task) for task in tasks]
+    for fut, unit in zip(futures, units):
+        fut.add_done_callback(lambda f, u=unit: _count(f, progress, u))
+    try:
+        return [await fut for fut in futures]
+    finally:
+        for fut in futures:
+            fut.cancel()
+
+
+def _count(fut: asyncio.Future, progress: Progress, unit: int) -> None:
+    if not fut.cancelled() and fut.exception() is None:
+        progress.done += unit
+
+
+def split(total: int, parts: int) -> list[tuple[int, int]]:
+    """``total`` units as ``parts`` (first, count) ranges, as even as possible, none empty."""
+    parts = max(1, min(parts, total))
+    base, extra = divmod(total, parts)
+    out, first = [], 0
+    for i in range(parts):
+        count = base + (1 if i < extra else 0)
+        out.append((first, count))
+        first += count
+    return out
+
+
+class Workers:
+    """The executor a search agent uses: the one it was given, or its own thread pool
+    when asked for more than one worker, or none (batches in a thread, one at a time)."""
+
+    def __init__(self, executor: Executor | None, workers: int) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be 1 or more, got {workers}")
+        self.given = executor
+        self.workers = workers
+        self._own: ThreadPoolExecutor | None = None
+
+    @property
+    def executor(self) -> Executor | None:
+        if self.given is not None:
+            return self.given
+        if self.workers > 1 and self._own is None:
+            self._own = ThreadPoolExecutor(self.workers, thread_name_prefix="search")
+        return self._own
+
+    def describe(self) -> dict[str, Any]:
+        if self.given is not None:
+            runs_in = type(self.given).__name__
+        else:
+            runs_in = "ThreadPoolExecutor" if self.workers > 1 else "thread"
+        return {"workers": self.workers, "runs_in": runs_in}
+
+    def close(self) -> None:
+        if self._own is not None:
+            self._own.shutdown(wait=False, cancel_futures=True)
+            self._own = None

@@ -1,0 +1,97 @@
+"""Search work as plain data: what a thread or a worker process is handed.
+
+Flat Monte Carlo batches and ISMCTS trees over ``engine.tcg.fast.kernel``'s
+search loops.  Both start from an observation array and re-deal the hidden
+cards before every playout or iteration; only ``mc:K:peek`` starts from a true
+state.  Each playout or iteration draws from its own stream, fixed by
+(decision seed, move, index), so splitting the work into batches, threads or
+processes never changes the result.  Tasks hold only numpy arrays and
+numbers, so they pickle cheaply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.tcg.fast import layout as L
+from engine.tcg.fast.kernel import DRAW, LOSS, WIN, find_child, ismcts_iterate, mc_playouts
+
+__all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "run_playouts", "run_tree"]
+
+
+# --- plain-data tasks for threads and worker processes ---------------------------------------
+
+@dataclass(frozen=True)
+class PlayoutBatch:
+    """Playouts ``first .. first+count-1`` for every move; ``base`` is an observation
+    array when ``redeal`` is set, else a true state (the omniscient variant)."""
+
+    code: np.ndarray
+    base: np.ndarray
+    redeal: bool
+    seat: int
+    moves: np.ndarray
+    first: int
+    count: int
+    seed: int
+
+
+def run_playouts(batch: PlayoutBatch) -> np.ndarray:
+    """Win, draw and loss counts per move, from the searching seat's side."""
+    out = np.zeros((len(batch.moves), 3), dtype=np.int64)
+    mc_playouts(batch.code, batch.base, batch.redeal, batch.seat, batch.moves, batch.first,
+                batch.count, batch.seed, out)
+    return out
+
+
+class Tree:
+    """An ISMCTS tree that can grow in steps (so a thread can stop between them)."""
+
+    def __init__(self, code: np.ndarray, obs: np.ndarray, iterations: int, seed: int,
+                 explore: float) -> None:
+        cap = iterations + 1
+        self.code, self.obs, self.seed, self.explore = code, obs, seed, explore
+        self.n = int(code[L.P_N])
+        self.first = np.full(cap, -1, dtype=np.int64)
+        self.sibling = np.full(cap, -1, dtype=np.int64)
+        self.edge = np.full(cap, -1, dtype=np.int64)
+        self.visits = np.zeros(cap)
+        self.reward = np.zeros(cap)
+        self.avail = np.zeros(cap)
+        self.size = np.ones(1, dtype=np.int64)
+        self.done = 0
+
+    def grow(self, count: int) -> None:
+        ismcts_iterate(self.code, self.obs, self.done, count, self.seed, self.explore, self.first,
+                       self.sibling, self.edge, self.visits, self.reward, self.avail, self.size)
+        self.done += count
+
+    def root(self, seat: int, moves: np.ndarray) -> np.ndarray:
+        """Visits and total reward of the root's children for ``moves``, shape (len(moves), 2)."""
+        out = np.zeros((len(moves), 2))
+        for i, c in enumerate(moves):
+            k = find_child(self.first, self.sibling, self.edge, 0, seat * self.n + int(c))
+            if k >= 0:
+                out[i] = self.visits[k], self.reward[k]
+        return out
+
+
+@dataclass(frozen=True)
+class TreeTask:
+    """A whole tree in one call: what a worker process runs (root parallelisation)."""
+
+    code: np.ndarray
+    obs: np.ndarray
+    seat: int
+    moves: np.ndarray
+    iterations: int
+    seed: int
+    explore: float
+
+
+def run_tree(task: TreeTask) -> np.ndarray:
+    tree = Tree(task.code, task.obs, task.iterations, task.seed, task.explore)
+    tree.grow(task.iterations)
+    return tree.root(task.seat, task.moves)

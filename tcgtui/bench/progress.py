@@ -1,0 +1,58 @@
+"""What a sweep shows: one live bar per cell (games done, win rate so far, ETA), then a summary table."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+import locales
+from tcgtui.bench.plan import Cell
+from tcgtui.bench.runner import SweepResult, Tally
+
+
+class ProgressView:
+    """Rich bars on a terminal; nothing when output is piped (the summary table still prints)."""
+
+    def __init__(self, console: Console) -> None:
+        self.text = locales.load()
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                                 console=console, disable=not console.is_terminal)
+        self.tasks: dict[Cell, TaskID] = {}
+
+    def _rate(self, tally: Tally) -> str:
+        rate = tally.win_rate
+        errored = self.text.t("cmd_bench.live_errored", count=tally.errored) if tally.errored else ""
+        if rate is None:
+            return errored
+        return self.text.t("cmd_bench.live_rate", rate=f"{100 * rate:.1f}") + errored
+
+    def started(self, tallies: dict[Cell, Tally]) -> None:
+        for cell, tally in tallies.items():
+            self.tasks[cell] = self.progress.add_task(escape(cell.label()), total=tally.planned, completed=tally.done,
+                                                      rate=self._rate(tally))
+        self.progress.start()
+
+    def game_done(self, cell: Cell, tally: Tally) -> None:
+        self.progress.update(self.tasks[cell], completed=tally.done, rate=self._rate(tally))
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+def summary_table(result: SweepResult, text: locales.Catalog) -> Table:
+    """Every cell of the sweep, stored games included: results, win rate and its exact interval."""
+    from tcgtui.report.stats import clopper_pearson        # scipy: only once there is something to show
+    table = Table(title=text.t("cmd_bench.summary_title"), title_justify="left")
+    for col in ("agent", "opponent", "lang", "finished", "wins", "draws", "losses", "errored", "win_rate", "ci"):
+        table.add_column(text.t(f"cmd_bench.col.{col}"),
+                         justify="left" if col in ("agent", "opponent", "lang") else "right")
+    for cell, t in result.tallies.items():
+        ci = clopper_pearson(t.wins, t.finished)
+        table.add_row(escape(cell.agent), escape(cell.opponent), cell.lang, str(t.finished), str(t.wins), str(t.draws),
+                      str(t.finished - t.wins - t.draws), str(t.errored),
+                      "–" if t.win_rate is None else f"{100 * t.win_rate:.1f}%",
+                      "–" if ci is None else f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]")
+    return table

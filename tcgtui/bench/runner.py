@@ -1,0 +1,234 @@
+"""Play a sweep: many games at once, each stored the moment it ends.
+
+Games run as asyncio tasks, at most ``concurrency`` at a time, so a sweep of
+language models keeps that many requests in flight while Monte Carlo agents
+hand their playouts to the process pool they were built with.  A game that
+raises, or outlives ``timeout``, ends as ``errored`` with what it had played;
+it is never counted as a loss and ``--retry-errored`` plays it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Protocol
+
+from engine.core import GameRecord, Match
+from engine.tcg import TcgGame
+from opponents.base import Agent
+from tcgtui.bench.plan import Cell, agent_seat, deal_seed
+from tcgtui.match import DecisionRecord, MatchResult, run_match
+from tcgtui.store import ERRORED, EXISTS, FINISHED, REPLACED, DecisionRow, GameRow, Run, Store
+from tcgtui.store.db import now
+from tcgtui.store.rows import decision_row, outcome_fields
+
+AgentFactory = Callable[[str], Agent]
+LOGGED_ONLY = ("messages",)                 # decision info kept only with --log-prompts
+ATTEMPT_LOGGED_ONLY = ("reply", "reasoning")
+
+
+@dataclass
+class Tally:
+    """A cell's games so far, as the progress bars and the summary show them."""
+
+    planned: int
+    finished: int = 0
+    errored: int = 0
+    wins: int = 0
+    draws: int = 0
+
+    @property
+    def done(self) -> int:
+        return self.finished + self.errored
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.finished if self.finished else None
+
+    def add(self, status: str, winner: int | None, seat: int, sign: int = 1) -> None:
+        if status == FINISHED:
+            self.finished += sign
+            self.wins += sign * (winner == seat)
+            self.draws += sign * (winner is None)
+        elif status == ERRORED:
+            self.errored += sign
+
+
+class Observer(Protocol):
+    def started(self, tallies: dict[Cell, Tally]) -> None: ...
+    def game_done(self, cell: Cell, tally: Tally) -> None: ...
+
+
+@dataclass
+class Sweep:
+    run: Run
+    game: TcgGame
+    cells: list[Cell]
+    games: int
+    seed: int
+    concurrency: int = 8
+    timeout: float | None = None
+    retry_errored: bool = False
+    log_prompts: bool = False
+
+
+@dataclass
+class SweepResult:
+    tallies: dict[Cell, Tally]
+    played: int = 0
+    stored: int = 0
+    skipped: int = 0
+    halted: str | None = None        # the last error, when a run of errored games stopped the sweep
+
+
+def halt_after(concurrency: int) -> int:
+    """Errored games in a row that stop a sweep: an endpoint that is down would error every game."""
+    return max(10, 2 * concurrency)
+
+
+class AgentPool:
+    """Reuse agents across games (``start()`` resets them), one per concurrent game.
+
+    Keeps connection pools and worker handles warm; an agent whose game was
+    cut short (timeout, crash) is closed rather than trusted again.
+    """
+
+    def __init__(self, factory: AgentFactory) -> None:
+        self.factory = factory
+        self.free: dict[str, list[Agent]] = defaultdict(list)
+        self.all: list[Agent] = []
+
+    def take(self, spec: str) -> Agent:
+        if self.free[spec]:
+            return self.free[spec].pop()
+        agent = self.factory(spec)
+        self.all.append(agent)
+        return agent
+
+    def give(self, spec: str, agent: Agent) -> None:
+        self.free[spec].append(agent)
+
+    async def discard(self, agent: Agent) -> None:
+        self.all.remove(agent)
+        await agent.aclose()
+
+    async def aclose(self) -> None:
+        agents, self.all = self.all, []
+        self.free.clear()
+        for agent in agents:
+            await agent.aclose()
+
+
+def scrub_info(info: dict[str, Any], log_prompts: bool) -> dict[str, Any]:
+    """Drop prompts and replies from a decision's info unless the user asked to keep them."""
+    if log_prompts:
+        return info
+    out = {k: v for k, v in info.items() if k not in LOGGED_ONLY}
+    if isinstance(out.get("attempts"), list):
+        out["attempts"] = [{k: v for k, v in a.items() if k not in ATTEMPT_LOGGED_ONLY} if isinstance(a, dict)
+                           else a for a in out["attempts"]]
+    return out
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tuple[GameRow, list[DecisionRow]]:
+    """Play game ``index`` of ``cell`` to the end (or to errored) and build its rows."""
+    seed, seat = deal_seed(sweep.seed, index), agent_seat(index)
+    specs = (cell.agent, cell.opponent) if seat == 0 else (cell.opponent, cell.agent)
+    agents = (pool.take(specs[0]), pool.take(specs[1]))
+    match = Match(sweep.game, seed)
+    decisions: list[DecisionRecord] = []
+    started = now()
+    error: str | None = None
+    healthy = True
+    try:
+        result = await asyncio.wait_for(
+            run_match(sweep.game, seed, agents, lang=cell.lang, match=match, on_decision=decisions.append),
+            sweep.timeout)
+    except TimeoutError:
+        result, healthy = None, False
+        error = f"timeout: the game took over {sweep.timeout:g} s"
+    except Exception as exc:  # a faulty agent ends its game, never the sweep
+        result, healthy = None, False
+        error = _describe(exc)
+    if result is None:
+        record: GameRecord = match.record()
+        result = MatchResult(record, decisions, ERRORED, None, error)
+    for s, agent in enumerate(agents):
+        if healthy:
+            pool.give(specs[s], agent)
+        else:
+            await pool.discard(agent)
+    pack = sweep.game.pack
+    row = GameRow(agent=cell.agent, opponent=cell.opponent, lang=cell.lang, game_index=index, seed=seed,
+                  agent_seat=seat, game=sweep.game.name, pack_id=pack.id, pack_hash=pack.hash,
+                  started_at=started, run_id=sweep.run.id, finished_at=now(), **outcome_fields(result))
+    rows = [decision_row(d, specs, pack, lambda info: scrub_info(info, sweep.log_prompts)) for d in decisions]
+    return row, rows
+
+
+def plan_jobs(sweep: Sweep, stored: list[tuple], tallies: dict[Cell, Tally]) -> list[tuple[Cell, int]]:
+    """Games still to play, game index first so every cell advances together."""
+    status: dict[tuple[Cell, int], str] = {}
+    for agent, opponent, lang, index, st, winner, seat in stored:
+        cell = Cell(agent, opponent, lang)
+        status[(cell, index)] = st
+        if cell in tallies and index < sweep.games:
+            tallies[cell].add(st, winner, seat)
+    jobs = []
+    for index in range(sweep.games):
+        for cell in sweep.cells:
+            st = status.get((cell, index))
+            if st is None or (st == ERRORED and sweep.retry_errored):
+                jobs.append((cell, index))
+    return jobs
+
+
+async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
+                    observer: Observer | None = None) -> SweepResult:
+    """Play every game of the sweep not yet stored; return the tallies of its cells."""
+    tallies = {cell: Tally(sweep.games) for cell in sweep.cells}
+    jobs = plan_jobs(sweep, store.cell_games(sweep.run.id), tallies)
+    result = SweepResult(tallies, skipped=sweep.games * len(sweep.cells) - len(jobs))
+    if observer:
+        observer.started(tallies)
+    pool = AgentPool(factory)
+    queue: Iterator[tuple[Cell, int]] = iter(jobs)
+
+    errored_in_a_row = 0
+
+    async def worker() -> None:
+        nonlocal errored_in_a_row
+        for cell, index in queue:
+            await asyncio.sleep(0)       # let Ctrl-C and the other games in, even when no agent ever waits
+            if result.halted is not None:
+                return
+            row, rows = await play_game(sweep, pool, cell, index)
+            outcome = store.save_game(row, rows, replace_errored=sweep.retry_errored)
+            result.played += 1
+            errored_in_a_row = errored_in_a_row + 1 if row.status == ERRORED else 0
+            if errored_in_a_row >= halt_after(sweep.concurrency) and result.halted is None:
+                result.halted = row.error
+            if outcome == EXISTS:
+                continue
+            result.stored += 1
+            tally = tallies[cell]
+            if outcome == REPLACED:
+                tally.errored -= 1
+            tally.add(row.status, row.winner, row.agent_seat)
+            if observer:
+                observer.game_done(cell, tally)
+
+    try:
+        async with asyncio.TaskGroup() as group:
+            for _ in range(min(sweep.concurrency, len(jobs))):
+                group.create_task(worker())
+    except ExceptionGroup as eg:   # the store failed: stop every game, report the first cause
+        raise eg.exceptions[0] from None
+    finally:
+        await pool.aclose()
+    return result

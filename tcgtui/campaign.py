@@ -1,0 +1,103 @@
+"""The paper's ladder for one person: mc:1, 2, 5, 10, 100, 1000, a few games each.
+
+A campaign is a run of kind ``campaign`` per handle, pack and language.  Its
+games use the bench's deals (game ``i`` is dealt from the run seed and ``i``,
+seats alternate), so a person's games are paired with the models' games of a
+bench run with the same seed.  Where the person stands is read from the store,
+so leaving and coming back needs no other state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import locales
+from engine.tcg import Pack
+from tcgtui.bench.plan import agent_seat, deal_seed
+from tcgtui.errors import UserError
+from tcgtui.live import human_spec
+from tcgtui.store import FINISHED, IN_PROGRESS, GameRow, Run, Store
+
+LADDER = ("mc:1", "mc:2", "mc:5", "mc:10", "mc:100", "mc:1000")
+DEFAULT_GAMES = 3
+KIND = "campaign"
+
+
+@dataclass
+class Level:
+    opponent: str
+    target: int
+    finished: int = 0
+    wins: int = 0
+    draws: int = 0
+    started: int = 0          # every game begun at this level, abandoned ones included
+
+    @property
+    def complete(self) -> bool:
+        return self.finished >= self.target
+
+
+@dataclass
+class Campaign:
+    run: Run
+    handle: str
+    lang: str
+    levels: list[Level]
+
+    @property
+    def seed(self) -> int:
+        return int(self.run.config["seed"])
+
+    def current(self) -> int | None:
+        """Index of the first level still to play, or None when the ladder is done."""
+        return next((i for i, lvl in enumerate(self.levels) if not lvl.complete), None)
+
+    def next_game(self) -> tuple[str, int, int, int]:
+        """(opponent, game index, seed, the person's seat) of the next game to start."""
+        i = self.current()
+        if i is None:
+            raise UserError(locales.load().t("humans.campaign_done"))
+        level = self.levels[i]
+        index = level.started
+        return level.opponent, index, deal_seed(self.seed, index), agent_seat(index)
+
+
+def run_name(handle: str, pack: Pack, lang: str) -> str:
+    return f"{KIND}-{handle}-{pack.id}-{pack.short_hash}-{lang}"
+
+
+def open_campaign(store: Store, handle: str, pack: Pack, lang: str, games: int = DEFAULT_GAMES,
+                  seed: int = 0) -> Campaign:
+    """The person's campaign for this pack and language, created on first use."""
+    name = run_name(handle, pack, lang)
+    run = store.run(name)
+    config = {"kind": KIND, "handle": handle, "ladder": list(LADDER), "games_per_level": games,
+              "lang": lang, "seed": seed, "pack": {"id": pack.id, "hash": pack.hash}}
+    if run is None:
+        run = store.create_run(name, config, kind=KIND)
+    elif run.config.get("games_per_level") != games:
+        config["seed"] = run.config["seed"]
+        store.update_run_config(run.id, config)
+        run = store.run(name) or run
+    return Campaign(run, handle, lang, progress(store, run, handle, games))
+
+
+def progress(store: Store, run: Run, handle: str, games: int) -> list[Level]:
+    levels = {spec: Level(spec, games) for spec in run.config.get("ladder", LADDER)}
+    rows: list[GameRow] = store.games("run_id = ? AND agent = ?", (run.id, human_spec(handle)))
+    for g in rows:
+        level = levels.get(g.opponent)
+        if level is None:
+            continue
+        level.started += 1
+        if g.status == FINISHED:
+            level.finished += 1
+            level.wins += g.winner == g.agent_seat
+            level.draws += g.winner is None
+    return list(levels.values())
+
+
+def unfinished_game(store: Store, campaign: Campaign) -> GameRow | None:
+    rows = store.games("run_id = ? AND status = ?", (campaign.run.id, IN_PROGRESS))
+    return rows[-1] if rows else None
+

@@ -1,0 +1,60 @@
+"""The user's settings file: for now, the anonymous handle a person plays under.
+
+The handle is asked once and kept here so every game of one person groups
+together in reports; ``--name`` overrides it.  Nothing else about the person
+is stored, here or in the database.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from pathlib import Path
+
+import platformdirs
+
+import locales
+from tcgtui.errors import UserError
+
+ENV = "TCGTUI_CONFIG"
+HANDLE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
+
+
+def config_path() -> Path:
+    if os.environ.get(ENV):
+        return Path(os.environ[ENV]).expanduser()
+    return Path(platformdirs.user_config_dir("tcgtui")) / "config.toml"
+
+
+def check_handle(handle: str, source: str = "--name") -> str:
+    if not HANDLE_RE.match(handle):
+        raise UserError(locales.load().t("humans.bad_handle", source=source, handle=handle))
+    return handle
+
+
+def read_config() -> dict:
+    path = config_path()
+    if not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(locales.load().t("humans.bad_config", path=str(path), reason=str(exc))) from None
+
+
+def saved_handle() -> str | None:
+    handle = read_config().get("handle")
+    return check_handle(handle, str(config_path())) if isinstance(handle, str) else None
+
+
+def save_handle(handle: str) -> Path:
+    """Write the handle (the file holds nothing else yet, so it is written whole)."""
+    check_handle(handle)
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(f'handle = "{handle}"\n', encoding="utf-8")
+    tmp.replace(path)
+    return path

@@ -1,0 +1,62 @@
+"""Random playouts per second: the reference rules against the fast path.
+
+A playout here is a whole game of uniformly random moves from a fresh deal of
+the community pack, the public engine's own yardstick (about 2,000 per second
+per core on these machines).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+import locales
+from engine.tcg.fast import layout as L
+from engine.tcg.fast import kernel as R
+from opponents.search import split
+from tcgtui.packs import load_pack
+from tcgtui.perf import Metric, PerfOptions
+from tcgtui.perf._positions import random_game
+
+NAME = "playouts"
+ORDER = 10
+
+
+def _fast(code: np.ndarray, n: int, seed: int, first: int, count: int) -> tuple[int, np.ndarray]:
+    counts = np.zeros(4, dtype=np.int64)
+    turns = R.random_games(code, seed, first, count, np.zeros(L.work_size(n), dtype=np.int64), counts)
+    return turns, counts
+
+
+def run(options: PerfOptions) -> list[Metric]:
+    text = locales.load()
+    pack = load_pack("community")
+    program = L.compile_pack(pack)
+    ref_games = 300 if options.quick else 3000
+    started = time.perf_counter()
+    ref_turns = sum(random_game(pack, options.seed + g).turn for g in range(ref_games))
+    ref_rate = ref_games / (time.perf_counter() - started)
+
+    _fast(program.code, program.n, options.seed, 0, 10)          # load the compiled kernels
+    games = 30_000 if options.quick else 300_000
+    started = time.perf_counter()
+    fast_turns, _ = _fast(program.code, program.n, options.seed, 0, games)
+    fast_rate = games / (time.perf_counter() - started)
+    metrics = [
+        Metric("reference_playouts_per_second", ref_rate, "1/s",
+               text.t("perf_opponents.reference_playouts", games=ref_games, turns=round(ref_turns / ref_games, 1))),
+        Metric("fast_playouts_per_second", fast_rate, "1/s",
+               text.t("perf_opponents.fast_playouts", games=games, turns=round(fast_turns / games, 1))),
+        Metric("fast_speedup", fast_rate / ref_rate, "x", text.t("perf_opponents.speedup")),
+    ]
+    if options.workers > 1:
+        parts = split(games, options.workers)
+        with ThreadPoolExecutor(options.workers) as pool:
+            started = time.perf_counter()
+            list(pool.map(lambda r: _fast(program.code, program.n, options.seed, *r), parts))
+            rate = games / (time.perf_counter() - started)
+        metrics.append(Metric("fast_playouts_per_second_all_workers", rate, "1/s",
+                              text.t("perf_opponents.fast_playouts_workers", workers=options.workers)))
+    return metrics

@@ -1,0 +1,69 @@
+"""The decay plot: win rate against opponent strength K, one line per agent and language.
+
+Drawn with matplotlib's Agg backend (no display needed); the shaded band is
+each point's exact 95% interval and the dashed line the fitted decay.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+import numpy as np  # noqa: E402
+
+import locales  # noqa: E402
+from tcgtui.errors import UserError  # noqa: E402
+from tcgtui.report.analyses import Report, opponent_k  # noqa: E402
+from tcgtui.report.stats import decay  # noqa: E402
+
+FORMATS = (".png", ".svg")
+
+
+def check_target(path: Path) -> None:
+    text = locales.load()
+    if path.suffix.lower() not in FORMATS:
+        raise UserError(text.t("cmd_report.errors.plot_format", path=str(path)))
+    if not path.parent.is_dir():
+        raise UserError(text.t("cmd_report.errors.plot_directory", path=str(path.parent)))
+
+
+def plot(report: Report, path: Path) -> int:
+    """Write the plot; return how many lines it has (0, and no file: nothing has a K to plot against)."""
+    text = locales.load()
+    series: dict[tuple[str, str, str], list[tuple[int, float, float, float]]] = defaultdict(list)
+    for r in report.sections["win_rates"]:
+        family, k = opponent_k(r["opponent"])
+        if family and r["win_rate"] is not None:
+            series[(r["agent"], r["lang"], family)].append((k, r["win_rate"], r["ci_low"], r["ci_high"]))
+    if not series:
+        return 0
+    fits = {(f["agent"], f["lang"], f["opponent"]): f for f in report.sections["decay"]}
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
+    for (agent, lang, family), points in sorted(series.items()):
+        points.sort()
+        k = np.array([p[0] for p in points], dtype=float)
+        w = np.array([p[1] for p in points])
+        label = f"{agent} [{lang}]" + ("" if family == "mc" else f" vs {family}")
+        line, = ax.plot(k, 100 * w, marker="o", label=label)
+        ax.fill_between(k, [100 * p[2] for p in points], [100 * p[3] for p in points],
+                        color=line.get_color(), alpha=0.15, linewidth=0)
+        fit = fits.get((agent, lang, family))
+        if fit and fit["a"] is not None:
+            grid = np.geomspace(k.min(), k.max(), 100)
+            ax.plot(grid, 100 * decay(grid, fit["a"], fit["b"]), linestyle="--", color=line.get_color(),
+                    linewidth=1)
+    ax.set_xscale("log")
+    ax.set_xlabel(text.t("cmd_report.plot.x"))
+    ax.set_ylabel(text.t("cmd_report.plot.y"))
+    ax.set_title(text.t("cmd_report.plot.title"))
+    ax.set_ylim(bottom=0)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return len(series)

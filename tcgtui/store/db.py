@@ -1,0 +1,345 @@
+"""The SQLite store: runs, games and their decisions, in one file.
+
+Why these settings: WAL lets ``tcgtui report`` read while a sweep writes;
+``synchronous=NORMAL`` in WAL mode survives a killed process without losing a
+committed game (only a power cut can drop the last few, and never corrupts);
+foreign keys keep decisions from outliving their game; every game goes in with
+its decisions in ONE transaction, so a game is stored whole or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+import locales
+from tcgtui.errors import UserError
+from tcgtui.store.schema import LATEST, MIGRATIONS
+
+FINISHED, ERRORED, ABANDONED, IN_PROGRESS = "finished", "errored", "abandoned", "in_progress"
+BUSY_TIMEOUT_MS = 30_000
+
+
+class StoreError(UserError):
+    """The database cannot be used: not SQLite, too new, locked, or missing."""
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def new_game_id() -> str:
+    """A UUID: unique across every store, so games from many people merge without clashes."""
+    return str(uuid.uuid4())
+
+
+def _default(value: Any) -> Any:
+    item = getattr(value, "item", None)          # numpy scalars
+    return item() if callable(item) else str(value)
+
+
+def to_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_default)
+
+
+@dataclass(frozen=True)
+class Run:
+    id: int
+    name: str
+    kind: str
+    config: dict[str, Any]
+    created_at: str
+    updated_at: str
+
+
+@dataclass
+class DecisionRow:
+    idx: int
+    turn: int
+    seat: int
+    agent: str
+    move: str
+    card_type: str | None
+    seconds: float
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GameRow:
+    """One game as stored; ``agent`` is the player measured, ``opponent`` the other seat."""
+
+    agent: str
+    opponent: str
+    lang: str
+    game_index: int
+    seed: int
+    agent_seat: int
+    game: str
+    pack_id: str
+    pack_hash: str
+    status: str
+    record: dict[str, Any]
+    started_at: str
+    run_id: int | None = None
+    winner: int | None = None
+    reason: str | None = None
+    turns: int = 0
+    moves: int = 0
+    error: str | None = None
+    finished_at: str | None = None
+    attempts: int = 1
+    id: str = field(default_factory=new_game_id)
+
+    @property
+    def seats(self) -> tuple[str, str]:
+        return (self.agent, self.opponent) if self.agent_seat == 0 else (self.opponent, self.agent)
+
+
+STORED, EXISTS, REPLACED = "stored", "exists", "replaced"
+
+
+def _statements(script: str) -> Iterator[str]:
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            yield buf.strip()
+            buf = ""
+    if buf.strip():
+        yield buf.strip()
+
+
+class Store:
+    """An open database.  Use as a context manager or call ``close()``."""
+
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        self.path = path
+        text = locales.load()
+        uri = path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
+        try:
+            self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(text.t("store.unusable", path=str(path), reason=str(exc))) from None
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def transaction(self) -> _Transaction:
+        """``with store.transaction():`` — BEGIN IMMEDIATE, COMMIT, or ROLLBACK on any error."""
+        return _Transaction(self.conn)
+
+    @property
+    def version(self) -> int:
+        row = self.conn.execute("SELECT max(version) FROM schema_version").fetchone()
+        return int(row[0] or 0)
+
+    def _migrate(self) -> None:
+        with self.transaction():
+            self.conn.execute("CREATE TABLE IF NOT EXISTS schema_version ("
+                              "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+            current = self.version
+            if current > LATEST:
+                raise StoreError(locales.load().t("store.too_new", path=str(self.path),
+                                                  version=current, latest=LATEST))
+            for version in range(current + 1, LATEST + 1):
+                for stmt in _statements(MIGRATIONS[version - 1]):
+                    self.conn.execute(stmt)
+                self.conn.execute("INSERT INTO schema_version VALUES (?, ?)", (version, now()))
+
+    # --- runs ------------------------------------------------------------------------------
+
+    def _run(self, row: tuple) -> Run:
+        return Run(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5])
+
+    def run(self, name: str) -> Run | None:
+        row = self.conn.execute("SELECT id, name, kind, config_json, created_at, updated_at "
+                                "FROM runs WHERE name = ?", (name,)).fetchone()
+        return None if row is None else self._run(row)
+
+    def runs(self) -> list[Run]:
+        rows = self.conn.execute("SELECT id, name, kind, config_json, created_at, updated_at "
+                                 "FROM runs ORDER BY id").fetchall()
+        return [self._run(r) for r in rows]
+
+    def create_run(self, name: str, config: dict[str, Any], kind: str = "bench") -> Run:
+        stamp = now()
+        cur = self.conn.execute("INSERT INTO runs (name, kind, config_json, created_at, updated_at) "
+                                "VALUES (?, ?, ?, ?, ?)", (name, kind, to_json(config), stamp, stamp))
+        return Run(int(cur.lastrowid or 0), name, kind, config, stamp, stamp)
+
+    def update_run_config(self, run_id: int, config: dict[str, Any]) -> None:
+        self.conn.execute("UPDATE runs SET config_json = ?, updated_at = ? WHERE id = ?",
+                          (to_json(config), now(), run_id))
+
+    # --- games -----------------------------------------------------------------------------
+
+    def save_game(self, game: GameRow, decisions: list[DecisionRow], *, replace_errored: bool = False) -> str:
+        """Store a game and its decisions atomically.
+
+        A game already stored for the same run, cell and index is never
+        duplicated: the call returns ``EXISTS``, unless the stored one errored
+        and ``replace_errored`` is set, in which case it is replaced whole.
+        A store that cannot be written (disk full, locked past the busy timeout)
+        raises StoreError; nothing of the game is kept.
+        """
+        try:
+            return self._save_game(game, decisions, replace_errored)
+        except sqlite3.OperationalError as exc:
+            raise StoreError(locales.load().t("store.write_failed", path=str(self.path), reason=str(exc))) from None
+
+    def _save_game(self, game: GameRow, decisions: list[DecisionRow], replace_errored: bool) -> str:
+        with self.transaction():
+            outcome = STORED
+            if game.run_id is not None:
+                old = self.conn.execute(
+                    "SELECT id, status, attempts FROM games WHERE run_id = ? AND agent = ? AND opponent = ? "
+                    "AND lang = ? AND game_index = ?",
+                    (game.run_id, game.agent, game.opponent, game.lang, game.game_index)).fetchone()
+                if old is not None:
+                    if not (replace_errored and old[1] == ERRORED):
+                        return EXISTS
+                    self.conn.execute("DELETE FROM games WHERE id = ?", (old[0],))
+                    game.attempts = int(old[2]) + 1
+                    outcome = REPLACED
+            self._insert(game, decisions)
+            return outcome
+
+    def _insert(self, game: GameRow, decisions: list[DecisionRow]) -> None:
+        seat0, seat1 = game.seats
+        self.conn.execute(
+            "INSERT INTO games (id, run_id, agent, opponent, lang, game_index, seed, agent_seat, seat0, seat1,"
+            " game, pack_id, pack_hash, status, winner, reason, turns, moves, error, attempts, record_json,"
+            " started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (game.id, game.run_id, game.agent, game.opponent, game.lang, game.game_index, game.seed,
+             game.agent_seat, seat0, seat1, game.game, game.pack_id, game.pack_hash, game.status,
+             game.winner, game.reason, game.turns, game.moves, game.error, game.attempts,
+             to_json(game.record), game.started_at, game.finished_at))
+        self.conn.executemany(
+            "INSERT INTO decisions (game_id, idx, turn, seat, agent, move, card_type, seconds, info_json)"
+            " VALUES (?,?,?,?,?,?,?,?,?)",
+            [(game.id, d.idx, d.turn, d.seat, d.agent, d.move, d.card_type, d.seconds, to_json(d.info))
+             for d in decisions])
+
+    def merge_games(self, games: list[tuple[GameRow, list[DecisionRow]]]) -> tuple[int, int]:
+        """Add games by id in ONE transaction, skipping ids already here: (added, skipped)."""
+        return self._write(self._merge_games, games)
+
+    def _merge_games(self, games: list[tuple[GameRow, list[DecisionRow]]]) -> tuple[int, int]:
+        added = skipped = 0
+        with self.transaction():
+            for game, decisions in games:
+                if self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
+                    skipped += 1
+                    continue
+                self._insert(game, decisions)
+                added += 1
+        return added, skipped
+
+    # --- games saved move by move (people's games) -----------------------------------------
+
+    def start_game(self, game: GameRow) -> None:
+        """Insert a game as ``in_progress`` with no decisions yet."""
+        game.status = IN_PROGRESS
+        self.save_game(game, [])
+
+    def save_move(self, game_id: str, decisions: list[DecisionRow], record: dict[str, Any],
+                  turns: int, moves: int) -> None:
+        """After a move: its decision rows and the record so far, in one transaction."""
+        self._write(self._save_move, game_id, decisions, record, turns, moves)
+
+    def _save_move(self, game_id: str, decisions: list[DecisionRow], record: dict[str, Any],
+                   turns: int, moves: int) -> None:
+        with self.transaction():
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO decisions (game_id, idx, turn, seat, agent, move, card_type, seconds,"
+                " info_json) VALUES (?,?,?,?,?,?,?,?,?)",
+                [(game_id, d.idx, d.turn, d.seat, d.agent, d.move, d.card_type, d.seconds, to_json(d.info))
+                 for d in decisions])
+            self.conn.execute("UPDATE games SET record_json = ?, turns = ?, moves = ? WHERE id = ?",
+                              (to_json(record), turns, moves, game_id))
+
+    def finish_game(self, game_id: str, fields: dict[str, Any]) -> None:
+        """Close a game saved move by move: status, winner, reason, turns, moves, error, record."""
+        self._write(self._finish_game, game_id, fields)
+
+    def _finish_game(self, game_id: str, fields: dict[str, Any]) -> None:
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE games SET status = ?, winner = ?, reason = ?, turns = ?, moves = ?, error = ?,"
+                " record_json = ?, finished_at = ? WHERE id = ?",
+                (fields["status"], fields["winner"], fields["reason"], fields["turns"], fields["moves"],
+                 fields["error"], to_json(fields["record"]), now(), game_id))
+
+    def mark_abandoned(self, game_ids: list[str]) -> None:
+        self._write(self._mark_abandoned, game_ids)
+
+    def _mark_abandoned(self, game_ids: list[str]) -> None:
+        with self.transaction():
+            self.conn.executemany("UPDATE games SET status = ?, finished_at = ? WHERE id = ? AND status = ?",
+                                  [(ABANDONED, now(), gid, IN_PROGRESS) for gid in game_ids])
+
+    def _write(self, fn: Any, *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except sqlite3.OperationalError as exc:
+            raise StoreError(locales.load().t("store.write_failed", path=str(self.path), reason=str(exc))) from None
+
+    _GAME_COLUMNS = ("id, run_id, agent, opponent, lang, game_index, seed, agent_seat, game, pack_id, pack_hash,"
+                     " status, winner, reason, turns, moves, error, attempts, record_json, started_at, finished_at")
+
+    def _game(self, row: tuple) -> GameRow:
+        (gid, run_id, agent, opponent, lang, index, seed, seat, game, pack_id, pack_hash, status, winner,
+         reason, turns, moves, error, attempts, record, started, finished) = row
+        return GameRow(agent=agent, opponent=opponent, lang=lang, game_index=index, seed=seed, agent_seat=seat,
+                       game=game, pack_id=pack_id, pack_hash=pack_hash, status=status, record=json.loads(record),
+                       started_at=started, run_id=run_id, winner=winner, reason=reason, turns=turns, moves=moves,
+                       error=error, finished_at=finished, attempts=attempts, id=gid)
+
+    def games(self, where: str = "", params: tuple = ()) -> list[GameRow]:
+        """Games matching an SQL condition on the games table, oldest first."""
+        sql = f"SELECT {self._GAME_COLUMNS} FROM games {('WHERE ' + where) if where else ''} ORDER BY started_at, id"
+        return [self._game(r) for r in self.conn.execute(sql, params)]
+
+    def decisions(self, game_id: str) -> list[DecisionRow]:
+        return [DecisionRow(idx, turn, seat, agent, move, ctype, seconds, json.loads(info))
+                for idx, turn, seat, agent, move, ctype, seconds, info in self.conn.execute(
+                    "SELECT idx, turn, seat, agent, move, card_type, seconds, info_json FROM decisions"
+                    " WHERE game_id = ? ORDER BY idx", (game_id,))]
+
+    def cell_games(self, run_id: int) -> list[tuple[str, str, str, int, str, int | None, int]]:
+        """(agent, opponent, lang, game_index, status, winner, agent_seat) of every game of a run."""
+        return self.conn.execute(
+            "SELECT agent, opponent, lang, game_index, status, winner, agent_seat FROM games WHERE run_id = ?",
+            (run_id,)).fetchall()
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
+        if exc_type is None:
+            self.conn.execute("COMMIT")
+        elif self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")

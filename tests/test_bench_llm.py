@@ -1,0 +1,77 @@
+"""``tcgtui bench`` with ``llm:`` players against a real local OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from opponents.llm.testserver import ChatServer, Fault
+from tcgtui.cli import main
+
+
+def _bench(db: Path, url: str, *extra: str) -> int:
+    return main(["bench", "--agent", "llm:fake", "--vs", "random", "--games", "4", "--db", str(db),
+                 "--base-url", url, "--max-retries", "0", "--concurrency", "2", *extra])
+
+
+def test_llm_decisions_are_stored_without_prompts_unless_asked(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture) -> None:
+    db = tmp_path / "llm.sqlite3"
+    with ChatServer() as server:
+        assert _bench(db, server.base_url) == 0
+        assert _bench(db, server.base_url, "--lang", "ar", "--log-prompts") == 0
+    capsys.readouterr()
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT g.lang, d.info_json FROM decisions d JOIN games g ON g.id = d.game_id "
+                            "WHERE d.agent = 'llm:fake'").fetchall()
+        config = json.loads(conn.execute("SELECT config_json FROM runs").fetchone()[0])
+    plain = [json.loads(info) for lang, info in rows if lang == "en"]
+    logged = [json.loads(info) for lang, info in rows if lang == "ar"]
+    assert plain and logged
+    assert all("messages" not in i and "reply" not in i["attempts"][0] for i in plain)
+    assert all(i["prompt_version"].startswith("v") and i["parse_path"] == "tags" for i in plain)
+    assert all(i["messages"] and i["attempts"][0]["reply"] for i in logged)
+    versions = {lang: d["prompt_version"] for lang, d in config["players"]["llm:fake"].items()}
+    assert set(versions) == {"en", "ar"} and versions["en"] != versions["ar"]
+    assert main(["report", "--db", str(db), "--format", "json", "--table", "llm"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["llm"]
+    assert row["agent"] == "llm:fake" and row["parse_tags"] == 1.0 and row["invalid"] == 0
+
+
+def test_an_endpoint_that_is_down_errors_games_and_retry_errored_plays_them(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture) -> None:
+    db = tmp_path / "down.sqlite3"
+    with ChatServer(faults=lambda i, r: Fault.http(503)) as server:
+        assert _bench(db, server.base_url) == 0
+    assert "4 games errored; rerun with --retry-errored" in capsys.readouterr().err
+    with ChatServer() as server:
+        assert _bench(db, server.base_url) == 0                       # errored games wait for the flag
+        assert len(server.requests) == 0
+        assert _bench(db, server.base_url, "--retry-errored") == 0
+        assert len(server.requests) > 0
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT status, attempts, count(*) FROM games GROUP BY 1, 2").fetchall() == [
+            ("finished", 2, 4)]
+
+
+def test_a_sweep_against_a_dead_endpoint_stops_early(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    db = tmp_path / "dead.sqlite3"
+    with ChatServer(faults=lambda i, r: Fault.http(503)) as server:
+        rc = main(["bench", "--agent", "llm:fake", "--vs", "random", "--games", "40", "--db", str(db),
+                   "--base-url", server.base_url, "--max-retries", "0", "--concurrency", "1"])
+    err = capsys.readouterr().err
+    assert rc == 1 and "stopped: the last 10 games all errored" in err and "503" in err
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 10
+
+
+def test_an_llm_player_without_an_endpoint_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("TCGTUI_BASE_URL", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    assert main(["bench", "--agent", "llm:m", "--vs", "random", "--db", str(tmp_path / "x.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--base-url" in err

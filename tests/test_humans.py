@@ -1,0 +1,209 @@
+"""People's games: saved after every move, resumed exactly, exported and merged, on a ladder."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from engine.tcg import TcgGame
+from opponents.base import Agent, Decision
+from opponents.registry import make_agent
+from tcgtui import config
+from tcgtui.baseline import export, import_games, read_files
+from tcgtui.campaign import LADDER, open_campaign, unfinished_game
+from tcgtui.errors import UserError
+from tcgtui.live import LiveGame, abandon_unfinished, human_spec, unfinished
+from tcgtui.match import run_match
+from tcgtui.report import analyses
+from tcgtui.report.data import load_games
+from tcgtui.store import ABANDONED, FINISHED, IN_PROGRESS, Store
+
+
+class Person(Agent):
+    """Plays the last card of its hand after a think; stops answering after ``quit_after`` moves."""
+
+    spec = "human:ada"
+
+    def __init__(self, quit_after: int | None = None) -> None:
+        self.quit_after, self.moves = quit_after, 0
+
+    async def decide(self, obs, events) -> Decision:
+        if self.quit_after is not None and self.moves >= self.quit_after:
+            await asyncio.Event().wait()            # the person walked away
+        self.moves += 1
+        return Decision(obs.legal_moves[-1])
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    with Store(tmp_path / "t.sqlite3") as s:
+        yield s
+
+
+def play(live: LiveGame, agents) -> object:
+    return asyncio.run(run_match(live.game, live.match.seed, agents, match=live.match,
+                                 on_decision=live.on_decision))
+
+
+def begin(store: Store, game: TcgGame, seed: int, seat: int = 0, **kw) -> LiveGame:
+    return LiveGame.begin(store, game, seed, agent=human_spec("ada"), opponent="mc:10", agent_seat=seat,
+                          lang="en", resume={"pack": "community", "vs": "mc:10"}, **kw)
+
+
+def seats(seat: int, person: Agent) -> tuple:
+    other = make_agent("mc:10")
+    return (person, other) if seat == 0 else (other, person)
+
+
+def test_quit_mid_game_keeps_every_move_and_resume_finishes_it_exactly_once(store, community):
+    game = TcgGame(community)
+    live = begin(store, game, seed=11)
+
+    async def quit_midway():
+        task = asyncio.ensure_future(run_match(game, 11, seats(0, Person(quit_after=4)), match=live.match,
+                                               on_decision=live.on_decision))
+        while len(live.match.moves) < 8 and not task.done():
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+        task.cancel()
+    asyncio.run(quit_midway())
+    [saved] = store.games()
+    assert saved.status == IN_PROGRESS and saved.moves == 8 and len(saved.record["moves"]) == 8
+    assert [d.idx for d in store.decisions(saved.id)] == list(range(8))
+
+    reopened = LiveGame.reopen(store, unfinished(store, human_spec("ada"))[0])
+    assert reopened.match.state.to_json() == live.match.state.to_json()
+    result = play(reopened, seats(0, Person()))
+    reopened.finish(result)
+    [done] = store.games()
+    decisions = store.decisions(done.id)
+    assert done.status == FINISHED and done.id == saved.id
+    assert [d.idx for d in decisions] == list(range(done.moves))
+    assert done.record["moves"] == result.record.moves
+
+    # The same game played straight through ends identically: resuming changed nothing.
+    straight = begin(Store(store.path), game, seed=11)
+    assert play(straight, seats(0, Person())).record.moves == done.record["moves"]
+
+
+def test_a_game_never_resumed_becomes_abandoned_not_lost(store, community):
+    game = TcgGame(community)
+    first = begin(store, game, seed=1)
+    second = begin(store, game, seed=2)
+    assert abandon_unfinished(store, human_spec("ada"), keep=second.row.id) == 1
+    statuses = {g.id: g.status for g in store.games()}
+    assert statuses == {first.row.id: ABANDONED, second.row.id: IN_PROGRESS}
+    report = analyses.build(load_games(store, None))
+    [row] = [r for r in report.sections["win_rates"] if r["agent"] == human_spec("ada")]
+    assert (row["finished"], row["losses"], row["abandoned"]) == (0, 0, 1)
+
+
+def _finished_games(store: Store, community, seeds: list[int]) -> None:
+    game = TcgGame(community)
+    for seed in seeds:
+        live = begin(store, game, seed=seed, seat=seed % 2)
+        live.finish(play(live, seats(seed % 2, Person())))
+
+
+def test_export_then_import_reproduces_the_human_rows(store, community, tmp_path):
+    _finished_games(store, community, [1, 2, 3, 4])
+    begin(store, TcgGame(community), seed=9)             # one still unfinished: it travels as abandoned
+    path = tmp_path / "ada.jsonl"
+    assert export(store, path, include_text=False) == 5
+    with Store(tmp_path / "fresh.sqlite3") as fresh:
+        assert import_games(fresh, read_files([path])) == (5, 0)
+        assert import_games(fresh, read_files([path])) == (0, 5)        # twice changes nothing
+        rows = lambda s: [r for r in analyses.build(load_games(s, None)).sections["win_rates"]
+                          if r["agent"].startswith("human")]
+        original, merged = rows(store), rows(fresh)
+        assert [(r["agent"], r["wins"], r["finished"], r["ci_low"], r["ci_high"], r["abandoned"] + r["unfinished"]) for r in merged] == \
+               [(r["agent"], r["wins"], r["finished"], r["ci_low"], r["ci_high"], r["abandoned"] + r["unfinished"]) for r in original]
+        assert sum(len(fresh.decisions(g.id)) for g in fresh.games()) == \
+               sum(len(store.decisions(g.id)) for g in store.games())
+
+
+def test_a_malformed_file_is_refused_with_file_and_line_and_nothing_is_imported(store, community, tmp_path):
+    _finished_games(store, community, [1, 2])
+    good = tmp_path / "good.jsonl"
+    export(store, good, include_text=False)
+    lines = good.read_text(encoding="utf-8").splitlines()
+    bad = tmp_path / "bad.jsonl"
+    broken = json.loads(lines[1])
+    del broken["seed"]
+    bad.write_text(lines[0] + "\n" + json.dumps(broken) + "\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"bad.jsonl:2: missing field 'seed'"):
+        read_files([good, bad])
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("{not json\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"garbage.jsonl:1: not JSON"):
+        read_files([garbage])
+    with Store(tmp_path / "fresh.sqlite3") as fresh:
+        assert fresh.games() == []
+
+
+def test_private_pack_cards_stay_private_unless_asked(store, tmp_path):
+    from tests.test_packs import edit
+    import shutil
+    from tcgtui.packs import load_pack, resolve
+    private = tmp_path / "secret"
+    shutil.copytree(resolve("starter"), private)
+    edit(private / "text" / "en.toml", "Fireball", "Ember Lance")
+    pack = load_pack(str(private))
+    live = LiveGame.begin(store, TcgGame(pack), 3, agent=human_spec("ada"), opponent="random", agent_seat=0,
+                          lang="en", resume={"pack": str(private), "vs": "random"})
+    live.finish(play(live, (Person(), make_agent("random"))))
+    plain, full = tmp_path / "plain.jsonl", tmp_path / "full.jsonl"
+    export(store, plain, include_text=False)
+    export(store, full, include_text=True)
+    text = plain.read_text(encoding="utf-8")
+    for secret in ("mighty_warrior", "fireball", "counterattack", "Ember Lance", str(private)):
+        assert secret not in text
+    line = json.loads(text)
+    assert line["pack_hash"] == pack.hash and line["moves"] > 0
+    assert all(m.startswith("card-") for m in line["record"]["moves"])
+    rich = json.loads(full.read_text(encoding="utf-8"))
+    assert rich["pack_text"]["en"]["fireball"]["name"] == "Ember Lance"
+    assert str(private) not in full.read_text(encoding="utf-8")
+
+
+def test_campaign_ladder_progress_and_pairing_with_bench(store, community):
+    from tcgtui.bench.plan import deal_seed
+    camp = open_campaign(store, "ada", community, "en", games=2, seed=5)
+    assert [lvl.opponent for lvl in camp.levels] == list(LADDER) and camp.current() == 0
+    game = TcgGame(community)
+    for expected_index in (0, 1):
+        opponent, index, seed, seat = camp.next_game()
+        assert (opponent, index, seed, seat) == ("mc:1", expected_index, deal_seed(5, expected_index),
+                                                  expected_index % 2)
+        live = LiveGame.begin(store, game, seed, agent=human_spec("ada"), opponent=opponent, agent_seat=seat,
+                              lang="en", resume={"pack": "community", "vs": opponent}, run_id=camp.run.id,
+                              game_index=index)
+        if expected_index == 1:
+            break                                   # left in the middle of the second game
+        live.finish(play(live, seats(seat, Person())))
+        camp = open_campaign(store, "ada", community, "en", games=2)
+    camp = open_campaign(store, "ada", community, "en", games=2)
+    assert camp.levels[0].finished == 1 and camp.current() == 0
+    waiting = unfinished_game(store, camp)
+    assert waiting is not None and waiting.game_index == 1
+    reopened = LiveGame.reopen(store, waiting)
+    reopened.finish(play(reopened, seats(waiting.agent_seat, Person())))
+    camp = open_campaign(store, "ada", community, "en", games=2)
+    assert camp.levels[0].complete and camp.current() == 1 and camp.next_game()[0] == "mc:2"
+    assert len(store.games()) == 2
+
+
+def test_handle_is_kept_in_the_config_and_checked(tmp_path, monkeypatch):
+    monkeypatch.setenv(config.ENV, str(tmp_path / "cfg" / "config.toml"))
+    assert config.saved_handle() is None
+    config.save_handle("ada_01")
+    assert config.saved_handle() == "ada_01"
+    with pytest.raises(UserError, match="--name: 'ada lovelace' is not a handle"):
+        config.check_handle("ada lovelace")
+    (tmp_path / "cfg" / "config.toml").write_text("handle = [", encoding="utf-8")
+    with pytest.raises(UserError, match="not a readable settings file"):
+        config.saved_handle()
