@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 
 import locales
+from opponents.llm.cli_options import add_endpoint_arguments
+from tcgtui import config
 from tcgtui.errors import UserError
 from tcgtui.tui.app import HUMAN, TcgApp
-from tcgtui.tui.options import add_display_arguments, add_endpoint_arguments, check_spec, settings_from
+from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -22,8 +24,7 @@ def run(args: argparse.Namespace) -> int:
     opponent = check_spec("--vs", args.vs)
     if args.seat not in (1, 2):
         raise UserError(f"--seat: {args.seat} is not a seat; expected 1 (moves first) or 2")
-    if len(args.name) > 32 or not args.name.isprintable():
-        raise UserError("--name: expected a printable handle of at most 32 characters")
+    handle = config.check_handle(args.name) if args.name else (config.saved_handle() or "")
     seats = (HUMAN, opponent) if args.seat == 1 else (opponent, HUMAN)
-    TcgApp(settings_from(args, seats, handle=args.name.strip())).run()
+    TcgApp(settings_from(args, seats, handle=handle)).run()
     return 0

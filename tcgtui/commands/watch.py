@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 import locales
+from opponents.llm.cli_options import add_endpoint_arguments
 from tcgtui.tui.app import TcgApp
-from tcgtui.tui.options import add_display_arguments, add_endpoint_arguments, check_spec, settings_from
+from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:

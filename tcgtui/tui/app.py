@@ -17,7 +17,6 @@ from textual.message import Message
 
 import locales
 from engine.tcg import Pack, TcgGame
-from locales import Catalog
 from opponents.base import Agent
 from opponents.human import HumanAgent
 from opponents.registry import make_agent
@@ -50,7 +49,6 @@ class Settings:
     handle: str = ""
     pause: float = 1.0                     # seconds each opponent move stays on screen
     agent_options: dict[str, Any] = field(default_factory=dict)   # endpoint settings for llm:
-    catalogs: Callable[[str], Catalog] = locales.load
     on_result: Callable[[MatchResult], None] | None = None       # where finished games go
 
 
@@ -66,7 +64,7 @@ class TcgApp(App[None]):
         self.settings = settings
         self.pack = settings.pack
         self.lang = settings.lang
-        self.catalog = settings.catalogs(settings.lang)
+        self.catalog = locales.load(settings.lang)
         self.failure: BaseException | None = None
         self.results: list[MatchResult] = []
         self.board: BoardScreen | None = None
@@ -80,7 +78,7 @@ class TcgApp(App[None]):
     async def toggle_language(self) -> None:
         codes = locales.available()
         self.lang = codes[(codes.index(self.lang) + 1) % len(codes)] if self.lang in codes else codes[0]
-        self.catalog = self.settings.catalogs(self.lang)
+        self.catalog = locales.load(self.lang)
         for screen in self.screen_stack:
             relocalize = getattr(screen, "relocalize", None)
             if relocalize is not None:

@@ -13,6 +13,7 @@ the pieces are laid out from the right.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -54,6 +55,21 @@ class Piece:
     shrink: bool = True
 
 
+# A signed number in right-to-left prose ("-1") would show as "1-" (UAX #9: the
+# sign joins the Arabic run).  Wrapped in a left-to-right isolate it keeps its
+# order; the isolate marks are dropped once the line is in display order.
+_SIGNED = re.compile(r"(?<![\w.])([-+\u2212]\d[\d.,:/]*)")
+_LRI, _PDI = "\u2066", "\u2069"
+
+
+def _isolate(text: str) -> str:
+    return _SIGNED.sub(lambda m: _LRI + m.group(1) + _PDI, text) if "-" in text or "+" in text else text
+
+
+def _unisolate(text: str) -> str:
+    return text.replace(_LRI, "").replace(_PDI, "")
+
+
 def _app_bidi(text: str, direction: Direction) -> bool:
     """Whether the app shapes and reorders this text (Arabic words in an English line too)."""
     return direction.mode == "app" and (direction.rtl or rtl.has_rtl(text))
@@ -65,6 +81,8 @@ def _shown_len(text: str, direction: Direction) -> int:
 
 def _display(text: str, width: int, direction: Direction) -> str:
     """Truncate logically to ``width`` cells, then reorder if the app does bidi."""
+    if direction.reorder:
+        return _unisolate(rtl.line_for_display(_isolate(text), width, direction.mode, True))
     if direction.rtl:
         return rtl.line_for_display(text, width, direction.mode, True)
     if _app_bidi(text, direction):
@@ -88,12 +106,13 @@ class Para:
     def lines(self, width: int) -> list[str]:
         d, width = self.direction, max(1, width)
         bidi = _app_bidi(self.text, d)
-        logical = rtl.wrap(rtl.shape(self.text) if bidi else self.text, width)
+        text = _isolate(self.text) if bidi and d.rtl else self.text
+        logical = rtl.wrap(rtl.shape(text) if bidi else text, width)
         if self.max_lines and len(logical) > self.max_lines:
             logical = logical[:self.max_lines]
             last = logical[-1]
             logical[-1] = (last if cell_len(last) < width else rtl.truncate(last, width - 1, "")) + "…"
-        return [rtl.visual(line, d.rtl) for line in logical] if bidi else logical
+        return [_unisolate(rtl.visual(line, d.rtl)) for line in logical] if bidi else logical
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width

@@ -1,16 +1,17 @@
 """Command-line options shared by ``play`` and ``watch``, and their checks.
 
-Both commands build a ``Settings`` here, so a new option (the endpoint flags of
-``llm:`` players, a ``--db`` store) is added in one place.
+Both commands build a ``Settings`` here, so a new option (a ``--db`` store,
+say) is added in one place.  The endpoint flags of ``llm:`` players are the
+LLM package's own (``opponents.llm.cli_options``), shared with ``bench``.
 """
 
 from __future__ import annotations
 
 import argparse
 import secrets
-from typing import Any
 
 import locales
+from opponents.llm.cli_options import endpoint_options
 from opponents.registry import BUILDERS
 from opponents.spec import SpecError, parse_spec
 from tcgtui import rtl
@@ -26,16 +27,6 @@ def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, pre
     p.add_argument("--seed", type=int, default=None, metavar="N", help=text.t(f"{prefix}.seed"))
     p.add_argument("--rtl", default=None, metavar="MODE", help=text.t(f"{prefix}.rtl"))
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS", help=text.t(f"{prefix}.pause"))
-
-
-def add_endpoint_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    """The flags that reach an ``llm:`` player's endpoint.  Branch ``llm`` brings them:
-    ``opponents.llm.cli_options.add_endpoint_arguments(p, text)`` goes here."""
-
-
-def endpoint_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Options for ``make_agent`` from the endpoint flags (``opponents.llm.cli_options.endpoint_options``)."""
-    return {}
 
 
 def check_spec(flag: str, value: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 from engine.core import Event, Match
 from engine.tcg import TcgGame, TcgObservation
@@ -71,6 +71,8 @@ class GameSession:
     lang: str = "en"
     pause: float = 1.0
     view: SessionView | None = None
+    resume: Match | None = None                # a game under way (a resumed one); else a new deal
+    on_move: Callable[[DecisionRecord], None] | None = None   # e.g. save the game after every move
     match: Match = field(init=False)
     decisions: list[DecisionRecord] = field(default_factory=list, init=False)
     thinking: int | None = field(default=None, init=False)
@@ -80,7 +82,7 @@ class GameSession:
     last_mover: int | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
-        self.match = Match(self.game, self.seed)
+        self.match = self.resume or Match(self.game, self.seed)
         self._steps = 0
         self._gate = asyncio.Event()
         self._gate.set()
@@ -164,6 +166,8 @@ class GameSession:
 
     async def _on_decision(self, rec: DecisionRecord) -> None:
         self.decisions.append(rec)
+        if self.on_move is not None:
+            self.on_move(rec)
         self.last_mover = rec.seat
         self._set_thinking(None)
 

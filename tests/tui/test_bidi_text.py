@@ -54,3 +54,16 @@ def test_terminal_mode_keeps_logical_text_for_the_terminal() -> None:
     text = "سحبت العملاق الحجري."
     [line] = render(Para(text, TERMINAL), 30)
     assert line.strip() == text and line.endswith(text)   # unshaped, logical, right-aligned
+
+
+def test_a_signed_number_in_arabic_prose_keeps_its_sign_in_front() -> None:
+    [line] = render(Para("ونقاط حياته الآن -1، ثم 3.", AR), 40)
+    assert "-1" in line and "1-" not in line
+    assert "\u2066" not in line and "\u2069" not in line       # the isolate marks are gone
+    [line] = render(Line([Piece("نقاط الحياة -12")], AR), 40)
+    assert "-12" in line
+
+
+def test_markup_like_text_stays_literal() -> None:
+    [line] = render(Line([Piece("[bold]Fire Bolt[/bold] [3]")]), 40)
+    assert line.rstrip() == "[bold]Fire Bolt[/bold] [3]"

@@ -5,8 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tcgtui.cli import main
-from tcgtui.tui.session import split_stages
-from engine.core import Event
 
 
 @pytest.mark.parametrize("argv, flag", [
@@ -17,6 +15,7 @@ from engine.core import Event
     (["play", "--vs", "random", "--seat", "3"], "--seat"),
     (["play", "--vs", "random", "--pause", "-1"], "--pause"),
     (["play", "--vs", "random", "--seed", "-4"], "--seed"),
+    (["play", "--vs", "random", "--name", "two words"], "--name"),
     (["play", "--vs", "random", "--pack", "/nonexistent/pack"], "/nonexistent/pack"),
     (["watch", "--p1", "random", "--p2", "human"], "--p2"),
     (["watch", "--p1", "mc:0", "--p2", "random"], "--p1"),
@@ -32,12 +31,3 @@ def test_rtl_mode_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("TCGTUI_RTL", "upside")
     assert main(["play", "--vs", "random"]) == 2
     assert "TCGTUI_RTL" in capsys.readouterr().err
-
-
-def test_a_move_is_narrated_in_play_combat_and_end_steps() -> None:
-    events = [Event("cast", 0, {"card": "x"}), Event("damage", 1, {"amount": 3}),
-              Event("attack", 0, {"card": "y"}), Event("block", 1), Event("attack", 0, {"card": "z"}),
-              Event("end_turn", 0), Event("turn", 1), Event("draw", 1)]
-    assert [[e.kind for e in s] for s in split_stages(events)] == [
-        ["cast", "damage"], ["attack", "block", "attack"], ["end_turn", "turn", "draw"]]
-    assert split_stages([Event("end_turn", 0)]) == [[Event("end_turn", 0)]]

@@ -112,7 +112,7 @@ async def test_rules_open_and_close() -> None:
             await pilot.press(key)
             assert isinstance(app.screen, RulesScreen)
             text = screen_text(app)
-            assert "Each player starts with 10 LP and 3 cards [x]." in text   # params and a literal [x]
+            assert "Each player starts with 10 life points (LP)." in text     # numbers from the pack
             await pilot.press("escape")
             assert isinstance(app.screen, BoardScreen)
 

@@ -129,12 +129,13 @@ class BoardScreen(Localized, Screen[None]):
     # --- SessionView -----------------------------------------------------------------
 
     async def show_events(self, events: Sequence[Event], by: int | None, final: bool) -> None:
-        await self.query_one(BattleLog).add(events, self.log_seat)
-        self.query_one(TopBar).show(phase=self.session.phase, turn=self.session.match.state.turn)
-        if by is not None and by != self.session.viewer:
-            self._show_play(events, by)
-        if final:
-            await self.redraw()
+        with self.app.batch_update():      # one repaint for the whole move, not one per widget
+            await self.query_one(BattleLog).add(events, self.log_seat)
+            self.query_one(TopBar).show(phase=self.session.phase, turn=self.session.match.state.turn)
+            if by is not None and by != self.session.viewer:
+                self._show_play(events, by)
+            if final:
+                await self.redraw()
 
     def _show_play(self, events: Sequence[Event], by: int) -> None:
         for e in events:

@@ -1,8 +1,9 @@
 """The rules, then every card of the pack with its text.
 
-The rules are whatever ``locales/<lang>/rules.toml`` holds: sections of keyed
-sentences, formatted with the pack's numbers.  A key named ``title`` heads
-its section.  The screen knows no rule itself.
+The rules are whatever ``locales/<lang>/rules.toml`` holds (the same text
+``tcgtui rules`` prints and models are given), formatted with the pack's
+numbers by ``rules_sentences``; sections take their titles from
+``cmd_rules.section``.  The screen knows no rule itself.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
 
-from engine.tcg.cards import MAX_CHAIN
-from engine.tcg.describe import card_text
+from engine.tcg.describe import card_text, rules_sentences
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
@@ -24,24 +24,20 @@ from tcgtui.tui.widgets.bars import KeyBar
 class RulesText(Localized, Widget):
     def rules(self) -> list[RenderableType]:
         cat, d = self.catalog, self.direction
-        r = self.tcg.pack.rules
-        params = {"starting_lp": r.starting_lp, "opening_hand": r.opening_hand,
-                  "turn_limit": r.turn_limit, "max_chain": MAX_CHAIN}
         out: list[RenderableType] = [Line([Piece(self.tr("ui.rules.title"), "bold reverse")], d)]
-        items = cat.items("rules")
-        if not items:
+        sentences = rules_sentences(cat, self.tcg.pack)
+        if not sentences:
             return out + [Para(self.tr("ui.rules.missing"), d, "italic")]
         section = None
-        for key, _ in items:
-            head, _, leaf = key.rpartition(".")
+        for key, text in sentences:
+            head = key.rpartition(".")[0]
             if head != section:
                 section = head
                 out.append(Line([Piece("")], d))
-            text = cat.t(f"rules.{key}", **params)
-            if leaf == "title":
-                out.append(Line([Piece(text, "bold underline")], d))
-            else:
-                out.append(Para("• " + text, d))   # logical start: the right edge in Arabic
+                title = f"cmd_rules.section.{head}"
+                if cat.has(title) or (cat.fallback is not None and cat.fallback.has(title)):
+                    out.append(Line([Piece(cat.t(title), "bold underline")], d))
+            out.append(Para("• " + text, d))   # logical start: the right edge in Arabic
         return out
 
     def cards(self) -> list[RenderableType]:

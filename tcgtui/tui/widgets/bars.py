@@ -37,7 +37,10 @@ class TopBar(Localized, Widget):
         self._timer: Timer | None = None
 
     def show(self, **changes: object) -> None:
-        self.state = replace(self.state, **changes)  # type: ignore[arg-type]
+        state = replace(self.state, **changes)  # type: ignore[arg-type]
+        if state == self.state:
+            return
+        self.state = state
         if self.state.thinking and self._timer is None:
             self._timer = self.set_interval(0.1, self._spin)
         elif not self.state.thinking and self._timer is not None:

@@ -66,9 +66,11 @@ class CardFace(Localized, Widget):
     def __init__(self, slot: Slot, selected: bool = False) -> None:
         super().__init__(classes=slot.zone)
         self.slot = slot
-        self.show(slot, selected)
+        self.show(slot, selected, force=True)
 
-    def show(self, slot: Slot, selected: bool) -> None:
+    def show(self, slot: Slot, selected: bool, force: bool = False) -> None:
+        if not force and slot == self.slot and selected == self.has_class("-selected"):
+            return          # unchanged: no style or layout work after every move
         self.slot = slot
         card = self.tcg.pack.card(slot.card)
         self.set_classes(f"{slot.zone} {card.type}")
@@ -172,7 +174,7 @@ class CardRow(Localized, Horizontal):
         for widget, slot in zip(current, shown):
             if isinstance(widget, CardFace):
                 widget.show(slot, slot.index == selected and slot.zone == HAND)
-            else:
+            elif widget.slot != slot:
                 widget.slot = slot
                 widget.refresh(layout=True)
         if len(current) > len(shown):

@@ -35,8 +35,9 @@ class PlayerBar(Localized, Widget):
         self.state: PlayerState | None = None
 
     def show(self, state: PlayerState) -> None:
-        self.state = state
-        self.refresh()
+        if state != self.state:
+            self.state = state
+            self.refresh()
 
     def render(self) -> RenderResult:
         s = self.state
@@ -65,8 +66,9 @@ class HiddenCards(Localized, Widget):
         self.tricks: int | list[str] = 0
 
     def show(self, hand: int | list[str], tricks: int | list[str]) -> None:
-        self.hand, self.tricks = hand, tricks
-        self.refresh()
+        if (hand, tricks) != (self.hand, self.tricks):
+            self.hand, self.tricks = hand, tricks
+            self.refresh()
 
     def _group(self, label_key: str, cards: int | list[str]) -> list[Piece]:
         label = Piece(self.tr(label_key), "dim")
