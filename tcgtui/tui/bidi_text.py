@@ -58,7 +58,7 @@ class Piece:
 # A signed number in right-to-left prose ("-1") would show as "1-" (UAX #9: the
 # sign joins the Arabic run).  Wrapped in a left-to-right isolate it keeps its
 # order; the isolate marks are dropped once the line is in display order.
-_SIGNED = re.compile(r"(?<![\w.])([-+\u2212]\d[\d.,:/]*)")
+_SIGNED = re.compile(r"(?<![\w.])([-+\u2212]\d+(?:[.,:/]\d+)*)")
 _LRI, _PDI = "\u2066", "\u2069"
 
 
@@ -96,18 +96,22 @@ class Para:
     With ``max_lines`` the last kept line ends in an ellipsis, cut logically."""
 
     def __init__(self, text: str, direction: Direction = LTR, style: StyleType = "",
-                 justify: str | None = None, max_lines: int = 0) -> None:
+                 justify: str | None = None, max_lines: int = 0, clip_words: bool = False) -> None:
         self.text = text
         self.direction = direction
         self.style = style
         self.justify = justify or direction.justify
         self.max_lines = max_lines
+        self.clip_words = clip_words      # a word wider than the line is cut with "…", not split
 
     def lines(self, width: int) -> list[str]:
         d, width = self.direction, max(1, width)
         bidi = _app_bidi(self.text, d)
         text = _isolate(self.text) if bidi and d.rtl else self.text
-        logical = rtl.wrap(rtl.shape(text) if bidi else text, width)
+        text = rtl.shape(text) if bidi else text
+        if self.clip_words:
+            text = " ".join(rtl.truncate(w, width) for w in text.split(" "))
+        logical = rtl.wrap(text, width)
         if self.max_lines and len(logical) > self.max_lines:
             logical = logical[:self.max_lines]
             last = logical[-1]

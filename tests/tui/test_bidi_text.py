@@ -59,6 +59,8 @@ def test_terminal_mode_keeps_logical_text_for_the_terminal() -> None:
 def test_a_signed_number_in_arabic_prose_keeps_its_sign_in_front() -> None:
     [line] = render(Para("ونقاط حياته الآن -1، ثم 3.", AR), 40)
     assert "-1" in line and "1-" not in line
+    [end] = render(Para("ونقاط حياته الآن -1.", AR), 40)
+    assert end.strip().startswith(".-1 ")           # the full stop ends the sentence, on the left
     assert "\u2066" not in line and "\u2069" not in line       # the isolate marks are gone
     [line] = render(Line([Piece("نقاط الحياة -12")], AR), 40)
     assert "-12" in line

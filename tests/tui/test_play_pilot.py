@@ -161,3 +161,19 @@ async def test_whole_game_against_mc10() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await play_moves(pilot, app)
         check_finished(app)
+
+
+async def test_the_log_follows_new_entries_and_survives_a_resize() -> None:
+    app = make_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        log = app.board.query_one("#log")
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert 0 <= log.scroll_y <= log.max_scroll_y
+        assert "Turn 1: your turn." in screen_text(app)
+        for _ in range(4):
+            await pilot.press("enter")
+            await settle(pilot, app)
+        assert log.scroll_y == log.max_scroll_y > 0          # the newest entry is in view

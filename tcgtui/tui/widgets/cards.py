@@ -118,7 +118,7 @@ class CardFace(Localized, Widget):
         used = len(rows[0].lines(self.content_size.width)) if isinstance(rows[0], Para) else 1
         used += fixed
         if room - used >= 2:          # a tall card also shows what it does
-            rows.append(Para(card_text(card, self.catalog), d, "dim", max_lines=room - used))
+            rows.append(Para(card_text(card, self.catalog), d, "dim", max_lines=room - used, clip_words=True))
         return Group(*rows)
 
     def on_click(self) -> None:

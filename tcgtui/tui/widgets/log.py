@@ -45,10 +45,18 @@ class LogEntry(Localized, Widget):
 
 
 class BattleLog(Localized, VerticalScroll, can_focus=False):
-    """Anchored: stays on the newest entry as events arrive, until the reader scrolls up."""
+    """Shows the newest entry as events arrive (new events only come while the reader
+    watches a move, so following them beats keeping an older scroll position).
 
-    def on_mount(self) -> None:
-        self.anchor()
+    (Not ``anchor()``: in Textual 8.2 an anchored container that grows, as on a
+    terminal resize, is left at a negative scroll offset.)"""
+
+    def on_resize(self) -> None:
+        self.scroll_end(animate=False, immediate=True)
+
+    def watch_virtual_size(self) -> None:
+        """The entries' total height changed (a new entry was laid out): show the end."""
+        self.scroll_end(animate=False, immediate=True)
 
     async def add(self, events: Sequence[Event], seat: int) -> None:
         if not events:

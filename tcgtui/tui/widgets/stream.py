@@ -47,7 +47,6 @@ class StreamPanel(Localized, VerticalScroll, can_focus=False):
         yield self.body
 
     def on_mount(self) -> None:
-        self.anchor()
         self.set_interval(0.1, self._flush)
 
     def clear(self) -> None:
@@ -73,3 +72,7 @@ class StreamPanel(Localized, VerticalScroll, can_focus=False):
         if self._dirty:
             self._dirty = False
             self.body.refresh(layout=True)
+
+    def watch_virtual_size(self) -> None:
+        """The text grew: keep its newest line in view."""
+        self.scroll_end(animate=False, immediate=True)
