@@ -8,6 +8,7 @@ both hands.
 
 from __future__ import annotations
 
+import gc
 from typing import Sequence
 
 from textual import work
@@ -160,6 +161,9 @@ class BoardScreen(Localized, Screen[None]):
     def ask_human(self, seat: int) -> None:
         self.query_one(TopBar).show(your_move=True, thinking=None, phase="main")
         self._show_selected()
+        # Collect garbage now, while a person reads the board, so that the collector's
+        # full passes do not fall in the opponent's move (see tcgtui perf tui_frames).
+        self.call_after_refresh(gc.collect)
 
     # --- drawing ---------------------------------------------------------------------
 
