@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from textual.app import App
+from textual.binding import Binding
 from textual.message import Message
 
 import locales
@@ -57,6 +58,7 @@ class TcgApp(App[None]):
     CSS_PATH = [Path(__file__).parent / "app.tcss", Path(__file__).parent / "board.tcss"]
     ENABLE_COMMAND_PALETTE = False
     TITLE = "tcgtui"
+    BINDINGS = [Binding("ctrl+c", "ask_quit", show=False, priority=True)]   # Textual's hint is English-only
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
 
@@ -145,6 +147,10 @@ class TcgApp(App[None]):
     def show_rules(self) -> None:
         if not isinstance(self.screen, RulesScreen):
             self.push_screen(RulesScreen())
+
+    def action_ask_quit(self) -> None:
+        if not isinstance(self.screen, QuitScreen):
+            self.confirm_quit()
 
     def confirm_quit(self) -> None:
         def after(yes: bool | None) -> None:

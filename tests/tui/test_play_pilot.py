@@ -125,6 +125,9 @@ async def test_quit_asks_first() -> None:
         assert isinstance(app.screen, QuitScreen)
         await pilot.press("n")
         assert isinstance(app.screen, BoardScreen)
+        await pilot.press("ctrl+c")                       # Ctrl+C asks too
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("escape")
         await pilot.press("q", "y")
         await pilot.pause()
         assert app.return_code == 0 and not app.is_running
