@@ -15,10 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.tcg import Pack, TcgGame
 from engine.tcg.fast import layout as L
+from engine.tcg.fast.encode import encode_observation
 from engine.tcg.fast.kernel import DRAW, LOSS, WIN, find_child, ismcts_iterate, mc_playouts
 
-__all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "run_playouts", "run_tree"]
+__all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "run_playouts", "run_tree", "warm_up"]
 
 
 # --- plain-data tasks for threads and worker processes ---------------------------------------
@@ -95,3 +97,18 @@ def run_tree(task: TreeTask) -> np.ndarray:
     tree = Tree(task.code, task.obs, task.iterations, task.seed, task.explore)
     tree.grow(task.iterations)
     return tree.root(task.seat, task.moves)
+
+
+def warm_up(pack: Pack) -> None:
+    """Compile both search loops now, with one playout and one iteration.
+
+    numba compiles them on first use (about 20 s on a new install, under 1 s once
+    its cache is on disk); the TUI calls this in a thread at start, so a person's
+    first move, not the opponent's first decision, covers that time."""
+    program = L.compile_pack(pack)
+    state = TcgGame(pack).new_state(0)
+    seat = state.current_player
+    obs = encode_observation(state.observation(seat), program)
+    moves = np.array([program.card_ids.index(m) for m in state.legal_moves()], dtype=np.int64)
+    run_playouts(PlayoutBatch(program.code, obs, True, seat, moves, 0, 1, 0))
+    run_tree(TreeTask(program.code, obs, seat, moves, 1, 0, 1.0))

@@ -1,14 +1,15 @@
 """Games saved after every move: people's games, and watched ones.
 
 A person may quit or the terminal may die at any moment; the game is in the
-store up to its last move, as ``in_progress``.  ``tcgtui play --resume`` rebuilds
+store up to its last move, as ``in_progress``.  It enters the store with its
+first move: a game dealt and left untouched was never played.  ``tcgtui play --resume`` rebuilds
 it from its seed and moves and carries on; a game never resumed is later marked
 ``abandoned`` (reports count it apart, never as a loss).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import locales
@@ -19,7 +20,7 @@ from tcgtui.match import DecisionRecord, MatchResult
 from tcgtui.packs import load_pack
 from tcgtui.store import IN_PROGRESS, GameRow, Store
 from tcgtui.store.db import now
-from tcgtui.store.rows import decision_row, outcome_fields
+from tcgtui.store.rows import decision_row, outcome_fields, scrub_info
 
 HUMAN = "human"
 RESUME_KEY = "resume"     # in the stored record: what a resume needs that the record lacks
@@ -39,6 +40,8 @@ class LiveGame:
     row: GameRow
     specs: tuple[str, str]
     resume: dict[str, Any]
+    stored: bool = True
+    earlier: list[DecisionRecord] = field(default_factory=list)   # moves made before a resume
 
     @classmethod
     def begin(cls, store: Store, game: TcgGame, seed: int, *, agent: str, opponent: str, agent_seat: int,
@@ -47,10 +50,13 @@ class LiveGame:
         row = GameRow(agent=agent, opponent=opponent, lang=lang, game_index=game_index, seed=seed,
                       agent_seat=agent_seat, game=game.name, pack_id=game.pack.id, pack_hash=game.pack.hash,
                       status=IN_PROGRESS, record={}, started_at=now(), run_id=run_id)
-        live = cls(store, game, match, row, row.seats, resume)
-        row.record = live._record()
-        store.start_game(row)
-        return live
+        return cls(store, game, match, row, row.seats, resume, stored=False)
+
+    def _store(self) -> None:
+        if not self.stored:
+            self.row.record = self._record()
+            self.store.start_game(self.row)
+            self.stored = True
 
     @classmethod
     def reopen(cls, store: Store, row: GameRow) -> LiveGame:
@@ -62,29 +68,34 @@ class LiveGame:
                                              now=pack.short_hash, then=row.pack_hash[:12]))
         game = TcgGame(pack)
         match = replay(game, GameRecord.from_json(row.record))
-        return cls(store, game, match, row, row.seats, resume)
+        earlier = [DecisionRecord(d.idx, d.turn, d.seat, d.move, d.seconds, d.info) for d in store.decisions(row.id)]
+        return cls(store, game, match, row, row.seats, resume, earlier=earlier)
 
     def _record(self) -> dict[str, Any]:
         return {**self.match.record().to_json(), RESUME_KEY: self.resume}
 
     def on_decision(self, rec: DecisionRecord) -> None:
         """The hook for ``run_match``: called once the move is on the board."""
+        self._store()
         turns = max((e.data.get("turn", 0) for e in self.match.events if e.kind == "turn"), default=0)
-        self.store.save_move(self.row.id, [decision_row(rec, self.specs, self.game.pack)], self._record(),
-                             turns, len(self.match.moves))
+        row = decision_row(rec, self.specs, self.game.pack, lambda info: scrub_info(info, False))
+        self.store.save_move(self.row.id, [row], self._record(), turns, len(self.match.moves))
 
     def finish(self, result: MatchResult) -> None:
+        self._store()
         fields = outcome_fields(result)
         fields["record"] = {**fields["record"], RESUME_KEY: self.resume}
         self.store.finish_game(self.row.id, fields)
 
 
 def unfinished(store: Store, agent: str) -> list[GameRow]:
+    """A player's unfinished games, oldest first, free and campaign ones alike."""
     return store.games("agent = ? AND status = ?", (agent, IN_PROGRESS))
 
 
-def abandon_unfinished(store: Store, agent: str, keep: str | None = None) -> int:
-    """Mark a player's older unfinished games abandoned; returns how many."""
-    ids = [g.id for g in unfinished(store, agent) if g.id != keep]
+def abandon_unfinished(store: Store, agent: str, keep: str | None = None, run_id: int | None = None) -> int:
+    """Mark a player's unfinished games abandoned, those of ``run_id`` (None: games of no
+    run, so a free game never abandons a campaign's); returns how many."""
+    ids = [g.id for g in unfinished(store, agent) if g.id != keep and g.run_id == run_id]
     store.mark_abandoned(ids)
     return len(ids)

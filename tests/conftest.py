@@ -11,6 +11,14 @@ from engine.tcg import Pack, TcgGame, TcgState
 from tcgtui.packs import load_pack
 
 
+@pytest.fixture(autouse=True)
+def private_user_files(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the user's own store or settings file."""
+    home = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("TCGTUI_DB", str(home / "tcgtui.sqlite3"))
+    monkeypatch.setenv("TCGTUI_CONFIG", str(home / "config.toml"))
+
+
 @pytest.fixture(scope="session")
 def community() -> Pack:
     return load_pack("community")

@@ -15,7 +15,8 @@ from engine.tcg import Pack, TcgGame
 from opponents.base import Agent, AgentError, Decision
 from opponents.random_agent import RandomAgent
 from tcgtui.bench.plan import Cell, build_config, deal_seed, identity, open_run
-from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep, scrub_info
+from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
+from tcgtui.store.rows import scrub_info
 from tcgtui.store import ERRORED, FINISHED, Store
 
 

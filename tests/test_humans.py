@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -59,6 +58,17 @@ def seats(seat: int, person: Agent) -> tuple:
     return (person, other) if seat == 0 else (other, person)
 
 
+def leave_after_first_move(live: LiveGame, seat: int = 0) -> None:
+    """The person plays one card, then walks away (the process ends mid-game)."""
+    async def go():
+        task = asyncio.ensure_future(run_match(live.game, live.match.seed, seats(seat, Person(quit_after=1)),
+                                               match=live.match, on_decision=live.on_decision))
+        while len(live.match.moves) < 2 and not task.done():
+            await asyncio.sleep(0.01)
+        task.cancel()
+    asyncio.run(go())
+
+
 def test_quit_mid_game_keeps_every_move_and_resume_finishes_it_exactly_once(store, community):
     game = TcgGame(community)
     live = begin(store, game, seed=11)
@@ -93,7 +103,11 @@ def test_quit_mid_game_keeps_every_move_and_resume_finishes_it_exactly_once(stor
 def test_a_game_never_resumed_becomes_abandoned_not_lost(store, community):
     game = TcgGame(community)
     first = begin(store, game, seed=1)
+    untouched = begin(store, game, seed=3)
     second = begin(store, game, seed=2)
+    leave_after_first_move(first)
+    leave_after_first_move(second)
+    assert not untouched.stored and len(store.games()) == 2       # a game never played is not kept
     assert abandon_unfinished(store, human_spec("ada"), keep=second.row.id) == 1
     statuses = {g.id: g.status for g in store.games()}
     assert statuses == {first.row.id: ABANDONED, second.row.id: IN_PROGRESS}
@@ -111,7 +125,7 @@ def _finished_games(store: Store, community, seeds: list[int]) -> None:
 
 def test_export_then_import_reproduces_the_human_rows(store, community, tmp_path):
     _finished_games(store, community, [1, 2, 3, 4])
-    begin(store, TcgGame(community), seed=9)             # one still unfinished: it travels as abandoned
+    leave_after_first_move(begin(store, TcgGame(community), seed=9))   # unfinished: it travels as abandoned
     path = tmp_path / "ada.jsonl"
     assert export(store, path, include_text=False) == 5
     with Store(tmp_path / "fresh.sqlite3") as fresh:
@@ -183,7 +197,8 @@ def test_campaign_ladder_progress_and_pairing_with_bench(store, community):
                               lang="en", resume={"pack": "community", "vs": opponent}, run_id=camp.run.id,
                               game_index=index)
         if expected_index == 1:
-            break                                   # left in the middle of the second game
+            leave_after_first_move(live, seat)      # left in the middle of the second game
+            break
         live.finish(play(live, seats(seat, Person())))
         camp = open_campaign(store, "ada", community, "en", games=2)
     camp = open_campaign(store, "ada", community, "en", games=2)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Protocol
+from typing import Callable, Iterator, Protocol
 
 from engine.core import GameRecord, Match
 from engine.tcg import TcgGame
@@ -21,11 +21,9 @@ from tcgtui.bench.plan import Cell, agent_seat, deal_seed
 from tcgtui.match import DecisionRecord, MatchResult, run_match
 from tcgtui.store import ERRORED, EXISTS, FINISHED, REPLACED, DecisionRow, GameRow, Run, Store
 from tcgtui.store.db import now
-from tcgtui.store.rows import decision_row, outcome_fields
+from tcgtui.store.rows import decision_row, outcome_fields, scrub_info
 
 AgentFactory = Callable[[str], Agent]
-LOGGED_ONLY = ("messages",)                 # decision info kept only with --log-prompts
-ATTEMPT_LOGGED_ONLY = ("reply", "reasoning")
 
 
 @dataclass
@@ -118,17 +116,6 @@ class AgentPool:
         self.free.clear()
         for agent in agents:
             await agent.aclose()
-
-
-def scrub_info(info: dict[str, Any], log_prompts: bool) -> dict[str, Any]:
-    """Drop prompts and replies from a decision's info unless the user asked to keep them."""
-    if log_prompts:
-        return info
-    out = {k: v for k, v in info.items() if k not in LOGGED_ONLY}
-    if isinstance(out.get("attempts"), list):
-        out["attempts"] = [{k: v for k, v in a.items() if k not in ATTEMPT_LOGGED_ONLY} if isinstance(a, dict)
-                           else a for a in out["attempts"]]
-    return out
 
 
 def _describe(exc: BaseException) -> str:

@@ -1,30 +1,125 @@
-"""``tcgtui play``: a person against any player, in the terminal."""
+"""``tcgtui play``: a person against any player, in the terminal, every game recorded.
+
+Three ways in: a new game against ``--vs`` (rematches follow), ``--campaign``
+(the paper's ladder, where the person left it), or ``--resume`` (the last
+unfinished game, exactly where it stopped).  Games go to the same store as the
+bench's, under the person's anonymous handle, saved after every move.
+"""
 
 from __future__ import annotations
 
 import argparse
-
 import locales
 from opponents.llm.cli_options import add_endpoint_arguments
 from tcgtui import config
+from tcgtui.campaign import DEFAULT_GAMES, KIND
 from tcgtui.errors import UserError
-from tcgtui.tui.app import HUMAN, TcgApp
+from tcgtui.live import RESUME_KEY, LiveGame
+from tcgtui.packs import resolve
+from tcgtui.store import Store, add_db_argument, open_store
+from tcgtui.tables import CampaignTable, FreeTable, latest_unfinished
+from tcgtui.tui.app import HUMAN, Settings, TcgApp
 from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
+
+DEFAULT_VS = "mc:100"
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    p.add_argument("--vs", default="mc:100", metavar="SPEC", help=text.t("cmd_play.vs"))
+    p.add_argument("--vs", default=None, metavar="SPEC", help=text.t("cmd_play.vs"))
     p.add_argument("--name", default="", metavar="HANDLE", help=text.t("cmd_play.name"))
-    p.add_argument("--seat", type=int, default=1, metavar="1|2", help=text.t("cmd_play.seat"))
+    p.add_argument("--seat", type=int, default=None, metavar="1|2", help=text.t("cmd_play.seat"))
+    p.add_argument("--resume", action="store_true", help=text.t("cmd_play.resume"))
+    p.add_argument("--campaign", action="store_true", help=text.t("cmd_play.campaign"))
+    p.add_argument("--campaign-games", type=int, default=DEFAULT_GAMES, metavar="N",
+                   help=text.t("cmd_play.campaign_games", default=DEFAULT_GAMES))
     add_display_arguments(p, text, "cmd_play")
+    add_db_argument(p, text)
     add_endpoint_arguments(p, text)
 
 
+def pack_source(spec: str) -> str:
+    """What a later ``--resume`` loads the pack from: a built-in name, or the directory's absolute path."""
+    path = resolve(spec)
+    return spec if path.parent.name == "packs" and path.name == spec else str(path.resolve())
+
+
 def run(args: argparse.Namespace) -> int:
-    opponent = check_spec("--vs", args.vs)
-    if args.seat not in (1, 2):
+    text = locales.load()
+    handle = config.check_handle(args.name) if args.name else config.saved_handle()
+    for flag, given in (("--vs", args.vs), ("--seat", args.seat)):
+        if given is not None and (args.resume or args.campaign):
+            key = "humans.resume_conflict" if args.resume else "humans.campaign_conflict"
+            raise UserError(text.t(key, flag=flag))
+    if args.resume and args.campaign:
+        raise UserError(text.t("humans.campaign_conflict", flag="--resume"))
+    if not 1 <= args.campaign_games <= 100:
+        raise UserError(text.t("humans.bad_campaign_games", value=args.campaign_games))
+    if args.seat not in (None, 1, 2):
         raise UserError(f"--seat: {args.seat} is not a seat; expected 1 (moves first) or 2")
-    handle = config.check_handle(args.name) if args.name else (config.saved_handle() or "")
-    seats = (HUMAN, opponent) if args.seat == 1 else (opponent, HUMAN)
-    TcgApp(settings_from(args, seats, handle=handle)).run()
-    return 0
+    if args.resume and handle is None:
+        raise UserError(text.t("humans.no_handle"))
+    fresh = None if args.resume else start(args, handle)     # bad flags are refused before the store is touched
+    with open_store(args.db, create=True) as store:
+        settings = resume(args, store, handle) if fresh is None else seat(fresh, args, store, handle)
+        app = TcgApp(settings)
+        app.run()
+        farewell(store, settings.handle)
+    if app.refusal is not None:
+        raise app.refusal
+    return app.return_code or 0
+
+
+def start(args: argparse.Namespace, handle: str | None) -> Settings:
+    """The settings of a new game against --vs, or of the campaign; every flag checked."""
+    opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS)
+    seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
+    return settings_from(args, seats, handle=handle or "")
+
+
+def seat(settings: Settings, args: argparse.Namespace, store: Store, handle: str | None) -> Settings:
+    """Wire the games to the store: the campaign where the person left it, or games against --vs."""
+    source = pack_source(args.pack)
+    opponent = next(s for s in settings.seats if s != HUMAN)
+
+    def table(person: str) -> CampaignTable | FreeTable:
+        if args.campaign:
+            return CampaignTable.open(store, settings.pack, source, person, settings.lang, args.campaign_games,
+                                      args.seed or 0)
+        return FreeTable(store, settings.pack, source, person, opponent, settings.seats.index(HUMAN),
+                         settings.seed)
+    if handle is None:
+        settings.table, settings.ask_handle = table, True
+    else:
+        ready = table(handle)       # a finished ladder is an error before the screen opens
+        settings.table = lambda person: ready
+    return settings
+
+
+def resume(args: argparse.Namespace, store: Store, handle: str) -> Settings:
+    """The last unfinished game of this handle, with its own pack, language, opponent and seat."""
+    row = latest_unfinished(store, handle)
+    if row is None:
+        raise UserError(locales.load().t("humans.nothing_to_resume", handle=handle, db=str(store.path)))
+    live = LiveGame.reopen(store, row)
+    run = next((r for r in store.runs() if r.id == row.run_id), None)
+    args.lang, args.pack = row.lang, row.record[RESUME_KEY]["pack"]
+    settings = settings_from(args, tuple(HUMAN if s == row.agent else s for s in row.seats), handle=handle)
+    settings.pack = live.game.pack
+    if run is not None and run.kind == KIND:
+        campaign = CampaignTable(store, live.game.pack, args.pack, handle, row.lang,
+                                 int(run.config["games_per_level"]), int(run.config["seed"]), first=live)
+        settings.table = lambda person: campaign
+    else:
+        settings.table = lambda person: FreeTable(store, live.game.pack, args.pack, handle, row.opponent,
+                                                  row.agent_seat, row.seed + 1, first=live)
+    return settings
+
+
+def farewell(store: Store, handle: str) -> None:
+    """After the screen closes: say what is saved, so nobody thinks a game was lost."""
+    if not handle:
+        return
+    text = locales.load()
+    row = latest_unfinished(store, handle)
+    if row is not None:
+        print(text.t("humans.saved_unfinished", game=row.id[:8], moves=row.moves))

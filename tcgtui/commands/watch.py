@@ -1,4 +1,7 @@
-"""``tcgtui watch``: two players of any kind, live, with pause, step and speed keys."""
+"""``tcgtui watch``: two players of any kind, live, with pause, step and speed keys.
+
+Every game that ends (or errors) is stored like a bench game, in the run ``watch``.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,9 @@ import argparse
 
 import locales
 from opponents.llm.cli_options import add_endpoint_arguments
-from tcgtui.tui.app import TcgApp
+from tcgtui.store import Store, add_db_argument, open_store
+from tcgtui.tables import WatchTable
+from tcgtui.tui.app import Settings, TcgApp
 from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
 
 
@@ -14,10 +19,19 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--p1", required=True, metavar="SPEC", help=text.t("cmd_watch.p1"))
     p.add_argument("--p2", required=True, metavar="SPEC", help=text.t("cmd_watch.p2"))
     add_display_arguments(p, text, "cmd_watch")
+    add_db_argument(p, text)
     add_endpoint_arguments(p, text)
 
 
+def prepare(args: argparse.Namespace, store: Store) -> Settings:
+    settings = settings_from(args, (check_spec("--p1", args.p1), check_spec("--p2", args.p2)))
+    table = WatchTable(store, settings.pack, settings.seats, settings.seed)
+    settings.table = lambda handle: table
+    return settings
+
+
 def run(args: argparse.Namespace) -> int:
-    seats = (check_spec("--p1", args.p1), check_spec("--p2", args.p2))
-    TcgApp(settings_from(args, seats)).run()
-    return 0
+    with open_store(args.db, create=True) as store:
+        app = TcgApp(prepare(args, store))
+        app.run()
+    return app.return_code or 0

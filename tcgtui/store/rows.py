@@ -10,6 +10,9 @@ from tcgtui.store.db import FINISHED, DecisionRow
 
 InfoFilter = Callable[[dict[str, Any]], dict[str, Any]]
 
+LOGGED_ONLY = ("messages",)                 # decision info kept only with --log-prompts
+ATTEMPT_LOGGED_ONLY = ("reply", "reasoning")
+
 
 def decision_row(d: DecisionRecord, specs: tuple[str, str], pack: Pack,
                  info: InfoFilter = lambda i: i) -> DecisionRow:
@@ -23,3 +26,14 @@ def outcome_fields(result: MatchResult) -> dict[str, Any]:
     return {"status": result.status, "winner": None if outcome is None else outcome.winner,
             "reason": None if outcome is None else outcome.reason, "turns": result.turns,
             "moves": len(result.record.moves), "error": result.error, "record": result.record.to_json()}
+
+
+def scrub_info(info: dict[str, Any], log_prompts: bool) -> dict[str, Any]:
+    """Drop prompts and replies from a decision's info unless the user asked to keep them."""
+    if log_prompts:
+        return info
+    out = {k: v for k, v in info.items() if k not in LOGGED_ONLY}
+    if isinstance(out.get("attempts"), list):
+        out["attempts"] = [{k: v for k, v in a.items() if k not in ATTEMPT_LOGGED_ONLY} if isinstance(a, dict)
+                           else a for a in out["attempts"]]
+    return out

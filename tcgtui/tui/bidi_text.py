@@ -141,6 +141,11 @@ class Line:
         self.style = style
         self.justify = justify or direction.justify
 
+    @property
+    def natural_width(self) -> int:
+        """Cells the line takes untruncated."""
+        return sum(_shown_len(p.text, self.direction) for p in self.pieces)
+
     def fit(self, width: int) -> Text:
         d = self.direction
         widths = [_shown_len(p.text, d) for p in self.pieces]

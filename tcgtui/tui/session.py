@@ -72,6 +72,7 @@ class GameSession:
     pause: float = 1.0
     view: SessionView | None = None
     resume: Match | None = None                # a game under way (a resumed one); else a new deal
+    earlier: list[DecisionRecord] = field(default_factory=list)   # the resumed game's moves so far
     on_move: Callable[[DecisionRecord], None] | None = None   # e.g. save the game after every move
     match: Match = field(init=False)
     decisions: list[DecisionRecord] = field(default_factory=list, init=False)
@@ -83,6 +84,7 @@ class GameSession:
 
     def __post_init__(self) -> None:
         self.match = self.resume or Match(self.game, self.seed)
+        self.decisions = list(self.earlier)
         self._steps = 0
         self._gate = asyncio.Event()
         self._gate.set()

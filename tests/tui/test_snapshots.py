@@ -53,3 +53,10 @@ SCENES = {"start": start, "mid": mid_game, "rules": rules, "over": game_over}
 def test_screen(snap_compare, scene: str, lang: str, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     app = make_app(lang=lang, seed=7)
     assert snap_compare(app, terminal_size=size, run_before=SCENES[scene])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_handle_question(snap_compare, monkeypatch, lang: str) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("tcgtui.tui.screens.dialogs.secrets.randbelow", lambda n: 42)
+    app = make_app(lang=lang, seed=7, ask_handle=True)
+    assert snap_compare(app, terminal_size=(80, 24))

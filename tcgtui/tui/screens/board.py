@@ -9,7 +9,7 @@ both hands.
 from __future__ import annotations
 
 import gc
-from typing import Sequence
+from typing import Any, Sequence
 
 from textual import work
 from textual.app import ComposeResult
@@ -55,10 +55,12 @@ class BoardScreen(Localized, Screen[None]):
         Binding("minus", "speed(-1)", show=False),
     ]
 
-    def __init__(self, session: GameSession, *, streams: bool = False) -> None:
+    def __init__(self, session: GameSession, *, streams: bool = False,
+                 note: tuple[str, dict[str, Any]] | None = None) -> None:
         super().__init__(classes="watch" if session.spectating else "play")
         self.session = session
         self.streams = streams
+        self.note = note
         self.selected = 0
         self.hand: tuple[str, ...] = ()
         self.failure: BaseException | None = None
@@ -92,7 +94,7 @@ class BoardScreen(Localized, Screen[None]):
         self.set_class(self.direction.rtl, "rtl")
         top = self.query_one(TopBar)
         top.show(players=(self.label_for(self.session.viewer), self.label_for(1 - self.session.viewer)),
-                 seed=self.session.seed, watch=self._watch_state())
+                 seed=self.session.seed, watch=self._watch_state(), note=self.note)
         self.query_one(DetailPane).show(None)
         self.run_game()
 

@@ -1,8 +1,10 @@
-"""Small modal screens: the game-over summary (with rematch) and the quit question."""
+"""Small modal screens: the game-over summary (with rematch), the quit question,
+and the one-time question for a person's handle."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import secrets
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
@@ -11,8 +13,10 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
+from textual.widgets import Input
 
-from tcgtui import rtl
+from tcgtui import config, rtl
+from tcgtui.errors import UserError
 from tcgtui.match import ERRORED, MatchResult
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.widgets import Localized
@@ -25,9 +29,10 @@ if TYPE_CHECKING:
 class Summary(Localized, Widget):
     """Who won and how, then a row per player: LP, cards played, time per move."""
 
-    def __init__(self, board: BoardScreen, result: MatchResult | None) -> None:
+    def __init__(self, board: BoardScreen, result: MatchResult | None,
+                 note: tuple[str, dict[str, Any]] | None = None) -> None:
         super().__init__(id="summary")
-        self.board, self.result = board, result
+        self.board, self.result, self.note = board, result, note
 
     def headline(self) -> tuple[str, str]:
         r, tr, s = self.result, self.tr, self.board.session
@@ -85,6 +90,9 @@ class Summary(Localized, Widget):
                               Piece(str(self.board.session.seed), "bold", shrink=False)], d))
             rows.append(Line([Piece("")], d))
         rows += self.table()
+        if self.note is not None:
+            key, params = self.note
+            rows += [Line([Piece("")], d), Para(tr(key, **params), d, "bold magenta", justify="center")]
         return Group(*rows)
 
 
@@ -99,13 +107,14 @@ class GameOverScreen(Localized, ModalScreen[str]):
         Binding("l", "language", show=False),
     ]
 
-    def __init__(self, board: BoardScreen, result: MatchResult | None) -> None:
+    def __init__(self, board: BoardScreen, result: MatchResult | None,
+                 note: tuple[str, dict[str, Any]] | None = None) -> None:
         super().__init__()
-        self.board, self.result = board, result
+        self.board, self.result, self.note = board, result, note
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Summary(self.board, self.result)
+            yield Summary(self.board, self.result, self.note)
             yield KeyBar([("R", "ui.keys.rematch", "choose('rematch')"), ("B", "ui.keys.board", "choose('board')"),
                           ("Q", "ui.keys.quit", "choose('quit')")], id="dialog-keys")
 
@@ -125,8 +134,15 @@ class GameOverScreen(Localized, ModalScreen[str]):
 
 
 class Question(Localized, Widget):
+    """A centred paragraph from a locale key (none: empty)."""
+
+    def __init__(self, key: str | None, style: str = "bold", id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.key, self.style, self.params = key, style, {}
+
     def render(self) -> RenderResult:
-        return Para(self.tr("ui.quit.question"), self.direction, "bold", justify="center")
+        text = self.tr(self.key, **self.params) if self.key else ""
+        return Para(text, self.direction, self.style, justify="center")
 
 
 class QuitScreen(Localized, ModalScreen[bool]):
@@ -136,9 +152,15 @@ class QuitScreen(Localized, ModalScreen[bool]):
         Binding("n,escape", "answer(False)", show=False),
     ]
 
+    def __init__(self, saved: bool = False) -> None:
+        super().__init__()
+        self.saved = saved             # the game is in the store and can be resumed
+
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Question()
+            yield Question("ui.quit.question")
+            if self.saved:
+                yield Question("ui.quit.saved", "italic")
             yield KeyBar([("Y", "ui.quit.yes", "answer(True)"), ("N", "ui.quit.no", "answer(False)")],
                          id="dialog-keys")
 
@@ -147,3 +169,42 @@ class QuitScreen(Localized, ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class HandleScreen(Localized, ModalScreen["str | None"]):
+    """Asked once: the anonymous name a person's games are grouped under, kept in the config file."""
+
+    AUTO_FOCUS = "#handle"
+    BINDINGS = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.suggestion = f"player-{secrets.randbelow(10_000):04d}"     # Enter on an empty field takes it
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Question("ui.handle.question")
+            yield Question("ui.handle.why", "italic")
+            yield Input(placeholder=self.suggestion, max_length=32, id="handle")
+            yield Question(None, "bold red", id="handle-error")
+
+    def on_mount(self) -> None:
+        self.set_class(self.direction.rtl, "rtl")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        handle = event.value.strip() or self.suggestion
+        try:
+            config.check_handle(handle)
+        except UserError:
+            error = self.query_one("#handle-error", Question)
+            error.key, error.params = "ui.handle.bad", {"handle": handle}
+            error.refresh(layout=True)
+            return
+        try:
+            config.save_handle(handle)
+        except OSError:
+            pass        # an unwritable config directory: the games are still kept; it is asked again next time
+        self.dismiss(handle)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

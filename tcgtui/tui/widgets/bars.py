@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from textual.app import ComposeResult, RenderResult
 from textual.containers import Horizontal
@@ -25,6 +26,7 @@ class TopState:
     your_move: bool = False
     seed: int = 0
     watch: tuple[bool, float] | None = None   # (paused, seconds per move) when spectating
+    note: tuple[str, dict[str, Any]] | None = None   # a locale key and parameters (a campaign's level)
 
 
 class TopBar(Localized, Widget):
@@ -55,8 +57,8 @@ class TopBar(Localized, Widget):
     def render(self) -> RenderResult:
         s, tr = self.state, self.tr
         sep = Piece("  ·  ", "dim", shrink=False)
-        pieces = [Piece(tr("ui.app.title"), "bold"), sep,
-                  Piece(tr("ui.top.vs", a=s.players[0], b=s.players[1])), sep,
+        title = [Piece(tr("ui.app.title"), "bold"), sep]
+        pieces = [Piece(tr("ui.top.vs", a=s.players[0], b=s.players[1])), sep,
                   Piece(tr("ui.top.turn")), Piece(" ", shrink=False),
                   Piece(f"{s.turn}/{s.limit}", "bold", shrink=False), sep]
         if s.phase == "over":
@@ -73,9 +75,17 @@ class TopBar(Localized, Widget):
             pieces += [sep, Piece(tr("ui.top.paused") if paused else tr("ui.top.running"),
                                   "bold yellow" if paused else ""),
                        Piece(" ", shrink=False), Piece(f"{seconds:g}s", shrink=False)]
-        pieces += [sep, Piece(tr("ui.top.seed"), "dim"), Piece(" ", shrink=False),
-                   Piece(str(s.seed), "dim", shrink=False)]
-        return Line(pieces, self.direction)
+        if s.note is not None:
+            key, params = s.note
+            pieces += [sep, Piece(tr(key, **params), "bold magenta")]
+        seed = [sep, Piece(tr("ui.top.seed"), "dim"), Piece(" ", shrink=False),
+                Piece(str(s.seed), "dim", shrink=False)]
+        # Narrow terminals lose the seed first (it is in the record), then the title,
+        # before any text is cut short.
+        for line in ([*title, *pieces, *seed], [*title, *pieces], pieces):
+            if Line(line, self.direction).natural_width <= self.size.width:
+                break
+        return Line(line, self.direction)
 
 
 class KeyHint(Localized, Widget):

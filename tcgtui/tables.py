@@ -1,0 +1,155 @@
+"""Where the games of ``tcgtui play`` and ``tcgtui watch`` come from, and where they are kept.
+
+Each class is a ``Table`` for the app (``tcgtui.tui.app``): asked for the next
+game, it deals one and wires its moves and result into the store.  A person's
+games are saved after every move (``LiveGame``), so quitting or a crash keeps
+them and ``--resume`` carries on; watched games are stored whole when they end,
+as the bench stores its games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import locales
+from engine.tcg import Pack, TcgGame
+from tcgtui.campaign import Campaign, open_campaign, unfinished_game
+from tcgtui.errors import UserError
+from tcgtui.live import HUMAN, LiveGame, abandon_unfinished, human_spec
+from tcgtui.match import MatchResult
+from tcgtui.store import IN_PROGRESS, GameRow, Run, Store
+from tcgtui.store.db import now
+from tcgtui.store.rows import decision_row, outcome_fields, scrub_info
+from tcgtui.tui.app import Deal, Note
+
+WATCH_RUN = "watch"
+
+
+def person_deal(live: LiveGame, note: Note | None = None, after: Callable[[], Note] | None = None) -> Deal:
+    """The app's view of a stored game: the person's seat is the keyboard."""
+    seats = tuple(HUMAN if spec == live.row.agent else spec for spec in live.row.seats)
+    return Deal(live.match.seed, seats, resume=live.match, earlier=live.earlier,  # type: ignore[arg-type]
+                on_move=live.on_decision, on_result=live.finish, note=note, after=after)
+
+
+@dataclass
+class FreeTable:
+    """A person against one opponent, game after game; a rematch is the next seed."""
+
+    store: Store
+    pack: Pack
+    pack_source: str             # what --pack said (a built-in name or an absolute directory), for --resume
+    handle: str
+    opponent: str
+    seat: int
+    seed: int
+    first: LiveGame | None = None   # a game to carry on before dealing new ones
+
+    def deal(self, previous: Deal | None, lang: str) -> Deal | None:
+        if previous is None and self.first is not None:
+            return person_deal(self.first)
+        agent = human_spec(self.handle)
+        abandon_unfinished(self.store, agent)
+        seed = self.seed if previous is None else previous.seed + 1
+        live = LiveGame.begin(self.store, TcgGame(self.pack), seed, agent=agent, opponent=self.opponent,
+                              agent_seat=self.seat, lang=lang,
+                              resume={"pack": self.pack_source, "vs": self.opponent})
+        return person_deal(live)
+
+
+@dataclass
+class CampaignTable:
+    """The ladder: the campaign's unfinished game first, then the next game of the lowest open level."""
+
+    store: Store
+    pack: Pack
+    pack_source: str
+    handle: str
+    lang: str                    # a campaign is one language's ladder; toggling the language only changes the screen
+    games: int
+    seed: int
+    first: LiveGame | None = None   # the campaign's unfinished game, carried on first
+
+    @classmethod
+    def open(cls, store: Store, pack: Pack, pack_source: str, handle: str, lang: str, games: int,
+             seed: int) -> CampaignTable:
+        """The person's ladder for this pack and language; a finished ladder is a one-line error."""
+        table = cls(store, pack, pack_source, handle, lang, games, seed)
+        campaign = table.campaign()
+        row = unfinished_game(store, campaign)
+        if row is not None:
+            table.first = LiveGame.reopen(store, row)
+        elif campaign.current() is None:
+            raise UserError(locales.load().t("humans.campaign_done", games=games))
+        return table
+
+    def campaign(self) -> Campaign:
+        return open_campaign(self.store, self.handle, self.pack, self.lang, self.games, self.seed)
+
+    def deal(self, previous: Deal | None, lang: str) -> Deal | None:
+        if previous is None and self.first is not None:
+            return self._deal(self.first, self.campaign())
+        # A game shown but left unfinished (it failed) is not carried on: it counts as abandoned.
+        abandon_unfinished(self.store, human_spec(self.handle), run_id=self.campaign().run.id)
+        campaign = self.campaign()
+        if campaign.current() is None:
+            return None
+        opponent, index, seed, seat = campaign.next_game()
+        live = LiveGame.begin(self.store, TcgGame(self.pack), seed, agent=human_spec(self.handle),
+                              opponent=opponent, agent_seat=seat, lang=self.lang, run_id=campaign.run.id,
+                              game_index=index, resume={"pack": self.pack_source, "vs": opponent})
+        return self._deal(live, campaign)
+
+    def _deal(self, live: LiveGame, campaign: Campaign) -> Deal:
+        level = next(i for i, lvl in enumerate(campaign.levels) if lvl.opponent == live.row.opponent)
+        note = ("ui.campaign.level", {"level": level + 1, "levels": len(campaign.levels),
+                                      "game": campaign.levels[level].finished + 1,
+                                      "games": campaign.levels[level].target})
+        return person_deal(live, note, self.standing)
+
+    def standing(self) -> Note:
+        """Where the person stands on the ladder, for the game-over screen."""
+        campaign = self.campaign()
+        played = sum(min(lvl.finished, lvl.target) for lvl in campaign.levels)
+        total = sum(lvl.target for lvl in campaign.levels)
+        i = campaign.current()
+        if i is None:
+            return "ui.campaign.done", {"total": total}
+        level = campaign.levels[i]
+        return "ui.campaign.after", {"played": played, "total": total, "next": level.opponent,
+                                     "game": level.finished + 1, "games": level.target}
+
+
+@dataclass
+class WatchTable:
+    """Two agents; each finished (or errored) game is stored whole in the ``watch`` run."""
+
+    store: Store
+    pack: Pack
+    seats: tuple[str, str]
+    seed: int
+
+    def run(self) -> Run:
+        run = self.store.run(WATCH_RUN)
+        return run if run is not None else self.store.create_run(WATCH_RUN, {"kind": WATCH_RUN}, kind=WATCH_RUN)
+
+    def deal(self, previous: Deal | None, lang: str) -> Deal | None:
+        seed = self.seed if previous is None else previous.seed + 1
+        started = now()
+
+        def keep(result: MatchResult) -> None:
+            run = self.run()
+            index = len(self.store.games("run_id = ?", (run.id,)))
+            row = GameRow(agent=self.seats[0], opponent=self.seats[1], lang=lang, game_index=index, seed=seed,
+                          agent_seat=0, game=TcgGame.name, pack_id=self.pack.id, pack_hash=self.pack.hash,
+                          started_at=started, run_id=run.id, finished_at=now(), **outcome_fields(result))
+            decisions = [decision_row(d, self.seats, self.pack, lambda info: scrub_info(info, False))
+                         for d in result.decisions]
+            self.store.save_game(row, decisions)
+        return Deal(seed, self.seats, on_result=keep)
+
+
+def latest_unfinished(store: Store, handle: str) -> GameRow | None:
+    rows = store.games("agent = ? AND status = ?", (human_spec(handle), IN_PROGRESS))
+    return rows[-1] if rows else None
