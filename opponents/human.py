@@ -16,10 +16,11 @@ from engine.core import Event
 from opponents.base import Agent, Decision
 
 TurnHook = Callable[[Any, list[Event]], None]
+HUMAN = "human"          # the spec of the person at the keyboard
 
 
 class HumanAgent(Agent):
-    spec = "human"
+    spec = HUMAN
 
     def __init__(self, handle: str = "", on_turn: TurnHook | None = None) -> None:
         self.handle = handle

@@ -27,9 +27,7 @@ from scipy.stats import binomtest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.core import Event, IllegalMove  # noqa: E402
 from engine.tcg import TcgGame, TcgState, determinize  # noqa: E402
-from engine.tcg import cards as C  # noqa: E402
 from opponents.base import Agent, Decision  # noqa: E402
 from opponents.random_agent import RandomAgent  # noqa: E402
 from tcgtui.match import run_match  # noqa: E402
@@ -41,30 +39,13 @@ class NoCombatAfterSpell(TcgState):
 
     __slots__ = ()
 
-    def apply(self, move: str) -> list[Event]:
-        if self._outcome is not None:
-            raise IllegalMove("the game is over")
-        p = self.current
-        idx = self.pack.index.get(move)
-        if idx is None or idx not in self.hands[p]:
-            raise IllegalMove(f"{move!r} is not in player {p + 1}'s hand")
-        self._events = []
-        self.hands[p].remove(idx)
-        self._play(p, idx)
-        if self._outcome is None and self.cards[idx].type != C.SPELL:
-            self._combat(p)
-        if self._outcome is None:
-            self._end_turn(p)
-        while self._outcome is None:
-            self._next_turn()
-            if self._outcome is not None or self.hands[self.current]:
+    def _combat(self, p: int) -> None:
+        for e in reversed(self._events):        # this turn's events so far
+            if e.kind == "turn":
                 break
-            q = self.current
-            self._combat(q)
-            if self._outcome is None:
-                self._end_turn(q)
-        events, self._events = self._events, []
-        return events
+            if e.kind == "cast" and e.player == p:
+                return
+        super()._combat(p)
 
 
 class VariantGame(TcgGame):

@@ -15,6 +15,7 @@ from typing import Any
 import locales
 from engine.core import GameRecord, Match, replay
 from engine.tcg import TcgGame
+from opponents.human import HUMAN
 from tcgtui.errors import UserError
 from tcgtui.match import DecisionRecord, MatchResult
 from tcgtui.packs import load_pack
@@ -22,7 +23,6 @@ from tcgtui.store import IN_PROGRESS, GameRow, Store
 from tcgtui.store.db import now
 from tcgtui.store.rows import decision_row, outcome_fields, scrub_info
 
-HUMAN = "human"
 RESUME_KEY = "resume"     # in the stored record: what a resume needs that the record lacks
 
 

@@ -18,7 +18,7 @@ from tcgtui.campaign import Campaign, open_campaign, unfinished_game
 from tcgtui.errors import UserError
 from tcgtui.live import HUMAN, LiveGame, abandon_unfinished, human_spec
 from tcgtui.match import MatchResult
-from tcgtui.store import IN_PROGRESS, GameRow, Run, Store
+from tcgtui.store import GameRow, Run, Store
 from tcgtui.store.db import now
 from tcgtui.store.rows import decision_row, outcome_fields, scrub_info
 from tcgtui.tui.app import Deal, Note
@@ -26,10 +26,13 @@ from tcgtui.tui.app import Deal, Note
 WATCH_RUN = "watch"
 
 
+def person_seats(row: GameRow) -> tuple[str, str]:
+    """A stored person's game as the app seats it: the person's seat is the keyboard."""
+    return tuple(HUMAN if spec == row.agent else spec for spec in row.seats)  # type: ignore[return-value]
+
+
 def person_deal(live: LiveGame, note: Note | None = None, after: Callable[[], Note] | None = None) -> Deal:
-    """The app's view of a stored game: the person's seat is the keyboard."""
-    seats = tuple(HUMAN if spec == live.row.agent else spec for spec in live.row.seats)
-    return Deal(live.match.seed, seats, resume=live.match, earlier=live.earlier,  # type: ignore[arg-type]
+    return Deal(live.match.seed, person_seats(live.row), resume=live.match, earlier=live.earlier,
                 on_move=live.on_decision, on_result=live.finish, note=note, after=after)
 
 
@@ -90,9 +93,10 @@ class CampaignTable:
     def deal(self, previous: Deal | None, lang: str) -> Deal | None:
         if previous is None and self.first is not None:
             return self._deal(self.first, self.campaign())
-        # A game shown but left unfinished (it failed) is not carried on: it counts as abandoned.
-        abandon_unfinished(self.store, human_spec(self.handle), run_id=self.campaign().run.id)
         campaign = self.campaign()
+        # A game shown but left unfinished (it failed) is not carried on: it counts as abandoned.
+        if abandon_unfinished(self.store, human_spec(self.handle), run_id=campaign.run.id):
+            campaign = self.campaign()
         if campaign.current() is None:
             return None
         opponent, index, seed, seat = campaign.next_game()
@@ -148,8 +152,3 @@ class WatchTable:
                          for d in result.decisions]
             self.store.save_game(row, decisions)
         return Deal(seed, self.seats, on_result=keep)
-
-
-def latest_unfinished(store: Store, handle: str) -> GameRow | None:
-    rows = store.games("agent = ? AND status = ?", (human_spec(handle), IN_PROGRESS))
-    return rows[-1] if rows else None

@@ -18,25 +18,38 @@ class InconsistentObservation(ValueError):
     """The observation does not fit the pack (wrong pack, or a corrupted view)."""
 
 
-def determinize(obs: TcgObservation, pack: C.Pack, rng: random.Random) -> TcgState:
-    """A state drawn uniformly from those consistent with ``obs`` (card-count wise)."""
+Indices = list[int]
+
+
+def seen_cards(obs: TcgObservation, index: dict[str, int], pack_id: str
+               ) -> tuple[Indices, Indices, list[Indices], list[Indices]]:
+    """The cards ``obs`` shows (hand, own tricks, both graves, both boards) as pack
+    indices, after checking that they and the card counts fit a pack of ``len(index)``."""
     if obs.outcome is not None:
         raise InconsistentObservation("the game is over; there is nothing to search")
-    index = pack.index  # type: ignore[attr-defined]
-    n = len(pack.cards)
-    me, opp = obs.seat, 1 - obs.seat
     try:
         hand = [index[c] for c in obs.hand]
         my_tricks = [index[c] for c in obs.my_tricks]
         graves = [[index[c] for c in g] for g in obs.graves]
-        on_board = [[index[v.card] for v in b] for b in obs.boards]
+        boards = [[index[v.card] for v in b] for b in obs.boards]
     except KeyError as exc:
-        raise InconsistentObservation(f"card {exc.args[0]!r} is not in pack {pack.id!r}") from None
+        raise InconsistentObservation(f"card {exc.args[0]!r} is not in pack {pack_id!r}") from None
+    n, me, opp = len(index), obs.seat, 1 - obs.seat
+    if n - len(set(hand) | set(my_tricks) | set(graves[me]) | set(boards[me])) != obs.deck_sizes[me]:
+        raise InconsistentObservation("own deck size does not match the pack")
+    unseen = n - len(set(graves[opp]) | set(boards[opp]))
+    if unseen != obs.opp_hand_size + obs.opp_trick_count + obs.deck_sizes[opp]:
+        raise InconsistentObservation("opponent card counts do not match the pack")
+    return hand, my_tricks, graves, boards
 
+
+def determinize(obs: TcgObservation, pack: C.Pack, rng: random.Random) -> TcgState:
+    """A state drawn uniformly from those consistent with ``obs`` (card-count wise)."""
+    n = len(pack.cards)
+    me, opp = obs.seat, 1 - obs.seat
+    hand, my_tricks, graves, on_board = seen_cards(obs, pack.index, pack.id)  # type: ignore[attr-defined]
     seen_mine = set(hand) | set(my_tricks) | set(graves[me]) | set(on_board[me])
     my_deck = [i for i in range(n) if i not in seen_mine]
-    if len(my_deck) != obs.deck_sizes[me]:
-        raise InconsistentObservation("own deck size does not match the pack")
     rng.shuffle(my_deck)
 
     unseen = [i for i in range(n) if i not in set(graves[opp]) | set(on_board[opp])]
@@ -47,8 +60,6 @@ def determinize(obs: TcgObservation, pack: C.Pack, rng: random.Random) -> TcgSta
     rest = [i for i in unseen if i not in set(opp_tricks)]
     rng.shuffle(rest)
     opp_hand, opp_deck = rest[:obs.opp_hand_size], rest[obs.opp_hand_size:]
-    if len(opp_hand) != obs.opp_hand_size or len(opp_deck) != obs.deck_sizes[opp]:
-        raise InconsistentObservation("opponent card counts do not match the pack")
 
     s = TcgState.__new__(TcgState)
     s.pack, s.cards, s.rules = pack, pack.cards, pack.rules
@@ -60,8 +71,8 @@ def determinize(obs: TcgObservation, pack: C.Pack, rng: random.Random) -> TcgSta
     s.graves = [graves[0][:], graves[1][:]]
     s.boards = [[], []]
     for p in (0, 1):
-        for v in obs.boards[p]:
-            ch = Champion(index[v.card], v.perm_power, v.perm_guard, v.summoned_turn)
+        for i, v in zip(on_board[p], obs.boards[p]):
+            ch = Champion(i, v.perm_power, v.perm_guard, v.summoned_turn)
             ch.temp_power, ch.temp_guard = v.temp_power, v.temp_guard
             ch.frozen_through = v.frozen_through
             ch.blocked_turn = obs.turn if v.blocked_this_turn else 0

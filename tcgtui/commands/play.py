@@ -14,10 +14,10 @@ from opponents.llm.cli_options import add_endpoint_arguments
 from tcgtui import config
 from tcgtui.campaign import DEFAULT_GAMES, KIND
 from tcgtui.errors import UserError
-from tcgtui.live import RESUME_KEY, LiveGame
-from tcgtui.packs import resolve
+from tcgtui.live import RESUME_KEY, LiveGame, human_spec, unfinished
+from tcgtui.packs import BUILTIN_DIR, resolve
 from tcgtui.store import Store, add_db_argument, open_store
-from tcgtui.tables import CampaignTable, FreeTable, latest_unfinished
+from tcgtui.tables import CampaignTable, FreeTable, person_seats
 from tcgtui.tui.app import HUMAN, Settings, TcgApp
 from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
 
@@ -40,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 def pack_source(spec: str) -> str:
     """What a later ``--resume`` loads the pack from: a built-in name, or the directory's absolute path."""
     path = resolve(spec)
-    return spec if path.parent.name == "packs" and path.name == spec else str(path.resolve())
+    return spec if path == BUILTIN_DIR / spec else str(path.resolve())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,20 +97,20 @@ def seat(settings: Settings, args: argparse.Namespace, store: Store, handle: str
 
 def resume(args: argparse.Namespace, store: Store, handle: str) -> Settings:
     """The last unfinished game of this handle, with its own pack, language, opponent and seat."""
-    row = latest_unfinished(store, handle)
-    if row is None:
+    rows = unfinished(store, human_spec(handle))
+    if not rows:
         raise UserError(locales.load().t("humans.nothing_to_resume", handle=handle, db=str(store.path)))
+    row = rows[-1]
     live = LiveGame.reopen(store, row)
     run = next((r for r in store.runs() if r.id == row.run_id), None)
-    args.lang, args.pack = row.lang, row.record[RESUME_KEY]["pack"]
-    settings = settings_from(args, tuple(HUMAN if s == row.agent else s for s in row.seats), handle=handle)
-    settings.pack = live.game.pack
+    args.lang, source, pack = row.lang, row.record[RESUME_KEY]["pack"], live.game.pack
+    settings = settings_from(args, person_seats(row), handle=handle, pack=pack)
     if run is not None and run.kind == KIND:
-        campaign = CampaignTable(store, live.game.pack, args.pack, handle, row.lang,
+        campaign = CampaignTable(store, pack, source, handle, row.lang,
                                  int(run.config["games_per_level"]), int(run.config["seed"]), first=live)
         settings.table = lambda person: campaign
     else:
-        settings.table = lambda person: FreeTable(store, live.game.pack, args.pack, handle, row.opponent,
+        settings.table = lambda person: FreeTable(store, pack, source, handle, row.opponent,
                                                   row.agent_seat, row.seed + 1, first=live)
     return settings
 
@@ -120,6 +120,6 @@ def farewell(store: Store, handle: str) -> None:
     if not handle:
         return
     text = locales.load()
-    row = latest_unfinished(store, handle)
-    if row is not None:
-        print(text.t("humans.saved_unfinished", game=row.id[:8], moves=row.moves))
+    rows = unfinished(store, human_spec(handle))
+    if rows:
+        print(text.t("humans.saved_unfinished", game=rows[-1].id[:8], moves=rows[-1].moves))

@@ -23,7 +23,7 @@ import locales
 from engine.core import Match
 from engine.tcg import Pack, TcgGame
 from opponents.base import Agent
-from opponents.human import HumanAgent
+from opponents.human import HUMAN, HumanAgent
 from opponents.registry import make_agent
 from opponents.spec import parse_spec
 from opponents.tasks import warm_up
@@ -34,8 +34,6 @@ from tcgtui.tui.screens.board import BoardScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.session import GameSession, SeatInfo
-
-HUMAN = "human"
 
 
 class StreamChunk(Message):

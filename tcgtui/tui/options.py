@@ -11,6 +11,7 @@ import argparse
 import secrets
 
 import locales
+from engine.tcg import Pack
 from opponents.llm.cli_options import endpoint_options
 from opponents.registry import BUILDERS
 from opponents.spec import SpecError, parse_spec
@@ -41,7 +42,9 @@ def check_spec(flag: str, value: str) -> str:
     return str(spec)
 
 
-def settings_from(args: argparse.Namespace, seats: tuple[str, str], handle: str = "") -> Settings:
+def settings_from(args: argparse.Namespace, seats: tuple[str, str], handle: str = "",
+                  pack: Pack | None = None) -> Settings:
+    """Settings from the flags; ``pack``, when the caller has loaded it already, instead of --pack."""
     if args.lang not in locales.available():
         raise UserError(f"--lang: {args.lang!r} is not a language; expected one of {', '.join(locales.available())}")
     if args.seed is not None and args.seed < 0:
@@ -49,5 +52,5 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, str], handle: str 
     if not 0 <= args.pause <= 60:
         raise UserError(f"--pause: {args.pause:g} is out of range; expected seconds from 0 to 60")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    return Settings(pack=load_pack(args.pack), seats=seats, lang=args.lang, rtl_mode=rtl.resolve_mode(args.rtl),
+    return Settings(pack=pack or load_pack(args.pack), seats=seats, lang=args.lang, rtl_mode=rtl.resolve_mode(args.rtl),
                     seed=seed, handle=handle, pause=args.pause, agent_options=endpoint_options(args))

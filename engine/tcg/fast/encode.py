@@ -20,7 +20,7 @@ from engine.core import Outcome
 from engine.tcg.cards import Pack
 from engine.tcg.fast import layout as L
 from engine.tcg.observation import TcgObservation
-from engine.tcg.redeal import InconsistentObservation
+from engine.tcg.redeal import seen_cards
 from engine.tcg.state import Champion, TcgState
 
 
@@ -60,24 +60,9 @@ def encode_state(state: TcgState, program: L.Program) -> np.ndarray:
 
 def encode_observation(obs: TcgObservation, program: L.Program) -> np.ndarray:
     """One seat's view as an array; the fast re-deal fills in everything hidden."""
-    if obs.outcome is not None:
-        raise InconsistentObservation("the game is over; there is nothing to search")
     n = program.n
-    index = _index(program)
-    try:
-        hand = [index[c] for c in obs.hand]
-        my_tricks = [index[c] for c in obs.my_tricks]
-        graves = [[index[c] for c in g] for g in obs.graves]
-        boards = [[index[v.card] for v in b] for b in obs.boards]
-    except KeyError as exc:
-        raise InconsistentObservation(f"card {exc.args[0]!r} is not in pack {program.pack_id!r}") from None
-    me, opp = obs.seat, 1 - obs.seat
-    seen_mine = set(hand) | set(my_tricks) | set(graves[me]) | set(boards[me])
-    if n - len(seen_mine) != obs.deck_sizes[me]:
-        raise InconsistentObservation("own deck size does not match the pack")
-    unseen = n - len(set(graves[opp]) | set(boards[opp]))
-    if unseen != obs.opp_hand_size + obs.opp_trick_count + obs.deck_sizes[opp]:
-        raise InconsistentObservation("opponent card counts do not match the pack")
+    hand, my_tricks, graves, boards = seen_cards(obs, _index(program), program.pack_id)
+    me = obs.seat
     O = np.zeros(L.obs_size(n), dtype=np.int64)
     O[L.O_SEAT], O[L.O_TURN], O[L.O_CUR] = me, obs.turn, obs.current_player
     O[L.O_LP:L.O_LP + 2] = obs.lp
@@ -92,9 +77,9 @@ def encode_observation(obs: TcgObservation, program: L.Program) -> np.ndarray:
         O[g:g + len(graves[p])] = graves[p]
         O[L.O_GRAVEN + p] = len(graves[p])
         b = L.OH + 4 * n + p * n * L.CHW
-        for k, v in enumerate(obs.boards[p]):
+        for k, (i, v) in enumerate(zip(boards[p], obs.boards[p])):
             blocked = obs.turn if v.blocked_this_turn else 0
-            _put_champion(O, b + k * L.CHW, [index[v.card], v.perm_power, v.perm_guard, v.temp_power,
+            _put_champion(O, b + k * L.CHW, [i, v.perm_power, v.perm_guard, v.temp_power,
                                              v.temp_guard, v.summoned_turn, v.frozen_through, blocked])
         O[L.O_BOARDN + p] = len(obs.boards[p])
     return O

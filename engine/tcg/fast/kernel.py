@@ -38,7 +38,7 @@ from engine.tcg.fast.layout import (
     S_GRAVEN, S_HANDN, S_LP, S_NBLK, S_OUT, S_REASON, S_TRICKN, S_TURN, SH, SIDE_YOUR,
     STAT_POWER, T_ATTACKED_DIRECTLY, T_CAST, T_END, T_ENEMY_ATTACKS, T_LP_BELOW, T_LP_EXACTLY,
     T_ON_SUMMON, T_START, T_TAKE_DAMAGE, T_THIS_BLOCKED, TG_ALL_ENEMIES, TG_ALL_YOURS,
-    TG_ATTACKER, TG_BLOCKERS, TG_SIDE0, TG_THIS, TO_OPPONENT, UNTIL_PERMANENT,
+    TG_ATTACKER, TG_BLOCKERS, TG_SIDE0, TG_THIS, TO_OPPONENT, UNTIL_PERMANENT, state_size, work_size,
 )
 
 
@@ -138,6 +138,10 @@ def ability_row(P, a):
 def effect_row(P, e):
     return P[P_EFFECTS] + e * EW
 
+
+# The sizes of a state and of the scratch array, as layout defines them (one formula each).
+state_len = jit("i8(i8)")(state_size)
+work_len = jit("i8(i8)")(work_size)
 
 # scratch offsets (see layout.work_size)
 @jit("i8(i8)")
@@ -922,7 +926,7 @@ def redeal(P, O, S, W, rs):
 def random_games(P, seed, first, count, W, counts):
     """``count`` random games from fresh deals (game g on stream (seed, g)); tallies outcomes."""
     n = P[P_N]
-    S = np.zeros(SH + 8 * n + 2 * n * CHW, dtype=np.int64)
+    S = np.zeros(state_len(n), dtype=np.int64)
     rs = np.zeros(1, dtype=np.uint64)
     turns = 0
     for g in range(first, first + count):
@@ -958,8 +962,8 @@ _TREE_STREAM = 0x7EE5   # keeps tree iterations off the playouts' streams
 def mc_playouts(P, base, redeal, seat, moves, first, count, seed, out):
     """For each move, playouts ``first .. first+count-1``: re-deal (or copy), play it, play on."""
     n = P[P_N]
-    S = np.zeros(SH + 8 * n + 2 * n * CHW, dtype=np.int64)
-    W = np.zeros(5 * n + 1 + MAX_FRAMES * FW + MAX_FRAMES * n, dtype=np.int64)
+    S = np.zeros(state_len(n), dtype=np.int64)
+    W = np.zeros(work_len(n), dtype=np.int64)
     rs = np.zeros(1, dtype=np.uint64)
     for m in range(moves.shape[0]):
         c = moves[m]
@@ -999,8 +1003,8 @@ def ismcts_iterate(P, O, start, count, seed, explore, first, sibling, edge, visi
     edge player * n + card, so the tree costs a few numbers per node.
     """
     n = P[P_N]
-    S = np.zeros(SH + 8 * n + 2 * n * CHW, dtype=np.int64)
-    W = np.zeros(5 * n + 1 + MAX_FRAMES * FW + MAX_FRAMES * n, dtype=np.int64)
+    S = np.zeros(state_len(n), dtype=np.int64)
+    W = np.zeros(work_len(n), dtype=np.int64)
     rs = np.zeros(1, dtype=np.uint64)
     path = np.zeros(P[P_LIMIT] + 2, dtype=np.int64)
     for it in range(start, start + count):
