@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Event
+from tcgtui.engine.core import Event
 
 
 class AgentError(Exception):

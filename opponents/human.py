@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Callable
 
-from engine.core import Event
-from opponents.base import Agent, Decision
+from tcgtui.engine.core import Event
+from tcgtui.opponents.base import Agent, Decision
 
 TurnHook = Callable[[Any, list[Event]], None]
 HUMAN = "human"          # the spec of the person at the keyboard

@@ -17,15 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from engine.core import Event
-from engine.tcg.fast.encode import encode_observation
-from engine.tcg.fast.layout import compile_pack
-from engine.tcg.observation import TcgObservation
-from opponents.base import Agent, Decision, SeatContext
-from opponents.tasks import Tree, TreeTask, run_tree
-from opponents.montecarlo import best_moves
-from opponents.search import BATCH_PLAYOUTS, Progress, Workers, run_batches, split
-from opponents.spec import AgentSpec
+from tcgtui.engine.core import Event
+from tcgtui.engine.tcg.fast.encode import encode_observation
+from tcgtui.engine.tcg.fast.layout import compile_pack
+from tcgtui.engine.tcg.observation import TcgObservation
+from tcgtui.opponents.base import Agent, Decision, SeatContext
+from tcgtui.opponents.tasks import Tree, TreeTask, run_tree
+from tcgtui.opponents.montecarlo import best_moves
+from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, run_batches, split
+from tcgtui.opponents.spec import AgentSpec
 
 EXPLORE = 0.7   # UCB1's constant for rewards in [0, 1], about 1/sqrt(2)
 

@@ -20,15 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from engine.core import Event
-from engine.tcg.fast.encode import encode_observation, encode_state
-from engine.tcg.fast.layout import compile_pack
-from engine.tcg.observation import TcgObservation
-from engine.tcg.state import TcgState
-from opponents.base import Agent, AgentError, Decision, SeatContext
-from opponents.tasks import DRAW, WIN, PlayoutBatch, run_playouts
-from opponents.search import BATCH_PLAYOUTS, Progress, Workers, run_batches, split
-from opponents.spec import AgentSpec
+from tcgtui.engine.core import Event
+from tcgtui.engine.tcg.fast.encode import encode_observation, encode_state
+from tcgtui.engine.tcg.fast.layout import compile_pack
+from tcgtui.engine.tcg.observation import TcgObservation
+from tcgtui.engine.tcg.state import TcgState
+from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
+from tcgtui.opponents.tasks import DRAW, WIN, PlayoutBatch, run_playouts
+from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, run_batches, split
+from tcgtui.opponents.spec import AgentSpec
 
 
 def best_moves(moves: list[str], scores: list[float]) -> list[str]:

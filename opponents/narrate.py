@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from engine.core import Event
-from locales import Catalog
+from tcgtui.engine.core import Event
+from tcgtui.locales import Catalog
 
 
 def join_names(names: list[str], text: Catalog) -> str:

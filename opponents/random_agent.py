@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.core import Event
-from opponents.base import Agent, Decision
+from tcgtui.engine.core import Event
+from tcgtui.opponents.base import Agent, Decision
 
 
 class RandomAgent(Agent):

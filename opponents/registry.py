@@ -4,25 +4,25 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from opponents.base import Agent
-from opponents.spec import AgentSpec, parse_spec
+from tcgtui.opponents.base import Agent
+from tcgtui.opponents.spec import AgentSpec, parse_spec
 
 Builder = Callable[[AgentSpec, dict[str, Any]], Agent]
 
 
 def _random(spec: AgentSpec, options: dict[str, Any]) -> Agent:
-    from opponents.random_agent import RandomAgent
+    from tcgtui.opponents.random_agent import RandomAgent
     return RandomAgent()
 
 
 def _mc(spec: AgentSpec, options: dict[str, Any]) -> Agent:
-    from opponents.montecarlo import MonteCarloAgent
+    from tcgtui.opponents.montecarlo import MonteCarloAgent
     return MonteCarloAgent(spec.n, peek=spec.peek, executor=options.get("executor"),
                            workers=options.get("workers", 1))
 
 
 def _mcts(spec: AgentSpec, options: dict[str, Any]) -> Agent:
-    from opponents.ismcts import ISMCTSAgent
+    from tcgtui.opponents.ismcts import ISMCTSAgent
     return ISMCTSAgent(spec.n, executor=options.get("executor"), workers=options.get("workers", 1))
 
 
@@ -30,7 +30,7 @@ BUILDERS: dict[str, Builder] = {"random": _random, "mc": _mc, "mcts": _mcts}
 
 
 def _llm(spec: AgentSpec, options: dict[str, Any]) -> Agent:
-    from opponents.llm.agent import build
+    from tcgtui.opponents.llm.agent import build
     return build(spec, options)
 
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.tcg import Pack, TcgGame
-from engine.tcg.fast import layout as L
-from engine.tcg.fast.encode import encode_observation
-from engine.tcg.fast.kernel import DRAW, LOSS, WIN, find_child, ismcts_iterate, mc_playouts
+from tcgtui.engine.tcg import Pack, TcgGame
+from tcgtui.engine.tcg.fast import layout as L
+from tcgtui.engine.tcg.fast.encode import encode_observation
+from tcgtui.engine.tcg.fast.kernel import DRAW, LOSS, WIN, find_child, ismcts_iterate, mc_playouts
 
 __all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "run_playouts", "run_tree", "warm_up"]
 

@@ -26,9 +26,9 @@ from scipy.stats import binomtest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.tcg import Pack, TcgGame  # noqa: E402
-from opponents.registry import make_agent  # noqa: E402
-from opponents.spec import expand_specs, parse_spec  # noqa: E402
+from tcgtui.engine.tcg import Pack, TcgGame  # noqa: E402
+from tcgtui.opponents.registry import make_agent  # noqa: E402
+from tcgtui.opponents.spec import expand_specs, parse_spec  # noqa: E402
 from tcgtui.match import run_match  # noqa: E402
 from tcgtui.packs import load_pack  # noqa: E402
 

@@ -27,9 +27,9 @@ from scipy.stats import binomtest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.tcg import TcgGame, TcgState, determinize  # noqa: E402
-from opponents.base import Agent, Decision  # noqa: E402
-from opponents.random_agent import RandomAgent  # noqa: E402
+from tcgtui.engine.tcg import TcgGame, TcgState, determinize  # noqa: E402
+from tcgtui.opponents.base import Agent, Decision  # noqa: E402
+from tcgtui.opponents.random_agent import RandomAgent  # noqa: E402
 from tcgtui.match import run_match  # noqa: E402
 from tcgtui.packs import load_pack  # noqa: E402
 

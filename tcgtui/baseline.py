@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-import locales
-from engine.core import GameRecord
-from engine.tcg.describe import card_text
+from tcgtui import locales
+from tcgtui.engine.core import GameRecord
+from tcgtui.engine.tcg.describe import card_text
 from tcgtui.errors import UserError
 from tcgtui.live import HUMAN, RESUME_KEY
 from tcgtui.packs import builtin_names, load_pack

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import locales
-from engine.tcg import Pack
+from tcgtui import locales
+from tcgtui.engine.tcg import Pack
 from tcgtui.bench.plan import agent_seat, deal_seed
 from tcgtui.errors import UserError
 from tcgtui.live import human_spec

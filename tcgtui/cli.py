@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 
-import locales
-from engine.tcg import PackError
+from tcgtui import locales
+from tcgtui.engine.tcg import PackError
 from tcgtui import __version__
 from tcgtui.errors import UserError
 

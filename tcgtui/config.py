@@ -14,7 +14,7 @@ from pathlib import Path
 
 import platformdirs
 
-import locales
+from tcgtui import locales
 from tcgtui.errors import UserError
 
 ENV = "TCGTUI_CONFIG"

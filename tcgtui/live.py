@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import locales
-from engine.core import GameRecord, Match, replay
-from engine.tcg import TcgGame
-from opponents.human import HUMAN
+from tcgtui import locales
+from tcgtui.engine.core import GameRecord, Match, replay
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.opponents.human import HUMAN
 from tcgtui.errors import UserError
 from tcgtui.match import DecisionRecord, MatchResult
 from tcgtui.packs import load_pack

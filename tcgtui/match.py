@@ -11,8 +11,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from engine.core import Event, Game, GameRecord, IllegalMove, Match, Outcome
-from opponents.base import Agent, AgentError, Decision, SeatContext
+from tcgtui.engine.core import Event, Game, GameRecord, IllegalMove, Match, Outcome
+from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
 
 FINISHED, ERRORED = "finished", "errored"
 

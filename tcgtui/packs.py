@@ -10,9 +10,10 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from engine.tcg import Pack, PackError, build_pack
+from tcgtui import engine
+from tcgtui.engine.tcg import Pack, PackError, build_pack
 
-BUILTIN_DIR = Path(__file__).resolve().parent.parent / "engine" / "packs"
+BUILTIN_DIR = Path(engine.__file__).resolve().parent / "packs"
 DEFAULT_PACK = "community"
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-import locales
-from engine.tcg import Pack, TcgGame
+from tcgtui import locales
+from tcgtui.engine.tcg import Pack, TcgGame
 from tcgtui.campaign import Campaign, open_campaign, unfinished_game
 from tcgtui.errors import UserError
 from tcgtui.live import HUMAN, LiveGame, abandon_unfinished, human_spec

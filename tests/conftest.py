@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-import locales
-from engine.tcg import Pack, TcgGame, TcgState
+from tcgtui import locales
+from tcgtui.engine.tcg import Pack, TcgGame, TcgState
 from tcgtui.packs import load_pack
 
 

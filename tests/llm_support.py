@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from engine.core import Match
-from engine.tcg import Pack, TcgGame
-from opponents.base import SeatContext
-from opponents.registry import make_agent
+from tcgtui.engine.core import Match
+from tcgtui.engine.tcg import Pack, TcgGame
+from tcgtui.opponents.base import SeatContext
+from tcgtui.opponents.registry import make_agent
 
 
 def run(coro):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from engine.tcg import Pack, TcgState, build_pack
-from engine.tcg import cards as C
+from tcgtui.engine.tcg import Pack, TcgState, build_pack
+from tcgtui.engine.tcg import cards as C
 
 _MASK = (1 << 64) - 1
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.tcg import Pack
-from engine.tcg import cards as C
+from tcgtui.engine.tcg import Pack
+from tcgtui.engine.tcg import cards as C
 from tests.scenario import pack_from
 
 GENERAL_TARGETS = [t for t in C.TARGETS if t not in (C.THIS, C.ATTACKER, C.BLOCKERS)]

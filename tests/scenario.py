@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.tcg import Pack, build_pack
-from engine.tcg.state import Champion, TcgState
+from tcgtui.engine.tcg import Pack, build_pack
+from tcgtui.engine.tcg.state import Champion, TcgState
 from tcgtui.packs import load_pack
 
 

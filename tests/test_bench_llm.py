@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from opponents.llm.testserver import ChatServer, Fault
+from tcgtui.opponents.llm.testserver import ChatServer, Fault
 from tcgtui.cli import main
 
 

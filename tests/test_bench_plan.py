@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.tcg import Pack, TcgGame
+from tcgtui.engine.tcg import Pack, TcgGame
 from tcgtui.bench.plan import Cell, build_config, deal_seed, default_run_name, identity, open_run
 from tcgtui.errors import UserError
 from tcgtui.store import Store

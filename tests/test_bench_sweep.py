@@ -10,10 +10,10 @@ from typing import Any, Callable
 
 import pytest
 
-from engine.core import GameRecord, replay
-from engine.tcg import Pack, TcgGame
-from opponents.base import Agent, AgentError, Decision
-from opponents.random_agent import RandomAgent
+from tcgtui.engine.core import GameRecord, replay
+from tcgtui.engine.tcg import Pack, TcgGame
+from tcgtui.opponents.base import Agent, AgentError, Decision
+from tcgtui.opponents.random_agent import RandomAgent
 from tcgtui.bench.plan import Cell, build_config, deal_seed, identity, open_run
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
 from tcgtui.store.rows import scrub_info

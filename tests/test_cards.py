@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.tcg.describe import card_text
+from tcgtui.engine.tcg.describe import card_text
 from tests.scenario import all_cards_pack, board_ids, champ, of, position
 
 

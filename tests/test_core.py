@@ -8,9 +8,9 @@ import shutil
 
 import pytest
 
-import locales
-from engine.core import Event, Game, GameRecord, GameState, IllegalMove, Match, Outcome, replay
-from engine.tcg.describe import card_text, rules_sentences
+from tcgtui import locales
+from tcgtui.engine.core import Event, Game, GameRecord, GameState, IllegalMove, Match, Outcome, replay
+from tcgtui.engine.tcg.describe import card_text, rules_sentences
 from tests.test_engine_properties import play_random
 
 
@@ -104,6 +104,6 @@ def test_a_third_language_is_files_only(tmp_path, monkeypatch, community):
 
 
 def test_records_of_card_games_carry_pack_identity(community):
-    from engine.tcg import TcgGame
+    from tcgtui.engine.tcg import TcgGame
     record = play_random(TcgGame(community), 9).record()
     assert record.setup["pack"] == "community" and record.setup["pack_hash"] == community.hash

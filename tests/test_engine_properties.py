@@ -12,10 +12,10 @@ import random
 
 import pytest
 
-from engine.core import GameRecord, Match, replay
-from engine.tcg import TcgGame
-from engine.tcg import cards as C
-from engine.tcg.observation import TcgObservation
+from tcgtui.engine.core import GameRecord, Match, replay
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.engine.tcg import cards as C
+from tcgtui.engine.tcg.observation import TcgObservation
 from tests.packgen import random_pack
 
 COMMUNITY_GAMES = 2000

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.tcg import TcgGame
-from opponents.base import Agent, Decision
-from opponents.registry import make_agent
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.opponents.base import Agent, Decision
+from tcgtui.opponents.registry import make_agent
 from tcgtui import config
 from tcgtui.baseline import export, import_games, read_files
 from tcgtui.campaign import LADDER, open_campaign, unfinished_game

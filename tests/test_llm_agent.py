@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from engine.tcg import TcgGame
+from tcgtui.engine.tcg import TcgGame
 from tests.llm_support import first_turn, llm_agent, run
-from opponents.llm.agent import HISTORY_REPLY_CHARS, RECORD_CHARS
-from opponents.llm.prompts import prompt_version
-from opponents.llm.testserver import ChatServer, Fault, Reply, hand_policy
-from opponents.registry import BUILDERS, make_agent
+from tcgtui.opponents.llm.agent import HISTORY_REPLY_CHARS, RECORD_CHARS
+from tcgtui.opponents.llm.prompts import prompt_version
+from tcgtui.opponents.llm.testserver import ChatServer, Fault, Reply, hand_policy
+from tcgtui.opponents.registry import BUILDERS, make_agent
 from tcgtui.match import ERRORED, FINISHED, run_match
 
 KEY = "sk-agent-test-KEY-a1b2c3d4"

@@ -10,10 +10,10 @@ from email.utils import formatdate
 import pytest
 
 from tests.llm_support import run
-from opponents.base import AgentError
-from opponents.llm.client import ChatClient, EndpointDown, ThinkSplitter, retry_after_seconds
-from opponents.llm.endpoint import settings_from_options
-from opponents.llm.testserver import ChatServer, Fault, Reply
+from tcgtui.opponents.base import AgentError
+from tcgtui.opponents.llm.client import ChatClient, EndpointDown, ThinkSplitter, retry_after_seconds
+from tcgtui.opponents.llm.endpoint import settings_from_options
+from tcgtui.opponents.llm.testserver import ChatServer, Fault, Reply
 
 MOVE = "<BEGIN_MOVE>Frost Mage<END_MOVE>"
 ASK = [{"role": "user", "content": "Your hand: Frost Mage, Stone Golem"}]

@@ -6,11 +6,11 @@ import argparse
 
 import pytest
 
-import locales
-from opponents.llm.cli_options import add_endpoint_arguments, endpoint_options
-from opponents.llm.endpoint import (redact_url, resolve_api_key, resolve_base_url,
+from tcgtui import locales
+from tcgtui.opponents.llm.cli_options import add_endpoint_arguments, endpoint_options
+from tcgtui.opponents.llm.endpoint import (redact_url, resolve_api_key, resolve_base_url,
                                     settings_from_options)
-from opponents.registry import make_agent
+from tcgtui.opponents.registry import make_agent
 from tcgtui.errors import UserError
 
 KEY = "sk-test-0123456789abcdef-SECRET"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import arabic_reshaper
 import pytest
 
-from opponents.llm.parse import (LAST_NAME, NONE, SOFT, STRICT, TAGS, CardMatcher, normalize,
+from tcgtui.opponents.llm.parse import (LAST_NAME, NONE, SOFT, STRICT, TAGS, CardMatcher, normalize,
                                  parse_answer, split_reasoning)
 
 

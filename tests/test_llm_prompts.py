@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-import locales
-from engine.core import Match
-from engine.tcg import TcgGame
-from engine.tcg.cards import Rules
-from engine.tcg.describe import card_text
-from opponents.llm.prompts import (PromptBuilder, TurnLog, cards_text, estimate_tokens, fit_history,
+from tcgtui import locales
+from tcgtui.engine.core import Match
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.engine.tcg.cards import Rules
+from tcgtui.engine.tcg.describe import card_text
+from tcgtui.opponents.llm.prompts import (PromptBuilder, TurnLog, cards_text, estimate_tokens, fit_history,
                                    message_tokens, prompt_version, rules_text)
-from opponents.narrate import Narrator
+from tcgtui.opponents.narrate import Narrator
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "prompts"
 UPDATE = os.environ.get("TCGTUI_UPDATE_SNAPSHOTS") == "1"
@@ -173,7 +173,7 @@ def test_narration_covers_every_event_for_every_reader(community, starter, lang)
 
 
 def test_narration_of_an_unknown_event_does_not_fail(community):
-    from engine.core import Event
+    from tcgtui.engine.core import Event
     line = Narrator(locales.load("en"), community, 0)(Event("teleport", 1, {"card": "frost_mage"}))
     assert line == "Teleport (your opponent)."
 

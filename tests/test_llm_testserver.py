@@ -1,4 +1,4 @@
-"""The fake endpoint as others use it: the hand-reading policy, and ``python -m opponents.llm.testserver``."""
+"""The fake endpoint as others use it: the hand-reading policy, and ``python -m tcgtui.opponents.llm.testserver``."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import sys
 
 import httpx
 
-from engine.core import Match
-from engine.tcg import TcgGame
-from opponents.llm.prompts import PromptBuilder
-from opponents.llm.testserver import hand_of, hand_policy
+from tcgtui.engine.core import Match
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.opponents.llm.prompts import PromptBuilder
+from tcgtui.opponents.llm.testserver import hand_of, hand_policy
 
 
 def test_the_policy_plays_a_card_of_the_hand_in_either_language(community):
@@ -28,7 +28,7 @@ def test_the_policy_plays_a_card_of_the_hand_in_either_language(community):
 
 
 def test_the_command_line_server_answers_requests(community):
-    proc = subprocess.Popen([sys.executable, "-m", "opponents.llm.testserver", "--port", "0", "--think"],
+    proc = subprocess.Popen([sys.executable, "-m", "tcgtui.opponents.llm.testserver", "--port", "0", "--think"],
                             stdout=subprocess.PIPE, text=True)
     try:
         url = re.search(r"http://\S+/v1", proc.stdout.readline()).group(0)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import locales
-from engine.tcg import cards as C
-from engine.tcg.describe import card_text, rules_sentences
+from tcgtui import locales
+from tcgtui.engine.tcg import cards as C
+from tcgtui.engine.tcg.describe import card_text, rules_sentences
 from tests.packgen import random_pack
 
 LANGS = [code for code in locales.available() if code != "en"]

@@ -7,13 +7,13 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
-from engine.tcg import TcgGame, TcgState
-from engine.tcg.state import Champion
-from opponents.base import AgentError, SeatContext
-from opponents.ismcts import ISMCTSAgent
-from opponents.montecarlo import MonteCarloAgent
-from opponents.registry import make_agent
-from opponents.spec import AgentSpec, SpecError, expand_specs, parse_spec
+from tcgtui.engine.tcg import TcgGame, TcgState
+from tcgtui.engine.tcg.state import Champion
+from tcgtui.opponents.base import AgentError, SeatContext
+from tcgtui.opponents.ismcts import ISMCTSAgent
+from tcgtui.opponents.montecarlo import MonteCarloAgent
+from tcgtui.opponents.registry import make_agent
+from tcgtui.opponents.spec import AgentSpec, SpecError, expand_specs, parse_spec
 from tcgtui.match import run_match
 
 

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency
 
-from engine.tcg import TcgState
-from engine.tcg import cards as C
-from engine.tcg.fast import encode as E
-from engine.tcg.fast import layout as L
-from engine.tcg.fast import kernel as R
+from tcgtui.engine.tcg import TcgState
+from tcgtui.engine.tcg import cards as C
+from tcgtui.engine.tcg.fast import encode as E
+from tcgtui.engine.tcg.fast import layout as L
+from tcgtui.engine.tcg.fast import kernel as R
 from opponents_support import SplitMix, midgame, primitives, random_pack, random_playout, vocabulary
 
 RANDOM_PACKS = range(40)

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency
 
-from engine.tcg import TcgState, determinize
-from engine.tcg import cards as C
-from engine.tcg.fast import encode as E
-from engine.tcg.fast import layout as L
-from engine.tcg.fast import kernel as R
-from opponents.base import SeatContext
-from opponents.registry import make_agent
+from tcgtui.engine.tcg import TcgState, determinize
+from tcgtui.engine.tcg import cards as C
+from tcgtui.engine.tcg.fast import encode as E
+from tcgtui.engine.tcg.fast import layout as L
+from tcgtui.engine.tcg.fast import kernel as R
+from tcgtui.opponents.base import SeatContext
+from tcgtui.opponents.registry import make_agent
 from opponents_support import midgame, random_pack
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.tcg import PackError
+from tcgtui.engine.tcg import PackError
 from tcgtui.packs import load_pack, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,7 +135,7 @@ def test_cards_command_lists_every_card_in_english_and_arabic(community):
 
 
 def test_private_pack_from_a_directory_plays(tmp_path):
-    from engine.tcg import TcgGame
+    from tcgtui.engine.tcg import TcgGame
     from tests.test_engine_properties import play_random
     d = tmp_path / "secret"
     (d / "text").mkdir(parents=True)

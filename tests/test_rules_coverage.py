@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import locales
+from tcgtui import locales
 
 TESTS = Path(__file__).resolve().parent
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import IllegalMove
-from engine.tcg import TcgGame
-from engine.tcg.cards import MAX_CHAIN
+from tcgtui.engine.core import IllegalMove
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.engine.tcg.cards import MAX_CHAIN
 from tests.scenario import all_cards_pack, board_ids, champ, kinds, of, pack_from, position, rule
 
 

@@ -1,11 +1,11 @@
 """The two-player trading card game of TCG-Bench, with cards as data."""
 
-from engine.tcg.cards import Card, Pack
-from engine.tcg.game import TcgGame
-from engine.tcg.observation import ChampionView, TcgObservation
-from engine.tcg.pack import PackError, build_pack
-from engine.tcg.redeal import determinize
-from engine.tcg.state import TcgState
+from tcgtui.engine.tcg.cards import Card, Pack
+from tcgtui.engine.tcg.game import TcgGame
+from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
+from tcgtui.engine.tcg.pack import PackError, build_pack
+from tcgtui.engine.tcg.redeal import determinize
+from tcgtui.engine.tcg.state import TcgState
 
 __all__ = ["Card", "ChampionView", "Pack", "PackError", "TcgGame", "TcgObservation", "TcgState",
            "build_pack", "determinize"]

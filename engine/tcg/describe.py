@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.tcg import cards as C
+from tcgtui.engine.tcg import cards as C
 
 
 class Templates(Protocol):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Game, IllegalMove
-from engine.tcg.cards import Pack
-from engine.tcg.state import TcgState
+from tcgtui.engine.core import Game, IllegalMove
+from tcgtui.engine.tcg.cards import Pack
+from tcgtui.engine.tcg.state import TcgState
 
 
 class TcgGame(Game[str]):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from engine.core import Outcome
+from tcgtui.engine.core import Outcome
 
 
 @dataclass(frozen=True, slots=True)

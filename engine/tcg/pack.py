@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from engine.tcg import cards as C
+from tcgtui.engine.tcg import cards as C
 
 ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 PACK_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from engine.tcg import cards as C
-from engine.tcg.observation import TcgObservation
-from engine.tcg.state import Champion, TcgState
+from tcgtui.engine.tcg import cards as C
+from tcgtui.engine.tcg.observation import TcgObservation
+from tcgtui.engine.tcg.state import Champion, TcgState
 
 
 class InconsistentObservation(ValueError):

@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Event, GameState, IllegalMove, Outcome
-from engine.tcg import cards as C
-from engine.tcg.observation import ChampionView, TcgObservation
+from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
+from tcgtui.engine.tcg import cards as C
+from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
 
 
 class Champion:

@@ -35,15 +35,15 @@ import asyncio
 import time
 from typing import Any, Callable
 
-from engine.core import Event
-from engine.tcg.observation import TcgObservation
-from opponents.base import Agent, Decision, SeatContext, agent_rng
-from opponents.llm.client import ChatClient, Completion, Sleep, StreamHook
-from opponents.llm.endpoint import EndpointSettings, settings_from_options
-from opponents.llm.parse import NONE, CardMatcher, parse_answer, split_reasoning
-from opponents.llm.prompts import (Message, PromptBuilder, TurnLog, estimate_tokens, fit_history,
+from tcgtui.engine.core import Event
+from tcgtui.engine.tcg.observation import TcgObservation
+from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng
+from tcgtui.opponents.llm.client import ChatClient, Completion, Sleep, StreamHook
+from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
+from tcgtui.opponents.llm.parse import NONE, CardMatcher, parse_answer, split_reasoning
+from tcgtui.opponents.llm.prompts import (Message, PromptBuilder, TurnLog, estimate_tokens, fit_history,
                                    message_tokens)
-from opponents.spec import AgentSpec
+from tcgtui.opponents.spec import AgentSpec
 
 RECORD_CHARS = 64_000      # per text field of an attempt in the record
 HISTORY_REPLY_CHARS = 2_000  # of a past answer kept in the conversation (its end holds the move)

@@ -13,9 +13,9 @@ import argparse
 import json
 from typing import Any
 
-import locales
-from opponents.llm.endpoint import FALLBACKS
-from opponents.llm.parse import PARSE_MODES
+from tcgtui import locales
+from tcgtui.opponents.llm.endpoint import FALLBACKS
+from tcgtui.opponents.llm.parse import PARSE_MODES
 from tcgtui.errors import UserError
 
 FLAGS = ("base_url", "temperature", "max_tokens", "extra_body", "timeout", "max_retries",

@@ -23,8 +23,8 @@ from typing import Any, Awaitable, Callable
 
 import httpx
 
-from opponents.base import AgentError
-from opponents.llm.endpoint import EndpointSettings, redact_url
+from tcgtui.opponents.base import AgentError
+from tcgtui.opponents.llm.endpoint import EndpointSettings, redact_url
 from tcgtui import __version__
 
 StreamHook = Callable[[str, str], None]

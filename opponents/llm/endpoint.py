@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
-from opponents.llm.parse import PARSE_MODES, STRICT
+from tcgtui.opponents.llm.parse import PARSE_MODES, STRICT
 from tcgtui.errors import UserError
 
 BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from engine.tcg.cards import Pack
+from tcgtui.engine.tcg.cards import Pack
 
 TAGS, LAST_NAME, NONE = "tags", "last_name", "none"
 STRICT, SOFT = "strict", "soft"

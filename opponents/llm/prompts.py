@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import locales
-from engine.core import Event
-from engine.tcg import cards as C
-from engine.tcg.describe import card_text, rules_sentences
-from engine.tcg.observation import ChampionView, TcgObservation
-from opponents.narrate import Narrator
+from tcgtui import locales
+from tcgtui.engine.core import Event
+from tcgtui.engine.tcg import cards as C
+from tcgtui.engine.tcg.describe import card_text, rules_sentences
+from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
+from tcgtui.opponents.narrate import Narrator
 
 PROMPT_VERSION = 1          # bump when the structure (not only the wording) of prompts changes
 TEMPLATE_PREFIXES = ("prompts.", "events.", "rules.", "cards.")

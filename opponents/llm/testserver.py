@@ -3,7 +3,7 @@
 Tests of the LLM path, the TUI and the bench use it, and so can anyone who
 wants to try ``llm:`` without a model::
 
-    python -m opponents.llm.testserver --port 8765
+    python -m tcgtui.opponents.llm.testserver --port 8765
     tcgtui play --vs llm:fake --base-url http://127.0.0.1:8765/v1
 
 It speaks ``POST /v1/chat/completions`` (JSON or a server-sent event stream)
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterable
 
-import locales
+from tcgtui import locales
 
 
 @dataclass
@@ -330,7 +330,7 @@ class ChatServer:
 
 def main(argv: list[str] | None = None) -> int:
     text = locales.load()
-    parser = argparse.ArgumentParser(prog="python -m opponents.llm.testserver",
+    parser = argparse.ArgumentParser(prog="python -m tcgtui.opponents.llm.testserver",
                                      description=text.t("llm_options.testserver.help"))
     parser.add_argument("--port", type=int, default=8765, help=text.t("llm_options.testserver.port"))
     parser.add_argument("--seed", type=int, default=0, help=text.t("llm_options.testserver.seed"))

@@ -16,8 +16,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-import locales
-from engine.tcg import TcgGame
+from tcgtui import locales
+from tcgtui.engine.tcg import TcgGame
 from tcgtui import __version__
 from tcgtui.errors import UserError
 from tcgtui.store import Run, Store

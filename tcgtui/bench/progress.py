@@ -7,7 +7,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-import locales
+from tcgtui import locales
 from tcgtui.bench.plan import Cell
 from tcgtui.bench.runner import SweepResult, Tally
 

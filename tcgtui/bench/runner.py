@@ -14,9 +14,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterator, Protocol
 
-from engine.core import GameRecord, Match
-from engine.tcg import TcgGame
-from opponents.base import Agent
+from tcgtui.engine.core import GameRecord, Match
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.opponents.base import Agent
 from tcgtui.bench.plan import Cell, agent_seat, deal_seed
 from tcgtui.match import DecisionRecord, MatchResult, run_match
 from tcgtui.store import ERRORED, EXISTS, FINISHED, REPLACED, DecisionRow, GameRow, Run, Store

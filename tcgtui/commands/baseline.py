@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import locales
+from tcgtui import locales
 from tcgtui.baseline import export, import_games, read_files
 from tcgtui.errors import UserError
 from tcgtui.store import add_db_argument, open_store

@@ -9,12 +9,12 @@ from typing import Any
 
 from rich.console import Console
 
-import locales
-from engine.tcg import Pack, TcgGame
-from opponents.base import SeatContext
-from opponents.llm.cli_options import add_endpoint_arguments, endpoint_options
-from opponents.registry import BUILDERS, make_agent
-from opponents.spec import AgentSpec, SpecError, expand_specs
+from tcgtui import locales
+from tcgtui.engine.tcg import Pack, TcgGame
+from tcgtui.opponents.base import SeatContext
+from tcgtui.opponents.llm.cli_options import add_endpoint_arguments, endpoint_options
+from tcgtui.opponents.registry import BUILDERS, make_agent
+from tcgtui.opponents.spec import AgentSpec, SpecError, expand_specs
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
 from tcgtui.bench.pool import process_pool
 from tcgtui.bench.progress import ProgressView, summary_table

@@ -6,8 +6,8 @@ import argparse
 
 from rich.console import Console
 
-import locales
-from engine.tcg.describe import card_text
+from tcgtui import locales
+from tcgtui.engine.tcg.describe import card_text
 from tcgtui import rtl
 from tcgtui.console_text import ProsePrinter
 from tcgtui.errors import UserError

@@ -11,7 +11,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-import locales
+from tcgtui import locales
 from tcgtui.errors import UserError
 from tcgtui.perf import Metric, PerfOptions, benchmarks
 

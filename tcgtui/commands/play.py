@@ -9,8 +9,8 @@ bench's, under the person's anonymous handle, saved after every move.
 from __future__ import annotations
 
 import argparse
-import locales
-from opponents.llm.cli_options import add_endpoint_arguments
+from tcgtui import locales
+from tcgtui.opponents.llm.cli_options import add_endpoint_arguments
 from tcgtui import config
 from tcgtui.campaign import DEFAULT_GAMES, KIND
 from tcgtui.errors import UserError

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-import locales
+from tcgtui import locales
 from tcgtui.errors import UserError
 from tcgtui.report import SECTIONS
 from tcgtui.store import add_db_argument, open_store

@@ -6,8 +6,8 @@ import argparse
 
 from rich.console import Console
 
-import locales
-from engine.tcg.describe import rules_sentences
+from tcgtui import locales
+from tcgtui.engine.tcg.describe import rules_sentences
 from tcgtui import rtl
 from tcgtui.commands.cards import check_lang
 from tcgtui.console_text import ProsePrinter

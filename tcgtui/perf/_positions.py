@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine.tcg import Pack, TcgState
+from tcgtui.engine.tcg import Pack, TcgState
 
 
 def random_game(pack: Pack, seed: int) -> TcgState:

@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.core import Event
-from engine.tcg import TcgGame
-from opponents.base import Agent, Decision, SeatContext
-from opponents.registry import BUILDERS, make_agent
+from tcgtui.engine.core import Event
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.opponents.base import Agent, Decision, SeatContext
+from tcgtui.opponents.registry import BUILDERS, make_agent
 from tcgtui.bench.plan import Cell, build_config, identity, open_run
 from tcgtui.bench.runner import Sweep, run_sweep
 from tcgtui.packs import load_pack
@@ -98,7 +98,7 @@ def _free_port() -> int:
 
 def serve(port: int, latency: float) -> None:
     """The fake endpoint, answering every request after ``latency`` seconds (run in a child process)."""
-    from opponents.llm.testserver import ChatServer, Fault
+    from tcgtui.opponents.llm.testserver import ChatServer, Fault
 
     delay = Fault.delay(latency) if latency > 0 else None
     server = ChatServer(faults=lambda index, received: delay, port=port)

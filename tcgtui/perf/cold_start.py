@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import locales
+from tcgtui import locales
 from tcgtui.perf import Metric, PerfOptions
 
 NAME = "cold_start"
@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import asyncio, time
 started = time.perf_counter()
-from opponents.base import SeatContext
-from opponents.registry import make_agent
+from tcgtui.opponents.base import SeatContext
+from tcgtui.opponents.registry import make_agent
 from tcgtui.packs import load_pack
 from tcgtui.perf._positions import midgame_positions
 pack = load_pack("community")

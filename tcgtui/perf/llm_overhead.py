@@ -1,6 +1,6 @@
 """What tcgtui itself costs per LLM decision, against a fake endpoint that answers at once.
 
-The fake server runs in its own process (``python -m opponents.llm.testserver``)
+The fake server runs in its own process (``python -m tcgtui.opponents.llm.testserver``)
 so its work does not share this interpreter; the wall-clock figures are
 tcgtui's overhead plus one loopback HTTP round trip to a server with no model
 behind it, and ``cpu`` is this process's CPU time alone (tcgtui's own cost,
@@ -21,11 +21,11 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from engine.core import Match
-from engine.tcg import TcgGame
-from opponents.base import SeatContext
-from opponents.llm.parse import parse_answer, split_reasoning
-from opponents.registry import make_agent
+from tcgtui.engine.core import Match
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.opponents.base import SeatContext
+from tcgtui.opponents.llm.parse import parse_answer, split_reasoning
+from tcgtui.opponents.registry import make_agent
 from tcgtui.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
 
@@ -36,7 +36,7 @@ ORDER = 40
 @contextmanager
 def fake_endpoint(seed: int) -> Iterator[str]:
     """Start the fake server in a child process; yield its base URL."""
-    proc = subprocess.Popen([sys.executable, "-m", "opponents.llm.testserver", "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "tcgtui.opponents.llm.testserver", "--port", "0",
                              "--seed", str(seed)], stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None

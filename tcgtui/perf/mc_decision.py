@@ -14,9 +14,9 @@ from collections import Counter
 
 import numpy as np
 
-import locales
-from opponents.base import SeatContext
-from opponents.registry import make_agent
+from tcgtui import locales
+from tcgtui.opponents.base import SeatContext
+from tcgtui.opponents.registry import make_agent
 from tcgtui.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
 from tcgtui.perf._positions import midgame_positions

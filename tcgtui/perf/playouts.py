@@ -12,10 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-import locales
-from engine.tcg.fast import layout as L
-from engine.tcg.fast import kernel as R
-from opponents.search import split
+from tcgtui import locales
+from tcgtui.engine.tcg.fast import layout as L
+from tcgtui.engine.tcg.fast import kernel as R
+from tcgtui.opponents.search import split
 from tcgtui.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
 from tcgtui.perf._positions import random_game

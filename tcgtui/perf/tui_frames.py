@@ -19,8 +19,8 @@ import math
 import os
 import time
 
-from opponents.registry import BUILDERS
-from opponents.spec import parse_spec
+from tcgtui.opponents.registry import BUILDERS
+from tcgtui.opponents.spec import parse_spec
 from tcgtui.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
 from tcgtui.tui.app import HUMAN, Settings, TcgApp

@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from opponents.spec import SpecError, parse_spec
+from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import SECTIONS
 from tcgtui.report.data import Game
 from tcgtui.report.stats import clopper_pearson, fit_decay, mean, median, sample_variance

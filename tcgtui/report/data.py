@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import locales
+from tcgtui import locales
 from tcgtui.errors import UserError
 from tcgtui.store import FINISHED, Store
 

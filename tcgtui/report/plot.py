@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 import numpy as np  # noqa: E402
 
-import locales  # noqa: E402
+from tcgtui import locales  # noqa: E402
 from tcgtui.errors import UserError  # noqa: E402
 from tcgtui.report.analyses import Report, opponent_k  # noqa: E402
 from tcgtui.report.stats import decay  # noqa: E402

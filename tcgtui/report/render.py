@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-import locales
+from tcgtui import locales
 from tcgtui.report.analyses import Report, Row
 from tcgtui.report.stats import DECAY_FORM
 

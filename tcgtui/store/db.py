@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-import locales
+from tcgtui import locales
 from tcgtui.errors import UserError
 from tcgtui.store.schema import LATEST, MIGRATIONS
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import platformdirs
 
-import locales
+from tcgtui import locales
 from tcgtui.store.db import Store, StoreError
 
 ENV = "TCGTUI_DB"

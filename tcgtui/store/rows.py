@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.tcg import Pack
+from tcgtui.engine.tcg import Pack
 from tcgtui.match import DecisionRecord, MatchResult
 from tcgtui.store.db import FINISHED, DecisionRow
 

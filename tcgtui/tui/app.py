@@ -19,14 +19,14 @@ from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 
-import locales
-from engine.core import Match
-from engine.tcg import Pack, TcgGame
-from opponents.base import Agent
-from opponents.human import HUMAN, HumanAgent
-from opponents.registry import make_agent
-from opponents.spec import parse_spec
-from opponents.tasks import warm_up
+from tcgtui import locales
+from tcgtui.engine.core import Match
+from tcgtui.engine.tcg import Pack, TcgGame
+from tcgtui.opponents.base import Agent
+from tcgtui.opponents.human import HUMAN, HumanAgent
+from tcgtui.opponents.registry import make_agent
+from tcgtui.opponents.spec import parse_spec
+from tcgtui.opponents.tasks import warm_up
 from tcgtui.errors import UserError
 from tcgtui.match import DecisionRecord, MatchResult
 from tcgtui.tui.bidi_text import Direction

@@ -9,10 +9,10 @@ end of a turn is left out because the next turn's header marks it.
 
 from __future__ import annotations
 
-from engine.core import Event
-from engine.tcg.cards import Pack
-from locales import Catalog
-from opponents.narrate import Narrator
+from tcgtui.engine.core import Event
+from tcgtui.engine.tcg.cards import Pack
+from tcgtui.locales import Catalog
+from tcgtui.opponents.narrate import Narrator
 
 SPECTATOR = -1
 SILENT = ("end_turn",)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import secrets
 
-import locales
-from engine.tcg import Pack
-from opponents.llm.cli_options import endpoint_options
-from opponents.registry import BUILDERS
-from opponents.spec import SpecError, parse_spec
+from tcgtui import locales
+from tcgtui.engine.tcg import Pack
+from tcgtui.opponents.llm.cli_options import endpoint_options
+from tcgtui.opponents.registry import BUILDERS
+from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui import rtl
 from tcgtui.errors import UserError
 from tcgtui.packs import DEFAULT_PACK, load_pack

@@ -14,10 +14,10 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
-from engine.core import Event, Match
-from engine.tcg import TcgGame, TcgObservation
-from opponents.base import Agent
-from opponents.human import HumanAgent
+from tcgtui.engine.core import Event, Match
+from tcgtui.engine.tcg import TcgGame, TcgObservation
+from tcgtui.opponents.base import Agent
+from tcgtui.opponents.human import HumanAgent
 from tcgtui.match import DecisionRecord, MatchResult, run_match
 
 # Seconds an opponent's move stays on screen, slowest to fastest (watch's speed keys).

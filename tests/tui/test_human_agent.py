@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from engine.tcg import TcgGame
-from opponents.base import SeatContext
-from opponents.human import HumanAgent
-from opponents.random_agent import RandomAgent
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.opponents.base import SeatContext
+from tcgtui.opponents.human import HumanAgent
+from tcgtui.opponents.random_agent import RandomAgent
 from tcgtui.match import FINISHED, run_match
 
 pytestmark = pytest.mark.anyio

@@ -9,7 +9,7 @@ from tcgtui.tui.screens.dialogs import GameOverScreen
 from tcgtui.tui.widgets.stream import StreamPanel
 from tests.tui.helpers import make_app, play_moves, screen_text, settle
 
-testserver = pytest.importorskip("opponents.llm.testserver", reason="llm: players arrive with branch 'llm'")
+testserver = pytest.importorskip("tcgtui.opponents.llm.testserver", reason="llm: players arrive with branch 'llm'")
 pytestmark = pytest.mark.anyio
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import GameRecord, replay
-from engine.tcg import TcgGame
-from opponents.registry import BUILDERS
+from tcgtui.engine.core import GameRecord, replay
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.opponents.registry import BUILDERS
 from tcgtui.match import FINISHED
 from tcgtui.tui.app import HUMAN
 from tcgtui.tui.screens.board import BoardScreen

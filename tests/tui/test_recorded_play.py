@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from engine.tcg import TcgGame
-from opponents.registry import make_agent
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.opponents.registry import make_agent
 from tcgtui import config
 from tcgtui.campaign import LADDER
 from tcgtui.cli import build_parser, main

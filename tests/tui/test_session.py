@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from engine.core import Event, Match
-from engine.tcg import TcgGame
-from opponents.random_agent import RandomAgent
+from tcgtui.engine.core import Event, Match
+from tcgtui.engine.tcg import TcgGame
+from tcgtui.opponents.random_agent import RandomAgent
 from tcgtui.match import FINISHED
 from tcgtui.tui.session import GameSession, SeatInfo, split_stages
 

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from opponents.registry import BUILDERS
+from tcgtui.opponents.registry import BUILDERS
 from tcgtui.match import FINISHED
 from tcgtui.tui.screens.dialogs import GameOverScreen
 from tcgtui.tui.session import PAUSE_STEPS

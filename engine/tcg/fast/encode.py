@@ -16,12 +16,12 @@ import random
 
 import numpy as np
 
-from engine.core import Outcome
-from engine.tcg.cards import Pack
-from engine.tcg.fast import layout as L
-from engine.tcg.observation import TcgObservation
-from engine.tcg.redeal import seen_cards
-from engine.tcg.state import Champion, TcgState
+from tcgtui.engine.core import Outcome
+from tcgtui.engine.tcg.cards import Pack
+from tcgtui.engine.tcg.fast import layout as L
+from tcgtui.engine.tcg.observation import TcgObservation
+from tcgtui.engine.tcg.redeal import seen_cards
+from tcgtui.engine.tcg.state import Champion, TcgState
 
 
 def _index(program: L.Program) -> dict[str, int]:

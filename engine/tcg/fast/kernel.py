@@ -22,7 +22,7 @@ import re
 import numpy as np
 from numba import njit
 
-from engine.tcg.fast.layout import (
+from tcgtui.engine.tcg.fast.layout import (
     A_EF_HI, A_EF_LO, A_N, A_WHEN, AW, C_AB_HI, C_AB_LO, C_EF_HI, C_EF_LO, C_GUARD, C_KW, C_POWER,
     C_TYPE, C_WMASK, CH_BLOCKED, CH_CARD, CH_FROZEN, CH_GUARD, CH_POWER, CH_SUMMONED, CH_TGUARD,
     CH_TPOWER, CHW, CT_CHAMPION, CT_SPELL, CT_TRICK, CW, DAMAGE_MASK, DO_BLOCK_WITH, DO_BUFF,

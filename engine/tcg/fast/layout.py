@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.tcg import cards as C
+from tcgtui.engine.tcg import cards as C
 
 # --- vocabulary codes ------------------------------------------------------------------
 

@@ -17,8 +17,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
-from engine.core import Event
-from engine.tcg.observation import TcgObservation
+from tcgtui.engine.core import Event
+from tcgtui.engine.tcg.observation import TcgObservation
 from tcgtui.tui.narration import SPECTATOR
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized

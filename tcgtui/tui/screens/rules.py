@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
 
-from engine.tcg.describe import card_text, rules_sentences
+from tcgtui.engine.tcg.describe import card_text, rules_sentences
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar

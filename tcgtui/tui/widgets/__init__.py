@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from locales import Catalog
+from tcgtui.locales import Catalog
 from tcgtui.tui.bidi_text import Direction
 
 if TYPE_CHECKING:

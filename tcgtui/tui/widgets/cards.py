@@ -11,9 +11,9 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widget import Widget
 
-from engine.tcg import cards as C
-from engine.tcg.observation import ChampionView
-from engine.tcg.describe import card_text
+from tcgtui.engine.tcg import cards as C
+from tcgtui.engine.tcg.observation import ChampionView
+from tcgtui.engine.tcg.describe import card_text
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.text import Caption

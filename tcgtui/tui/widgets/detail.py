@@ -6,8 +6,8 @@ from rich.console import Group, RenderableType
 from textual.app import RenderResult
 from textual.widget import Widget
 
-from engine.tcg import cards as C
-from engine.tcg.describe import card_text
+from tcgtui.engine.tcg import cards as C
+from tcgtui.engine.tcg.describe import card_text
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.cards import Slot, champion_status, stat_style

@@ -9,7 +9,7 @@ from textual.app import RenderResult
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
-from engine.core import Event
+from tcgtui.engine.core import Event
 from tcgtui.tui.bidi_text import Para
 from tcgtui.tui.narration import narrate
 from tcgtui.tui.widgets import Localized
