@@ -1,11 +1,16 @@
 """The shape every game takes: states, events, outcomes, records and replay.
 
-Nothing here knows about cards.  A game supplies a ``Game`` (a factory that
-turns a seed into an initial state and converts moves to and from text) and a
-``GameState`` in the spirit of OpenSpiel: ``legal_moves()``, ``apply()``,
-``clone()``, ``is_terminal()``, ``winner`` and a per-player ``observation()``
-that hides what that player may not see.
+Nothing here knows about any one game.  A game supplies a ``Game`` (a factory
+that turns a seed into an initial state and converts moves to and from text)
+and a ``GameState`` in the spirit of OpenSpiel: ``legal_moves()`` (or
+``validate()`` where moves are free text), ``apply()``, ``clone()``,
+``is_terminal()``, ``returns()`` per seat and a per-seat ``observation()``
+that hides what that seat may not see.
+
+Every observation has ``seat``, ``turn`` and ``legal_moves`` (a tuple, empty in
+free-text games): the match loop and the players read nothing else generic.
 """
+
 
 from __future__ import annotations
 
@@ -53,22 +58,41 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a finished game ended: ``winner`` is a seat, or None for a draw."""
+    """How a finished game ended.
+
+    ``winner`` is a seat, or None for a draw (or a one-seat game); ``scores``
+    is set by score games (one number per seat) and is then what ``returns``
+    gives; otherwise a win is 1, a loss -1 and a draw 0.
+    """
 
     winner: int | None
     reason: str
+    scores: tuple[float, ...] | None = None
 
     def returns(self, seat: int) -> float:
+        if self.scores is not None:
+            return float(self.scores[seat])
         if self.winner is None:
             return 0.0
         return 1.0 if self.winner == seat else -1.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason}
+        out: dict[str, Any] = {"winner": self.winner, "reason": self.reason}
+        if self.scores is not None:
+            out["scores"] = list(self.scores)
+        return out
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Outcome:
+        scores = obj.get("scores")
+        return cls(obj.get("winner"), str(obj.get("reason", "")),
+                   None if scores is None else tuple(float(s) for s in scores))
 
 
 class GameState(ABC, Generic[Move]):
     """A position: whose turn, what may be played, and what each seat sees."""
+
+    num_seats: int = 2
 
     @property
     @abstractmethod
@@ -100,6 +124,25 @@ class GameState(ABC, Generic[Move]):
         out = self.outcome
         return None if out is None else out.winner
 
+    def returns(self) -> list[float]:
+        """Each seat's return once the game is over (zeros while it goes on)."""
+        out = self.outcome
+        return [0.0 if out is None else out.returns(s) for s in range(self.num_seats)]
+
+    def validate(self, move: Move) -> str | None:
+        """Why ``move`` cannot be played now (an invalid-move kind), or None if it can.
+
+        Games with a finite move list need not override this; free-text games
+        check their moves here instead of listing them.
+        """
+        return None if move in self.legal_moves() else "illegal"
+
+    def apply_invalid(self, kind: str, text: str) -> list[Event]:
+        """Count an invalid attempt by the current player, for games whose rules
+        say what an invalid move costs (the same player moves again, or is
+        disqualified past a threshold).  Games without such rules never get one."""
+        raise NotImplementedError(f"{type(self).__name__} has no rules for invalid moves")
+
     @abstractmethod
     def observation(self, seat: int) -> Any:
         """What ``seat`` may see: never the opponent's secrets or any deck order."""
@@ -110,7 +153,11 @@ class GameState(ABC, Generic[Move]):
 
 
 class Game(ABC, Generic[Move]):
-    """A ruleset with its setup: makes initial states and names moves."""
+    """A ruleset with its setup: makes initial states and names moves.
+
+    ``name`` is the game's registry id; ``setup()`` says everything else a
+    record needs to rebuild the same game (pack, board size, thresholds...).
+    """
 
     name: str
 
@@ -128,6 +175,12 @@ class Game(ABC, Generic[Move]):
     @abstractmethod
     def move_from_text(self, text: str) -> Move: ...
 
+    def resample(self, obs: Any, rng: Any) -> GameState[Move]:
+        """A full state consistent with ``obs``: exactly the state in a game of perfect
+        information, a fresh re-deal of what the seat cannot see otherwise.  Search
+        players start every playout from one; a game without it gets no search."""
+        raise NotImplementedError(f"{self.name} cannot rebuild a state from an observation")
+
 
 @dataclass
 class GameRecord:
@@ -139,15 +192,22 @@ class GameRecord:
     moves: list[str] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     outcome: dict[str, Any] | None = None
+    invalid: list[str] = field(default_factory=list)   # the raw text of each invalid attempt, in order
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "seed": self.seed, "setup": self.setup,
-                "moves": self.moves, "events": self.events, "outcome": self.outcome}
+        out = {"game": self.game, "seed": self.seed, "setup": self.setup,
+               "moves": self.moves, "events": self.events, "outcome": self.outcome}
+        if self.invalid:
+            out["invalid"] = self.invalid
+        return out
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> GameRecord:
         return cls(obj["game"], int(obj["seed"]), dict(obj["setup"]), list(obj["moves"]),
-                   list(obj.get("events", [])), obj.get("outcome"))
+                   list(obj.get("events", [])), obj.get("outcome"), list(obj.get("invalid", [])))
+
+
+INVALID = "!"     # a record's move that starts with this is an invalid attempt of that kind
 
 
 class Match(Generic[Move]):
@@ -162,11 +222,20 @@ class Match(Generic[Move]):
         self.seed = seed
         self.state = game.new_state(seed)
         self.moves: list[Move] = []
+        self.invalid_texts: list[str] = []
         self.events: list[Event] = list(getattr(self.state, "start_events", ()))
 
     def play(self, move: Move) -> list[Event]:
         events = self.state.apply(move)
         self.moves.append(move)
+        self.events.extend(events)
+        return events
+
+    def play_invalid(self, kind: str, text: str) -> list[Event]:
+        """An invalid attempt the game's rules count (recorded as ``!kind`` among the moves)."""
+        events = self.state.apply_invalid(kind, text)
+        self.moves.append(INVALID + kind)  # type: ignore[arg-type]
+        self.invalid_texts.append(text)
         self.events.extend(events)
         return events
 
@@ -176,9 +245,10 @@ class Match(Generic[Move]):
     def record(self) -> GameRecord:
         out = self.state.outcome
         return GameRecord(self.game.name, self.seed, self.game.setup(),
-                          [self.game.move_to_text(m) for m in self.moves],
+                          [m if isinstance(m, str) and m.startswith(INVALID) else self.game.move_to_text(m)
+                           for m in self.moves],
                           [e.to_json() for e in self.events],
-                          None if out is None else out.to_json())
+                          None if out is None else out.to_json(), list(self.invalid_texts))
 
 
 def replay(game: Game[Move], record: GameRecord) -> Match[Move]:
@@ -186,6 +256,10 @@ def replay(game: Game[Move], record: GameRecord) -> Match[Move]:
     if record.game != game.name:
         raise ValueError(f"record is a {record.game!r} game, not {game.name!r}")
     match = Match(game, record.seed)
+    invalid = iter(record.invalid)
     for text in record.moves:
-        match.play(game.move_from_text(text))
+        if text.startswith(INVALID):
+            match.play_invalid(text[len(INVALID):], next(invalid, ""))
+        else:
+            match.play(game.move_from_text(text))
     return match

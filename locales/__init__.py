@@ -1,7 +1,9 @@
 """All text a person or a model reads, one folder per language.
 
 A language is a folder of TOML files (``meta.toml`` names it and gives its
-direction and plural rules).  Adding a language means adding a folder; this
+direction and plural rules); each game of the arena other than the card game
+has a subfolder of its own, read under the game's id (``grid/prompts.toml``
+gives the keys ``grid.prompts.*``).  Adding a language means adding a folder; this
 module only loads and formats, it holds no text of its own.
 """
 
@@ -145,6 +147,8 @@ def load(code: str = DEFAULT) -> Catalog:
     for path in sorted(folder.glob("*.toml")):
         if path.name != "meta.toml":
             _flatten(path.stem, _read(path), entries)
+    for path in sorted(folder.glob("*/*.toml")):          # a game's own folder: keys "<game>.<file>.<key>"
+        _flatten(f"{path.parent.name}.{path.stem}", _read(path), entries)
     plural = {k: PluralRule.parse(v) for k, v in meta.get("plural", {}).items()}
     fallback = load(DEFAULT) if code != DEFAULT else None
     return Catalog(code, meta["name"], meta.get("direction", "ltr") == "rtl", plural, entries, fallback)

@@ -1,5 +1,6 @@
 """The two-player trading card game of TCG-Bench, with cards as data."""
 
+from tcgtui.engine.registry import GameInfo, GameSpec, Param, register
 from tcgtui.engine.tcg.cards import Card, Pack
 from tcgtui.engine.tcg.game import TcgGame
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
@@ -9,3 +10,10 @@ from tcgtui.engine.tcg.state import TcgState
 
 __all__ = ["Card", "ChampionView", "Pack", "PackError", "TcgGame", "TcgObservation", "TcgState",
            "build_pack", "determinize"]
+
+
+def _make(params: dict) -> TcgGame:
+    return TcgGame(params["pack"])
+
+
+register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),)), make=_make))

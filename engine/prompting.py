@@ -1,0 +1,54 @@
+"""What a game gives the LLM player: its text builders and the reader of a reply.
+
+The loop that talks to a model (client, retries, reasoning stripping, token
+counts, streaming, history budget, re-prompts, fallback) is the same for
+every game and lives in ``opponents.llm``; a game supplies only a
+``Prompter``, built from a locale catalog handed in (the engine does no I/O).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+Message = dict[str, Any]      # {"role": ..., "content": str or a list of parts (text, image_url)}
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a reply named: a move (or None), the path that found it, and why not if none.
+
+    ``error`` is an invalid-move kind the game's rules or the player's re-prompt
+    understand (e.g. ``format``, ``out_of_bounds``, ``taken`` for grid games;
+    ``no_tags``, ``unknown``... for the card game).
+    """
+
+    move: Any
+    path: str
+    error: str | None = None
+    text: str = ""            # the part of the reply read as the move, quoted back in feedback
+
+
+class Prompter(Protocol):
+    """Messages for one seat of one game in one language, and the parser of its replies."""
+
+    version: str              # recorded with every decision: a changed word shows up in the records
+    keeps_history: bool       # True: one conversation per game; False: each move is a fresh prompt
+
+    def system(self) -> Message | None:
+        """The first message (rules and fixed material), or None."""
+
+    def turn(self, obs: Any, events: list[Any], fallback: Any = None,
+             retry: tuple[str, str] | None = None) -> Message | list[Message]:
+        """The message for one decision.  ``fallback``: the move played for the model last
+        time (its replies were unusable); ``retry``: (previous reply, why it was invalid)
+        when the game's rules give the same player another go after an invalid move."""
+
+    def parse(self, answer: str, obs: Any) -> Parsed:
+        """Read the move from an answer already free of reasoning; ``error`` set if none."""
+
+    def reason(self, parsed: Parsed) -> str:
+        """Why ``parsed`` is not a move, in the prompt's language."""
+
+    def invalid(self, reason: str, obs: Any, left: int) -> Message:
+        """The re-prompt after an unusable reply, with ``left`` attempts remaining."""

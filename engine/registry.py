@@ -1,0 +1,198 @@
+"""The game registry: every game registers itself once, under its id.
+
+A game is a package under ``engine/`` whose ``__init__`` calls ``register``;
+nothing outside that package, its screen module, its ``locales/<lang>/<id>/``
+folder and its tests names it.  ``games()`` finds the packages by walking
+``engine/`` (importing a game package is cheap: heavy parts such as compiled
+search load only when used), so a new game needs no list to be edited.
+
+What a spec holds is pure: rules, parameters, text builders for prompts and
+narration, report analyses, reference policies.  Players live in
+``opponents``, screens in ``tcgtui.tui.games``; both look games up here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+WDL, SCORE = "wdl", "score"          # outcome kinds: win/draw/loss, or a number per seat
+LIST, TEXT = "list", "text"          # move kinds: a finite list of legal moves, or free text checked by validate()
+AGENT, RULES = "agent", "rules"      # who handles an unusable reply: the player (re-prompt, fallback) or the rules
+
+
+class UnknownGame(LookupError):
+    """No game is registered under that id."""
+
+
+class ParamError(ValueError):
+    """A game parameter given on the command line does not fit the game."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One setting of a game (a board size, a threshold, a pack), with its type and default."""
+
+    name: str
+    type: type
+    default: Any
+    choices: tuple[Any, ...] = ()
+    low: float | None = None          # inclusive bounds for numbers
+    high: float | None = None
+    kind: str = ""                    # "pack": a pack name or folder, loaded by the caller (the engine does no I/O)
+
+    def parse(self, text: str) -> Any:
+        """The value of ``text`` for this parameter; ParamError names what was expected."""
+        if self.kind:
+            return text
+        try:
+            value = self.type(text)
+        except (TypeError, ValueError):
+            raise ParamError(f"{self.name}={text!r}: expected {self.expected()}") from None
+        return self.check(value)
+
+    def check(self, value: Any) -> Any:
+        if self.kind:
+            return value
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
+        if self.choices and value not in self.choices:
+            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
+        return value
+
+    def expected(self) -> str:
+        if self.choices:
+            return "one of " + ", ".join(str(c) for c in self.choices)
+        kind = {int: "an integer", float: "a number", str: "text"}.get(self.type, self.type.__name__)
+        if self.low is not None and self.high is not None:
+            return f"{kind} from {self.low:g} to {self.high:g}"
+        if self.low is not None:
+            return f"{kind} of at least {self.low:g}"
+        return kind
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What every part of the arena may know about a game without importing it whole."""
+
+    id: str
+    seats: int                                  # 1 or 2
+    outcome: str = WDL                          # WDL or SCORE
+    moves: str = LIST                           # LIST or TEXT
+    invalid: str = AGENT                        # AGENT or RULES
+    params: tuple[Param, ...] = ()
+    prompt_styles: tuple[str, ...] = ()         # forms of the state in prompts; the first is the default
+    family: str = ""                            # games that share a package, screen and locale folder
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.params) or "none"
+        raise ParamError(f"{self.id} has no parameter {name!r}; its parameters: {known}")
+
+    def resolve(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every parameter's value: the given ones checked, the rest at their defaults."""
+        given = dict(given or {})
+        out = {}
+        for p in self.params:
+            out[p.name] = p.check(given.pop(p.name)) if p.name in given else p.default
+        if given:
+            self.param(next(iter(given)))       # raises, naming the unknown one
+        return out
+
+    @property
+    def locale_folder(self) -> str:
+        return self.family or self.id
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A non-search reference player the game provides as a pure policy.
+
+    ``policy(game, arg)`` returns ``choose(state, rng) -> move``; the player in
+    ``opponents`` hands it a state rebuilt from its observation (``Game.resample``),
+    so a reference never sees more than its seat does.  ``arg`` is the number in
+    ``name:N`` when ``takes_arg`` (a search depth, say).
+    """
+
+    name: str
+    policy: Callable[[Any, int | None], Callable[[Any, Any], Any]]
+    takes_arg: bool = False
+    default_arg: int | None = None
+    max_arg: int | None = None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game: its info and the pure builders the other layers call.
+
+    Builders import their modules lazily so that registering stays cheap.
+    """
+
+    info: GameInfo
+    make: Callable[[dict[str, Any]], Any]                     # resolved params -> Game
+    prompter: Callable[..., Any] | None = None                # (game, lang, seat, style) -> Prompter
+    narrator: Callable[..., Any] | None = None                # (game, catalog, viewer) -> narrator with .all(events)
+    analyses: Callable[..., Any] | None = None                # report sections of this game (pure functions)
+    rules_text: Callable[..., Any] | None = None              # (game, lang) -> the rules as players read them
+    references: tuple[Reference, ...] = ()
+    fast: Callable[[], Any] | None = None                     # compiled search accelerator (module), when there is one
+    extras: Mapping[str, Any] = field(default_factory=dict)   # game-specific hooks other layers may look for
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    def game(self, params: Mapping[str, Any] | None = None) -> Any:
+        return self.make(self.info.resolve(params))
+
+    def reference(self, name: str) -> Reference | None:
+        return next((r for r in self.references if r.name == name), None)
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+_SKIP = {"core", "registry"}
+_loaded = False
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Called once by each game package when it is imported."""
+    old = _REGISTRY.get(spec.id)
+    if old is not None and old is not spec and old.make is not spec.make:
+        raise ValueError(f"two games registered under the id {spec.id!r}")
+    _REGISTRY[spec.id] = spec
+    return spec
+
+
+def _load_all() -> None:
+    global _loaded
+    if _loaded:
+        return
+    import tcgtui.engine as root
+    for mod in pkgutil.iter_modules(root.__path__):
+        if mod.ispkg and mod.name not in _SKIP:
+            importlib.import_module(f"{root.__name__}.{mod.name}")
+    _loaded = True
+
+
+def games() -> list[GameSpec]:
+    """Every registered game, in id order (the card game first: it is the default)."""
+    _load_all()
+    return sorted(_REGISTRY.values(), key=lambda s: (s.id != DEFAULT, s.id))
+
+
+def get(game_id: str) -> GameSpec:
+    _load_all()
+    spec = _REGISTRY.get(game_id)
+    if spec is None:
+        raise UnknownGame(f"{game_id!r} is not a game; expected one of {', '.join(s.id for s in games())}")
+    return spec
+
+
+DEFAULT = "tcg"
