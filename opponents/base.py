@@ -28,16 +28,28 @@ class Decision:
     move: str
     info: dict[str, Any] = field(default_factory=dict)
     forfeit: bool = False      # the agent gives up (e.g. an LLM past its invalid-move budget)
+    # An unusable reply in a game whose rules count invalid moves (GameInfo.invalid == "rules"):
+    # its kind (e.g. "format", "taken") and the raw text; the match loop hands both to the game.
+    invalid: str | None = None
+    raw: str = ""
 
 
 @dataclass(frozen=True)
 class SeatContext:
-    """What an agent is told when a game starts."""
+    """What an agent is told when a game starts: its seat, the game (rules and
+    setup, never the state) and the language it is addressed in."""
 
     seat: int
     game_seed: int
-    pack: Any                 # engine.tcg.Pack; agents may read card data, not the state
+    pack: Any = None          # card games: the pack, whose card data agents may read
     lang: str = "en"
+    game: Any = None          # the Game (engine.core.Game); built from the pack when only that is given
+    options: dict[str, Any] = field(default_factory=dict)   # game-level settings for players (prompt style)
+
+    def __post_init__(self) -> None:
+        if self.game is None and self.pack is not None:
+            from tcgtui.engine import registry
+            object.__setattr__(self, "game", registry.get(registry.DEFAULT).make({"pack": self.pack}))
 
 
 def agent_rng(game_seed: int, seat: int, salt: str = "agent") -> random.Random:
