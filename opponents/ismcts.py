@@ -7,23 +7,26 @@ the moves legal in that deal; random playouts.  The most visited move is
 played; ties go to the agent's seeded RNG.  With several workers, each grows
 its own tree on a share of the iterations and the root counts are summed
 (root parallelisation).
+
+A game with a compiled accelerator that grows trees (the card game's) runs
+there; every other game with a move list runs the same algorithm through the
+core API (``Game.resample`` for the re-deal; in a game of perfect information
+it is plain UCT).
 """
 
 from __future__ import annotations
 
 import math
+import random
 from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
 
-from tcgtui.engine.core import Event
-from tcgtui.engine.tcg.fast.encode import encode_observation
-from tcgtui.engine.tcg.fast.layout import compile_pack
-from tcgtui.engine.tcg.observation import TcgObservation
+from tcgtui.engine import registry
+from tcgtui.engine.core import Event, Game
 from tcgtui.opponents.base import Agent, Decision, SeatContext
-from tcgtui.opponents.tasks import Tree, TreeTask, run_tree
-from tcgtui.opponents.montecarlo import best_moves
+from tcgtui.opponents.montecarlo import best_moves, random_playout, score_of
 from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, run_batches, split
 from tcgtui.opponents.spec import AgentSpec
 
@@ -43,16 +46,29 @@ class ISMCTSAgent(Agent):
 
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
-        self.program = compile_pack(ctx.pack)
+        self.game = ctx.game
+        spec = registry.get(self.game.name)
+        fast = spec.fast() if spec.fast is not None else None
+        self.fast = fast if fast is not None and hasattr(fast, "Tree") else None
+        if self.fast is not None:
+            self.program = self.fast.prepare(self.game)
 
-    async def decide(self, obs: TcgObservation, events: list[Event]) -> Decision:
+    async def decide(self, obs: Any, events: list[Event]) -> Decision:
         moves = list(obs.legal_moves)
         if len(moves) == 1:
             return Decision(moves[0], {"iterations": 0})
-        code = self.program.code
-        base = encode_observation(obs, self.program)
         seed = self.rng.getrandbits(63)
-        index = np.array([self.program.card_ids.index(m) for m in moves], dtype=np.int64)
+        if self.fast is None:
+            tree = UctTree(self.game, obs, seed, self.explore)
+            ranges = split(self.iterations, math.ceil(self.iterations / (BATCH_PLAYOUTS // 8)))
+            await run_batches(lambda r: tree.grow(r[1]), ranges, None, self.progress,
+                              [count for _, count in ranges])
+            root = tree.root(moves)
+            return self._choose(moves, root)
+        Tree, TreeTask, run_tree = self.fast.Tree, self.fast.TreeTask, self.fast.run_tree
+        code = self.program.code
+        base = self.fast.encode(self.program, obs)
+        index = self.fast.move_index(self.program, obs, moves)
         executor = self.workers.executor
         if executor is None:
             tree = Tree(code, base, self.iterations, seed, self.explore)
@@ -66,6 +82,9 @@ class ISMCTSAgent(Agent):
                      for t, (_, count) in enumerate(shares)]
             root = np.sum(await run_batches(run_tree, tasks, executor, self.progress,
                                             [count for _, count in shares]), axis=0)
+        return self._choose(moves, root)
+
+    def _choose(self, moves: list[Any], root: np.ndarray) -> Decision:
         visits = [float(v) for v in root[:, 0]]
         tied = best_moves(moves, visits)
         move = tied[0] if len(tied) == 1 else self.rng.choice(tied)
@@ -82,3 +101,47 @@ class ISMCTSAgent(Agent):
 
     async def aclose(self) -> None:
         self.workers.close()
+
+
+class UctTree:
+    """Single-observer ISMCTS through the core API: a re-deal per iteration, UCB1 with
+    availability counts over the moves legal in that deal, random playouts."""
+
+    def __init__(self, game: Game, obs: Any, seed: int, explore: float) -> None:
+        self.game, self.obs, self.seed, self.explore = game, obs, seed, explore
+        self.done = 0
+        # node: move -> [visits, reward (from the mover's side), availability, children]
+        self.children: dict[Any, list[Any]] = {}
+
+    def grow(self, count: int) -> None:
+        for i in range(self.done, self.done + count):
+            self._iterate(random.Random(f"{self.seed}:{i}"))
+        self.done += count
+
+    def _iterate(self, rng: random.Random) -> None:
+        state = self.game.resample(self.obs, rng)
+        node, path = self.children, []
+        while not state.is_terminal():
+            legal = state.legal_moves()
+            mover = state.current_player
+            for m in legal:
+                node.setdefault(m, [0, 0.0, 0, {}])[2] += 1
+            untried = [m for m in legal if node[m][0] == 0]
+            if untried:
+                move = rng.choice(untried)
+                path.append((node[move], mover))
+                state.apply(move)
+                break
+            move = max(legal, key=lambda m: node[m][1] / node[m][0]
+                       + self.explore * math.sqrt(math.log(node[m][2]) / node[m][0]))
+            path.append((node[move], mover))
+            state.apply(move)
+            node = node[move][3]
+        end = random_playout(state, rng)
+        for stats, mover in path:
+            stats[0] += 1
+            stats[1] += score_of(end, mover)
+
+    def root(self, moves: list[Any]) -> np.ndarray:
+        return np.array([[self.children.get(m, [0, 0.0])[0], self.children.get(m, [0, 0.0])[1]]
+                         for m in moves], dtype=float)

@@ -1,39 +1,67 @@
-"""``mc:K``: the paper's flat Monte Carlo opponent, played honestly.
+"""``mc:K``: the paper's flat Monte Carlo opponent, played honestly, for any game with a move list.
 
-For each legal move, K playouts: re-deal what this seat cannot see (the
-opponent's hand and face-down tricks, both deck orders, future shuffles),
-play the move, then uniformly random moves for both players to the end.  The
-move with the best score (a win 1, a draw 1/2) is played; ties go to the
-agent's seeded RNG, so a game replays from its seed.
+For each legal move, K playouts: rebuild a full state from what this seat sees
+(``Game.resample``: the exact state in a game of perfect information, a fresh
+re-deal of the hidden cards otherwise), play the move, then uniformly random
+moves for every player to the end.  The move with the best score (a win 1, a
+draw 1/2) is played; ties go to the agent's seeded RNG, so a game replays from
+its seed.  A game that registers a compiled accelerator (``GameSpec.fast``)
+runs its playouts there, in batches a thread or a process pool can share.
 
-``mc:K:peek`` is the public engine's omniscient variant, kept for comparison:
-it is handed a clone of the true state before each decision (see
-``Agent.omniscient``) and plays out from it.  Unlike that engine, it does
+``mc:K:peek`` is the public engine's omniscient variant, kept for comparison
+(card game only): it is handed a clone of the true state before each decision
+(see ``Agent.omniscient``) and plays out from it.  Unlike that engine, it does
 play the evaluated card.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from concurrent.futures import Executor
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from tcgtui.engine.core import Event
-from tcgtui.engine.tcg.fast.encode import encode_observation, encode_state
-from tcgtui.engine.tcg.fast.layout import compile_pack
-from tcgtui.engine.tcg.observation import TcgObservation
-from tcgtui.engine.tcg.state import TcgState
+from tcgtui.engine import registry
+from tcgtui.engine.core import Event, Game, GameState
+from tcgtui.engine.fast import DRAW, WIN
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
-from tcgtui.opponents.tasks import DRAW, WIN, PlayoutBatch, run_playouts
 from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, run_batches, split
 from tcgtui.opponents.spec import AgentSpec
 
 
-def best_moves(moves: list[str], scores: list[float]) -> list[str]:
+def best_moves(moves: list[Any], scores: list[float]) -> list[Any]:
     top = max(scores)
     return [m for m, s in zip(moves, scores) if s == top]
+
+
+def random_playout(state: GameState, rng: random.Random) -> GameState:
+    """Uniformly random legal moves for every player until the game ends."""
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def score_of(state: GameState, seat: int) -> float:
+    """A finished playout from ``seat``'s side: a win 1, a draw 1/2, a loss 0."""
+    winner = state.winner
+    return 0.5 if winner is None else float(winner == seat)
+
+
+def generic_playouts(game: Game, obs: Any, moves: list[Any], first: int, count: int, seed: int) -> np.ndarray:
+    """Win/draw/loss counts per move through the core API; playout i of move m has its own stream."""
+    out = np.zeros((len(moves), 3), dtype=np.int64)
+    for m, move in enumerate(moves):
+        for i in range(first, first + count):
+            rng = random.Random(f"{seed}:{m}:{i}")
+            state = game.resample(obs, rng)
+            state.apply(move)
+            end = random_playout(state, rng)
+            s = score_of(end, obs.seat)
+            out[m, WIN if s == 1.0 else DRAW if s == 0.5 else 2] += 1
+    return out
 
 
 class MonteCarloAgent(Agent):
@@ -50,33 +78,49 @@ class MonteCarloAgent(Agent):
         self.workers = Workers(executor, workers)
         self.progress = Progress()
         self._true_state: np.ndarray | None = None
+        self._prepared: dict[int, Any] = {}
 
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
-        self.program = compile_pack(ctx.pack)
+        self.game = ctx.game
+        spec = registry.get(self.game.name)
+        self.fast = spec.fast() if spec.fast is not None else None
+        if self.fast is not None:
+            key = id(self.game)
+            if key not in self._prepared:          # agents are reused across a sweep's games
+                self._prepared = {key: self.fast.prepare(self.game)}
+            self.program = self._prepared[key]
+        elif self.peek:
+            raise AgentError(f"{self.spec}: {self.game.name} has no compiled path to peek with")
         self._true_state = None
 
-    def see_state(self, state: TcgState) -> None:
-        self._true_state = encode_state(state, self.program)
+    def see_state(self, state: Any) -> None:
+        self._true_state = self.fast.encode_state(state, self.program)
 
-    async def decide(self, obs: TcgObservation, events: list[Event]) -> Decision:
-        moves = list(obs.legal_moves)
-        if len(moves) == 1:
-            return Decision(moves[0], {"playouts": 0})
+    def _tasks(self, obs: Any, moves: list[Any], seed: int) -> tuple[Any, list[Any], list[int]]:
+        parts = max(self.workers.workers, math.ceil(self.k * len(moves) / BATCH_PLAYOUTS))
+        ranges = split(self.k, parts)
+        units = [count * len(moves) for _, count in ranges]
+        if self.fast is None:
+            return (lambda r: generic_playouts(self.game, obs, moves, r[0], r[1], seed)), ranges, units
         if self.peek:
             if self._true_state is None:
                 raise AgentError(f"{self.spec} needs the true state, and this runner did not hand it over")
             base, self._true_state = self._true_state, None
         else:
-            base = encode_observation(obs, self.program)
+            base = self.fast.encode(self.program, obs)
+        index = self.fast.move_index(self.program, obs, moves)
+        fn = partial(_fast_batch, self.fast.playouts, self.program, base, obs.seat, index, seed, not self.peek)
+        return fn, ranges, units
+
+    async def decide(self, obs: Any, events: list[Event]) -> Decision:
+        moves = list(obs.legal_moves)
+        if len(moves) == 1:
+            return Decision(moves[0], {"playouts": 0})
         seed = self.rng.getrandbits(63)
-        index = np.array([self.program.card_ids.index(m) for m in moves], dtype=np.int64)
-        parts = max(self.workers.workers, math.ceil(self.k * len(moves) / BATCH_PLAYOUTS))
-        ranges = split(self.k, parts)
-        tasks = [PlayoutBatch(self.program.code, base, not self.peek, obs.seat, index, first, count, seed)
-                 for first, count in ranges]
-        results = await run_batches(run_playouts, tasks, self.workers.executor, self.progress,
-                                    [count * len(moves) for _, count in ranges])
+        fn, ranges, units = self._tasks(obs, moves, seed)
+        executor = self.workers.executor if self.fast is not None else None
+        results = await run_batches(fn, ranges, executor, self.progress, units)
         tally = np.sum(results, axis=0)
         scores = [(int(t[WIN]) + 0.5 * int(t[DRAW])) / self.k for t in tally]
         tied = best_moves(moves, scores)
@@ -92,3 +136,12 @@ class MonteCarloAgent(Agent):
 
     async def aclose(self) -> None:
         self.workers.close()
+
+
+def _fast_batch(playouts: Any, program: Any, base: np.ndarray, seat: int, index: np.ndarray, seed: int,
+                redeal: bool, rng: tuple[int, int]) -> np.ndarray:
+    """One batch on a compiled path: module-level, so a process pool can pickle it."""
+    first, count = rng
+    if redeal:
+        return playouts(program, base, seat, index, first, count, seed)
+    return playouts(program, base, seat, index, first, count, seed, redeal=False)

@@ -1,11 +1,11 @@
-"""Turn a spec into an agent.  Each kind's module registers its own builder here."""
+"""Turn a spec into an agent.  Each kind's module is imported only when that kind is built."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
 from tcgtui.opponents.base import Agent
-from tcgtui.opponents.spec import AgentSpec, parse_spec
+from tcgtui.opponents.spec import AgentSpec, kinds, parse_spec
 
 Builder = Callable[[AgentSpec, dict[str, Any]], Agent]
 
@@ -26,22 +26,31 @@ def _mcts(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     return ISMCTSAgent(spec.n, executor=options.get("executor"), workers=options.get("workers", 1))
 
 
-BUILDERS: dict[str, Builder] = {"random": _random, "mc": _mc, "mcts": _mcts}
-
-
 def _llm(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     from tcgtui.opponents.llm.agent import build
     return build(spec, options)
 
 
-BUILDERS["llm"] = _llm
+def _reference(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    from tcgtui.opponents.reference import ReferenceAgent
+    return ReferenceAgent(spec)
+
+
+# Kinds a sweep can build (a person plays through ``tcgtui play``); references are added per game.
+BUILDERS: dict[str, Builder] = {"random": _random, "mc": _mc, "mcts": _mcts, "llm": _llm}
+
+
+def builder(kind: str) -> Builder | None:
+    if kind in BUILDERS:
+        return BUILDERS[kind]
+    return _reference if kind in kinds() and kind != "human" else None
 
 
 def make_agent(spec: AgentSpec | str, **options: Any) -> Agent:
     """Build the agent a spec names; ``options`` carry endpoint settings, workers, etc."""
     if isinstance(spec, str):
         spec = parse_spec(spec)
-    builder = BUILDERS.get(spec.kind)
-    if builder is None:
+    build = builder(spec.kind)
+    if build is None:
         raise ValueError(f"no player of kind {spec.kind!r} is available")
-    return builder(spec, options)
+    return build(spec, options)

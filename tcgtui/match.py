@@ -1,8 +1,11 @@
-"""Play one game between two agents: the loop shared by bench, watch and play.
+"""Play one game between its agents: the loop shared by bench, watch and play.
 
 A person is just another agent (the TUI resolves its decisions), so every game,
 human or not, produces the same record.  An agent fault (an endpoint that stays
-down) ends the game as ``errored``: it is not a loss and can be rerun.
+down) ends the game as ``errored``: it is not a loss and can be rerun.  Any
+number of seats; in games whose rules count invalid moves, an agent's unusable
+reply is handed to the game (``Match.play_invalid``), recorded as a decision
+whose move is ``!kind``, and the game says who moves next.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from tcgtui.engine.core import Event, Game, GameRecord, IllegalMove, Match, Outcome
+from tcgtui.engine.core import INVALID, Event, Game, GameRecord, IllegalMove, Match, Outcome
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
 
 FINISHED, ERRORED = "finished", "errored"
@@ -37,7 +40,9 @@ class MatchResult:
 
     @property
     def turns(self) -> int:
-        return max((e.get("turn", 0) for e in self.record.events if e["kind"] == "turn"), default=0)
+        """The game's own turn count where it keeps one ("turn" events), else its moves."""
+        turns = [e.get("turn", 0) for e in self.record.events if e["kind"] == "turn"]
+        return max(turns) if turns else len(self.record.moves)
 
 
 EventHook = Callable[[list[Event]], Awaitable[None] | None]
@@ -51,15 +56,22 @@ async def _call(hook: Callable[..., Any] | None, *args: Any) -> None:
             await result
 
 
-async def run_match(game: Game, seed: int, agents: tuple[Agent, Agent], *, lang: str = "en",
+def _forfeit(seat: int, seats: int) -> Outcome:
+    """A seat that gives up loses; with one seat nobody wins."""
+    return Outcome(1 - seat if seats == 2 else None, "forfeit")
+
+
+async def run_match(game: Game, seed: int, agents: tuple[Agent, ...], *, lang: str = "en",
                     match: Match | None = None, on_events: EventHook | None = None,
-                    on_decision: DecisionHook | None = None) -> MatchResult:
-    """Play to the end.  Pass ``match`` to continue a game already under way."""
+                    on_decision: DecisionHook | None = None,
+                    options: dict[str, Any] | None = None) -> MatchResult:
+    """Play to the end.  Pass ``match`` to continue a game already under way;
+    ``options`` are game-level settings for the players (e.g. the prompt style)."""
     match = match or Match(game, seed)
     pack = getattr(game, "pack", None)
     for seat, agent in enumerate(agents):
-        agent.start(SeatContext(seat, seed, pack, lang))
-    seen = [0, 0]
+        agent.start(SeatContext(seat, seed, pack, lang, game, dict(options or {})))
+    seen = [0] * len(agents)
     decisions: list[DecisionRecord] = []
     await _call(on_events, list(match.events))
     outcome: Outcome | None = None
@@ -77,13 +89,23 @@ async def run_match(game: Game, seed: int, agents: tuple[Agent, Agent], *, lang:
             elapsed = time.perf_counter() - started
             turn = obs.turn
             if decision.forfeit:
-                outcome = Outcome(1 - seat, "forfeit")
+                outcome = _forfeit(seat, len(agents))
                 rec = DecisionRecord(len(match.moves), turn, seat, "", elapsed, decision.info)
                 decisions.append(rec)
                 await _call(on_decision, rec)
                 break
-            if decision.move not in obs.legal_moves:
+            if decision.invalid is not None:
+                rec = DecisionRecord(len(match.moves), turn, seat, INVALID + decision.invalid, elapsed,
+                                     decision.info)
+                events = match.play_invalid(decision.invalid, decision.raw)
+                decisions.append(rec)
+                await _call(on_decision, rec)
+                await _call(on_events, events)
+                continue
+            if obs.legal_moves and decision.move not in obs.legal_moves:
                 raise IllegalMove(f"{agents[seat].spec} chose {decision.move!r}, not a legal move")
+            if not obs.legal_moves and (why := match.state.validate(decision.move)) is not None:
+                raise IllegalMove(f"{agents[seat].spec} chose {decision.move!r}: {why}")
             rec = DecisionRecord(len(match.moves), turn, seat, decision.move, elapsed, decision.info)
             events = match.play(decision.move)
             decisions.append(rec)

@@ -16,4 +16,10 @@ def _make(params: dict) -> TcgGame:
     return TcgGame(params["pack"])
 
 
-register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),)), make=_make))
+def _fast() -> object:
+    import importlib
+    return importlib.import_module("tcgtui.engine.tcg.fast.search")
+
+
+register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),)), make=_make,
+                  fast=_fast, extras={"peek": True}))

@@ -21,6 +21,10 @@ class TcgGame(Game[str]):
     def setup(self) -> dict[str, Any]:
         return {"pack": self.pack.id, "pack_version": self.pack.version, "pack_hash": self.pack.hash}
 
+    def resample(self, obs: object, rng: object) -> TcgState:
+        from tcgtui.engine.tcg.redeal import determinize
+        return determinize(obs, self.pack, rng)  # type: ignore[arg-type]
+
     def move_to_text(self, move: str) -> str:
         return move
 

@@ -26,7 +26,7 @@ from tcgtui.opponents.base import Agent
 from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.spec import parse_spec
-from tcgtui.opponents.tasks import warm_up
+from tcgtui.engine.tcg.fast.search import warm_up
 from tcgtui.errors import UserError
 from tcgtui.match import DecisionRecord, MatchResult
 from tcgtui.tui.bidi_text import Direction

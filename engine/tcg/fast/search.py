@@ -1,7 +1,7 @@
-"""Search work as plain data: what a thread or a worker process is handed.
+"""The card game's search accelerator (``engine.fast.FastSearch``), as plain-data work items.
 
 Flat Monte Carlo batches and ISMCTS trees over ``engine.tcg.fast.kernel``'s
-search loops.  Both start from an observation array and re-deal the hidden
+search loops: what a thread or a worker process is handed.  Both start from an observation array and re-deal the hidden
 cards before every playout or iteration; only ``mc:K:peek`` starts from a true
 state.  Each playout or iteration draws from its own stream, fixed by
 (decision seed, move, index), so splitting the work into batches, threads or
@@ -17,10 +17,31 @@ import numpy as np
 
 from tcgtui.engine.tcg import Pack, TcgGame
 from tcgtui.engine.tcg.fast import layout as L
-from tcgtui.engine.tcg.fast.encode import encode_observation
+from tcgtui.engine.tcg.fast.encode import encode_observation, encode_state
 from tcgtui.engine.tcg.fast.kernel import DRAW, LOSS, WIN, find_child, ismcts_iterate, mc_playouts
 
-__all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "run_playouts", "run_tree", "warm_up"]
+__all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "encode", "encode_state", "move_index",
+           "playouts", "prepare", "run_playouts", "run_tree", "warm_up"]
+
+
+# --- the FastSearch protocol -----------------------------------------------------------------
+
+def prepare(game: TcgGame) -> L.Program:
+    return L.compile_pack(game.pack)
+
+
+def encode(program: L.Program, obs: object) -> np.ndarray:
+    return encode_observation(obs, program)  # type: ignore[arg-type]
+
+
+def move_index(program: L.Program, obs: object, moves: list[str]) -> np.ndarray:
+    return np.array([program.card_ids.index(m) for m in moves], dtype=np.int64)
+
+
+def playouts(program: L.Program, encoded: np.ndarray, seat: int, moves: np.ndarray, first: int, count: int,
+             seed: int, redeal: bool = True) -> np.ndarray:
+    """``redeal=False`` only for ``mc:K:peek``, whose ``encoded`` is a true state (``encode_state``)."""
+    return run_playouts(PlayoutBatch(program.code, encoded, redeal, seat, moves, first, count, seed))
 
 
 # --- plain-data tasks for threads and worker processes ---------------------------------------
@@ -99,12 +120,13 @@ def run_tree(task: TreeTask) -> np.ndarray:
     return tree.root(task.seat, task.moves)
 
 
-def warm_up(pack: Pack) -> None:
+def warm_up(game: TcgGame | Pack) -> None:
     """Compile both search loops now, with one playout and one iteration.
 
     numba compiles them on first use (about 20 s on a new install, under 1 s once
     its cache is on disk); the TUI calls this in a thread at start, so a person's
     first move, not the opponent's first decision, covers that time."""
+    pack = game.pack if isinstance(game, TcgGame) else game
     program = L.compile_pack(pack)
     state = TcgGame(pack).new_state(0)
     seat = state.current_player

@@ -1,0 +1,41 @@
+"""Reference players: strong, non-search policies a game provides (``perfect``, ``ab:D``).
+
+The policy is the game's (pure rules knowledge, in its engine package); this
+agent only feeds it a state rebuilt from the seat's observation, so a
+reference never sees more than its seat does, and runs it in a thread so a
+deep search never blocks the screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from tcgtui.engine import registry
+from tcgtui.engine.core import Event
+from tcgtui.opponents.base import Agent, Decision, SeatContext
+from tcgtui.opponents.spec import AgentSpec
+
+
+class ReferenceAgent(Agent):
+    def __init__(self, spec: AgentSpec) -> None:
+        self.parsed = spec
+        self.spec = str(spec)
+
+    def start(self, ctx: SeatContext) -> None:
+        super().start(ctx)
+        self.game = ctx.game
+        ref = registry.get(self.game.name).reference(self.parsed.kind)
+        if ref is None:
+            raise ValueError(f"{self.spec} cannot play {self.game.name}")
+        self.choose = ref.policy(self.game, self.parsed.n or None)
+
+    async def decide(self, obs: Any, events: list[Event]) -> Decision:
+        state = self.game.resample(obs, self.rng)
+        started = time.process_time()
+        move = await asyncio.to_thread(self.choose, state, self.rng)
+        return Decision(move, {"cpu_s": round(time.process_time() - started, 6)})
+
+    def describe(self) -> dict[str, Any]:
+        return {"spec": self.spec, "kind": "reference", "name": self.parsed.kind, "arg": self.parsed.n or None}
