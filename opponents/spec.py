@@ -112,10 +112,13 @@ def parse_spec(text: str) -> AgentSpec:
     return spec
 
 
-def expected(game: GameSpec | None = None) -> str:
+def grammars(game: GameSpec | None = None) -> list[str]:
     """The grammars a user may type (for one game, only the players it supports)."""
-    names = [k.grammar for k in kinds().values()
-             if game is None or k.supports(game, AgentSpec(k.name))]
+    return [k.grammar for k in kinds().values() if game is None or k.supports(game, AgentSpec(k.name))]
+
+
+def expected(game: GameSpec | None = None) -> str:
+    names = grammars(game)
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 

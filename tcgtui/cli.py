@@ -18,7 +18,7 @@ from tcgtui.engine.tcg import PackError
 from tcgtui import __version__
 from tcgtui.errors import UserError
 
-COMMANDS = ("play", "watch", "bench", "report", "baseline", "cards", "rules", "perf")
+COMMANDS = ("play", "watch", "bench", "report", "baseline", "games", "analyze", "cards", "rules", "perf")
 
 
 class _Parser(argparse.ArgumentParser):

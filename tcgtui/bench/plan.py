@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.engine.tcg import TcgGame
 from tcgtui import __version__
 from tcgtui.errors import UserError
 from tcgtui.store import Run, Store
@@ -42,21 +41,25 @@ def deal_seed(run_seed: int, index: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def agent_seat(index: int) -> int:
+def agent_seat(index: int, seats: int = 2) -> int:
     """Seats alternate: the measured player moves first in even games, second in odd ones."""
-    return index % 2
+    return index % seats
 
 
-def identity(game: TcgGame, seed: int) -> dict[str, Any]:
-    pack = game.pack
-    return {"game": game.name, "pack": {"id": pack.id, "version": pack.version, "hash": pack.hash},
-            "seed": seed}
+def identity(game: Any, seed: int) -> dict[str, Any]:
+    """What a run is: the game, its setup and the seed (a card game by its pack's content)."""
+    pack = getattr(game, "pack", None)
+    if pack is not None:
+        return {"game": game.name, "pack": {"id": pack.id, "version": pack.version, "hash": pack.hash},
+                "seed": seed}
+    return {"game": game.name, "params": game.setup(), "seed": seed}
 
 
 def default_run_name(ident: dict[str, Any]) -> str:
-    """Readable and stable: the same pack content and seed always resume the same run."""
+    """Readable and stable: the same game setup and seed always resume the same run."""
     digest = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:8]
-    return f"{ident['pack']['id']}-seed{ident['seed']}-{digest}"
+    prefix = ident["pack"]["id"] if "pack" in ident else ident["game"]
+    return f"{prefix}-seed{ident['seed']}-{digest}"
 
 
 def build_config(ident: dict[str, Any], cells: list[Cell], players: dict[str, dict[str, dict[str, Any]]],

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from dataclasses import dataclass
-from typing import Callable, Iterator, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Protocol
 
 from tcgtui.engine.core import GameRecord, Match
-from tcgtui.engine.tcg import TcgGame
 from tcgtui.opponents.base import Agent
 from tcgtui.bench.plan import Cell, agent_seat, deal_seed
 from tcgtui.match import DecisionRecord, MatchResult, run_match
@@ -61,7 +60,7 @@ class Observer(Protocol):
 @dataclass
 class Sweep:
     run: Run
-    game: TcgGame
+    game: Any
     cells: list[Cell]
     games: int
     seed: int
@@ -69,6 +68,8 @@ class Sweep:
     timeout: float | None = None
     retry_errored: bool = False
     log_prompts: bool = False
+    options: dict[str, Any] = field(default_factory=dict)     # game-level settings for players (prompt style)
+    seats: int = 2
 
 
 @dataclass
@@ -124,9 +125,12 @@ def _describe(exc: BaseException) -> str:
 
 async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tuple[GameRow, list[DecisionRow]]:
     """Play game ``index`` of ``cell`` to the end (or to errored) and build its rows."""
-    seed, seat = deal_seed(sweep.seed, index), agent_seat(index)
-    specs = (cell.agent, cell.opponent) if seat == 0 else (cell.opponent, cell.agent)
-    agents = (pool.take(specs[0]), pool.take(specs[1]))
+    seed, seat = deal_seed(sweep.seed, index), agent_seat(index, sweep.seats)
+    if sweep.seats == 1:
+        specs: tuple[str, ...] = (cell.agent,)
+    else:
+        specs = (cell.agent, cell.opponent) if seat == 0 else (cell.opponent, cell.agent)
+    agents = tuple(pool.take(s) for s in specs)
     match = Match(sweep.game, seed)
     decisions: list[DecisionRecord] = []
     started = now()
@@ -134,7 +138,8 @@ async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tu
     healthy = True
     try:
         result = await asyncio.wait_for(
-            run_match(sweep.game, seed, agents, lang=cell.lang, match=match, on_decision=decisions.append),
+            run_match(sweep.game, seed, agents, lang=cell.lang, match=match, on_decision=decisions.append,
+                      options=sweep.options),
             sweep.timeout)
     except TimeoutError:
         result, healthy = None, False

@@ -10,17 +10,17 @@ from typing import Any
 from rich.console import Console
 
 from tcgtui import locales
-from tcgtui.engine.tcg import Pack, TcgGame
+from tcgtui.arena import add_game_arguments, game_from_args
+from tcgtui.engine.registry import GameSpec
 from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.llm.cli_options import add_endpoint_arguments, endpoint_options
-from tcgtui.opponents.registry import BUILDERS, make_agent
-from tcgtui.opponents.spec import AgentSpec, SpecError, expand_specs
+from tcgtui.opponents.registry import builder, make_agent
+from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, expand_specs, grammars
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
 from tcgtui.bench.pool import process_pool
 from tcgtui.bench.progress import ProgressView, summary_table
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
 from tcgtui.errors import UserError
-from tcgtui.packs import DEFAULT_PACK, load_pack
 from tcgtui.store import Store, add_db_argument, open_store
 
 PAPER_LADDER = "mc:1,2,5,10,100,1000"
@@ -29,13 +29,15 @@ NOT_BENCHABLE = ("human",)        # a person plays through ``tcgtui play``, not 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--agent", action="append", required=True, metavar="SPEC", help=text.t("cmd_bench.agent"))
-    p.add_argument("--vs", default=PAPER_LADDER, metavar="SPECS", help=text.t("cmd_bench.vs", default=PAPER_LADDER))
+    p.add_argument("--vs", default=None, metavar="SPECS", help=text.t("cmd_bench.vs", default=PAPER_LADDER))
+    p.add_argument("--round-robin", action="store_true", help=text.t("cmd_bench.round_robin"))
+    p.add_argument("--prompt-style", default=None, metavar="STYLE", help=text.t("cmd_bench.prompt_style"))
     p.add_argument("--lang", default="en", metavar="LANGS", help=text.t("cmd_bench.lang"))
     p.add_argument("--games", type=int, default=600, metavar="N", help=text.t("cmd_bench.games"))
     p.add_argument("--concurrency", type=int, default=16, metavar="N", help=text.t("cmd_bench.concurrency"))
     p.add_argument("--run", metavar="NAME", help=text.t("cmd_bench.run"))
     add_db_argument(p, text)
-    p.add_argument("--pack", default=DEFAULT_PACK, metavar="DIR", help=text.t("cmd_bench.pack"))
+    add_game_arguments(p, text)
     p.add_argument("--seed", type=int, default=0, metavar="N", help=text.t("cmd_bench.seed"))
     p.add_argument("--log-prompts", action="store_true", help=text.t("cmd_bench.log_prompts"))
     p.add_argument("--retry-errored", action="store_true", help=text.t("cmd_bench.retry_errored"))
@@ -43,20 +45,24 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     add_endpoint_arguments(p, text)
 
 
-def _specs(flag: str, values: list[str]) -> list[str]:
+def check_players(flag: str, values: list[str], game: GameSpec, bench: bool = True) -> list[str]:
+    """The specs of ``values`` (``mc:1,2,5`` expands), each one a player this game can take."""
     text = locales.load()
     out: list[str] = []
     for value in values:
         try:
             specs: list[AgentSpec] = expand_specs(value)
+            for spec in specs:
+                check_supported(spec, game)
         except SpecError as exc:
             raise UserError(f"{flag}: {exc}") from None
         for spec in specs:
-            if spec.kind in NOT_BENCHABLE:
-                raise UserError(text.t("cmd_bench.errors.human", flag=flag))
-            if spec.kind not in BUILDERS:
+            if spec.kind in NOT_BENCHABLE and bench:
+                raise UserError(text.t("cmd_bench.errors.human", flag=flag,
+                                       expected=", ".join(g for g in grammars(game) if g != "human")))
+            if builder(spec.kind) is None and spec.kind not in NOT_BENCHABLE:
                 raise UserError(text.t("cmd_bench.errors.unavailable", flag=flag, spec=str(spec),
-                                       kinds=", ".join(sorted(BUILDERS))))
+                                       kinds=", ".join(grammars(game))))
             if str(spec) not in out:
                 out.append(str(spec))
     return out
@@ -72,8 +78,8 @@ def agent_options(args: argparse.Namespace, executor: Executor) -> dict[str, Any
     return {**endpoint_options(args), "executor": executor, "log_prompts": args.log_prompts}
 
 
-async def _describe(specs: list[str], langs: list[str], pack: Pack,
-                    options: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
+async def _describe(specs: list[str], langs: list[str], game: Any, options: dict[str, Any],
+                    game_options: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
     """What each player says of itself per language (its prompt version differs by language)."""
     players: dict[str, dict[str, dict[str, Any]]] = {}
     for spec in specs:
@@ -81,31 +87,32 @@ async def _describe(specs: list[str], langs: list[str], pack: Pack,
         try:
             players[spec] = {}
             for lang in langs:
-                agent.start(SeatContext(0, 0, pack, lang))
+                agent.start(SeatContext(0, 0, getattr(game, "pack", None), lang, game, game_options))
                 players[spec][lang] = agent.describe()
         finally:
             await agent.aclose()
     return players
 
 
-async def _sweep(args: argparse.Namespace, store: Store, game: TcgGame, cells: list[Cell],
+async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
                  specs: list[str]) -> SweepResult:
     text = locales.load()
     executor = process_pool()
     try:
         options = agent_options(args, executor)
         langs = sorted({c.lang for c in cells})
-        players = await _describe(specs, langs, game.pack, options)
+        game_options = {"prompt_style": args.prompt_style} if args.prompt_style else {}
+        players = await _describe(specs, langs, game, options, game_options)
         ident = identity(game, args.seed)
         settings = {"concurrency": args.concurrency, "timeout_per_game": args.timeout_per_game,
-                    "log_prompts": args.log_prompts}
+                    "log_prompts": args.log_prompts, **game_options}
         config = build_config(ident, cells, players, args.games, settings)
         name = args.run or default_run_name(ident)
         run = open_run(store, name, config)
         console = Console(stderr=True)
         console.print(text.t("cmd_bench.starting", run=name, db=str(store.path)), highlight=False)
         sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
-                      args.retry_errored, args.log_prompts)
+                      args.retry_errored, args.log_prompts, game_options, spec.info.seats)
         view = ProgressView(console)
         try:
             result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)
@@ -116,23 +123,49 @@ async def _sweep(args: argparse.Namespace, store: Store, game: TcgGame, cells: l
         executor.shutdown(wait=True, cancel_futures=True)
 
 
+def plan_cells(agents: list[str], opponents: list[str], langs: list[str], seats: int,
+               round_robin: bool) -> list[Cell]:
+    """Every agent against every opponent; a round-robin pairs every two agents once (seats
+    alternate game by game, so each pair plays both orders); one-seat games have no opponent."""
+    if seats == 1:
+        return [Cell(a, "", lang) for a in agents for lang in langs]
+    if round_robin:
+        return [Cell(a, b, lang) for i, a in enumerate(agents) for b in agents[i + 1:] for lang in langs]
+    return [Cell(a, o, lang) for a in agents for o in opponents for lang in langs]
+
+
+def _languages(args: argparse.Namespace, game: Any) -> list[str]:
+    text = locales.load()
+    pack = getattr(game, "pack", None)
+    have = set(locales.available()) & (set(pack.languages) if pack is not None else set(locales.available()))
+    langs = [lang.strip() for lang in args.lang.split(",")]
+    for lang in langs:
+        if lang not in have:
+            raise UserError(text.t("cmd_bench.errors.lang", lang=lang, game=game.name,
+                                   langs=", ".join(sorted(have))))
+    return list(dict.fromkeys(langs))
+
+
 def run(args: argparse.Namespace) -> int:
     text = locales.load()
-    agents = _specs("--agent", args.agent)
-    opponents = _specs("--vs", [args.vs])
+    spec, game = game_from_args(args)
+    agents = check_players("--agent", args.agent, spec)
+    if args.round_robin and args.vs is not None:
+        raise UserError(text.t("cmd_bench.errors.round_robin_vs"))
+    if args.round_robin and len(agents) < 2:
+        raise UserError(text.t("cmd_bench.errors.round_robin_few"))
+    opponents = [] if args.round_robin or spec.info.seats == 1 else check_players("--vs", [args.vs or PAPER_LADDER],
+                                                                                 spec)
+    if args.prompt_style is not None and args.prompt_style not in spec.info.prompt_styles:
+        raise UserError(text.t("cmd_bench.errors.prompt_style", style=args.prompt_style, game=spec.id,
+                               styles=", ".join(spec.info.prompt_styles) or "-"))
     _positive("--games", args.games, text.t("cmd_bench.errors.what_games"))
     _positive("--concurrency", args.concurrency, text.t("cmd_bench.errors.what_concurrency"))
     _positive("--timeout-per-game", args.timeout_per_game, text.t("cmd_bench.errors.what_seconds"))
-    pack = load_pack(args.pack)
-    langs = [lang.strip() for lang in args.lang.split(",")]
-    for lang in langs:
-        if lang not in locales.available() or lang not in pack.languages:
-            raise UserError(text.t("cmd_bench.errors.lang", lang=lang, pack=pack.id,
-                                   langs=", ".join(sorted(set(locales.available()) & set(pack.languages)))))
-    langs = list(dict.fromkeys(langs))
-    cells = [Cell(a, o, lang) for a in agents for o in opponents for lang in langs]
+    langs = _languages(args, game)
+    cells = plan_cells(agents, opponents, langs, spec.info.seats, args.round_robin)
     with open_store(args.db, create=True) as store:
-        result = asyncio.run(_sweep(args, store, TcgGame(pack), cells, list(dict.fromkeys(agents + opponents))))
+        result = asyncio.run(_sweep(args, store, spec, game, cells, list(dict.fromkeys(agents + opponents))))
     console = Console()
     if not console.is_terminal:          # piped: keep rows whole instead of wrapping at 80 columns
         console = Console(width=160)

@@ -1,0 +1,96 @@
+"""Which game a command plays: ``--game ID`` and its parameters, checked once.
+
+Shared by play, watch, bench, report, baseline and analyze.  ``--pack`` is the
+card games' parameter ``pack`` and ``--position``/``--to-move`` the grid
+games' ``position``/``to_move``, kept as flags of their own because users
+type them most; any parameter can also be set with ``--param NAME=VALUE``.
+A parameter of kind ``pack`` is loaded here (the engine does no I/O).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from tcgtui import locales
+from tcgtui.engine import registry
+from tcgtui.engine.registry import GameSpec, ParamError, UnknownGame
+from tcgtui.errors import UserError
+
+SHORTCUTS = {"pack": "pack", "position": "position", "to_move": "to_move"}
+
+
+def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog, *, pack: bool = True,
+                       position: bool = True) -> None:
+    p.add_argument("--game", default=registry.DEFAULT, metavar="ID", help=text.t("arena.game"))
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("arena.param"))
+    if pack:
+        p.add_argument("--pack", default=None, metavar="DIR", help=text.t("arena.pack"))
+    if position:
+        p.add_argument("--position", default=None, metavar="ROWS", help=text.t("arena.position"))
+        p.add_argument("--to-move", dest="to_move", default=None, metavar="X|O", help=text.t("arena.to_move"))
+
+
+def game_spec(game_id: str) -> GameSpec:
+    try:
+        return registry.get(game_id)
+    except UnknownGame as exc:
+        raise UserError(f"--game: {exc.args[0]}") from None
+
+
+def given_params(args: argparse.Namespace, spec: GameSpec) -> dict[str, Any]:
+    """The parameters the command line sets, parsed and checked against the game."""
+    text = locales.load()
+    out: dict[str, Any] = {}
+    for flag, name in SHORTCUTS.items():
+        value = getattr(args, flag, None)
+        if value is None:
+            continue
+        if not any(p.name == name for p in spec.info.params):
+            raise UserError(text.t("arena.no_such_flag", flag="--" + flag.replace("_", "-"), game=spec.id))
+        out[name] = value
+    for item in getattr(args, "param", None) or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise UserError(text.t("arena.bad_param", value=item))
+        try:
+            out[name.strip()] = spec.info.param(name.strip()).parse(value)
+        except ParamError as exc:
+            raise UserError(f"--param: {exc}") from None
+    try:
+        resolved = spec.info.resolve(out)
+    except ParamError as exc:
+        raise UserError(f"--param: {exc}") from None
+    return resolved
+
+
+def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
+    """Parameters of kind ``pack`` become loaded packs (the game's ``make`` takes objects)."""
+    out = dict(params)
+    for p in spec.info.params:
+        if p.kind == "pack":
+            from tcgtui.packs import load_pack
+            out[p.name] = load_pack(str(params[p.name]))
+    return out
+
+
+def build_game(spec: GameSpec, params: dict[str, Any]) -> Any:
+    """The game object; a position or setting the rules refuse is one line."""
+    try:
+        return spec.make(load_resources(spec, params))
+    except ValueError as exc:
+        raise UserError(f"--game {spec.id}: {exc}") from None
+
+
+def game_from_args(args: argparse.Namespace) -> tuple[GameSpec, Any]:
+    spec = game_spec(getattr(args, "game", None) or registry.DEFAULT)
+    return spec, build_game(spec, given_params(args, spec))
+
+
+def game_name(spec: GameSpec, text: locales.Catalog) -> str:
+    """A game's name in a language (``<locale folder>.games.<id>.name``)."""
+    return text.t(f"{spec.info.locale_folder}.games.{spec.id}.name")
+
+
+def game_description(spec: GameSpec, text: locales.Catalog) -> str:
+    return text.t(f"{spec.info.locale_folder}.games.{spec.id}.description")
