@@ -27,7 +27,8 @@ from tcgtui.live import HUMAN, RESUME_KEY
 from tcgtui.packs import builtin_names, load_pack
 from tcgtui.store import ABANDONED, ERRORED, FINISHED, IN_PROGRESS, DecisionRow, GameRow, Store
 
-FORMAT, VERSION = "tcgtui-human-game", 1
+FORMAT, VERSION = "tcgtui-human-game", 2
+READABLE = (1, 2)          # version 1: card games only, decisions carry "card_type" instead of "kind"
 STATUSES = (FINISHED, ERRORED, ABANDONED, IN_PROGRESS)
 
 
@@ -77,13 +78,15 @@ def export_line(game: GameRow, decisions: list[DecisionRow], *, public: set[str]
     out: dict[str, Any] = {
         "format": FORMAT, "version": VERSION, "id": game.id, "agent": game.agent, "opponent": game.opponent,
         "lang": game.lang, "seed": game.seed, "agent_seat": game.agent_seat, "game": game.game,
+        "game_params": dict(game.game_params), "seats": list(game.seats),
         "pack_id": game.pack_id, "pack_hash": game.pack_hash, "status": game.status, "winner": game.winner,
+        "score": game.score, "result": game.result,
         "reason": game.reason, "turns": game.turns, "moves": game.moves, "started_at": game.started_at,
         "finished_at": game.finished_at, "record": record,
         "decisions": [{"idx": d.idx, "turn": d.turn, "seat": d.seat, "agent": d.agent, "move": d.move,
-                       "card_type": d.card_type, "seconds": d.seconds, "info": d.info} for d in decisions],
+                       "kind": d.kind, "seconds": d.seconds, "info": d.info} for d in decisions],
     }
-    if game.pack_hash in public:
+    if game.pack_hash is None or game.pack_hash in public:
         return out
     pack = _pack_for(game)
     if include_text:
@@ -97,6 +100,7 @@ def export_line(game: GameRow, decisions: list[DecisionRow], *, public: set[str]
         out[key] = _rename(out[key], names)
     out["pack_id"] = "private-" + game.pack_hash[:12]
     out["record"]["setup"] = {**out["record"].get("setup", {}), "pack": out["pack_id"]}
+    out["game_params"] = {**out["game_params"], "pack": out["pack_id"]}
     return out
 
 
@@ -143,7 +147,7 @@ def parse_line(text: str) -> Parsed:
         raise _Bad(t.t("humans.import_json", reason=exc.msg)) from None
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise _Bad(t.t("humans.import_format", format=FORMAT))
-    if obj.get("version") != VERSION:
+    if obj.get("version") not in READABLE:
         raise _Bad(t.t("humans.import_version", version=repr(obj.get("version")), expected=VERSION))
     agent = _need(obj, "agent", str)
     if not agent.startswith(f"{HUMAN}:"):
@@ -153,7 +157,7 @@ def parse_line(text: str) -> Parsed:
         raise _Bad(t.t("humans.import_type", key="status", value=repr(status)))
     seat = _need(obj, "agent_seat", int)
     winner = _need(obj, "winner", int, optional=True)
-    if seat not in (0, 1) or winner not in (None, 0, 1):
+    if seat < 0 or (winner is not None and winner < 0):
         raise _Bad(t.t("humans.import_type", key="agent_seat/winner", value=repr((seat, winner))))
     record = _need(obj, "record", dict)
     try:
@@ -166,17 +170,26 @@ def parse_line(text: str) -> Parsed:
             raise _Bad(t.t("humans.import_type", key="decisions", value=repr(raw)[:40]))
         decisions.append(DecisionRow(_need(raw, "idx", int), _need(raw, "turn", int), _need(raw, "seat", int),
                                      _need(raw, "agent", str), _need(raw, "move", str),
-                                     _need(raw, "card_type", str, optional=True),
+                                     _need(raw, "kind" if "kind" in raw else "card_type", str, optional=True),
                                      float(_need(raw, "seconds", (int, float))), _need(raw, "info", dict)))
     game = GameRow(agent=agent, opponent=_need(obj, "opponent", str), lang=_need(obj, "lang", str),
                    game_index=0, seed=_need(obj, "seed", int), agent_seat=seat, game=_need(obj, "game", str),
-                   pack_id=_need(obj, "pack_id", str), pack_hash=_need(obj, "pack_hash", str),
+                   pack_id=_need(obj, "pack_id", str, optional=True),
+                   pack_hash=_need(obj, "pack_hash", str, optional=True),
+                   game_params=_need(obj, "game_params", dict, optional=True) or {},
+                   seat_specs=tuple(_need(obj, "seats", list, optional=True) or ()),
+                   score=_score(_need(obj, "score", (int, float), optional=True)),
+                   result=_need(obj, "result", str, optional=True),
                    status=ABANDONED if status == IN_PROGRESS else status, record=record,
                    started_at=_need(obj, "started_at", str), winner=winner,
                    reason=_need(obj, "reason", str, optional=True), turns=_need(obj, "turns", int),
                    moves=_need(obj, "moves", int), finished_at=_need(obj, "finished_at", str, optional=True),
                    id=_need(obj, "id", str))
     return Parsed(game, decisions)
+
+
+def _score(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def read_files(paths: Iterable[Path]) -> list[Parsed]:

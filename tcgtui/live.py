@@ -21,7 +21,7 @@ from tcgtui.match import DecisionRecord, MatchResult
 from tcgtui.packs import load_pack
 from tcgtui.store import IN_PROGRESS, GameRow, Store
 from tcgtui.store.db import now
-from tcgtui.store.rows import decision_row, outcome_fields, scrub_info
+from tcgtui.store.rows import decision_rows, outcome_fields, pending_row, scrub_info
 
 RESUME_KEY = "resume"     # in the stored record: what a resume needs that the record lacks
 
@@ -38,7 +38,7 @@ class LiveGame:
     game: TcgGame
     match: Match
     row: GameRow
-    specs: tuple[str, str]
+    specs: tuple[str, ...]
     resume: dict[str, Any]
     stored: bool = True
     earlier: list[DecisionRecord] = field(default_factory=list)   # moves made before a resume
@@ -47,9 +47,8 @@ class LiveGame:
     def begin(cls, store: Store, game: TcgGame, seed: int, *, agent: str, opponent: str, agent_seat: int,
               lang: str, resume: dict[str, Any], run_id: int | None = None, game_index: int = 0) -> LiveGame:
         match = Match(game, seed)
-        row = GameRow(agent=agent, opponent=opponent, lang=lang, game_index=game_index, seed=seed,
-                      agent_seat=agent_seat, game=game.name, pack_id=game.pack.id, pack_hash=game.pack.hash,
-                      status=IN_PROGRESS, record={}, started_at=now(), run_id=run_id)
+        row = pending_row(game, seed=seed, agent=agent, opponent=opponent, lang=lang, game_index=game_index,
+                          agent_seat=agent_seat, run_id=run_id, started_at=now())
         return cls(store, game, match, row, row.seats, resume, stored=False)
 
     def _store(self) -> None:
@@ -62,10 +61,10 @@ class LiveGame:
     def reopen(cls, store: Store, row: GameRow) -> LiveGame:
         """Rebuild an unfinished game from its seed and moves."""
         resume = row.record.get(RESUME_KEY) or {}
-        pack = load_pack(resume.get("pack") or row.pack_id)
-        if pack.hash != row.pack_hash:
+        pack = load_pack(resume.get("pack") or row.pack_id or row.game_params.get("pack"))
+        if pack.hash != (row.pack_hash or row.game_params.get("pack_hash")):
             raise UserError(locales.load().t("humans.pack_changed", pack=pack.id, source=pack.source, game=row.id,
-                                             now=pack.short_hash, then=row.pack_hash[:12]))
+                                             now=pack.short_hash, then=(row.pack_hash or "")[:12]))
         game = TcgGame(pack)
         match = replay(game, GameRecord.from_json(row.record))
         earlier = [DecisionRecord(d.idx, d.turn, d.seat, d.move, d.seconds, d.info) for d in store.decisions(row.id)]
@@ -78,12 +77,12 @@ class LiveGame:
         """The hook for ``run_match``: called once the move is on the board."""
         self._store()
         turns = max((e.data.get("turn", 0) for e in self.match.events if e.kind == "turn"), default=0)
-        row = decision_row(rec, self.specs, self.game.pack, lambda info: scrub_info(info, False))
-        self.store.save_move(self.row.id, [row], self._record(), turns, len(self.match.moves))
+        rows = decision_rows([rec], self.specs, self.game, lambda info: scrub_info(info, False))
+        self.store.save_move(self.row.id, rows, self._record(), turns, len(self.match.moves))
 
     def finish(self, result: MatchResult) -> None:
         self._store()
-        fields = outcome_fields(result)
+        fields = outcome_fields(result, self.game.name, self.row.agent_seat)
         fields["record"] = {**fields["record"], RESUME_KEY: self.resume}
         self.store.finish_game(self.row.id, fields)
 

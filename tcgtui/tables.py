@@ -20,7 +20,7 @@ from tcgtui.live import HUMAN, LiveGame, abandon_unfinished, human_spec
 from tcgtui.match import MatchResult
 from tcgtui.store import GameRow, Run, Store
 from tcgtui.store.db import now
-from tcgtui.store.rows import decision_row, outcome_fields, scrub_info
+from tcgtui.store.rows import decision_rows, game_row, scrub_info
 from tcgtui.tui.app import Deal, Note
 
 WATCH_RUN = "watch"
@@ -145,10 +145,9 @@ class WatchTable:
         def keep(result: MatchResult) -> None:
             run = self.run()
             index = len(self.store.games("run_id = ?", (run.id,)))
-            row = GameRow(agent=self.seats[0], opponent=self.seats[1], lang=lang, game_index=index, seed=seed,
-                          agent_seat=0, game=TcgGame.name, pack_id=self.pack.id, pack_hash=self.pack.hash,
-                          started_at=started, run_id=run.id, finished_at=now(), **outcome_fields(result))
-            decisions = [decision_row(d, self.seats, self.pack, lambda info: scrub_info(info, False))
-                         for d in result.decisions]
+            game = TcgGame(self.pack)
+            row = game_row(result, game=game, agent=self.seats[0], opponent=self.seats[1], lang=lang,
+                           game_index=index, agent_seat=0, run_id=run.id, started_at=started, finished_at=now())
+            decisions = decision_rows(result.decisions, row.seats, game, lambda info: scrub_info(info, False))
             self.store.save_game(row, decisions)
         return Deal(seed, self.seats, on_result=keep)

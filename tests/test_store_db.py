@@ -59,9 +59,10 @@ def test_a_game_and_its_decisions_commit_together(store: Store) -> None:
                    moves=[("a", "champion", 0.1, None, {}), ("b", "spell", 0.1, None, {})])
     assert _count(store, "games") == 1
     assert _count(store, "decisions") == 4
-    stored = store.conn.execute("SELECT status, winner, agent_seat, seat0, seat1 FROM games WHERE id = ?",
-                                (row.id,)).fetchone()
-    assert stored == (FINISHED, 0, 0, "random", "random")
+    stored = store.conn.execute("SELECT status, winner, agent_seat FROM games WHERE id = ?", (row.id,)).fetchone()
+    assert stored == (FINISHED, 0, 0)
+    assert store.conn.execute("SELECT seat, agent FROM seats WHERE game_id = ? ORDER BY seat",
+                              (row.id,)).fetchall() == [(0, "random"), (1, "random")]
 
 
 def test_a_failure_midway_leaves_no_trace_of_the_game(store: Store) -> None:
@@ -85,8 +86,8 @@ def test_the_same_game_is_never_stored_twice(store: Store) -> None:
     assert store.save_game(again, []) == EXISTS
     with pytest.raises(sqlite3.IntegrityError):       # the constraint itself, not only the check
         store.conn.execute("INSERT INTO games SELECT ? || id, run_id, agent, opponent, lang, game_index, seed,"
-                           " agent_seat, seat0, seat1, game, pack_id, pack_hash, status, winner, reason, turns,"
-                           " moves, error, attempts, record_json, started_at, finished_at FROM games", ("x",))
+                           " agent_seat, game, game_params, pack_id, pack_hash, status, winner, score, result,"
+                           " reason, turns, moves, error, attempts, record_json, started_at, finished_at FROM games", ("x",))
 
 
 def test_an_errored_game_is_replaced_only_when_asked(store: Store) -> None:

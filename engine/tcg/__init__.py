@@ -21,5 +21,29 @@ def _fast() -> object:
     return importlib.import_module("tcgtui.engine.tcg.fast.search")
 
 
+def _move_kind(game: TcgGame, text: str) -> str | None:
+    """A move's kind as the store keeps it: the card's type."""
+    try:
+        return game.pack.card(text).type
+    except KeyError:
+        return None
+
+
+def _report_meta() -> dict:
+    from tcgtui.engine.tcg.analyses import DECAY_FORM
+    return {"decay_form": DECAY_FORM}
+
+
+def _analyses(games: list) -> dict:
+    from tcgtui.engine.tcg.analyses import sections      # scipy loads only when reporting
+    return sections(games)
+
+
+# The report shows the card game's sections in this order, always (its layout predates the arena).
+REPORT_LAYOUT = ("win_rates", "decay", "language_gap", "summary", "error_patterns", "quarters", "llm")
+
 register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),)), make=_make,
-                  fast=_fast, extras={"peek": True}))
+                  analyses=_analyses, fast=_fast,
+                  extras={"peek": True, "move_kind": _move_kind, "report_layout": REPORT_LAYOUT, "report_meta": _report_meta,
+                          "report_notes": {"decay": "decay", "summary": "decisions", "error_patterns": "patterns",
+                                           "quarters": "quarters"}}))

@@ -20,7 +20,7 @@ from tcgtui.bench.plan import Cell, agent_seat, deal_seed
 from tcgtui.match import DecisionRecord, MatchResult, run_match
 from tcgtui.store import ERRORED, EXISTS, FINISHED, REPLACED, DecisionRow, GameRow, Run, Store
 from tcgtui.store.db import now
-from tcgtui.store.rows import decision_row, outcome_fields, scrub_info
+from tcgtui.store.rows import decision_rows, game_row, scrub_info
 
 AgentFactory = Callable[[str], Agent]
 
@@ -155,11 +155,9 @@ async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tu
             pool.give(specs[s], agent)
         else:
             await pool.discard(agent)
-    pack = sweep.game.pack
-    row = GameRow(agent=cell.agent, opponent=cell.opponent, lang=cell.lang, game_index=index, seed=seed,
-                  agent_seat=seat, game=sweep.game.name, pack_id=pack.id, pack_hash=pack.hash,
-                  started_at=started, run_id=sweep.run.id, finished_at=now(), **outcome_fields(result))
-    rows = [decision_row(d, specs, pack, lambda info: scrub_info(info, sweep.log_prompts)) for d in decisions]
+    row = game_row(result, game=sweep.game, agent=cell.agent, opponent=cell.opponent, lang=cell.lang,
+                   game_index=index, agent_seat=seat, run_id=sweep.run.id, started_at=started, finished_at=now())
+    rows = decision_rows(decisions, row.seats, sweep.game, lambda info: scrub_info(info, sweep.log_prompts))
     return row, rows
 
 

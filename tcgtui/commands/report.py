@@ -1,27 +1,70 @@
-"""``tcgtui report``: the paper's tables from the games in the store, with exact intervals."""
+"""``tcgtui report``: tables of the stored games of one game, with exact intervals.
+
+Every game gets the common sections (outcomes, decisions, parse paths, errors,
+and for round robins the results matrix and ratings); its own sections come
+from its registry spec.  The card game's report keeps the paper's tables.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 from tcgtui import locales
 from tcgtui.errors import UserError
-from tcgtui.report import SECTIONS
+from tcgtui.report import COMMON, SECTIONS
 from tcgtui.store import add_db_argument, open_store
 
-FORMATS = ("table", "md", "csv", "json")
+FORMATS = ("table", "md", "csv", "json", "seed-json")
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    p.add_argument("--game", default="tcg", metavar="ID", help=text.t("cmd_report.game"))
     p.add_argument("--run", nargs="+", action="extend", metavar="NAME", help=text.t("cmd_report.run"))
     add_db_argument(p, text)
     p.add_argument("--format", choices=FORMATS, default="table", help=text.t("cmd_report.format"))
-    p.add_argument("--table", choices=SECTIONS, metavar="NAME",
-                   help=text.t("cmd_report.table", choices=", ".join(SECTIONS)))
+    p.add_argument("--table", metavar="NAME",
+                   help=text.t("cmd_report.table", choices=", ".join(dict.fromkeys(SECTIONS + COMMON))))
     p.add_argument("--plot", metavar="FILE", help=text.t("cmd_report.plot_help"))
     p.add_argument("--no-humans", action="store_true", help=text.t("cmd_report.no_humans"))
+
+
+def _spec(game_id: str):  # noqa: ANN202
+    from tcgtui.engine import registry
+    try:
+        return registry.get(game_id)
+    except registry.UnknownGame:
+        known = ", ".join(s.id for s in registry.games())
+        raise UserError(locales.load().t("cmd_report.errors.unknown_game", game=game_id, known=known)) from None
+
+
+def seed_json_lines(spec, games) -> list[str]:  # noqa: ANN001
+    """One JSON object per game in the seed benchmark's per-game shape (the game provides the shape)."""
+    make = spec.extras.get("seed_json")
+    if make is None:
+        raise UserError(locales.load().t("cmd_report.errors.no_seed_json", game=spec.id))
+    out = []
+    for g in games:
+        if g.record is None:
+            continue
+        duration = _duration(g.started_at, g.finished_at)
+        style = g.params.get("prompt_style", "")
+        version = g.params.get("prompt_version", "")
+        obj = make(g.record, list(g.seats), style, version, duration)
+        out.append(json.dumps(obj, ensure_ascii=False))
+    return out
+
+
+def _duration(started: str, finished: str | None) -> float | None:
+    from datetime import datetime
+    if not finished:
+        return None
+    try:
+        return (datetime.fromisoformat(finished) - datetime.fromisoformat(started)).total_seconds()
+    except ValueError:
+        return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,22 +73,33 @@ def run(args: argparse.Namespace) -> int:
     from tcgtui.report import analyses, render
     from tcgtui.report.data import load_games, run_ids
     text = locales.load()
+    spec = _spec(args.game)
+    if args.format == "seed-json" and "seed_json" not in spec.extras:
+        raise UserError(text.t("cmd_report.errors.no_seed_json", game=spec.id))
     plot_path = Path(args.plot).expanduser() if args.plot else None
     if plot_path is not None:
         from tcgtui.report.plot import check_target
         check_target(plot_path)
     with open_store(args.db, create=False) as store:
-        games = load_games(store, run_ids(store, args.run), humans=not args.no_humans)
+        games = load_games(store, run_ids(store, args.run), humans=not args.no_humans, game=spec.id,
+                           with_record=args.format == "seed-json")
         runs = [r.name for r in store.runs() if not args.run or r.name in args.run]
         path = str(store.path)
     if not games:
         print(text.t("cmd_report.empty", path=path), file=sys.stderr)
         return 0
-    packs = sorted({g.pack for g in games})
+    if args.format == "seed-json":
+        for line in seed_json_lines(spec, games):
+            sys.stdout.write(line + "\n")
+        return 0
+    packs = sorted({g.pack for g in games if g.pack is not None})
     if len(packs) > 1:
         print(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs)), file=sys.stderr)
-    report = analyses.build(games)
-    sections = [args.table] if args.table else list(SECTIONS)
+    report = analyses.build(games, spec)
+    if args.table and args.table not in report.sections:
+        raise UserError(text.t("cmd_report.errors.unknown_table", table=args.table,
+                               choices=", ".join(report.sections)))
+    sections = [args.table] if args.table else list(report.layout)
     if args.format == "table":
         console = Console()
         if not console.is_terminal:      # piped: keep rows whole instead of wrapping at 80 columns
@@ -54,12 +108,12 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "md":
         sys.stdout.write(render.as_markdown(report, sections))
     elif args.format == "csv":
-        sys.stdout.write(render.as_csv(report, args.table or "win_rates"))
+        sys.stdout.write(render.as_csv(report, args.table or report.layout[0]))
     else:
         sys.stdout.write(render.as_json(report, sections, {"db": path, "runs": runs}) + "\n")
     if plot_path is not None:
         from tcgtui.report.plot import plot
-        lines = plot(report, plot_path)
+        lines = plot(report, plot_path) if "decay" in report.sections else 0
         if lines == 0:
             raise UserError(text.t("cmd_report.errors.nothing_to_plot", path=str(plot_path)))
         print(text.t("cmd_report.plotted", path=str(plot_path), count=lines), file=sys.stderr)

@@ -1,38 +1,41 @@
 """The report's tables, each a list of plain rows (dicts) any renderer can show.
 
-Definitions, stated once here and in the report's notes:
-- Win rate = wins / finished games; draws count in the denominator as non-wins;
-  errored, abandoned and unfinished games are counted apart, never as losses.
-- Decision statistics (time, tokens, card types, parse paths) cover the measured
-  player's decisions in finished games.
-- Error patterns (the paper's Table 3) are counted among the measured player's
-  lost games; "share" divides by all patterns found, as the paper's table does.
-- Quarters: a game's decisions by the measured player are split into four equal
-  parts by position (decision j of n is in quarter ⌊4j/n⌋) for decision-time and
-  token variances; for win rates, each cell's finished games are split into
-  four equal parts in deal order, and WinRateVar is the variance of the
-  quarter's win rate across the agent's cells.
+Common sections, for every game:
+- ``win_rates`` (win/draw/loss games) or ``scores`` (score games): win rate =
+  wins / finished games, draws in the denominator as non-wins, exact
+  Clopper–Pearson intervals; for score games the mean score with a t interval
+  and the mean of max(0, score).  Errored, abandoned and unfinished games are
+  counted apart, never as losses.
+- ``decisions``: the measured player's decision time and tokens (marked when
+  any count was estimated) and invalid attempts, in finished games.
+- ``llm``: parse paths, invalid replies and fallbacks, for agents that report them.
+- ``errors``: errored games grouped by their error text.
+- ``matrix``, ``ratings``, ``ratings_by_role``: for round-robin runs (see
+  ``round_robin_games``), the results matrix and Bradley–Terry ratings
+  (``tcgtui.report.ratings``).
+A game's own sections come from its registry spec: ``spec.analyses(games)``.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from tcgtui.engine import registry
 from tcgtui.opponents.spec import SpecError, parse_spec
-from tcgtui.report import SECTIONS
+from tcgtui.report import ratings as bt
 from tcgtui.report.data import Game
-from tcgtui.report.stats import clopper_pearson, fit_decay, mean, median, sample_variance
+from tcgtui.report.stats import clopper_pearson, mean, median, t_interval
 from tcgtui.store import ABANDONED, ERRORED, FINISHED
 
 Row = dict[str, Any]
-LATE_TURN = 10                     # "late losses": lost games that lasted more than this many turns
-LOW_DIVERSITY = 3                  # fewer distinct cards than this is "low diversity"
-CARD_TYPES = ("champion", "spell", "trick")
-PATTERNS = ("late_loss", "no_trick", "no_spell", "no_champion", "low_diversity")
 PARSE_PATHS = ("tags", "last_name", "none")
-REFERENCE_LANG = "en"
+ROUND_ROBIN = ("matrix", "ratings", "ratings_by_role")
+COMMON_NOTES = {"win_rates": "denominator", "scores": "scores", "decisions": "decisions", "llm": "decisions",
+                "errors": "errors", "matrix": "matrix", "ratings": "ratings", "ratings_by_role": "ratings"}
+MIN_ROUND_ROBIN = 3
 
 
 def opponent_k(opponent: str) -> tuple[str | None, int | None]:
@@ -70,10 +73,13 @@ class _Cell:
     errored: int = 0
     abandoned: int = 0
     unfinished: int = 0
+    scores: list[float] = field(default_factory=list)
 
     def add(self, g: Game) -> None:
         self.games += 1
         result = g.result
+        if result is not None and g.score is not None:
+            self.scores.append(g.score)
         if result == "win":
             self.wins += 1
         elif result == "draw":
@@ -92,14 +98,17 @@ class _Cell:
         return self.wins + self.draws + self.losses
 
 
-def win_rates(games: list[Game]) -> list[Row]:
+def _cells(games: list[Game]) -> list[tuple[tuple[str, str, str], _Cell]]:
     cells: dict[tuple[str, str, str], _Cell] = defaultdict(_Cell)
     for g in games:
         for name in g.groups():
             cells[(name, g.opponent, g.lang)].add(g)
+    return [(key, cells[key]) for key in sorted(cells, key=lambda c: _sort_key(*c))]
+
+
+def win_rates(games: list[Game]) -> list[Row]:
     rows = []
-    for (agent, opponent, lang) in sorted(cells, key=lambda c: _sort_key(*c)):
-        c = cells[(agent, opponent, lang)]
+    for (agent, opponent, lang), c in _cells(games):
         ci = clopper_pearson(c.wins, c.finished)
         family, k = opponent_k(opponent)
         rows.append({"agent": agent, "opponent": opponent, "k": k, "lang": lang, "games": c.games,
@@ -110,39 +119,21 @@ def win_rates(games: list[Game]) -> list[Row]:
     return rows
 
 
-def decay_fits(rates: list[Row]) -> list[Row]:
-    """One fit per agent × language × opponent family over its K values."""
-    series: dict[tuple[str, str, str], list[tuple[int, float]]] = defaultdict(list)
-    for r in rates:
-        family, k = opponent_k(r["opponent"])
-        if family and r["win_rate"] is not None:
-            series[(r["agent"], r["lang"], family)].append((k, r["win_rate"]))
+def scores(games: list[Game]) -> list[Row]:
+    """Score games: the mean score with a 95% t interval, and the mean of max(0, score)."""
     rows = []
-    for (agent, lang, family), points in sorted(series.items()):
-        points.sort()
-        fit = fit_decay([k for k, _ in points], [w for _, w in points])
-        rows.append({"agent": agent, "lang": lang, "opponent": family, "ks": [k for k, _ in points],
-                     "points": len(points), "a": fit.a if fit else None, "b": fit.b if fit else None,
-                     "r2": fit.r2 if fit else None})
+    for (agent, opponent, lang), c in _cells(games):
+        ci = t_interval(c.scores)
+        rows.append({"agent": agent, "opponent": opponent, "lang": lang, "games": c.games,
+                     "finished": len(c.scores), "errored": c.errored, "abandoned": c.abandoned,
+                     "unfinished": c.games - len(c.scores) - c.errored - c.abandoned,
+                     "mean_score": mean(c.scores), "ci_low": ci[0] if ci else None,
+                     "ci_high": ci[1] if ci else None, "mean_positive": mean([max(0.0, s) for s in c.scores])})
     return rows
 
 
-def language_gaps(rates: list[Row]) -> list[Row]:
-    """Relative gap of each language against English: (w_en − w_lang) / w_en, per agent and opponent."""
-    table = {(r["agent"], r["opponent"], r["lang"]): r for r in rates if r["win_rate"] is not None}
-    rows = []
-    for (agent, opponent, lang), r in sorted(table.items(), key=lambda kv: _sort_key(*kv[0])):
-        ref = table.get((agent, opponent, REFERENCE_LANG))
-        if lang == REFERENCE_LANG or ref is None:
-            continue
-        gap = (ref["win_rate"] - r["win_rate"]) / ref["win_rate"] if ref["win_rate"] else None
-        rows.append({"agent": agent, "opponent": opponent, "lang": lang, "en_win_rate": ref["win_rate"],
-                     "win_rate": r["win_rate"], "relative_gap": gap})
-    return rows
-
-
-def summaries(games: list[Game]) -> list[Row]:
-    """Per agent and language: game length, decision time, tokens and card-type shares."""
+def decisions(games: list[Game]) -> list[Row]:
+    """Per agent and language: the measured player's decision time, tokens and invalid attempts."""
     groups: dict[tuple[str, str], list[Game]] = defaultdict(list)
     for g in games:
         if g.status == FINISHED:
@@ -151,89 +142,13 @@ def summaries(games: list[Game]) -> list[Row]:
     rows = []
     for (agent, lang), gs in sorted(groups.items()):
         moves = [m for g in gs for m in g.moves]
-        types = Counter(m.card_type for m in moves if m.card_type)
-        played = sum(types.values())
         tokens = [m.tokens for m in moves if m.tokens is not None]
-        row: Row = {"agent": agent, "lang": lang, "finished": len(gs),
-                    "mean_turns": mean([g.turns for g in gs]),
-                    "median_decision_s": median([m.seconds for m in moves]),
-                    "mean_tokens_per_turn": mean(tokens)}
-        for t in CARD_TYPES:
-            row[t] = types[t] / played if played else None
-        rows.append(row)
-    return rows
-
-
-def _patterns(g: Game) -> list[str]:
-    cards = [m for m in g.moves if m.card]
-    types = {m.card_type for m in cards}
-    found = ["late_loss"] if g.turns > LATE_TURN else []
-    found += [f"no_{t}" for t in ("trick", "spell", "champion") if t not in types]
-    if len({m.card for m in cards}) < LOW_DIVERSITY:
-        found.append("low_diversity")
-    return found
-
-
-def error_patterns(games: list[Game]) -> list[Row]:
-    """The paper's Table 3 per agent, among its lost games."""
-    rows = []
-    for agent, gs in sorted(_by_group(games).items()):
-        lost = [g for g in gs if g.result == "loss"]
-        if not lost:
-            continue
-        hits: dict[str, list[Game]] = {p: [] for p in PATTERNS}
-        for g in lost:
-            for p in _patterns(g):
-                hits[p].append(g)
-        total = sum(len(v) for v in hits.values())
-        for p in PATTERNS:
-            hit = hits[p]
-            rows.append({"agent": agent, "pattern": p, "hits": len(hit), "losses": len(lost),
-                         "of_losses": len(hit) / len(lost), "share": len(hit) / total if total else None,
-                         "mean_turns": mean([g.turns for g in hit])})
-    return rows
-
-
-def _deal_quarters(gs: list[Game]) -> dict[tuple[str, str], list[list[Game]]]:
-    """Each cell's finished games split into four equal parts in deal order."""
-    cells: dict[tuple[str, str], list[Game]] = defaultdict(list)
-    for g in gs:
-        if g.status == FINISHED:
-            cells[(g.opponent, g.lang)].append(g)
-    out = {}
-    for key, cg in cells.items():
-        cg.sort(key=lambda g: (g.run or "", g.index))
-        parts: list[list[Game]] = [[], [], [], []]
-        for r, g in enumerate(cg):
-            parts[4 * r // len(cg)].append(g)
-        out[key] = parts
-    return out
-
-
-def quarters(games: list[Game]) -> list[Row]:
-    rows = []
-    for agent, gs in sorted(_by_group(games).items()):
-        seconds: list[list[float]] = [[], [], [], []]
-        tokens: list[list[float]] = [[], [], [], []]
-        for g in gs:
-            n = len(g.moves)
-            for j, m in enumerate(g.moves):
-                seconds[4 * j // n].append(m.seconds)
-                if m.tokens is not None:
-                    tokens[4 * j // n].append(m.tokens)
-        parts = _deal_quarters(gs)
-        if not parts:
-            continue
-        for q in range(4):
-            cell_rates = [sum(g.result == "win" for g in p[q]) / len(p[q]) for p in parts.values() if p[q]]
-            wins = sum(sum(g.result == "win" for g in p[q]) for p in parts.values())
-            n_games = sum(len(p[q]) for p in parts.values())
-            rows.append({"agent": agent, "quarter": q + 1, "games": n_games,
-                         "win_rate": wins / n_games if n_games else None,
-                         "win_rate_var": sample_variance(cell_rates),
-                         "decisions": len(seconds[q]), "mean_decision_s": mean(seconds[q]),
-                         "decision_s_var": sample_variance(seconds[q]),
-                         "mean_tokens": mean(tokens[q]), "tokens_var": sample_variance(tokens[q])})
+        invalid = sum(m.invalid_attempt for m in moves)
+        rows.append({"agent": agent, "lang": lang, "finished": len(gs), "decisions": len(moves),
+                     "median_decision_s": median([m.seconds for m in moves]),
+                     "mean_decision_s": mean([m.seconds for m in moves]),
+                     "mean_tokens": mean(tokens), "tokens_estimated": any(m.tokens_estimated for m in moves),
+                     "invalid_moves": invalid, "invalid_share": invalid / len(moves) if moves else None})
     return rows
 
 
@@ -257,15 +172,97 @@ def llm_rates(games: list[Game]) -> list[Row]:
     return rows
 
 
+def errors(games: list[Game]) -> list[Row]:
+    """Errored games apart, grouped by their error text (most frequent first)."""
+    by_text: dict[str, list[Game]] = defaultdict(list)
+    for g in games:
+        if g.status == ERRORED:
+            by_text[g.error or ""].append(g)
+    return [{"error": text, "games": len(gs), "agents": ", ".join(sorted({g.agent for g in gs}))}
+            for text, gs in sorted(by_text.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+
+
+# --- round robins -------------------------------------------------------------------------------
+
+def round_robin_games(games: list[Game]) -> list[Game]:
+    """Finished two-seat games of runs that are round robins: at least three players, every
+    pair of them met (in either seat) at least once in the run."""
+    runs: dict[str, list[Game]] = defaultdict(list)
+    for g in games:
+        if g.run is not None and len(g.seats) == 2:
+            runs[g.run].append(g)
+    out = []
+    for gs in runs.values():
+        players = {p for g in gs for p in g.seats}
+        met = {frozenset(g.seats) for g in gs}
+        pairs = len(players) * (len(players) - 1) // 2
+        if len(players) >= MIN_ROUND_ROBIN and sum(len(m) == 2 for m in met) == pairs:
+            out += [g for g in gs if g.status == FINISHED and g.seats[0] != g.seats[1]]
+    return out
+
+
+def _pair_results(games: list[Game]) -> list[tuple[str, str, float, Game]]:
+    out = []
+    for g in games:
+        s = 0.5 if g.winner is None else (1.0 if g.winner == 0 else 0.0)
+        out.append((g.seats[0], g.seats[1], s, g))
+    return out
+
+
+def matrix(games: list[Game]) -> list[Row]:
+    """Row player against column player: its score share (draws count half) and the games."""
+    cells: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for a, b, s, _ in _pair_results(games):
+        cells[(a, b)].append(s)
+        cells[(b, a)].append(1.0 - s)
+    return [{"agent": a, "opponent": b, "games": len(v), "score_share": math.fsum(v) / len(v)}
+            for (a, b), v in sorted(cells.items())]
+
+
+def _rating_rows(results: list[tuple[str, str, float]], **extra: Any) -> list[Row]:
+    return [{**{k: v(r) if callable(v) else v for k, v in extra.items()}, "agent": r.player, "games": r.games,
+             "rating": r.rating, "ci_low": r.ci_low, "ci_high": r.ci_high} for r in bt.ratings(results)]
+
+
+def ratings(games: list[Game]) -> list[Row]:
+    return _rating_rows([(a, b, s) for a, b, s, _ in _pair_results(games)])
+
+
+def ratings_by_role(games: list[Game]) -> list[Row]:
+    """One rating per player and role (first or second mover), fitted jointly."""
+    results = [(f"{a}\t1", f"{b}\t2", s) for a, b, s, _ in _pair_results(games)]
+    rows = []
+    for r in bt.ratings(results):
+        player, role = r.player.rsplit("\t", 1)
+        rows.append({"agent": player, "role": "first" if role == "1" else "second", "games": r.games,
+                     "rating": r.rating, "ci_low": r.ci_low, "ci_high": r.ci_high})
+    return sorted(rows, key=lambda row: (row["role"], -row["rating"], row["agent"]))
+
+
+# --- the whole report -------------------------------------------------------------------------
+
 @dataclass
 class Report:
     sections: dict[str, list[Row]] = field(default_factory=dict)
+    layout: list[str] = field(default_factory=list)          # the sections shown by default, in order
+    notes: list[str] = field(default_factory=list)           # note keys, in order
+    game: str = registry.DEFAULT
+    meta: dict[str, Any] = field(default_factory=dict)       # game-specific keys for JSON and the notes
 
 
-def build(games: list[Game]) -> Report:
-    rates = win_rates(games)
-    report = Report({"win_rates": rates, "decay": decay_fits(rates), "language_gap": language_gaps(rates),
-                   "summary": summaries(games), "error_patterns": error_patterns(games),
-                   "quarters": quarters(games), "llm": llm_rates(games)})
-    assert tuple(report.sections) == SECTIONS
-    return report
+def build(games: list[Game], spec: registry.GameSpec | None = None) -> Report:
+    spec = spec or registry.get(registry.DEFAULT)
+    score_game = spec.info.outcome == registry.SCORE
+    outcome = "scores" if score_game else "win_rates"
+    sections: dict[str, list[Row]] = {outcome: scores(games) if score_game else win_rates(games)}
+    own = spec.analyses(games) if spec.analyses is not None else {}
+    sections.update(own)
+    sections.update({"decisions": decisions(games), "llm": llm_rates(games), "errors": errors(games)})
+    rr = round_robin_games(games) if spec.info.seats == 2 else []
+    sections.update({"matrix": matrix(rr), "ratings": ratings(rr), "ratings_by_role": ratings_by_role(rr)})
+    layout = list(spec.extras.get("report_layout") or [outcome, *own, "decisions", "llm", "errors"])
+    layout += [name for name in ROUND_ROBIN if sections[name] and name not in layout]
+    note_keys = {**COMMON_NOTES, **dict(spec.extras.get("report_notes") or {})}
+    notes = list(dict.fromkeys(note_keys[name] for name in layout if name in note_keys))
+    meta_fn = spec.extras.get("report_meta")
+    return Report(sections, layout, notes, spec.id, dict(meta_fn()) if meta_fn else {})

@@ -1,33 +1,42 @@
-"""Read games and the measured player's decisions out of the store for the report.
+"""The report's view of the store: games and the measured player's decisions.
 
-Only what the analyses need is read; decision details come from the info JSON
-through SQLite's json_extract, so a store of tens of thousands of games is
-read in one pass.
+The reading itself is ``tcgtui.store.queries`` (no SQL here); this module
+turns its rows into the ``Game`` and ``Move`` objects the analyses use, the
+common ones and each game's own (see ``tcgtui.engine.tcg.analyses``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tcgtui import locales
 from tcgtui.errors import UserError
 from tcgtui.store import FINISHED, Store
+from tcgtui.store import queries
 
-HUMAN_PREFIX = "human:"
+HUMAN_PREFIX = queries.HUMAN_PREFIX
 POOLED_HUMAN = "human"
+INVALID = "!"
 
 
 @dataclass
 class Move:
     """One decision of the measured player."""
 
-    card: str
-    card_type: str | None
+    move: str                          # the move's text: "" a forfeit, "!kind" an invalid attempt
+    kind: str | None                   # the game's move kind (the card game: the card's type)
     seconds: float
     tokens: float | None = None        # prompt + completion, when the agent reported them
     parse_path: str | None = None
-    invalid: bool = False
+    invalid: bool = False              # the agent's reply was unusable (from its info)
     fallback: str | None = None
+    tokens_estimated: bool = False
+
+    @property
+    def invalid_attempt(self) -> bool:
+        """A move the game's rules counted as invalid (recorded as ``!kind``)."""
+        return self.move.startswith(INVALID)
 
 
 @dataclass
@@ -42,7 +51,17 @@ class Game:
     status: str
     winner: int | None
     turns: int
-    pack: str                          # pack id and short content hash, e.g. community@3f2a9c01d4e7
+    pack: str | None = None            # pack id and short content hash, e.g. community@3f2a9c01d4e7
+    game: str = "tcg"
+    params: dict[str, Any] = field(default_factory=dict)
+    score: float | None = None         # the measured player's score (score games)
+    code: str | None = None            # the game's result code
+    reason: str | None = None
+    error: str | None = None
+    seats: tuple[str, ...] = ()
+    started_at: str = ""
+    finished_at: str | None = None
+    record: dict[str, Any] | None = None
     moves: list[Move] = field(default_factory=list)
 
     @property
@@ -73,28 +92,23 @@ def run_ids(store: Store, names: list[str] | None) -> list[int] | None:
     return ids
 
 
-def load_games(store: Store, runs: list[int] | None, humans: bool = True) -> list[Game]:
-    where, params = "" if humans else f"WHERE g.agent NOT LIKE '{HUMAN_PREFIX}%'", []
-    if runs is not None:
-        # People's games belong to no sweep: they stand beside every selected run.
-        people = f" OR g.agent LIKE '{HUMAN_PREFIX}%'" if humans else ""
-        where = f"WHERE (g.run_id IN ({','.join('?' * len(runs))}){people})"
-        params = list(runs)
+def _pack(f: queries.GameFacts) -> str | None:
+    if f.pack_id is None:
+        return None
+    return f"{f.pack_id}@{(f.pack_hash or '')[:12]}"
+
+
+def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: str | None = "tcg", *,
+               with_record: bool = False) -> list[Game]:
+    """The games of one game id (None: every game) with the measured player's decisions in finished games."""
     games: dict[str, Game] = {}
-    for row in store.conn.execute(
-            "SELECT g.id, r.name, g.agent, g.opponent, g.lang, g.game_index, g.agent_seat, g.status, g.winner,"
-            f" g.turns, g.pack_id || '@' || substr(g.pack_hash, 1, 12) FROM games g LEFT JOIN runs r ON r.id = g.run_id {where}"
-            " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params):
-        games[row[0]] = Game(*row)
-    cond = where.replace("WHERE", "AND", 1)
-    for gid, card, ctype, seconds, ptok, ctok, path, invalid, fallback in store.conn.execute(
-            "SELECT d.game_id, d.move, d.card_type, d.seconds,"
-            " json_extract(d.info_json, '$.prompt_tokens'), json_extract(d.info_json, '$.completion_tokens'),"
-            " json_extract(d.info_json, '$.parse_path'), json_extract(d.info_json, '$.invalid'),"
-            " json_extract(d.info_json, '$.fallback')"
-            " FROM decisions d JOIN games g ON g.id = d.game_id"
-            f" WHERE d.seat = g.agent_seat AND g.status = ? {cond} ORDER BY d.game_id, d.idx",
-            [FINISHED, *params]):
-        tokens = None if ptok is None and ctok is None else float(ptok or 0) + float(ctok or 0)
-        games[gid].moves.append(Move(card, ctype, float(seconds), tokens, path, bool(invalid), fallback))
+    for f in queries.games(store.conn, game=game, runs=runs, humans=humans, with_record=with_record):
+        games[f.id] = Game(f.id, f.run, f.agent, f.opponent, f.lang, f.index, f.seat, f.status, f.winner, f.turns,
+                           _pack(f), f.game, f.params, f.score, f.result, f.reason, f.error, f.seats,
+                           f.started_at, f.finished_at, f.record)
+    for d in queries.measured_decisions(store.conn, game=game, runs=runs, humans=humans):
+        tokens = (None if d.prompt_tokens is None and d.completion_tokens is None
+                  else float(d.prompt_tokens or 0) + float(d.completion_tokens or 0))
+        games[d.game_id].moves.append(Move(d.move, d.kind, d.seconds, tokens, d.parse_path, d.invalid, d.fallback,
+                                           d.tokens_estimated))
     return list(games.values())

@@ -16,8 +16,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from tcgtui import locales
+from tcgtui.engine import registry
 from tcgtui.report.analyses import Report, Row
-from tcgtui.report.stats import DECAY_FORM
 
 
 def _pct(v: Any) -> str:
@@ -38,6 +38,16 @@ def _ci(row: Row) -> str:
     if row.get("ci_low") is None:
         return "–"
     return f"[{100 * row['ci_low']:.1f}%, {100 * row['ci_high']:.1f}%]"
+
+
+def _ci_num(row: Row) -> str:
+    if row.get("ci_low") is None:
+        return "–"
+    return f"[{row['ci_low']:.4g}, {row['ci_high']:.4g}]"
+
+
+def _flag(v: Any) -> str:
+    return "*" if v else ""
 
 
 Column = tuple[str, Callable[[Row], str]]
@@ -66,39 +76,92 @@ COLUMNS: dict[str, list[Column]] = {
     "llm": [_col("agent", str), _col("decisions"), _col("parse_tags", _pct), _col("parse_last_name", _pct),
             _col("parse_none", _pct), _col("invalid", _pct), _col("fallback_random", _pct),
             _col("fallback_forfeit", _pct)],
+    "scores": [_col("agent", str), _col("opponent", str), _col("lang", str), _col("finished"), _col("errored"),
+               _col("abandoned"), _col("mean_score"), ("ci_mean", _ci_num), _col("mean_positive")],
+    "decisions": [_col("agent", str), _col("lang", str), _col("finished"), _col("decisions"),
+                  _col("median_decision_s"), _col("mean_decision_s"), _col("mean_tokens"),
+                  _col("tokens_estimated", _flag), _col("invalid_moves"), _col("invalid_share", _pct)],
+    "errors": [_col("error", str), _col("games"), _col("agents", str)],
+    "matrix": [_col("agent", str), _col("opponent", str), _col("games"), _col("score_share", _pct)],
+    "ratings": [_col("agent", str), _col("games"), _col("rating"), ("ci_rating", _ci_num)],
+    "ratings_by_role": [_col("agent", str), _col("role", str), _col("games"), _col("rating"),
+                        ("ci_rating", _ci_num)],
 }
+LEFT = ("agent", "opponent", "lang", "pattern", "error", "agents", "role")
+PCT_SUFFIXES = ("rate", "share", "_gap")
 
 
-def _cells(row: Row, section: str, text: locales.Catalog) -> list[str]:
+def columns(section: str, rows: list[Row]) -> list[Column]:
+    """A section's columns: the known layout, else every key of its rows (ci_low/ci_high as one column)."""
+    if section in COLUMNS:
+        return COLUMNS[section]
+    out: list[Column] = []
+    for key in dict.fromkeys(k for r in rows for k in r):
+        if key == "ci_low":
+            out.append(("ci_any", _ci_num))
+        elif key != "ci_high":
+            sample = next((r[key] for r in rows if r.get(key) is not None), None)
+            fmt = _pct if key.endswith(PCT_SUFFIXES) and isinstance(sample, float) else (
+                _ks if isinstance(sample, list) else _num if isinstance(sample, (int, float)) else
+                lambda v: "–" if v is None else str(v))
+            out.append(_col(key, fmt))
+    return out
+
+
+def _folder(report: Report) -> str:
+    try:
+        return registry.get(report.game).info.locale_folder
+    except registry.UnknownGame:
+        return report.game
+
+
+def _text(text: locales.Catalog, keys: list[str], fallback: str, **params: Any) -> str:
+    """The first of ``keys`` the locale has, else ``fallback`` (an unknown key shows as itself)."""
+    for key in keys:
+        try:
+            return text.t(key, **params)
+        except (locales.LocaleError, KeyError):
+            continue
+    return fallback
+
+
+def title(report: Report, section: str, text: locales.Catalog) -> str:
+    return _text(text, [f"{_folder(report)}.report.section.{section}", f"cmd_report.section.{section}"], section)
+
+
+def header(report: Report, key: str, text: locales.Catalog) -> str:
+    return _text(text, [f"{_folder(report)}.report.col.{key}", f"cmd_report.col.{key}"], key)
+
+
+def _cells(report: Report, row: Row, section: str, text: locales.Catalog, cols: list[Column]) -> list[str]:
     out = []
-    for key, fmt in COLUMNS[section]:
+    for key, fmt in cols:
         value = fmt(row)
         if key == "pattern":
-            value = text.t(f"cmd_report.pattern.{value}")
+            value = _text(text, [f"{_folder(report)}.report.pattern.{value}", f"cmd_report.pattern.{value}"], value)
         out.append(value)
     return out
 
 
-def notes(text: locales.Catalog) -> list[str]:
-    return [text.t("cmd_report.notes.denominator"), text.t("cmd_report.notes.decay", form=DECAY_FORM),
-            text.t("cmd_report.notes.decisions"), text.t("cmd_report.notes.patterns"),
-            text.t("cmd_report.notes.quarters")]
+def notes(report: Report, text: locales.Catalog) -> list[str]:
+    return [_text(text, [f"{_folder(report)}.report.notes.{key}", f"cmd_report.notes.{key}"], key, **report.meta)
+            for key in report.notes]
 
 
 def as_table(report: Report, sections: list[str], console: Console) -> None:
     text = locales.load()
     for name in sections:
-        rows = report.sections[name]
+        rows = report.sections.get(name) or []
         if not rows:
             continue
-        table = Table(title=text.t(f"cmd_report.section.{name}"), title_justify="left")
-        for key, _ in COLUMNS[name]:
-            table.add_column(text.t(f"cmd_report.col.{key}"), justify="left" if key in (
-                "agent", "opponent", "lang", "pattern") else "right")
+        cols = columns(name, rows)
+        table = Table(title=title(report, name, text), title_justify="left")
+        for key, _ in cols:
+            table.add_column(header(report, key, text), justify="left" if key in LEFT else "right")
         for row in rows:
-            table.add_row(*(escape(c) for c in _cells(row, name, text)))
+            table.add_row(*(escape(c) for c in _cells(report, row, name, text, cols)))
         console.print(table)
-    for line in notes(text):
+    for line in notes(report, text):
         console.print(f"[dim]{line}[/dim]", highlight=False)
 
 
@@ -106,20 +169,22 @@ def as_markdown(report: Report, sections: list[str]) -> str:
     text = locales.load()
     out: list[str] = []
     for name in sections:
-        rows = report.sections[name]
+        rows = report.sections.get(name) or []
         if not rows:
             continue
-        heads = [text.t(f"cmd_report.col.{key}") for key, _ in COLUMNS[name]]
-        out += [f"### {text.t(f'cmd_report.section.{name}')}", "", "| " + " | ".join(heads) + " |",
+        cols = columns(name, rows)
+        heads = [header(report, key, text) for key, _ in cols]
+        out += [f"### {title(report, name, text)}", "", "| " + " | ".join(heads) + " |",
                 "|" + "|".join("---" for _ in heads) + "|"]
-        out += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(r, name, text)) + " |" for r in rows]
+        out += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(report, r, name, text, cols)) + " |"
+                for r in rows]
         out.append("")
-    out += [f"- {line}" for line in notes(text)]
+    out += [f"- {line}" for line in notes(report, text)]
     return "\n".join(out) + "\n"
 
 
 def as_csv(report: Report, section: str) -> str:
-    rows = report.sections[section]
+    rows = report.sections.get(section) or []
     buf = io.StringIO()
     keys = list(dict.fromkeys(k for r in rows for k in r))
     writer = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
@@ -131,5 +196,5 @@ def as_csv(report: Report, section: str) -> str:
 
 def as_json(report: Report, sections: list[str], meta: dict[str, Any]) -> str:
     text = locales.load()
-    return json.dumps({**meta, "decay_form": DECAY_FORM, "notes": notes(text),
-                       **{name: report.sections[name] for name in sections}}, indent=2, ensure_ascii=False)
+    return json.dumps({**meta, **report.meta, "notes": notes(report, text),
+                       **{name: report.sections.get(name) or [] for name in sections}}, indent=2, ensure_ascii=False)

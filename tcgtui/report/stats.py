@@ -1,31 +1,22 @@
-"""The statistics behind the report: exact binomial intervals and the decay fit.
+"""The statistics behind the report's common sections.
 
-Intervals are Clopper–Pearson (scipy's exact method): conservative, never
-below their nominal 95% coverage, unlike normal or bootstrap intervals at the
-small win rates strong opponents produce.
-
-The decay form is ``w(K) = a·exp(−b·ln K) = a·K^(−b)``: exponential in log K.
-The paper's K values span three decades (1 to 1000); ``a·exp(−b·K)`` would put
-every point past K≈10 on the floor (on the paper's Table 1 means it reaches
-R² 0.90 against 0.99 for this form), while this form decays by the same
-factor per tenfold K, which is how the data fall.  ``a`` is the fitted win
-rate at K=1 and ``b`` the decay per unit of ln K.  It is fitted by least
-squares on the win rates themselves (scipy.optimize.curve_fit) and R² is
-``1 − SS_res / SS_tot`` on those win rates.
+Win-rate intervals are Clopper–Pearson (scipy's exact method): conservative,
+never below their nominal 95% coverage, unlike normal or bootstrap intervals at
+the small win rates strong opponents produce.  Mean scores get Student's t
+interval.  The card game's decay fit lives with the card game
+(``tcgtui.engine.tcg.analyses``) and is re-exported here.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
-from scipy.optimize import curve_fit
 from scipy.stats import binomtest
+from scipy.stats import t as student_t
 
-DECAY_FORM = "w(K) = a·exp(−b·ln K)"
-MIN_FIT_POINTS = 3
+from tcgtui.engine.tcg.analyses import DECAY_FORM, MIN_FIT_POINTS, DecayFit, decay, fit_decay  # noqa: F401
 
 
 def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float] | None:
@@ -36,33 +27,17 @@ def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
     return float(ci.low), float(ci.high)
 
 
-def decay(k: np.ndarray, a: float, b: float) -> np.ndarray:
-    return a * np.exp(-b * np.log(k))
-
-
-@dataclass(frozen=True)
-class DecayFit:
-    a: float
-    b: float
-    r2: float | None          # None when every win rate is equal (nothing to explain)
-    points: int
-
-
-def fit_decay(ks: Sequence[float], rates: Sequence[float]) -> DecayFit | None:
-    """Fit ``DECAY_FORM`` to win rates at K ≥ 1; None with fewer than three distinct K."""
-    k = np.asarray(ks, dtype=float)
-    w = np.asarray(rates, dtype=float)
-    if len(set(k.tolist())) < MIN_FIT_POINTS or np.any(k < 1):
+def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
+    """Student's t interval for the mean; None below two values (a single value: both ends equal it)."""
+    n = len(values)
+    if n == 0:
         return None
-    start = (max(float(w[np.argmin(k)]), 1e-3), 0.5)
-    try:
-        (a, b), _ = curve_fit(decay, k, w, p0=start, bounds=([0.0, -np.inf], [np.inf, np.inf]), maxfev=20000)
-    except (RuntimeError, ValueError):
+    m = math.fsum(values) / n
+    if n == 1:
         return None
-    residual = w - decay(k, a, b)
-    total = float(np.sum((w - w.mean()) ** 2))
-    r2 = None if np.ptp(w) == 0 else 1.0 - float(residual @ residual) / total
-    return DecayFit(float(a), float(b), r2, len(k))
+    sd = float(np.std(np.asarray(values, dtype=float), ddof=1))
+    half = float(student_t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
+    return m - half, m + half
 
 
 def sample_variance(values: Sequence[float]) -> float | None:

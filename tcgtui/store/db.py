@@ -64,14 +64,15 @@ class DecisionRow:
     seat: int
     agent: str
     move: str
-    card_type: str | None
+    kind: str | None          # the game's move kind (the card game: a card's type); None for forfeits, invalid attempts
     seconds: float
     info: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class GameRow:
-    """One game as stored; ``agent`` is the player measured, ``opponent`` the other seat."""
+    """One game as stored; ``agent`` is the player measured, ``opponent`` the other seat
+    (``""`` or a fixed label in one-seat games); ``seat_specs`` says who sat in each seat."""
 
     agent: str
     opponent: str
@@ -80,13 +81,17 @@ class GameRow:
     seed: int
     agent_seat: int
     game: str
-    pack_id: str
-    pack_hash: str
     status: str
     record: dict[str, Any]
     started_at: str
+    pack_id: str | None = None
+    pack_hash: str | None = None
+    game_params: dict[str, Any] = field(default_factory=dict)
     run_id: int | None = None
     winner: int | None = None
+    score: float | None = None          # the measured player's score, in score games
+    result: str | None = None           # a game-specific result code
+    seat_specs: tuple[str, ...] = ()
     reason: str | None = None
     turns: int = 0
     moves: int = 0
@@ -95,9 +100,22 @@ class GameRow:
     attempts: int = 1
     id: str = field(default_factory=new_game_id)
 
+    seat_scores: tuple[float | None, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.seat_specs:
+            self.seat_specs = two_seats(self.agent, self.opponent, self.agent_seat)
+        if not self.game_params and self.pack_id is not None:
+            self.game_params = {"pack": self.pack_id, "pack_hash": self.pack_hash}
+
     @property
-    def seats(self) -> tuple[str, str]:
-        return (self.agent, self.opponent) if self.agent_seat == 0 else (self.opponent, self.agent)
+    def seats(self) -> tuple[str, ...]:
+        return self.seat_specs
+
+
+def two_seats(agent: str, opponent: str, agent_seat: int) -> tuple[str, str]:
+    """Who sits where in a two-seat game, from the measured player's seat."""
+    return (agent, opponent) if agent_seat == 0 else (opponent, agent)
 
 
 STORED, EXISTS, REPLACED = "stored", "exists", "replaced"
@@ -151,17 +169,26 @@ class Store:
         return int(row[0] or 0)
 
     def _migrate(self) -> None:
-        with self.transaction():
-            self.conn.execute("CREATE TABLE IF NOT EXISTS schema_version ("
-                              "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-            current = self.version
-            if current > LATEST:
-                raise StoreError(locales.load().t("store.too_new", path=str(self.path),
-                                                  version=current, latest=LATEST))
-            for version in range(current + 1, LATEST + 1):
-                for stmt in _statements(MIGRATIONS[version - 1]):
-                    self.conn.execute(stmt)
-                self.conn.execute("INSERT INTO schema_version VALUES (?, ?)", (version, now()))
+        # Migrations that rebuild tables run with foreign keys off (the pragma is a no-op
+        # inside a transaction), and the keys are checked before the upgrade commits.
+        self.conn.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with self.transaction():
+                self.conn.execute("CREATE TABLE IF NOT EXISTS schema_version ("
+                                  "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+                current = self.version
+                if current > LATEST:
+                    raise StoreError(locales.load().t("store.too_new", path=str(self.path),
+                                                      version=current, latest=LATEST))
+                for version in range(current + 1, LATEST + 1):
+                    for stmt in _statements(MIGRATIONS[version - 1]):
+                        self.conn.execute(stmt)
+                    self.conn.execute("INSERT INTO schema_version VALUES (?, ?)", (version, now()))
+                bad = self.conn.execute("PRAGMA foreign_key_check").fetchone()
+                if bad is not None:
+                    raise sqlite3.DatabaseError(f"foreign key check failed after upgrading: {tuple(bad)}")
+        finally:
+            self.conn.execute("PRAGMA foreign_keys=ON")
 
     # --- runs ------------------------------------------------------------------------------
 
@@ -222,19 +249,26 @@ class Store:
             return outcome
 
     def _insert(self, game: GameRow, decisions: list[DecisionRow]) -> None:
-        seat0, seat1 = game.seats
         self.conn.execute(
-            "INSERT INTO games (id, run_id, agent, opponent, lang, game_index, seed, agent_seat, seat0, seat1,"
-            " game, pack_id, pack_hash, status, winner, reason, turns, moves, error, attempts, record_json,"
-            " started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO games (id, run_id, agent, opponent, lang, game_index, seed, agent_seat, game, game_params,"
+            " pack_id, pack_hash, status, winner, score, result, reason, turns, moves, error, attempts, record_json,"
+            " started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (game.id, game.run_id, game.agent, game.opponent, game.lang, game.game_index, game.seed,
-             game.agent_seat, seat0, seat1, game.game, game.pack_id, game.pack_hash, game.status,
-             game.winner, game.reason, game.turns, game.moves, game.error, game.attempts,
+             game.agent_seat, game.game, to_json(game.game_params), game.pack_id, game.pack_hash, game.status,
+             game.winner, game.score, game.result, game.reason, game.turns, game.moves, game.error, game.attempts,
              to_json(game.record), game.started_at, game.finished_at))
+        scores = game.seat_scores
         self.conn.executemany(
-            "INSERT INTO decisions (game_id, idx, turn, seat, agent, move, card_type, seconds, info_json)"
-            " VALUES (?,?,?,?,?,?,?,?,?)",
-            [(game.id, d.idx, d.turn, d.seat, d.agent, d.move, d.card_type, d.seconds, to_json(d.info))
+            "INSERT INTO seats (game_id, seat, agent, score) VALUES (?,?,?,?)",
+            [(game.id, s, spec, scores[s] if s < len(scores) else None) for s, spec in enumerate(game.seats)])
+        self._insert_decisions(game.id, decisions)
+
+    def _insert_decisions(self, game_id: str, decisions: list[DecisionRow], replace: bool = False) -> None:
+        """The one place decisions are written (whole games and move-by-move saves alike)."""
+        self.conn.executemany(
+            f"INSERT {'OR REPLACE ' if replace else ''}INTO decisions"
+            " (game_id, idx, turn, seat, agent, move, kind, seconds, info_json) VALUES (?,?,?,?,?,?,?,?,?)",
+            [(game_id, d.idx, d.turn, d.seat, d.agent, d.move, d.kind, d.seconds, to_json(d.info))
              for d in decisions])
 
     def merge_games(self, games: list[tuple[GameRow, list[DecisionRow]]]) -> tuple[int, int]:
@@ -267,11 +301,7 @@ class Store:
     def _save_move(self, game_id: str, decisions: list[DecisionRow], record: dict[str, Any],
                    turns: int, moves: int) -> None:
         with self.transaction():
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO decisions (game_id, idx, turn, seat, agent, move, card_type, seconds,"
-                " info_json) VALUES (?,?,?,?,?,?,?,?,?)",
-                [(game_id, d.idx, d.turn, d.seat, d.agent, d.move, d.card_type, d.seconds, to_json(d.info))
-                 for d in decisions])
+            self._insert_decisions(game_id, decisions, replace=True)
             self.conn.execute("UPDATE games SET record_json = ?, turns = ?, moves = ? WHERE id = ?",
                               (to_json(record), turns, moves, game_id))
 
@@ -282,10 +312,12 @@ class Store:
     def _finish_game(self, game_id: str, fields: dict[str, Any]) -> None:
         with self.transaction():
             self.conn.execute(
-                "UPDATE games SET status = ?, winner = ?, reason = ?, turns = ?, moves = ?, error = ?,"
-                " record_json = ?, finished_at = ? WHERE id = ?",
-                (fields["status"], fields["winner"], fields["reason"], fields["turns"], fields["moves"],
-                 fields["error"], to_json(fields["record"]), now(), game_id))
+                "UPDATE games SET status = ?, winner = ?, score = ?, result = ?, reason = ?, turns = ?, moves = ?,"
+                " error = ?, record_json = ?, finished_at = ? WHERE id = ?",
+                (fields["status"], fields["winner"], fields.get("score"), fields.get("result"), fields["reason"],
+                 fields["turns"], fields["moves"], fields["error"], to_json(fields["record"]), now(), game_id))
+            self.conn.executemany("UPDATE seats SET score = ? WHERE game_id = ? AND seat = ?",
+                                  [(score, game_id, seat) for seat, score in enumerate(fields.get("seat_scores", ()))])
 
     def mark_abandoned(self, game_ids: list[str]) -> None:
         self._write(self._mark_abandoned, game_ids)
@@ -301,16 +333,21 @@ class Store:
         except sqlite3.OperationalError as exc:
             raise StoreError(locales.load().t("store.write_failed", path=str(self.path), reason=str(exc))) from None
 
-    _GAME_COLUMNS = ("id, run_id, agent, opponent, lang, game_index, seed, agent_seat, game, pack_id, pack_hash,"
-                     " status, winner, reason, turns, moves, error, attempts, record_json, started_at, finished_at")
+    _GAME_COLUMNS = ("id, run_id, agent, opponent, lang, game_index, seed, agent_seat, game, game_params, pack_id,"
+                     " pack_hash, status, winner, score, result, reason, turns, moves, error, attempts, record_json,"
+                     " started_at, finished_at, (SELECT json_group_array(json_array(s.agent, s.score)) FROM"
+                     " (SELECT agent, score FROM seats WHERE seats.game_id = games.id ORDER BY seat) s)")
 
     def _game(self, row: tuple) -> GameRow:
-        (gid, run_id, agent, opponent, lang, index, seed, seat, game, pack_id, pack_hash, status, winner,
-         reason, turns, moves, error, attempts, record, started, finished) = row
+        (gid, run_id, agent, opponent, lang, index, seed, seat, game, params, pack_id, pack_hash, status, winner,
+         score, result, reason, turns, moves, error, attempts, record, started, finished, seats) = row
+        seated = json.loads(seats) if seats else []
         return GameRow(agent=agent, opponent=opponent, lang=lang, game_index=index, seed=seed, agent_seat=seat,
-                       game=game, pack_id=pack_id, pack_hash=pack_hash, status=status, record=json.loads(record),
-                       started_at=started, run_id=run_id, winner=winner, reason=reason, turns=turns, moves=moves,
-                       error=error, finished_at=finished, attempts=attempts, id=gid)
+                       game=game, game_params=json.loads(params), pack_id=pack_id, pack_hash=pack_hash,
+                       status=status, record=json.loads(record), started_at=started, run_id=run_id, winner=winner,
+                       score=score, result=result, reason=reason, turns=turns, moves=moves, error=error,
+                       finished_at=finished, attempts=attempts, id=gid,
+                       seat_specs=tuple(s[0] for s in seated), seat_scores=tuple(s[1] for s in seated))
 
     def games(self, where: str = "", params: tuple = ()) -> list[GameRow]:
         """Games matching an SQL condition on the games table, oldest first."""
@@ -318,9 +355,9 @@ class Store:
         return [self._game(r) for r in self.conn.execute(sql, params)]
 
     def decisions(self, game_id: str) -> list[DecisionRow]:
-        return [DecisionRow(idx, turn, seat, agent, move, ctype, seconds, json.loads(info))
-                for idx, turn, seat, agent, move, ctype, seconds, info in self.conn.execute(
-                    "SELECT idx, turn, seat, agent, move, card_type, seconds, info_json FROM decisions"
+        return [DecisionRow(idx, turn, seat, agent, move, kind, seconds, json.loads(info))
+                for idx, turn, seat, agent, move, kind, seconds, info in self.conn.execute(
+                    "SELECT idx, turn, seat, agent, move, kind, seconds, info_json FROM decisions"
                     " WHERE game_id = ? ORDER BY idx", (game_id,))]
 
     def cell_games(self, run_id: int) -> list[tuple[str, str, str, int, str, int | None, int]]:

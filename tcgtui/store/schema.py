@@ -66,5 +66,88 @@ CREATE TABLE decisions (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1,)
+
+# Version 2: any game (issue "arena").  A game's setup is ``game_params`` (JSON;
+# v1 card games get {"pack": pack_id, "pack_hash": pack_hash}); pack id and hash
+# stay as nullable columns for games that have packs; ``score`` is the measured
+# player's score in score games and ``result`` a game-specific result code; any
+# seat number ≥ 0.  Who sat where moves to the ``seats`` table (one row per seat,
+# replacing seat0/seat1); a decision's ``card_type`` becomes a generic ``kind``.
+# SQLite cannot drop CHECK constraints, so games and decisions are rebuilt
+# (create, copy, drop, rename) with foreign keys off for the migration, as
+# SQLite's documentation prescribes; Store._migrate checks them before commit.
+V2 = """
+CREATE TABLE games_v2 (
+    id          TEXT PRIMARY KEY,
+    run_id      INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+    agent       TEXT NOT NULL,
+    opponent    TEXT NOT NULL,
+    lang        TEXT NOT NULL,
+    game_index  INTEGER NOT NULL CHECK (game_index >= 0),
+    seed        INTEGER NOT NULL,
+    agent_seat  INTEGER NOT NULL CHECK (agent_seat >= 0),
+    game        TEXT NOT NULL,
+    game_params TEXT NOT NULL DEFAULT '{}',
+    pack_id     TEXT,
+    pack_hash   TEXT,
+    status      TEXT NOT NULL CHECK (status IN ('in_progress', 'finished', 'errored', 'abandoned')),
+    winner      INTEGER CHECK (winner >= 0),
+    score       REAL,
+    result      TEXT,
+    reason      TEXT,
+    turns       INTEGER NOT NULL DEFAULT 0,
+    moves       INTEGER NOT NULL DEFAULT 0,
+    error       TEXT,
+    attempts    INTEGER NOT NULL DEFAULT 1,
+    record_json TEXT NOT NULL,
+    started_at  TEXT NOT NULL,
+    finished_at TEXT,
+    UNIQUE (run_id, agent, opponent, lang, game_index)
+);
+
+INSERT INTO games_v2 (id, run_id, agent, opponent, lang, game_index, seed, agent_seat, game, game_params,
+                      pack_id, pack_hash, status, winner, score, result, reason, turns, moves, error, attempts,
+                      record_json, started_at, finished_at)
+SELECT id, run_id, agent, opponent, lang, game_index, seed, agent_seat, game,
+       json_object('pack', pack_id, 'pack_hash', pack_hash), pack_id, pack_hash, status, winner, NULL, NULL,
+       reason, turns, moves, error, attempts, record_json, started_at, finished_at
+FROM games;
+
+CREATE TABLE seats (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat    INTEGER NOT NULL CHECK (seat >= 0),
+    agent   TEXT NOT NULL,
+    score   REAL,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+
+INSERT INTO seats (game_id, seat, agent, score)
+SELECT id, 0, seat0, NULL FROM games UNION ALL SELECT id, 1, seat1, NULL FROM games;
+
+CREATE TABLE decisions_v2 (
+    game_id   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    idx       INTEGER NOT NULL CHECK (idx >= 0),
+    turn      INTEGER NOT NULL,
+    seat      INTEGER NOT NULL CHECK (seat >= 0),
+    agent     TEXT NOT NULL,
+    move      TEXT NOT NULL,
+    kind      TEXT,
+    seconds   REAL NOT NULL,
+    info_json TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (game_id, idx)
+) WITHOUT ROWID;
+
+INSERT INTO decisions_v2 (game_id, idx, turn, seat, agent, move, kind, seconds, info_json)
+SELECT game_id, idx, turn, seat, agent, move, card_type, seconds, info_json FROM decisions;
+
+DROP TABLE decisions;
+DROP TABLE games;
+ALTER TABLE games_v2 RENAME TO games;
+ALTER TABLE decisions_v2 RENAME TO decisions;
+
+CREATE INDEX games_by_cell ON games (agent, opponent, lang, status);
+CREATE INDEX games_by_game ON games (game, run_id, status);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2)
 LATEST = len(MIGRATIONS)

@@ -1,0 +1,265 @@
+"""The card game's own report sections, as pure functions of the report's games.
+
+``sections(games)`` returns ``{name: [row dicts]}`` for the sections only the
+card game has: the decay of win rate with opponent strength K, the language
+gap, game summaries with card-type shares, the paper's error patterns (its
+Table 3) and the temporal quarters.  The common sections (win rates, parse
+paths, decision time...) are the report's own.
+
+A game here is any object with ``agent``, ``opponent``, ``lang``, ``run``,
+``index``, ``status``, ``turns``, ``result`` ('win', 'loss', 'draw' or None),
+``groups()`` (the agent rows it counts in) and ``moves``: the measured
+player's decisions, each with ``move`` (the card id), ``kind`` (its type),
+``seconds`` and ``tokens`` (None when not reported).
+
+The decay form is ``w(K) = a·exp(−b·ln K) = a·K^(−b)``: exponential in log K.
+The paper's K values span three decades (1 to 1000); ``a·exp(−b·K)`` would put
+every point past K≈10 on the floor (on the paper's Table 1 means it reaches
+R² 0.90 against 0.99 for this form), while this form decays by the same
+factor per tenfold K, which is how the data fall.  ``a`` is the fitted win
+rate at K=1 and ``b`` the decay per unit of ln K.  It is fitted by least
+squares on the win rates themselves (scipy.optimize.curve_fit) and R² is
+``1 − SS_res / SS_tot`` on those win rates.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+Row = dict[str, Any]
+FINISHED = "finished"
+DECAY_FORM = "w(K) = a·exp(−b·ln K)"
+MIN_FIT_POINTS = 3
+LATE_TURN = 10                     # "late losses": lost games that lasted more than this many turns
+LOW_DIVERSITY = 3                  # fewer distinct cards than this is "low diversity"
+CARD_TYPES = ("champion", "spell", "trick")
+PATTERNS = ("late_loss", "no_trick", "no_spell", "no_champion", "low_diversity")
+REFERENCE_LANG = "en"
+SECTIONS = ("decay", "language_gap", "summary", "error_patterns", "quarters")
+NOTES = {"decay": "decay", "summary": "decisions", "error_patterns": "patterns", "quarters": "quarters"}
+_SPEC = re.compile(r"^(mc|mcts):(\d+)(:peek)?$")
+
+
+# --- statistics -----------------------------------------------------------------------------
+
+def decay(k: np.ndarray, a: float, b: float) -> np.ndarray:
+    return a * np.exp(-b * np.log(k))
+
+
+@dataclass(frozen=True)
+class DecayFit:
+    a: float
+    b: float
+    r2: float | None          # None when every win rate is equal (nothing to explain)
+    points: int
+
+
+def fit_decay(ks: Sequence[float], rates: Sequence[float]) -> DecayFit | None:
+    """Fit ``DECAY_FORM`` to win rates at K ≥ 1; None with fewer than three distinct K."""
+    from scipy.optimize import curve_fit
+    k = np.asarray(ks, dtype=float)
+    w = np.asarray(rates, dtype=float)
+    if len(set(k.tolist())) < MIN_FIT_POINTS or np.any(k < 1):
+        return None
+    start = (max(float(w[np.argmin(k)]), 1e-3), 0.5)
+    try:
+        (a, b), _ = curve_fit(decay, k, w, p0=start, bounds=([0.0, -np.inf], [np.inf, np.inf]), maxfev=20000)
+    except (RuntimeError, ValueError):
+        return None
+    residual = w - decay(k, a, b)
+    total = float(np.sum((w - w.mean()) ** 2))
+    r2 = None if np.ptp(w) == 0 else 1.0 - float(residual @ residual) / total
+    return DecayFit(float(a), float(b), r2, len(k))
+
+
+def sample_variance(values: Sequence[float]) -> float | None:
+    """Variance with n−1 in the denominator; None below two values."""
+    if len(values) < 2:
+        return None
+    return float(np.var(np.asarray(values, dtype=float), ddof=1))
+
+
+def median(values: Sequence[float]) -> float | None:
+    return float(np.median(np.asarray(values, dtype=float))) if len(values) else None
+
+
+def mean(values: Sequence[float]) -> float | None:
+    return math.fsum(values) / len(values) if len(values) else None
+
+
+# --- opponents --------------------------------------------------------------------------------
+
+def opponent_k(opponent: str) -> tuple[str | None, int | None]:
+    """The strength family and K of an opponent spec: ('mc', 100), ('mc:peek', 5), ('mcts', 500)."""
+    m = _SPEC.match(opponent.strip())
+    if m is None or (m.group(1) == "mcts" and m.group(3)):
+        return None, None
+    family = m.group(1) + (":peek" if m.group(3) else "")
+    return family, int(m.group(2))
+
+
+def sort_key(agent: str, opponent: str, lang: str) -> tuple:
+    family, k = opponent_k(opponent)
+    return agent, family or opponent, k or 0, lang
+
+
+def _by_group(games: Iterable[Any]) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = defaultdict(list)
+    for g in games:
+        for name in g.groups():
+            out[name].append(g)
+    return out
+
+
+def _rates(games: list[Any]) -> list[Row]:
+    cells: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for g in games:
+        for name in g.groups():
+            cell = cells[(name, g.opponent, g.lang)]
+            if g.result is not None:
+                cell[1] += 1
+                cell[0] += g.result == "win"
+    return [{"agent": a, "opponent": o, "lang": lang, "win_rate": w / n if n else None}
+            for (a, o, lang), (w, n) in cells.items()]
+
+
+# --- sections -----------------------------------------------------------------------------------
+
+def decay_fits(rates: list[Row]) -> list[Row]:
+    """One fit per agent × language × opponent family over its K values."""
+    series: dict[tuple[str, str, str], list[tuple[int, float]]] = defaultdict(list)
+    for r in rates:
+        family, k = opponent_k(r["opponent"])
+        if family and r["win_rate"] is not None:
+            series[(r["agent"], r["lang"], family)].append((k, r["win_rate"]))
+    rows = []
+    for (agent, lang, family), points in sorted(series.items()):
+        points.sort()
+        fit = fit_decay([k for k, _ in points], [w for _, w in points])
+        rows.append({"agent": agent, "lang": lang, "opponent": family, "ks": [k for k, _ in points],
+                     "points": len(points), "a": fit.a if fit else None, "b": fit.b if fit else None,
+                     "r2": fit.r2 if fit else None})
+    return rows
+
+
+def language_gaps(rates: list[Row]) -> list[Row]:
+    """Relative gap of each language against English: (w_en − w_lang) / w_en, per agent and opponent."""
+    table = {(r["agent"], r["opponent"], r["lang"]): r for r in rates if r["win_rate"] is not None}
+    rows = []
+    for (agent, opponent, lang), r in sorted(table.items(), key=lambda kv: sort_key(*kv[0])):
+        ref = table.get((agent, opponent, REFERENCE_LANG))
+        if lang == REFERENCE_LANG or ref is None:
+            continue
+        gap = (ref["win_rate"] - r["win_rate"]) / ref["win_rate"] if ref["win_rate"] else None
+        rows.append({"agent": agent, "opponent": opponent, "lang": lang, "en_win_rate": ref["win_rate"],
+                     "win_rate": r["win_rate"], "relative_gap": gap})
+    return rows
+
+
+def summaries(games: list[Any]) -> list[Row]:
+    """Per agent and language: game length, decision time, tokens and card-type shares."""
+    groups: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for g in games:
+        if g.status == FINISHED:
+            for name in g.groups():
+                groups[(name, g.lang)].append(g)
+    rows = []
+    for (agent, lang), gs in sorted(groups.items()):
+        moves = [m for g in gs for m in g.moves]
+        types = Counter(m.kind for m in moves if m.kind)
+        played = sum(types.values())
+        tokens = [m.tokens for m in moves if m.tokens is not None]
+        row: Row = {"agent": agent, "lang": lang, "finished": len(gs),
+                    "mean_turns": mean([g.turns for g in gs]),
+                    "median_decision_s": median([m.seconds for m in moves]),
+                    "mean_tokens_per_turn": mean(tokens)}
+        for t in CARD_TYPES:
+            row[t] = types[t] / played if played else None
+        rows.append(row)
+    return rows
+
+
+def _patterns(g: Any) -> list[str]:
+    cards = [m for m in g.moves if m.move]
+    types = {m.kind for m in cards}
+    found = ["late_loss"] if g.turns > LATE_TURN else []
+    found += [f"no_{t}" for t in ("trick", "spell", "champion") if t not in types]
+    if len({m.move for m in cards}) < LOW_DIVERSITY:
+        found.append("low_diversity")
+    return found
+
+
+def error_patterns(games: list[Any]) -> list[Row]:
+    """The paper's Table 3 per agent, among its lost games."""
+    rows = []
+    for agent, gs in sorted(_by_group(games).items()):
+        lost = [g for g in gs if g.result == "loss"]
+        if not lost:
+            continue
+        hits: dict[str, list[Any]] = {p: [] for p in PATTERNS}
+        for g in lost:
+            for p in _patterns(g):
+                hits[p].append(g)
+        total = sum(len(v) for v in hits.values())
+        for p in PATTERNS:
+            hit = hits[p]
+            rows.append({"agent": agent, "pattern": p, "hits": len(hit), "losses": len(lost),
+                         "of_losses": len(hit) / len(lost), "share": len(hit) / total if total else None,
+                         "mean_turns": mean([g.turns for g in hit])})
+    return rows
+
+
+def _deal_quarters(gs: list[Any]) -> dict[tuple[str, str], list[list[Any]]]:
+    """Each cell's finished games split into four equal parts in deal order."""
+    cells: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for g in gs:
+        if g.status == FINISHED:
+            cells[(g.opponent, g.lang)].append(g)
+    out = {}
+    for key, cg in cells.items():
+        cg.sort(key=lambda g: (g.run or "", g.index))
+        parts: list[list[Any]] = [[], [], [], []]
+        for r, g in enumerate(cg):
+            parts[4 * r // len(cg)].append(g)
+        out[key] = parts
+    return out
+
+
+def quarters(games: list[Any]) -> list[Row]:
+    rows = []
+    for agent, gs in sorted(_by_group(games).items()):
+        seconds: list[list[float]] = [[], [], [], []]
+        tokens: list[list[float]] = [[], [], [], []]
+        for g in gs:
+            n = len(g.moves)
+            for j, m in enumerate(g.moves):
+                seconds[4 * j // n].append(m.seconds)
+                if m.tokens is not None:
+                    tokens[4 * j // n].append(m.tokens)
+        parts = _deal_quarters(gs)
+        if not parts:
+            continue
+        for q in range(4):
+            cell_rates = [sum(g.result == "win" for g in p[q]) / len(p[q]) for p in parts.values() if p[q]]
+            wins = sum(sum(g.result == "win" for g in p[q]) for p in parts.values())
+            n_games = sum(len(p[q]) for p in parts.values())
+            rows.append({"agent": agent, "quarter": q + 1, "games": n_games,
+                         "win_rate": wins / n_games if n_games else None,
+                         "win_rate_var": sample_variance(cell_rates),
+                         "decisions": len(seconds[q]), "mean_decision_s": mean(seconds[q]),
+                         "decision_s_var": sample_variance(seconds[q]),
+                         "mean_tokens": mean(tokens[q]), "tokens_var": sample_variance(tokens[q])})
+    return rows
+
+
+def sections(games: list[Any]) -> dict[str, list[Row]]:
+    """The card game's own report sections, in the order they are shown."""
+    rates = _rates(games)
+    return {"decay": decay_fits(rates), "language_gap": language_gaps(rates), "summary": summaries(games),
+            "error_patterns": error_patterns(games), "quarters": quarters(games)}
