@@ -12,7 +12,7 @@ from rich.console import Console
 from tcgtui import locales
 from tcgtui.engine.tcg import Pack, TcgGame
 from tcgtui.opponents.base import SeatContext
-from tcgtui.opponents.llm.cli_options import add_endpoint_arguments, endpoint_options
+from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui.opponents.registry import BUILDERS, make_agent
 from tcgtui.opponents.spec import AgentSpec, SpecError, expand_specs
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
