@@ -59,3 +59,33 @@ class PromptBuilder(TcgPrompter):
         if isinstance(error, Parsed):
             return super().reason(error)
         return super().reason(Parsed(card, TAGS, error, text))
+
+
+async def interim_run_match(game, seed: int, agents, *, lang: str = "en", options=None, match=None):
+    """A match loop for games whose rules count invalid moves, until ``tcgtui.match.run_match``
+    hands invalid decisions to the game (then replace every call with it).
+
+    A decision with ``invalid`` set goes to ``Match.play_invalid(kind, raw)`` (the game's
+    ``apply_invalid``) and the same seat is asked again; any other is played.  Returns the
+    match and ``(seat, decision)`` in order.  Pass ``match`` to play one already made.
+    """
+    match = match or Match(game, seed)
+    for seat, agent in enumerate(agents):
+        agent.start(SeatContext(seat, seed, lang=lang, game=game, options=dict(options or {})))
+    seen = [0] * len(agents)
+    decisions = []
+    while not match.state.is_terminal():
+        seat = match.state.current_player
+        obs = match.state.observation(seat)
+        news = match.events_for(seat, seen[seat])
+        seen[seat] = len(match.events)
+        agents[seat].begin_turn(obs.turn)
+        decision = await agents[seat].decide(obs, news)
+        decisions.append((seat, decision))
+        if decision.invalid:
+            match.play_invalid(decision.invalid, decision.raw)
+        elif decision.forfeit:
+            break
+        else:
+            match.play(decision.move)
+    return match, decisions

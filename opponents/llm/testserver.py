@@ -179,6 +179,8 @@ def _cells(line: str) -> list[str] | None:
         return None
     tokens = [t.strip() for t in (line.split("|") if "|" in line else line.split())]
     tokens = [t for t in tokens if t]
+    if len(tokens) == 1 and len(tokens[0]) > 1 and not tokens[0].isdigit():
+        tokens = list(tokens[0])                   # one letter per cell, nothing between: "XeO"
     while tokens and tokens[0].isdigit():          # a row label
         tokens.pop(0)
     if not tokens or not all(len(t) == 1 and (t in _EMPTY_MARKS or _STONE.match(t)) for t in tokens):
@@ -187,14 +189,15 @@ def _cells(line: str) -> list[str] | None:
 
 
 def grid_board(request: dict[str, Any], shape: GridShape) -> set[tuple[int, int]] | None:
-    """The occupied cells (0-based) of the board in the last user message, or None if none is shown.
+    """The occupied cells (0-based) of the board in the last user message; None if it is a picture.
 
     An illustration is ``rows`` consecutive lines of ``cols`` one-letter cells (``e`` or ``.``
-    empty); the last one in the message counts.  Otherwise the list form: every ``r,c`` pair
-    (1-based) on a line holding ``;`` or ``:`` that is not JSON (an echoed reply) is occupied.
+    empty; ``XeO``, ``X e O`` or ``| X | e | O |``); the last one in the message counts.
+    Otherwise the list form: every ``r,c`` pair (1-based) on a line holding ``:`` or ``;``
+    that is not JSON (an echoed reply) is an occupied cell.
     """
     users = [m for m in request.get("messages", []) if m.get("role") == "user"]
-    if not users:
+    if not users or has_image(request):
         return None
     lines = _text(users[-1].get("content")).splitlines()
     found: list[list[str]] | None = None
@@ -210,15 +213,13 @@ def grid_board(request: dict[str, Any], shape: GridShape) -> set[tuple[int, int]
     if found is not None:
         return {(r, c) for r, row in enumerate(found) for c, v in enumerate(row) if v not in _EMPTY_MARKS}
     taken: set[tuple[int, int]] = set()
-    listed = False
     for line in lines:
         if "{" in line or "}" in line or not (";" in line or ":" in line):
             continue
         for r, c in _PAIR.findall(line):
-            listed = True
             if 1 <= int(r) <= shape.rows and 1 <= int(c) <= shape.cols:
                 taken.add((int(r) - 1, int(c) - 1))
-    return taken if listed else None
+    return taken
 
 
 def grid_free(shape: GridShape, taken: set[tuple[int, int]]) -> list[tuple[int, int]]:
