@@ -16,6 +16,16 @@ def _make(params: dict) -> TcgGame:
     return TcgGame(params["pack"])
 
 
+def _prompter(game: TcgGame, catalog, seat: int, style: str | None = None):
+    from tcgtui.engine.tcg.prompter import build
+    return build(game, catalog, seat, style)
+
+
+def _narrator(game: TcgGame, catalog, viewer: int | None = None):
+    from tcgtui.engine.tcg.narrate import Narrator
+    return Narrator(catalog, game.pack, viewer)
+
+
 def _fast() -> object:
     import importlib
     return importlib.import_module("tcgtui.engine.tcg.fast.search")
@@ -42,8 +52,10 @@ def _analyses(games: list) -> dict:
 # The report shows the card game's sections in this order, always (its layout predates the arena).
 REPORT_LAYOUT = ("win_rates", "decay", "language_gap", "summary", "error_patterns", "quarters", "llm")
 
-register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),)), make=_make,
-                  analyses=_analyses, fast=_fast,
-                  extras={"peek": True, "move_kind": _move_kind, "report_layout": REPORT_LAYOUT, "report_meta": _report_meta,
+register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),),
+                           prompt_styles=("text",)),
+                  make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
+                  extras={"peek": True, "move_kind": _move_kind, "report_layout": REPORT_LAYOUT,
+                          "report_meta": _report_meta,
                           "report_notes": {"decay": "decay", "summary": "decisions", "error_patterns": "patterns",
                                            "quarters": "quarters"}}))
