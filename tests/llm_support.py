@@ -1,20 +1,22 @@
 """Helpers for the LLM tests: an agent on a fake server, a match at its first decision,
-the card game's prompter as the card-game tests call it, and an interim match loop for
-games whose rules count invalid moves."""
+the card game's prompter as the card-game tests call it, and whole matches read back
+decision by decision."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from functools import cache
 
 from tcgtui import locales
-from tcgtui.engine.core import Match
+from tcgtui.engine.core import INVALID, Match
 from tcgtui.engine.prompting import Parsed
 from tcgtui.engine.tcg import Pack, TcgGame
 from tcgtui.engine.tcg.parse import TAGS
 from tcgtui.engine.tcg.prompter import TcgPrompter
 from tcgtui.engine.tcg.prompter import prompt_version as _prompt_version
 from tcgtui.opponents.base import SeatContext
+from tcgtui.match import run_match
 from tcgtui.opponents.registry import make_agent
 
 
@@ -61,31 +63,28 @@ class PromptBuilder(TcgPrompter):
         return super().reason(Parsed(card, TAGS, error, text))
 
 
-async def interim_run_match(game, seed: int, agents, *, lang: str = "en", options=None, match=None):
-    """A match loop for games whose rules count invalid moves, until ``tcgtui.match.run_match``
-    hands invalid decisions to the game (then replace every call with it).
+@dataclasses.dataclass
+class Played:
+    """A decision as the match loop recorded it, read back the way the grid tests ask."""
 
-    A decision with ``invalid`` set goes to ``Match.play_invalid(kind, raw)`` (the game's
-    ``apply_invalid``) and the same seat is asked again; any other is played.  Returns the
-    match and ``(seat, decision)`` in order.  Pass ``match`` to play one already made.
-    """
+    move: str              # "" unless a move was played
+    info: dict
+    invalid: str | None
+    forfeit: bool
+    raw: str = ""          # an invalid attempt's reply, as the game recorded it
+
+
+async def play_match(game, seed: int, agents, *, lang: str = "en", options=None, match=None):
+    """``tcgtui.match.run_match`` to the end; returns the match and ``(seat, Played)`` in order
+    (an invalid attempt is recorded as the move ``!kind``, a forfeit as ``""``)."""
     match = match or Match(game, seed)
-    for seat, agent in enumerate(agents):
-        agent.start(SeatContext(seat, seed, lang=lang, game=game, options=dict(options or {})))
-    seen = [0] * len(agents)
-    decisions = []
-    while not match.state.is_terminal():
-        seat = match.state.current_player
-        obs = match.state.observation(seat)
-        news = match.events_for(seat, seen[seat])
-        seen[seat] = len(match.events)
-        agents[seat].begin_turn(obs.turn)
-        decision = await agents[seat].decide(obs, news)
-        decisions.append((seat, decision))
-        if decision.invalid:
-            match.play_invalid(decision.invalid, decision.raw)
-        elif decision.forfeit:
-            break
-        else:
-            match.play(decision.move)
-    return match, decisions
+    records = []
+    await run_match(game, seed, tuple(agents), lang=lang, match=match, options=options,
+                    on_decision=records.append)
+    raws = iter(match.invalid_texts)
+    out = []
+    for r in records:
+        invalid = r.move[1:] if r.move.startswith(INVALID) else None
+        out.append((r.seat, Played("" if invalid else r.move, r.info, invalid, r.move == "",
+                                   next(raws) if invalid else "")))
+    return match, out

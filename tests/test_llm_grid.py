@@ -13,7 +13,7 @@ from tcgtui.opponents.base import OptionError
 from tcgtui.opponents.llm.prompts import IMAGE_TOKENS
 from tcgtui.opponents.llm.testserver import ChatServer, Reply, grid_policy, has_image, invalid_replies
 from tcgtui.opponents.registry import make_agent
-from tests.llm_support import interim_run_match, llm_agent, run
+from tests.llm_support import play_match, llm_agent, run
 
 INFO_KEYS = {"prompt_version", "model", "latency_s", "prompt_tokens", "completion_tokens",
              "reasoning_tokens", "tokens_estimated", "reasoning_estimated", "retries", "faults",
@@ -44,8 +44,8 @@ def play(server, game_id, *, llm_seat=0, lang="en", style=None, seed=5, params=N
         other = make_agent("random")
         agents = (llm, other) if llm_seat == 0 else (other, llm)
         try:
-            return await interim_run_match(game, seed, agents, lang=lang, match=match,
-                                           options={"prompt_style": style} if style else {})
+            return await play_match(game, seed, agents, lang=lang, match=match,
+                                    options={"prompt_style": style} if style else {})
         finally:
             await llm.aclose()
     return run(go())
