@@ -17,7 +17,7 @@ from tcgtui.engine.prompting import Message, Parsed
 
 STYLES = ("list", "illustration", "image")
 QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
-                        "\u2018": '"', "\u2019": '"', "'": '"', "\u060c": ","})
+                        "\u2018": '"', "\u2019": '"', "'": '"', chr(0x060C): ","})   # the Arabic comma too
 
 
 class GridPrompter:
