@@ -59,6 +59,9 @@ class Param:
             return value
         if isinstance(value, float) and not math.isfinite(value):
             raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
+        if self.choices and isinstance(value, str):         # choices are matched ignoring case
+            value = next((c for c in self.choices if isinstance(c, str) and c.casefold() == value.casefold()),
+                         value)
         if self.choices and value not in self.choices:
             raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):

@@ -47,6 +47,11 @@ def _position_parser(game_id: str):
     return parse
 
 
+# Players ``tcgtui perf`` times on each game's opening position (the speed figures the arena promises).
+PERF = {"tictactoe": ("mc:1000", "mcts:1000", "perfect"), "connect4": ("mc:1000", "mcts:1000", "ab:8"),
+        "gomoku": ("mc:100", "mcts:1000")}
+
+
 def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
     v = VARIANTS[game_id]
     info = GameInfo(
@@ -62,7 +67,7 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         analyses=sections, rules_text=rules_text, references=references,
         fast=lambda: importlib.import_module("tcgtui.engine.grid.fast"),
         extras={"analyze": analyze, "seed_json": seed_json, "result_code": result_code,
-                "parse_position": _position_parser(game_id), "missed": missed}))
+                "parse_position": _position_parser(game_id), "missed": missed, "perf": PERF[game_id]}))
 
 
 TICTACTOE = _register("tictactoe", (Reference("perfect", _perfect),))
