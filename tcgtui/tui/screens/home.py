@@ -146,7 +146,20 @@ class HomeScreen(LocalizedScreen[None]):
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self._show_model()
 
+    def _order(self) -> None:
+        """Right to left, the first list (the game) stands on the right."""
+        box = self.query_one("#home-choices")
+        order = ["games", "opponents", "languages"]
+        for name in (order if self.direction.rtl else list(reversed(order))):
+            box.move_child(self.query_one(f"#{name}"), before=0)
+
+    async def localize(self) -> None:
+        self._order()
+        for widget in self.query("*"):
+            widget.refresh(layout=True)
+
     def on_mount(self) -> None:
+        self._order()
         langs = self.query_one("#languages", ChoiceList)
         if self.host.catalog.code in langs.values:
             langs.index = langs.values.index(self.host.catalog.code)
