@@ -23,6 +23,7 @@ from typing import Awaitable, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tcgtui.packs import load_pack  # noqa: E402
+from tests.tui.grid_support import ensure_grid  # noqa: E402  (until branch grid registers its games)
 from tcgtui.tui.app import HUMAN, Settings, TcgApp  # noqa: E402
 from tcgtui.tui.driving import play_moves, settle  # noqa: E402
 
@@ -54,6 +55,20 @@ async def game_over(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
 
+def grid_moves(*keys: str) -> Scene:
+    async def scene(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot, app)
+        for key in keys:
+            if app.board is not None and app.board.session.result is None:
+                await pilot.press(key)
+                await settle(pilot, app)
+    return scene
+
+
+async def home(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    await pilot.pause()
+
+
 async def watching(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     assert app.board is not None
     session = app.board.session
@@ -63,14 +78,19 @@ async def watching(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause(0.3)
 
 
-# name, scene, seats, size
-SHOTS: list[tuple[str, Scene, tuple[str, str], tuple[int, int]]] = [
-    ("start", start, (HUMAN, "random"), (120, 40)),
-    ("mid-game", mid_game, (HUMAN, "random"), (120, 40)),
-    ("mid-game-80x24", mid_game, (HUMAN, "random"), (80, 24)),
-    ("rules", rules, (HUMAN, "random"), (120, 40)),
-    ("game-over", game_over, (HUMAN, "random"), (120, 40)),
-    ("watch", watching, ("random", "random"), (120, 40)),
+# name, scene, seats, size, game ("" : the home screen)
+SHOTS: list[tuple[str, Scene, tuple[str, str], tuple[int, int], str]] = [
+    ("start", start, (HUMAN, "random"), (120, 40), "tcg"),
+    ("mid-game", mid_game, (HUMAN, "random"), (120, 40), "tcg"),
+    ("mid-game-80x24", mid_game, (HUMAN, "random"), (80, 24), "tcg"),
+    ("rules", rules, (HUMAN, "random"), (120, 40), "tcg"),
+    ("game-over", game_over, (HUMAN, "random"), (120, 40), "tcg"),
+    ("watch", watching, ("random", "random"), (120, 40), "tcg"),
+    ("home", home, (), (80, 24), ""),
+    ("tictactoe", grid_moves("enter", "up", "enter"), (HUMAN, "random"), (80, 24), "tictactoe"),
+    ("connect4", grid_moves("4", "3", "4"), (HUMAN, "random"), (80, 24), "connect4"),
+    ("gomoku", grid_moves("enter", "up", "left", "enter", "down", "enter"), (HUMAN, "random"), (80, 24), "gomoku"),
+    ("gomoku-120x40", grid_moves("enter", "up", "left", "enter"), (HUMAN, "random"), (120, 40), "gomoku"),
 ]
 
 
@@ -97,15 +117,18 @@ def fix_svg(svg: str) -> str:
     return svg.replace("<style>", "<style>\n    text { unicode-bidi: bidi-override; direction: ltr; }", 1)
 
 
-async def shoot(name: str, scene: Scene, seats: tuple[str, str], size: tuple[int, int], lang: str) -> str:
-    app = TcgApp(Settings(load_pack("community"), seats, lang=lang, seed=7,
-                          pause=0.05 if seats[0] != HUMAN else 0.0))
+async def shoot(name: str, scene: Scene, seats: tuple[str, str], size: tuple[int, int], lang: str,
+                game: str) -> str:
+    params = {"pack": load_pack("community")} if game == "tcg" else {}
+    app = TcgApp(Settings(seats, game_id=game or "tcg", params=params, lang=lang, seed=7, home=not game,
+                          pause=0.05 if seats and seats[0] != HUMAN else 0.0))
     async with app.run_test(size=size) as pilot:
         await scene(pilot, app)
         return app.export_screenshot(title=f"tcgtui {name} ({lang})")
 
 
 def main() -> int:
+    ensure_grid()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="screenshots", type=Path)
     parser.add_argument("--no-png", action="store_true")
@@ -116,9 +139,9 @@ def main() -> int:
         print("rsvg-convert not found (apt-get install librsvg2-bin), or pass --no-png", file=sys.stderr)
         return 2
     for lang in ("en", "ar"):
-        for name, scene, seats, size in SHOTS:
+        for name, scene, seats, size, game in SHOTS:
             svg_path = args.out / f"{name}-{lang}.svg"
-            svg_path.write_text(fix_svg(asyncio.run(shoot(name, scene, seats, size, lang))), encoding="utf-8")
+            svg_path.write_text(fix_svg(asyncio.run(shoot(name, scene, seats, size, lang, game))), encoding="utf-8")
             if not args.no_png:
                 subprocess.run([converter, "--zoom", "1.5", "-o", str(svg_path.with_suffix(".png")),
                                 str(svg_path)], check=True)

@@ -51,6 +51,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        try:
+            from tcgtui.commands import home
+            return home.run()
+        except (UserError, locales.LocaleError) as exc:
+            print(f"tcgtui: error: {exc}", file=sys.stderr)
+            return 2
     args = parser.parse_args(argv)
     if not getattr(args, "_module", None):
         parser.print_help()

@@ -15,7 +15,8 @@ from tcgtui import config
 from tcgtui.campaign import DEFAULT_GAMES, KIND
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, LiveGame, human_spec, unfinished
-from tcgtui.packs import BUILTIN_DIR, resolve
+from tcgtui.engine import registry
+from tcgtui.packs import BUILTIN_DIR, DEFAULT_PACK, resolve
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.tables import CampaignTable, FreeTable, person_seats
 from tcgtui.tui.app import HUMAN, Settings, TcgApp
@@ -32,6 +33,8 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--campaign", action="store_true", help=text.t("cmd_play.campaign"))
     p.add_argument("--campaign-games", type=int, default=DEFAULT_GAMES, metavar="N",
                    help=text.t("cmd_play.campaign_games", default=DEFAULT_GAMES))
+    p.add_argument("--position", default=None, metavar="P", help=text.t("cmd_play.position"))
+    p.add_argument("--to-move", default=None, metavar="X|O", help=text.t("cmd_play.to_move"))
     add_display_arguments(p, text, "cmd_play")
     add_db_argument(p, text)
     add_endpoint_arguments(p, text)
@@ -56,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(text.t("humans.bad_campaign_games", value=args.campaign_games))
     if args.seat not in (None, 1, 2):
         raise UserError(f"--seat: {args.seat} is not a seat; expected 1 (moves first) or 2")
+    if args.game != registry.DEFAULT and (args.resume or args.campaign):
+        raise UserError(text.t("humans.card_game_only", flag="--resume" if args.resume else "--campaign"))
     if args.resume and handle is None:
         raise UserError(text.t("humans.no_handle"))
     fresh = None if args.resume else start(args, handle)     # bad flags are refused before the store is touched
@@ -73,12 +78,18 @@ def start(args: argparse.Namespace, handle: str | None) -> Settings:
     """The settings of a new game against --vs, or of the campaign; every flag checked."""
     opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
-    return settings_from(args, seats, handle=handle or "")
+    return settings_from(args, seats, handle=handle or "",
+                         extra={"--position": args.position, "--to-move": args.to_move})
 
 
 def seat(settings: Settings, args: argparse.Namespace, store: Store, handle: str | None) -> Settings:
-    """Wire the games to the store: the campaign where the person left it, or games against --vs."""
-    source = pack_source(args.pack)
+    """Wire the games to the store: the campaign where the person left it, or games against --vs.
+
+    Games other than the card game are played from the seed on and not stored yet
+    (the store's rows are the card game's)."""
+    if settings.game_id != registry.DEFAULT:
+        return settings
+    source = pack_source(args.pack or DEFAULT_PACK)
     opponent = next(s for s in settings.seats if s != HUMAN)
 
     def table(person: str) -> CampaignTable | FreeTable:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from tcgtui import locales
+from tcgtui.engine import registry
 from tcgtui.llm_options import add_endpoint_arguments
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.tables import WatchTable
@@ -25,8 +26,9 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 
 def prepare(args: argparse.Namespace, store: Store) -> Settings:
     settings = settings_from(args, (check_spec("--p1", args.p1), check_spec("--p2", args.p2)))
-    table = WatchTable(store, settings.pack, settings.seats, settings.seed)
-    settings.table = lambda handle: table
+    if settings.game_id == registry.DEFAULT:     # other games are watched, not stored (yet)
+        table = WatchTable(store, settings.pack, settings.seats, settings.seed)
+        settings.table = lambda handle: table
     return settings
 
 

@@ -50,7 +50,7 @@ def _time_decisions(agent: object, spans: list[tuple[float, float]]) -> None:
 async def measure(vs: str, decisions: int, seed: int, size: tuple[int, int] = (120, 40)) -> dict[str, float]:
     """Play (with rematches) until ``vs`` has made ``decisions`` decisions; ticks are
     looked at only around them."""
-    app = TcgApp(Settings(load_pack("community"), (HUMAN, vs), seed=seed, pause=0.0))
+    app = TcgApp(Settings((HUMAN, vs), params={"pack": load_pack("community")}, seed=seed, pause=0.0))
     ticks: list[float] = []
     spans: list[tuple[float, float]] = []      # when the opponent's decide() ran
     thinking_s = 0.0

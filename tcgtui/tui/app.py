@@ -1,10 +1,12 @@
-"""The Textual app behind ``tcgtui play`` and ``tcgtui watch``.
+"""The Textual app behind ``tcgtui``, ``tcgtui play`` and ``tcgtui watch``: an arena of games.
 
-It holds what every screen needs (the pack, the language and its direction,
-the players) and moves between screens: the board, the rules, the game-over
-summary and the quit question.  Which game comes next, and where its moves
-and result are kept, is a ``Table``'s business: the plain one deals from the
-seed on and keeps nothing; ``tcgtui.tables`` has the ones over the store.
+It holds what every screen needs (the game and its parameters, the language
+and its direction, the players) and moves between screens: the home screen,
+the game's own board (``tcgtui.tui.games``, found by the game's id), the rules,
+the game-over summary and the quit question.  Which game comes next, and where
+its moves and result are kept, is a ``Table``'s business (``tcgtui.tui.deals``):
+the plain one deals from the seed on and keeps nothing; ``tcgtui.tables`` has
+the ones over the store.
 """
 
 from __future__ import annotations
@@ -12,29 +14,29 @@ from __future__ import annotations
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
-from functools import partial
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 
 from tcgtui import locales
-from tcgtui.engine.core import Match
-from tcgtui.engine.tcg import Pack, TcgGame
-from tcgtui.opponents.base import Agent
+from tcgtui.engine import registry
+from tcgtui.errors import UserError
+from tcgtui.match import MatchResult
+from tcgtui.opponents.base import Agent, OptionError
 from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.spec import parse_spec
-from tcgtui.engine.tcg.fast.search import warm_up
-from tcgtui.errors import UserError
-from tcgtui.opponents.base import OptionError
-from tcgtui.match import DecisionRecord, MatchResult
 from tcgtui.tui.bidi_text import Direction
-from tcgtui.tui.screens.board import BoardScreen
+from tcgtui.tui.deals import Deal, Note, PlainTable, Table
+from tcgtui.tui.games import screen_for
+from tcgtui.tui.games.base import GameScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.session import GameSession, SeatInfo
+
+__all__ = ["ArenaApp", "Deal", "HUMAN", "Note", "PlainTable", "Settings", "StreamChunk", "Table", "TcgApp"]
 
 
 class StreamChunk(Message):
@@ -45,43 +47,11 @@ class StreamChunk(Message):
         self.kind, self.text = kind, text
 
 
-Note = tuple[str, dict[str, Any]]          # a locale key and its parameters
-
-
-@dataclass
-class Deal:
-    """One game to put on the board: who sits where, from which seed, and where it is kept."""
-
-    seed: int
-    seats: tuple[str, str]
-    resume: Match | None = None                                   # a game under way, rebuilt from the store
-    earlier: list[DecisionRecord] = field(default_factory=list)   # its moves so far (for the summary)
-    on_move: Callable[[DecisionRecord], None] | None = None      # called after every move
-    on_result: Callable[[MatchResult], None] | None = None       # called once, when the game ends
-    note: Note | None = None                                      # shown on the top bar (a campaign's level)
-    after: Callable[[], Note] | None = None                       # shown on the game-over screen
-
-
-class Table(Protocol):
-    def deal(self, previous: Deal | None, lang: str) -> Deal | None:
-        """The next game (the first when ``previous`` is None); None when there is none."""
-
-
-@dataclass
-class PlainTable:
-    """Deals from a seed on (a rematch is the next seed) and keeps nothing."""
-
-    seed: int
-    seats: tuple[str, str]
-
-    def deal(self, previous: Deal | None, lang: str) -> Deal | None:
-        return Deal(self.seed if previous is None else previous.seed + 1, self.seats)
-
-
 @dataclass
 class Settings:
-    pack: Pack
-    seats: tuple[str, str]                 # agent specs; "human" is the person at the keyboard
+    seats: tuple[str, ...] = ()             # agent specs; "human" is the person at the keyboard
+    game_id: str = registry.DEFAULT
+    params: dict[str, Any] = field(default_factory=dict)   # the game's parameters (the card game: its pack)
     lang: str = "en"
     rtl_mode: str = "app"
     seed: int = 0
@@ -91,10 +61,16 @@ class Settings:
     # Given the person's handle, where games come from and go; None: PlainTable(seed, seats).
     table: Callable[[str], Table] | None = None
     ask_handle: bool = False               # no handle yet: ask for one (and keep it) before the first game
+    home: bool = False                     # open on the home screen (choose a game, an opponent, a language)
+
+    @property
+    def pack(self) -> Any:
+        """The card game's pack (kept among its params)."""
+        return self.params.get("pack")
 
 
-class TcgApp(App[None]):
-    CSS_PATH = [Path(__file__).parent / "app.tcss", Path(__file__).parent / "board.tcss"]
+class ArenaApp(App[None]):
+    CSS_PATH = [Path(__file__).parent / "app.tcss"]
     ENABLE_COMMAND_PALETTE = False
     TITLE = "tcgtui"
     BINDINGS = [Binding("ctrl+c", "ask_quit", show=False, priority=True)]   # Textual's hint is English-only
@@ -104,15 +80,21 @@ class TcgApp(App[None]):
     def __init__(self, settings: Settings) -> None:
         super().__init__()
         self.settings = settings
-        self.pack = settings.pack
         self.lang = settings.lang
         self.catalog = locales.load(settings.lang)
         self.failure: BaseException | None = None
         self.refusal: OptionError | None = None      # bad input found once the screen was up; the command reports it
         self.results: list[MatchResult] = []
-        self.board: BoardScreen | None = None
+        self.board: GameScreen | None = None
         self.table: Table | None = None
         self.deal: Deal | None = None
+        self.game: Any = None
+        self.screen_class: type[GameScreen] | None = None
+
+    @property
+    def pack(self) -> Any:
+        """The card game's pack (kept among the game's params)."""
+        return self.settings.params.get("pack")
 
     # --- language --------------------------------------------------------------------
 
@@ -120,10 +102,13 @@ class TcgApp(App[None]):
     def direction(self) -> Direction:
         return Direction(self.catalog.rtl, self.settings.rtl_mode)
 
+    def set_language(self, code: str) -> None:
+        self.lang = self.settings.lang = code
+        self.catalog = locales.load(code)
+
     async def toggle_language(self) -> None:
         codes = locales.available()
-        self.lang = codes[(codes.index(self.lang) + 1) % len(codes)] if self.lang in codes else codes[0]
-        self.catalog = locales.load(self.lang)
+        self.set_language(codes[(codes.index(self.lang) + 1) % len(codes)] if self.lang in codes else codes[0])
         for screen in self.screen_stack:
             relocalize = getattr(screen, "relocalize", None)
             if relocalize is not None:
@@ -136,9 +121,23 @@ class TcgApp(App[None]):
         # app: keep it out of the cyclic collector's full passes, which otherwise stall
         # the screen for 40 ms and more (measured by tcgtui perf tui_frames).
         gc.freeze()
-        if any(s != HUMAN and parse_spec(s).kind in ("mc", "mcts") for s in self.settings.seats):
-            # Compiling the search loops takes ~20 s once per install: do it while the person reads.
-            self.run_worker(partial(warm_up, self.pack), thread=True, group="warm-up", exit_on_error=False)
+        if self.settings.home:
+            from tcgtui.tui.screens.home import HomeScreen
+            self.push_screen(HomeScreen())
+            return
+        self.start()
+
+    def start(self) -> None:
+        """Build the game from the settings and open its table (asking the handle first if need be)."""
+        try:
+            self.screen_class = screen_for(self.settings.game_id)
+            self.settings.params = self.screen_class.prepare_params(self.settings.game_id, self.settings.params)
+            self.game = registry.get(self.settings.game_id).game(self.settings.params)
+        except (LookupError, ValueError) as exc:
+            self.refusal = UserError(str(exc))
+            self.exit(return_code=2)
+            return
+        self.screen_class.warm_up(self, self.game, self.settings.seats)
         if self.settings.ask_handle:
             self.push_screen(HandleScreen(), self._open_table)
         else:
@@ -162,6 +161,7 @@ class TcgApp(App[None]):
         if spec == HUMAN:
             return HumanAgent(self.settings.handle)
         options = dict(self.settings.agent_options)
+        options["game"] = self.game
         if parse_spec(spec).kind == "llm":
             options["on_stream"] = self._stream_hook()
         return make_agent(spec, **options)
@@ -179,27 +179,27 @@ class TcgApp(App[None]):
     def new_session(self, deal: Deal) -> GameSession:
         seats = tuple(SeatInfo(self._agent(spec, i), self.settings.handle if spec == HUMAN else spec)
                       for i, spec in enumerate(deal.seats))
-        return GameSession(TcgGame(self.pack), deal.seed, seats, lang=self.lang,  # type: ignore[arg-type]
+        return GameSession(self.game, deal.seed, seats, lang=self.lang,
                            pause=self.settings.pause, resume=deal.resume, earlier=deal.earlier,
                            on_move=deal.on_move)
 
     def next_game(self) -> None:
         """Put the table's next game on the board; leave when there is none."""
-        assert self.table is not None
+        assert self.table is not None and self.screen_class is not None
         deal = self.table.deal(self.deal, self.lang)
         if deal is None:
             self.exit()
             return
         self.deal = deal
         streams = any(parse_spec(s).kind == "llm" for s in deal.seats if s != HUMAN)
-        board = BoardScreen(self.new_session(deal), streams=streams, note=deal.note)
+        board = self.screen_class(self.new_session(deal), streams=streams, note=deal.note)
         if self.board is None:
             self.push_screen(board)
         else:
             self.switch_screen(board)
         self.board = board
 
-    def game_finished(self, board: BoardScreen, result: MatchResult | None) -> None:
+    def game_finished(self, board: GameScreen, result: MatchResult | None) -> None:
         deal = self.deal
         if result is not None:
             self.results.append(result)
@@ -218,7 +218,7 @@ class TcgApp(App[None]):
 
     def show_rules(self) -> None:
         if not isinstance(self.screen, RulesScreen):
-            self.push_screen(RulesScreen())
+            self.push_screen(RulesScreen(self.board.rules if self.board is not None else None))
 
     def action_ask_quit(self) -> None:
         if not isinstance(self.screen, QuitScreen):
@@ -232,3 +232,7 @@ class TcgApp(App[None]):
         saved = (self.deal is not None and self.deal.on_move is not None and board is not None
                  and not board.session.spectating and board.session.result is None)
         self.push_screen(QuitScreen(saved), after)
+
+
+TcgApp = ArenaApp
+"""The old name: the app that once hosted only the card game."""

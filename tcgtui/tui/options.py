@@ -10,7 +10,10 @@ from __future__ import annotations
 import argparse
 import secrets
 
+from typing import Any
+
 from tcgtui import locales
+from tcgtui.engine import registry
 from tcgtui.engine.tcg import Pack
 from tcgtui.llm_options import endpoint_options
 from tcgtui.opponents.registry import BUILDERS
@@ -22,9 +25,12 @@ from tcgtui.tui.app import HUMAN, Settings
 
 
 def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, prefix: str) -> None:
-    """--lang, --pack, --seed, --rtl, --pause; help texts under ``<prefix>.*``."""
+    """--game, --param, --lang, --pack, --seed, --rtl, --pause; help texts under ``<prefix>.*``
+    (``cli.game``/``cli.param`` for the two every game shares)."""
+    p.add_argument("--game", default=registry.DEFAULT, metavar="ID", help=text.t("cli.game"))
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("cli.param"))
     p.add_argument("--lang", default=locales.DEFAULT, metavar="LANG", help=text.t(f"{prefix}.lang"))
-    p.add_argument("--pack", default=DEFAULT_PACK, metavar="DIR", help=text.t(f"{prefix}.pack"))
+    p.add_argument("--pack", default=None, metavar="DIR", help=text.t(f"{prefix}.pack"))
     p.add_argument("--seed", type=int, default=None, metavar="N", help=text.t(f"{prefix}.seed"))
     p.add_argument("--rtl", default=None, metavar="MODE", help=text.t(f"{prefix}.rtl"))
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS", help=text.t(f"{prefix}.pause"))
@@ -42,8 +48,40 @@ def check_spec(flag: str, value: str) -> str:
     return str(spec)
 
 
-def settings_from(args: argparse.Namespace, seats: tuple[str, str], handle: str = "",
-                  pack: Pack | None = None) -> Settings:
+def check_game(args: argparse.Namespace) -> str:
+    """--game: a registered game that has a screen."""
+    from tcgtui.tui.games import has_screen
+    ids = [s.id for s in registry.games() if has_screen(s.id)]
+    if args.game not in ids:
+        raise UserError(f"--game: {args.game!r} is not a game; expected one of {', '.join(ids)}")
+    return str(args.game)
+
+
+def game_params(args: argparse.Namespace, extra: dict[str, str | None] | None = None) -> dict[str, Any]:
+    """--param NAME=VALUE (repeatable), plus shortcut flags such as --position, checked by the game."""
+    info = registry.get(check_game(args)).info
+    given: list[tuple[str, str, str]] = []
+    for item in args.param:
+        name, eq, value = item.partition("=")
+        if not eq or not name:
+            raise UserError(f"--param: {item!r} is not NAME=VALUE")
+        given.append(("--param", name.strip(), value))
+    for flag, value in (extra or {}).items():
+        if value is not None:
+            given.append((flag, flag.lstrip("-").replace("-", "_"), value))
+    if getattr(args, "pack", None) is not None:
+        given.append(("--pack", "pack", args.pack))
+    out: dict[str, Any] = {}
+    for flag, name, value in given:
+        try:
+            out[name] = info.param(name).parse(value)
+        except registry.ParamError as exc:
+            raise UserError(f"{flag}: {exc}") from None
+    return out
+
+
+def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str = "",
+                  pack: Pack | None = None, extra: dict[str, str | None] | None = None) -> Settings:
     """Settings from the flags; ``pack``, when the caller has loaded it already, instead of --pack."""
     if args.lang not in locales.available():
         raise UserError(f"--lang: {args.lang!r} is not a language; expected one of {', '.join(locales.available())}")
@@ -52,5 +90,10 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, str], handle: str 
     if not 0 <= args.pause <= 60:
         raise UserError(f"--pause: {args.pause:g} is out of range; expected seconds from 0 to 60")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    return Settings(pack=pack or load_pack(args.pack), seats=seats, lang=args.lang, rtl_mode=rtl.resolve_mode(args.rtl),
-                    seed=seed, handle=handle, pause=args.pause, agent_options=endpoint_options(args))
+    game_id = check_game(args)
+    params = game_params(args, extra)
+    if game_id == registry.DEFAULT:
+        params["pack"] = pack or load_pack(params.get("pack") or DEFAULT_PACK)
+    return Settings(seats=seats, game_id=game_id, params=params, lang=args.lang,
+                    rtl_mode=rtl.resolve_mode(args.rtl), seed=seed, handle=handle, pause=args.pause,
+                    agent_options=endpoint_options(args))

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
-from tcgtui.engine.core import Event, Match
-from tcgtui.engine.tcg import TcgGame, TcgObservation
+from tcgtui.engine.core import Event, Game, Match
 from tcgtui.opponents.base import Agent
 from tcgtui.opponents.human import HumanAgent
 from tcgtui.match import DecisionRecord, MatchResult, run_match
@@ -23,25 +22,20 @@ from tcgtui.match import DecisionRecord, MatchResult, run_match
 # Seconds an opponent's move stays on screen, slowest to fastest (watch's speed keys).
 PAUSE_STEPS = (4.0, 2.0, 1.0, 0.5, 0.25, 0.0)
 
-# Where an event falls in a turn; the top bar shows the phase of the latest one shown.
-PHASE_OF = {"turn": "draw", "draw": "draw", "no_cards": "draw", "deck_empty": "draw",
-            "summon": "main", "cast": "main", "set_trick": "main",
-            "attack": "combat", "block": "combat", "attack_stopped": "combat",
-            "end_turn": "end", "game_over": "over"}
+Stager = Callable[[Sequence[Event]], list[list[Event]]]
 
 
-def split_stages(events: Sequence[Event]) -> list[list[Event]]:
-    """A move's events cut where combat and the end of the turn begin, so an
-    opponent's move can be narrated in steps a person can follow."""
-    stages: list[list[Event]] = [[]]
-    started: set[str] = set()
-    for e in events:
-        if e.kind in ("attack", "end_turn") and e.kind not in started:
-            started.add(e.kind)
-            if stages[-1]:
-                stages.append([])
-        stages[-1].append(e)
-    return [s for s in stages if s]
+def one_stage(events: Sequence[Event]) -> list[list[Event]]:
+    """A move shown at once (games whose screen does not narrate a move in steps)."""
+    return [list(events)] if events else []
+
+
+def __getattr__(name: str) -> Any:
+    """``split_stages`` and ``PHASE_OF`` are the card game's; they live with its screen."""
+    if name in ("split_stages", "PHASE_OF"):
+        from tcgtui.tui.games import tcg
+        return getattr(tcg, name)
+    raise AttributeError(name)
 
 
 class SessionView(Protocol):
@@ -65,15 +59,17 @@ class SeatInfo:
 
 @dataclass
 class GameSession:
-    game: TcgGame
+    game: Game
     seed: int
-    seats: tuple[SeatInfo, SeatInfo]
+    seats: tuple[SeatInfo, ...]        # as many as the game has seats
     lang: str = "en"
     pause: float = 1.0
     view: SessionView | None = None
     resume: Match | None = None                # a game under way (a resumed one); else a new deal
     earlier: list[DecisionRecord] = field(default_factory=list)   # the resumed game's moves so far
     on_move: Callable[[DecisionRecord], None] | None = None   # e.g. save the game after every move
+    stager: Stager = one_stage              # how an opponent's move is cut into steps (the screen's choice)
+    phase_of: dict[str, str] = field(default_factory=dict)    # event kind -> the phase the top bar shows
     match: Match = field(init=False)
     decisions: list[DecisionRecord] = field(default_factory=list, init=False)
     thinking: int | None = field(default=None, init=False)
@@ -104,7 +100,7 @@ class GameSession:
     def spectating(self) -> bool:
         return not any(s.human for s in self.seats)
 
-    def observation(self, seat: int) -> TcgObservation:
+    def observation(self, seat: int) -> Any:
         return self.match.state.observation(seat)  # type: ignore[no-any-return]
 
     def human_waiting(self) -> HumanAgent | None:
@@ -150,7 +146,7 @@ class GameSession:
     async def run(self) -> MatchResult:
         self._idle.clear()
         try:
-            self.result = await run_match(self.game, self.seed, (self.seats[0].agent, self.seats[1].agent),
+            self.result = await run_match(self.game, self.seed, tuple(s.agent for s in self.seats),  # type: ignore[arg-type]
                                           lang=self.lang, match=self.match, on_events=self._on_events,
                                           on_decision=self._on_decision)
         finally:
@@ -176,10 +172,10 @@ class GameSession:
     async def _on_events(self, events: list[Event]) -> None:
         by = self.last_mover
         slow = by is not None and not self.seats[by].human and self.pause > 0
-        stages = split_stages(events) if slow else [events]
+        stages = self.stager(events) if slow else [events]
         for i, stage in enumerate(stages):
             for e in stage:
-                self.phase = PHASE_OF.get(e.kind, self.phase)
+                self.phase = self.phase_of.get(e.kind, self.phase)
             if self.view is not None:
                 await self.view.show_events(stage, by, i == len(stages) - 1)
             if slow:

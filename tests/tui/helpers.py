@@ -12,6 +12,6 @@ __all__ = ["make_app", "play_moves", "screen_text", "settle"]
 def make_app(seats: tuple[str, str] = (HUMAN, "random"), *, lang: str = "en", seed: int = 7,
              pause: float = 0.0, rtl_mode: str = "app", pack: str = "community",
              **options: object) -> TcgApp:
-    settings = Settings(load_pack(pack), seats, lang=lang, rtl_mode=rtl_mode, seed=seed,
+    settings = Settings(seats, params={"pack": load_pack(pack)}, lang=lang, rtl_mode=rtl_mode, seed=seed,
                         pause=pause, **options)  # type: ignore[arg-type]
     return TcgApp(settings)

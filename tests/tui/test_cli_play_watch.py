@@ -31,3 +31,28 @@ def test_rtl_mode_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("TCGTUI_RTL", "upside")
     assert main(["play", "--vs", "random"]) == 2
     assert "TCGTUI_RTL" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["play", "--game", "chess", "--vs", "random"], "--game"),
+    (["play", "--game", "connect4", "--vs", "random", "--param", "nonsense"], "--param"),
+    (["play", "--game", "connect4", "--vs", "random", "--param", "colour=red"], "--param"),
+    (["play", "--game", "connect4", "--vs", "random", "--param", "move_cap=zero"], "--param"),
+    (["watch", "--game", "gomoku", "--p1", "random", "--p2", "random", "--param", "x=1"], "--param"),
+    (["play", "--game", "connect4", "--campaign"], "--campaign"),
+])
+def test_bad_game_flags_are_one_line(argv: list[str], flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and flag in err and "Traceback" not in err
+
+
+def test_game_flags_reach_the_settings() -> None:
+    from tcgtui.cli import build_parser
+    from tcgtui.commands import play
+    args = build_parser().parse_args(["play", "--game", "tictactoe", "--vs", "random", "--position",
+                                      "XX./OO./...", "--to-move", "X", "--seed", "1"])
+    settings = play.start(args, "ada")
+    assert settings.game_id == "tictactoe"
+    assert settings.params == {"position": "XX./OO./...", "to_move": "X"}
+    assert settings.seats == ("human", "random")

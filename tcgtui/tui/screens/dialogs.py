@@ -1,5 +1,9 @@
 """Small modal screens: the game-over summary (with rematch), the quit question,
-and the one-time question for a person's handle."""
+and the one-time question for a person's handle.
+
+The summary is the same for every game: the result per seat from the game's
+``Outcome``, its reason, then a row per player with the columns the game's
+screen adds (the card game's LP), moves and time per move."""
 
 from __future__ import annotations
 
@@ -11,7 +15,6 @@ from rich.console import Group, RenderableType
 from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -19,17 +22,18 @@ from tcgtui import config, rtl
 from tcgtui.errors import UserError
 from tcgtui.match import ERRORED, MatchResult
 from tcgtui.tui.bidi_text import Line, Para, Piece
+from tcgtui.tui.screens.base import LocalizedModal
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
 
 if TYPE_CHECKING:
-    from tcgtui.tui.screens.board import BoardScreen
+    from tcgtui.tui.games.base import GameScreen
 
 
 class Summary(Localized, Widget):
-    """Who won and how, then a row per player: LP, cards played, time per move."""
+    """Who won and how, then a row per player: the game's columns, moves, time per move."""
 
-    def __init__(self, board: BoardScreen, result: MatchResult | None,
+    def __init__(self, board: GameScreen, result: MatchResult | None,
                  note: tuple[str, dict[str, Any]] | None = None) -> None:
         super().__init__(id="summary")
         self.board, self.result, self.note = board, result, note
@@ -40,19 +44,38 @@ class Summary(Localized, Widget):
             error = (r.error if r is not None else None) or repr(self.board.failure)
             return tr("ui.over.errored", error=error), "bold red"
         winner = r.outcome.winner
+        if winner is None and r.outcome.scores is not None and len(s.seats) == 1:
+            return tr("ui.over.score", score=f"{r.outcome.scores[0]:g}"), "bold green"
         if winner is None:
             return tr("ui.over.draw"), "bold yellow"
         if s.spectating:
             return tr("ui.over.winner", who=self.board.label_for(winner)), "bold green"
         return (tr("ui.over.win"), "bold green") if winner == s.viewer else (tr("ui.over.lose"), "bold red")
 
+    def reason(self, reason: str) -> str:
+        """The game's own sentence for how it ended, else the shared one, else the reason's name."""
+        cat = self.catalog
+        from tcgtui.engine import registry
+        try:
+            folder = registry.get(self.board.session.game.name).info.locale_folder
+        except LookupError:
+            folder = ""
+        for key in (f"{folder}.ui.over.reason.{reason}", f"ui.over.reason.{reason}"):
+            if cat.has(key) or (cat.fallback is not None and cat.fallback.has(key)):
+                return cat.t(key)
+        return reason
+
     def table(self) -> list[RenderableType]:
         s, d, tr = self.board.session, self.direction, self.tr
-        state = s.match.state
-        labels = [self.board.label_for(i) for i in (0, 1)]
+        seats = range(len(s.seats))
+        labels = [self.board.label_for(i) for i in seats]
         shape = rtl.shape if d.reorder else (lambda x: x)
         name_w = max(cell_len(shape(x)) for x in labels + [tr("ui.over.player")])
-        cols = [("ui.over.lp", 4), ("ui.over.moves", 6), ("ui.over.seconds", 8)]
+        extra = self.board.summary_columns()
+        r = self.result
+        if r is not None and r.outcome is not None and r.outcome.scores is not None:
+            extra.append(("ui.over.score_column", 5, [f"{x:g}" for x in r.outcome.scores]))
+        cols = [(key, w) for key, w, _ in extra] + [("ui.over.moves", 6), ("ui.over.seconds", 8)]
 
         def fit(text: str, width: int, numeric: bool) -> Piece:
             pad = " " * max(0, width - cell_len(shape(text)))
@@ -69,10 +92,11 @@ class Summary(Localized, Widget):
             return Line(pieces, d)
 
         rows = [row(tr("ui.over.player"), [tr(k) for k, _ in cols], "bold dim", numeric=False)]
-        for seat in (0, 1):
+        for seat in seats:
             moves = [x for x in s.decisions if x.seat == seat]
             mean = sum(x.seconds for x in moves) / len(moves) if moves else 0.0
-            rows.append(row(labels[seat], [str(state.lp[seat]), str(len(moves)), f"{mean:.2f}"]))
+            rows.append(row(labels[seat], [values[seat] for _, _, values in extra]
+                            + [str(len(moves)), f"{mean:.2f}"]))
         return rows
 
     def render(self) -> RenderResult:
@@ -81,7 +105,9 @@ class Summary(Localized, Widget):
         rows: list[RenderableType] = [Para(head, d, style, justify="center")]
         r = self.result
         if r is not None and r.outcome is not None:
-            rows.append(Para(tr(f"ui.over.reason.{r.outcome.reason}"), d, "italic", justify="center"))
+            rows.append(Para(self.reason(r.outcome.reason), d, "italic", justify="center"))
+        for key, params in self.board.summary_lines():
+            rows.append(Para(tr(key, **params), d, justify="center"))
         rows.append(Line([Piece("")], d))
         if r is not None:
             rows.append(Line([Piece(tr("ui.over.turns")), Piece(" ", shrink=False),
@@ -96,18 +122,22 @@ class Summary(Localized, Widget):
         return Group(*rows)
 
 
-class GameOverScreen(Localized, ModalScreen[str]):
-    """Dismisses with "rematch", "quit", or "board" (look at the final position)."""
+class GameOverScreen(LocalizedModal[str]):
+    """Dismisses with "rematch", "quit", or "board" (look at the final position).
+
+    Enter only keeps the result on screen: a person still pressing Enter to play
+    when the game ends must not start another one (R does)."""
 
     AUTO_FOCUS = None
     BINDINGS = [
-        Binding("r,enter", "choose('rematch')", show=False),
-        Binding("q", "choose('quit')", show=False),
-        Binding("escape,b", "choose('board')", show=False),
-        Binding("l", "language", show=False),
+        Binding("r,R", "choose('rematch')", show=False),
+        Binding("enter", "stay", show=False),
+        Binding("q,Q", "choose('quit')", show=False),
+        Binding("escape,b,B", "choose('board')", show=False),
+        Binding("l,L", "language", show=False),
     ]
 
-    def __init__(self, board: BoardScreen, result: MatchResult | None,
+    def __init__(self, board: GameScreen, result: MatchResult | None,
                  note: tuple[str, dict[str, Any]] | None = None) -> None:
         super().__init__()
         self.board, self.result, self.note = board, result, note
@@ -118,19 +148,14 @@ class GameOverScreen(Localized, ModalScreen[str]):
             yield KeyBar([("R", "ui.keys.rematch", "choose('rematch')"), ("B", "ui.keys.board", "choose('board')"),
                           ("Q", "ui.keys.quit", "choose('quit')")], id="dialog-keys")
 
-    def on_mount(self) -> None:
-        self.set_class(self.direction.rtl, "rtl")
-
-    async def relocalize(self) -> None:
-        self.set_class(self.direction.rtl, "rtl")
-        await self.query_one(KeyBar).recompose()
+    async def localize(self) -> None:
         self.query_one(Summary).refresh(layout=True)
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
 
-    async def action_language(self) -> None:
-        await self.tcg.toggle_language()
+    def action_stay(self) -> None:
+        """Enter: the result stays on screen."""
 
 
 class Question(Localized, Widget):
@@ -145,11 +170,11 @@ class Question(Localized, Widget):
         return Para(text, self.direction, self.style, justify="center")
 
 
-class QuitScreen(Localized, ModalScreen[bool]):
+class QuitScreen(LocalizedModal[bool]):
     AUTO_FOCUS = None
     BINDINGS = [
-        Binding("y,q", "answer(True)", show=False),
-        Binding("n,escape", "answer(False)", show=False),
+        Binding("y,Y,q,Q", "answer(True)", show=False),
+        Binding("n,N,escape", "answer(False)", show=False),
     ]
 
     def __init__(self, saved: bool = False) -> None:
@@ -164,14 +189,11 @@ class QuitScreen(Localized, ModalScreen[bool]):
             yield KeyBar([("Y", "ui.quit.yes", "answer(True)"), ("N", "ui.quit.no", "answer(False)")],
                          id="dialog-keys")
 
-    def on_mount(self) -> None:
-        self.set_class(self.direction.rtl, "rtl")
-
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
 
 
-class HandleScreen(Localized, ModalScreen["str | None"]):
+class HandleScreen(LocalizedModal["str | None"]):
     """Asked once: the anonymous name a person's games are grouped under, kept in the config file."""
 
     AUTO_FOCUS = "#handle"
@@ -187,9 +209,6 @@ class HandleScreen(Localized, ModalScreen["str | None"]):
             yield Question("ui.handle.why", "italic")
             yield Input(placeholder=self.suggestion, max_length=32, id="handle")
             yield Question(None, "bold red", id="handle-error")
-
-    def on_mount(self) -> None:
-        self.set_class(self.direction.rtl, "rtl")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         handle = event.value.strip() or self.suggestion

@@ -1,92 +1,87 @@
-"""The rules, then every card of the pack with its text.
+"""The rules of the game on screen, in the reader's language.
 
-The rules are whatever ``locales/<lang>/rules.toml`` holds (the same text
-``tcgtui rules`` prints and models are given), formatted with the pack's
-numbers by ``rules_sentences``; sections take their titles from
-``cmd_rules.section``.  The screen knows no rule itself.
+The text is the game's own (the registry's ``rules_text``, or what the game's
+screen adds, such as the card game's cards); this screen only lays it out:
+sentences grouped into sections titled from ``cmd_rules.section.<head>`` (or the
+game's ``<folder>.ui.rules.section.<head>``).  The screen knows no rule itself.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from rich.console import Group, RenderableType
 from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 
-from tcgtui.engine.tcg.describe import card_text, rules_sentences
-from tcgtui.tui.bidi_text import Line, Para, Piece
+from tcgtui.locales import Catalog
+from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
+from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
 
+RulesSource = Callable[[Catalog, Direction], list[RenderableType]]
+
+
+def _known(cat: Catalog, key: str) -> bool:
+    return cat.has(key) or (cat.fallback is not None and cat.fallback.has(key))
+
+
+def rules_lines(sentences: list[tuple[str, str]], cat: Catalog, d: Direction,
+                folder: str = "") -> list[RenderableType]:
+    """A title, then each sentence as a bullet under its section's title."""
+    out: list[RenderableType] = [Line([Piece(cat.t("ui.rules.title"), "bold reverse")], d)]
+    if not sentences:
+        return out + [Para(cat.t("ui.rules.missing"), d, "italic")]
+    section = None
+    for key, text in sentences:
+        head = key.rpartition(".")[0]
+        if head != section:
+            section = head
+            out.append(Line([Piece("")], d))
+            for title in (f"{folder}.ui.rules.section.{head}" if folder else "", f"cmd_rules.section.{head}"):
+                if title and _known(cat, title):
+                    out.append(Line([Piece(cat.t(title), "bold underline")], d))
+                    break
+        out.append(Para("• " + text, d))   # logical start: the right edge in Arabic
+    return out
+
 
 class RulesText(Localized, Widget):
-    def rules(self) -> list[RenderableType]:
-        cat, d = self.catalog, self.direction
-        out: list[RenderableType] = [Line([Piece(self.tr("ui.rules.title"), "bold reverse")], d)]
-        sentences = rules_sentences(cat, self.tcg.pack)
-        if not sentences:
-            return out + [Para(self.tr("ui.rules.missing"), d, "italic")]
-        section = None
-        for key, text in sentences:
-            head = key.rpartition(".")[0]
-            if head != section:
-                section = head
-                out.append(Line([Piece("")], d))
-                title = f"cmd_rules.section.{head}"
-                if cat.has(title) or (cat.fallback is not None and cat.fallback.has(title)):
-                    out.append(Line([Piece(cat.t(title), "bold underline")], d))
-            out.append(Para("• " + text, d))   # logical start: the right edge in Arabic
-        return out
-
-    def cards(self) -> list[RenderableType]:
-        d, lang = self.direction, self.catalog.code
-        pack = self.tcg.pack
-        out: list[RenderableType] = [Line([Piece("")], d),
-                                     Line([Piece(self.tr("ui.rules.cards", pack=pack.names.get(lang) or pack.id),
-                                                 "bold reverse")], d)]
-        for card in pack.cards:
-            pieces = [Piece(card.name(lang), "bold"), Piece(" · ", shrink=False),
-                      Piece(self.tr(f"cards.type.{card.type}"), "italic")]
-            if card.type == "champion":
-                pieces += [Piece(" · ", shrink=False), Piece(self.tr("cards.stat.power")),
-                           Piece(" ", shrink=False), Piece(str(card.power), "bold", shrink=False),
-                           Piece(" · ", shrink=False), Piece(self.tr("cards.stat.guard")),
-                           Piece(" ", shrink=False), Piece(str(card.guard), "bold", shrink=False)]
-            out += [Line([Piece("")], d), Line(pieces, d), Para(card_text(card, self.catalog), d)]
-        return out
+    def __init__(self, source: RulesSource | None = None) -> None:
+        super().__init__()
+        self.source = source
 
     def render(self) -> RenderResult:
-        return Group(*self.rules(), *self.cards())
+        if self.source is None:
+            return Group(*rules_lines([], self.catalog, self.direction))
+        return Group(*self.source(self.catalog, self.direction))
 
 
-class RulesScreen(Localized, Screen[None]):
+class RulesScreen(LocalizedScreen[None]):
     AUTO_FOCUS = "#rules-scroll"
     BINDINGS = [
-        Binding("escape,q,question_mark,f1", "close", show=False),
-        Binding("l", "language", show=False),
+        Binding("escape,q,Q,question_mark,f1", "close", show=False),
+        Binding("l,L", "language", show=False),
     ]
+
+    def __init__(self, source: RulesSource | None = None) -> None:
+        super().__init__()
+        self.source = source
 
     def compose(self) -> ComposeResult:
         yield KeyBar([("Esc", "ui.keys.close", "close"), ("↑↓", "ui.keys.scroll", "noop"),
                       ("L", "ui.keys.language", "language")], id="keys")
         with VerticalScroll(id="rules-scroll"):
-            yield RulesText()
+            yield RulesText(self.source)
 
-    def on_mount(self) -> None:
-        self.set_class(self.direction.rtl, "rtl")
-
-    async def relocalize(self) -> None:
-        self.set_class(self.direction.rtl, "rtl")
-        await self.query_one(KeyBar).recompose()
+    async def localize(self) -> None:
         self.query_one(RulesText).refresh(layout=True)
 
     def action_close(self) -> None:
         self.dismiss()
-
-    async def action_language(self) -> None:
-        await self.tcg.toggle_language()
 
     def action_noop(self) -> None:
         """The scroll hint is only a hint."""

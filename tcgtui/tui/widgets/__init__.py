@@ -1,14 +1,39 @@
-"""Small widgets that draw the board; each renders from its data and the app's language."""
+"""Small widgets that draw the screens; each renders from its data and the app's language.
+
+Widgets and screens know the app only through ``Host``: its catalogue, its text
+direction and its settings (plus the few requests a screen makes of it).  Any
+app with those can host them; none of them imports the app.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 from tcgtui.locales import Catalog
 from tcgtui.tui.bidi_text import Direction
 
-if TYPE_CHECKING:
-    from tcgtui.tui.app import TcgApp
+
+class HostSettings(Protocol):
+    game_id: str
+    params: dict[str, Any]
+    lang: str
+    rtl_mode: str
+
+
+class Host(Protocol):
+    """What widgets and screens read from the app that shows them."""
+
+    catalog: Catalog
+    settings: Any            # a HostSettings; Any so a dataclass with more fields fits
+
+    @property
+    def direction(self) -> Direction: ...
+
+    async def toggle_language(self) -> None: ...
+
+    def show_rules(self) -> None: ...
+
+    def confirm_quit(self) -> None: ...
 
 
 class Localized:
@@ -19,16 +44,21 @@ class Localized:
     app: Any
 
     @property
-    def tcg(self) -> TcgApp:
-        return cast("TcgApp", self.app)
+    def host(self) -> Host:
+        return cast(Host, self.app)
+
+    @property
+    def tcg(self) -> Any:
+        """The hosting app (the old name, kept for callers outside this package)."""
+        return self.app
 
     @property
     def catalog(self) -> Catalog:
-        return self.tcg.catalog
+        return self.host.catalog
 
     @property
     def direction(self) -> Direction:
-        return self.tcg.direction
+        return self.host.direction
 
     def tr(self, key: str, **params: object) -> str:
-        return self.tcg.catalog.t(key, **params)
+        return self.host.catalog.t(key, **params)

@@ -27,6 +27,7 @@ class TopState:
     seed: int = 0
     watch: tuple[bool, float] | None = None   # (paused, seconds per move) when spectating
     note: tuple[str, dict[str, Any]] | None = None   # a locale key and parameters (a campaign's level)
+    your_move_key: str = "ui.top.your_move"          # what "your move" says (the card game: choose a card)
 
 
 class TopBar(Localized, Widget):
@@ -67,7 +68,7 @@ class TopBar(Localized, Widget):
             pieces += [Piece(tr("ui.top.thinking", who=s.thinking), "bold cyan"), Piece(" ", shrink=False),
                        Piece(SPINNER[self.frame], "bold cyan", shrink=False)]
         elif s.your_move:
-            pieces.append(Piece(tr("ui.top.your_move"), "bold green"))
+            pieces.append(Piece(tr(s.your_move_key), "bold green"))
         else:
             pieces.append(Piece(tr(f"ui.phase.{s.phase}")))
         if s.watch is not None:

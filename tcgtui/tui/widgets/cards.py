@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from tcgtui.engine.tcg import cards as C
+from tcgtui.engine.tcg.cards import Pack
 from tcgtui.engine.tcg.observation import ChampionView
 from tcgtui.engine.tcg.describe import card_text
 from tcgtui.tui.bidi_text import Line, Para, Piece
@@ -19,6 +20,11 @@ from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.text import Caption
 
 HAND, BOARD, TRICK = "hand", "board", "trick"
+
+
+def card_pack(widget: Localized) -> Pack:
+    """The pack of the card game on screen (the card game keeps it among its params)."""
+    return widget.host.settings.params["pack"]  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -72,7 +78,7 @@ class CardFace(Localized, Widget):
         if not force and slot == self.slot and selected == self.has_class("-selected"):
             return          # unchanged: no style or layout work after every move
         self.slot = slot
-        card = self.tcg.pack.card(slot.card)
+        card = card_pack(self).card(slot.card)
         self.set_classes(f"{slot.zone} {card.type}")
         self.set_class(selected, "-selected")
         self.border_title = str(slot.index + 1) if 0 <= slot.index < 9 else None
@@ -101,7 +107,7 @@ class CardFace(Localized, Widget):
         return Para(name, self.direction, "bold", max_lines=lines)
 
     def render(self) -> RenderResult:
-        card = self.tcg.pack.card(self.slot.card)
+        card = card_pack(self).card(self.slot.card)
         d = self.direction
         room = self.content_size.height
         name = card.name(self.catalog.code)
@@ -133,7 +139,7 @@ class CardChip(Localized, Widget):
         self.slot = slot
 
     def render(self) -> RenderResult:
-        card = self.tcg.pack.card(self.slot.card)
+        card = card_pack(self).card(self.slot.card)
         return Line([Piece(card.name(self.catalog.code))], self.direction)
 
     def on_click(self) -> None:

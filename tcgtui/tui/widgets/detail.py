@@ -10,7 +10,7 @@ from tcgtui.engine.tcg import cards as C
 from tcgtui.engine.tcg.describe import card_text
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.widgets import Localized
-from tcgtui.tui.widgets.cards import Slot, champion_status, stat_style
+from tcgtui.tui.widgets.cards import Slot, card_pack, champion_status, stat_style
 
 
 class DetailPane(Localized, Widget):
@@ -46,7 +46,7 @@ class DetailPane(Localized, Widget):
         if self.slot is None:
             rows.append(Para(self.tr("ui.detail.hint"), d, "dim"))
             return Group(*rows)
-        card = self.tcg.pack.card(self.slot.card)
+        card = card_pack(self).card(self.slot.card)
         rows += [Line([Piece(card.name(self.catalog.code), "bold")], d), self._stats(card)]
         if self.slot.champion is not None:
             key, style = champion_status(self.slot, card)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from rich.console import Group
 from textual.app import RenderResult
@@ -11,8 +11,11 @@ from textual.widget import Widget
 
 from tcgtui.engine.core import Event
 from tcgtui.tui.bidi_text import Para
-from tcgtui.tui.narration import narrate
+from tcgtui.locales import Catalog
 from tcgtui.tui.widgets import Localized
+
+# The game's sentence for one event from a seat's point of view (None: not shown).
+Narrate = Callable[[Event, int, Catalog], "str | None"]
 
 MAX_ENTRIES = 400      # older entries leave the log; the record keeps everything
 
@@ -20,10 +23,11 @@ MAX_ENTRIES = 400      # older entries leave the log; the record keeps everythin
 class LogEntry(Localized, Widget):
     """The events of one step of a move; narrated at render time, so it follows the language."""
 
-    def __init__(self, events: Sequence[Event], seat: int) -> None:
+    def __init__(self, events: Sequence[Event], seat: int, narrate: Narrate) -> None:
         super().__init__()
         self.events = list(events)
         self.seat = seat
+        self.narrate = narrate
 
     def style_for(self, event: Event) -> str:
         if event.kind == "turn":
@@ -35,10 +39,10 @@ class LogEntry(Localized, Widget):
         return "" if event.player == 0 else "cyan"
 
     def render(self) -> RenderResult:
-        pack, d = self.tcg.pack, self.direction
+        d = self.direction
         paras = []
         for e in self.events:
-            line = narrate(e, self.seat, self.catalog, pack)
+            line = self.narrate(e, self.seat, self.catalog)
             if line:
                 paras.append(Para(line, d, self.style_for(e)))
         return Group(*paras)
@@ -58,10 +62,14 @@ class BattleLog(Localized, VerticalScroll, can_focus=False):
         """The entries' total height changed (a new entry was laid out): show the end."""
         self.scroll_end(animate=False, immediate=True)
 
+    def __init__(self, narrate: Narrate, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.narrate = narrate
+
     async def add(self, events: Sequence[Event], seat: int) -> None:
         if not events:
             return
-        await self.mount(LogEntry(events, seat))
+        await self.mount(LogEntry(events, seat, self.narrate))
         entries = list(self.query(LogEntry))
         if len(entries) > MAX_ENTRIES:
             await self.remove_children(entries[:len(entries) - MAX_ENTRIES])

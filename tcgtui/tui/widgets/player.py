@@ -9,6 +9,7 @@ from textual.widget import Widget
 
 from tcgtui.tui.bidi_text import Line, Piece
 from tcgtui.tui.widgets import Localized
+from tcgtui.tui.widgets.cards import card_pack
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ class HiddenCards(Localized, Widget):
         if isinstance(cards, int):
             return [label, Piece(" ", shrink=False), Piece("▮" * cards, "magenta", shrink=False),
                     Piece(" ", shrink=False), Piece(str(cards), "bold", shrink=False)]
-        names = [self.tcg.pack.card(c).name(self.catalog.code) for c in cards]
+        names = [card_pack(self).card(c).name(self.catalog.code) for c in cards]
         shown = self.tr("ui.player.list_sep").join(names) if names else self.tr("ui.player.none")
         return [label, Piece(" ", shrink=False), Piece(shown)]
 

@@ -1,0 +1,79 @@
+"""Each game's screen, one module per game (or family of games), found by walking this package.
+
+A module here defines a ``GameScreen`` subclass and registers it under the ids
+of the games it shows::
+
+    @register("tictactoe", "connect4", "gomoku")
+    class GridScreen(GameScreen): ...
+
+Nothing else names the modules: ``screen_for(game_id)`` imports the module of
+that name, then the one of the game's family (``GameInfo.family``), then, if
+neither registered the id, every module of the package, and only when asked.
+A module brings its own ``.tcss`` (``CSS_PATH`` on its screen class).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import TYPE_CHECKING, Callable, TypeVar
+
+if TYPE_CHECKING:
+    from tcgtui.tui.games.base import GameScreen
+
+S = TypeVar("S", bound="type[GameScreen]")
+
+_SCREENS: dict[str, type[GameScreen]] = {}
+
+
+class NoScreen(LookupError):
+    """No module under ``tcgtui.tui.games`` shows this game."""
+
+
+def register(*game_ids: str) -> Callable[[S], S]:
+    """Class decorator: this screen shows the games ``game_ids``."""
+    def wrap(cls: S) -> S:
+        for gid in game_ids:
+            _SCREENS[gid] = cls
+        cls.GAME_IDS = tuple(game_ids)
+        return cls
+    return wrap
+
+
+def _modules() -> list[str]:
+    return [m.name for m in pkgutil.iter_modules(__path__) if not m.ispkg and m.name != "base"]
+
+
+def _try(name: str) -> None:
+    if name in _modules():
+        importlib.import_module(f"{__name__}.{name}")
+
+
+def screen_for(game_id: str) -> type[GameScreen]:
+    """The screen class registered under ``game_id``, loading its module on first use."""
+    if game_id in _SCREENS:
+        return _SCREENS[game_id]
+    _try(game_id)
+    if game_id not in _SCREENS:
+        try:
+            from tcgtui.engine import registry
+            family = registry.get(game_id).info.family
+        except LookupError:
+            family = ""
+        if family:
+            _try(family)
+    if game_id not in _SCREENS:
+        for name in _modules():
+            importlib.import_module(f"{__name__}.{name}")
+    try:
+        return _SCREENS[game_id]
+    except KeyError:
+        raise NoScreen(f"no screen shows the game {game_id!r}") from None
+
+
+def has_screen(game_id: str) -> bool:
+    try:
+        screen_for(game_id)
+    except NoScreen:
+        return False
+    return True

@@ -1,0 +1,121 @@
+"""What every game's screen shares: the game worker, the session's view calls that
+are the same for every game, names of seats, and the hooks the shared screens
+(rules, game over) and the app call.
+
+A game's screen subclasses ``GameScreen``, composes its own board and registers
+itself with ``tcgtui.tui.games.register``.  The shared screens never look
+inside a game: they ask its screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Sequence
+
+from rich.console import RenderableType
+from textual import work
+
+from tcgtui.engine.core import Event
+from tcgtui.locales import Catalog
+from tcgtui.match import MatchResult
+from tcgtui.tui.bidi_text import Direction
+from tcgtui.tui.narration import SPECTATOR
+from tcgtui.tui.screens.base import LocalizedScreen
+from tcgtui.tui.session import GameSession
+
+Column = tuple[str, int, list[str]]     # a game-over table column: title key, minimum width, a value per seat
+
+
+class GameScreen(LocalizedScreen[None]):
+    """The board of one game; the session's view while the game runs."""
+
+    GAME_IDS: ClassVar[tuple[str, ...]] = ()
+    AUTO_FOCUS = None
+
+    def __init__(self, session: GameSession, *, streams: bool = False,
+                 note: tuple[str, dict[str, Any]] | None = None, classes: str | None = None) -> None:
+        super().__init__(classes=classes if classes is not None else
+                         ("watch" if session.spectating else "play"))
+        self.session = session
+        self.streams = streams
+        self.note = note
+        self.failure: BaseException | None = None
+        session.view = self
+
+    # --- hooks for the app (class level: called before a screen exists) -----------
+
+    @classmethod
+    def prepare_params(cls, game_id: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The game's parameters as its builder takes them (a pack name loaded, say)."""
+        return dict(params)
+
+    @classmethod
+    def warm_up(cls, host: Any, game: Any, seats: Sequence[str]) -> None:
+        """Start slow one-time work (compiling search) while the person reads the board."""
+
+    # --- names -----------------------------------------------------------------------
+
+    def label_for(self, seat: int) -> str:
+        info = self.session.seats[seat]
+        if info.human:
+            return info.label or self.tr("ui.player.you")
+        if self.session.spectating:
+            return self.tr("ui.player.numbered", n=seat + 1, label=info.label)
+        return info.label
+
+    @property
+    def log_seat(self) -> int:
+        return SPECTATOR if self.session.spectating else self.session.viewer
+
+    def _watch_state(self) -> tuple[bool, float] | None:
+        return (self.session.paused, self.session.pause) if self.session.spectating else None
+
+    # --- hooks for the shared screens ------------------------------------------------
+
+    def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
+        """The log's sentence for ``event`` seen from ``seat`` (``SPECTATOR``: everything)."""
+        return None
+
+    def rules(self, catalog: Catalog, direction: Direction) -> list[RenderableType]:
+        """What the rules screen shows (default: the registry's rules text)."""
+        from tcgtui.engine import registry
+        from tcgtui.tui.screens.rules import rules_lines
+        spec = registry.get(self.session.game.name)
+        sentences = spec.rules_text(self.session.game, catalog) if spec.rules_text is not None else []
+        return rules_lines(list(sentences), catalog, direction, spec.info.locale_folder)
+
+    def summary_columns(self) -> list[Column]:
+        """Columns the game adds to the game-over table, after the players' names."""
+        return []
+
+    def summary_lines(self) -> list[tuple[str, dict[str, Any]]]:
+        """Lines (locale key, parameters) the game adds under the game-over headline."""
+        return []
+
+    # --- the game worker -------------------------------------------------------------
+
+    @work(exclusive=True, group="game")
+    async def run_game(self) -> None:
+        try:
+            result = await self.session.run()
+        except Exception as exc:   # a bug must not become a traceback over the board
+            self.failure = exc
+            self.host.failure = exc  # type: ignore[attr-defined]
+            result = None
+        await self.game_ended(result)
+        self.host.game_finished(self, result)  # type: ignore[attr-defined]
+
+    async def game_ended(self, result: MatchResult | None) -> None:
+        """Draw the final position before the game-over dialog opens."""
+
+    # --- SessionView parts every game shares -----------------------------------------
+
+    def feed_stream(self, kind: str, text: str) -> None:
+        """A language model's output as it arrives (screens with a stream panel show it)."""
+
+    # --- actions ---------------------------------------------------------------------
+
+    def action_rules(self) -> None:
+        self.host.show_rules()
+
+    def action_quit_game(self) -> None:
+        self.host.confirm_quit()

@@ -1,0 +1,417 @@
+"""The grid games' board: tic-tac-toe, Connect Four and Gomoku on one screen.
+
+The board is drawn left to right in every language, with 1-based row numbers
+on the left and column numbers on top (Connect Four: a marker over the chosen
+column above the numbers).  Arrows and the mouse pick a cell (a column in
+Connect Four); Enter, or a click, plays it; 1-7 drop a disc in Connect Four.
+The side panel says whose move it is and each side's invalid attempts, above
+the log, which the game's narrator writes (an LLM's invalid attempts included).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from rich.console import Group
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult, RenderResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+
+from tcgtui.engine.core import Event
+from tcgtui.locales import Catalog
+from tcgtui.match import MatchResult
+from tcgtui.tui.bidi_text import Line, Para, Piece
+from tcgtui.tui.games import register
+from tcgtui.tui.games.base import GameScreen
+from tcgtui.tui.narration import SPECTATOR
+from tcgtui.tui.session import GameSession
+from tcgtui.tui.widgets import Localized
+from tcgtui.tui.widgets.bars import KeyBar, TopBar
+from tcgtui.tui.widgets.log import BattleLog
+from tcgtui.tui.widgets.stream import StreamPanel
+from tcgtui.tui.widgets.text import Caption
+
+# How each game draws its two sides: glyph and colour (distinct on dark and light terminals).
+PIECES = {
+    "tictactoe": (("X", "bold #ff5f5f"), ("O", "bold #5fafff")),
+    "connect4": (("●", "bold #ff3030"), ("●", "bold #ffd700")),
+    "gomoku": (("●", "bold #000000"), ("●", "bold #ffffff")),
+}
+BOARD_BG = {"tictactoe": "", "connect4": "on #1c3f94", "gomoku": "on #c8a165"}
+EMPTY = {"tictactoe": "·", "connect4": "○", "gomoku": "┼"}
+EMPTY_STYLE = {"tictactoe": "dim", "connect4": "#0b1f55", "gomoku": "#6b4b1f"}
+CURSOR, LAST, WIN = "on #5f87d7", "underline", "on #2e8b57"
+
+PLAY_KEYS = [("←↑→↓", "grid.ui.keys.pick", "noop"), ("⏎", "ui.keys.play", "play"),
+             ("?", "ui.keys.rules", "rules"), ("L", "ui.keys.language", "language"),
+             ("Q", "ui.keys.quit", "quit_game")]
+CONNECT4_KEYS = [("← → 1-7", "grid.ui.keys.column", "noop"), *PLAY_KEYS[1:]]
+WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
+              ("+/-", "ui.keys.speed", "speed(1)"), ("?", "ui.keys.rules", "rules"),
+              ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
+WATCH_ONLY = {"pause", "step", "speed"}
+
+
+def cell_width(game: str, cols: int) -> int:
+    """Cells are at most 3 columns wide, so Gomoku's 15x15 fits 80x24 beside the log."""
+    return 3 if cols > 7 or game != "tictactoe" else 3
+
+
+class GridBoard(Localized, Widget):
+    """The board with its coordinates; always left to right."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.obs: Any = None
+        self.cursor = (0, 0)
+        self.show_cursor = False
+
+    @property
+    def cw(self) -> int:
+        return cell_width(self.obs.game, self.obs.cols) if self.obs is not None else 3
+
+    def label_w(self) -> int:
+        return len(str(self.obs.rows)) + 1
+
+    def top_lines(self) -> int:
+        return 2 if self.obs is not None and self.obs.gravity else 1
+
+    def show(self, obs: Any, cursor: tuple[int, int], show_cursor: bool) -> None:
+        self.obs, self.cursor, self.show_cursor = obs, cursor, show_cursor
+        self.refresh(layout=True)
+
+    def get_content_width(self, container: Any, viewport: Any) -> int:
+        if self.obs is None:
+            return 10
+        return self.label_w() + self.obs.cols * self.cw + 1
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return 10 if self.obs is None else self.obs.rows + self.top_lines()
+
+    def render(self) -> RenderResult:
+        o = self.obs
+        if o is None:
+            return Text("")
+        cw, lw = self.cw, self.label_w()
+        lines: list[Text] = []
+        win = set(map(tuple, o.winning_line))
+        if o.gravity:
+            marker = Text(" " * lw)
+            for c in range(o.cols):
+                chosen = self.show_cursor and c == self.cursor[1]
+                marker.append("▼".center(cw) if chosen else " " * cw, "bold #5f87d7")
+            lines.append(marker)
+        header = Text(" " * lw)
+        for c in range(o.cols):
+            header.append(str(c + 1).center(cw), "bold" if self.show_cursor and c == self.cursor[1] else "dim")
+        lines.append(header)
+        pieces, bg = PIECES.get(o.game, PIECES["tictactoe"]), BOARD_BG.get(o.game, "")
+        for r, row in enumerate(o.board):
+            line = Text(str(r + 1).rjust(lw - 1) + " ", "bold" if self.show_cursor and r == self.cursor[0]
+                        and not o.gravity else "dim")
+            for c, ch in enumerate(row):
+                if ch in "XO":
+                    glyph, style = pieces["XO".index(ch)]
+                else:
+                    glyph, style = EMPTY.get(o.game, "·"), EMPTY_STYLE.get(o.game, "dim")
+                cell_bg = bg
+                if (r, c) in win:
+                    cell_bg = WIN
+                elif self.show_cursor and (c == self.cursor[1] and (o.gravity or r == self.cursor[0])):
+                    cell_bg = CURSOR if not o.gravity or ch == "." else cell_bg
+                extra = f" {LAST}" if o.last_move is not None and tuple(o.last_move) == (r, c) else ""
+                text = glyph.center(cw)
+                if extra:
+                    text = "[" + glyph + "]" if cw >= 3 else glyph
+                    text = text.center(cw)
+                line.append(text, f"{style} {cell_bg}".strip())
+            lines.append(line)
+        return Group(*lines)
+
+    def cell_at(self, x: int, y: int) -> tuple[int, int] | None:
+        """The 0-based cell under widget offset (x, y); Connect Four: any row of a column."""
+        o = self.obs
+        if o is None:
+            return None
+        c = (x - self.label_w()) // self.cw
+        r = y - self.top_lines()
+        if not 0 <= c < o.cols or x < self.label_w():
+            return None
+        if o.gravity:
+            return (max(0, min(r, o.rows - 1)), c)
+        if not 0 <= r < o.rows:
+            return None
+        return (r, c)
+
+    async def on_click(self, event: events.Click) -> None:
+        cell = self.cell_at(event.x, event.y)
+        if cell is not None:
+            await self.screen.clicked(cell)  # type: ignore[attr-defined]
+
+
+class GridPanel(Localized, Widget):
+    """Whose move it is, each side's invalid attempts, the move count and the chosen cell."""
+
+    def __init__(self, screen: GridScreen, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.board_screen = screen
+
+    def render(self) -> RenderResult:
+        s = self.board_screen
+        o, d, tr = s.obs, self.direction, self.tr
+        if o is None:
+            return Text("")
+        lines: list[Any] = []
+        if o.outcome is not None:
+            lines.append(Line([Piece(tr("ui.phase.over"), "bold yellow")], d))
+        else:
+            seat = o.to_move
+            lines.append(Line([Piece(tr("grid.ui.panel.to_move"), "bold"), Piece(" ", shrink=False),
+                               *s.side_pieces(seat),
+                               Piece(" ", shrink=False), Piece(f"({s.label_for(seat)})", "dim")], d))
+        lines.append(Line([Piece(tr("grid.ui.panel.invalid"), "bold")], d))
+        for seat in (0, 1):
+            lines.append(Line([Piece("  ", shrink=False), *s.side_pieces(seat), Piece(" ", shrink=False),
+                               Piece(f"{o.invalid_counts[seat]}/{o.invalid_limit}", "bold", shrink=False)], d))
+        lines.append(Line([Piece(tr("grid.ui.panel.moves")), Piece(" ", shrink=False),
+                           Piece(f"{o.moves_made}/{o.move_cap}", "bold", shrink=False)], d))
+        if s.choosing():
+            r, c = s.cursor
+            where = tr("grid.ui.panel.column", col=c + 1) if o.gravity else tr("grid.ui.panel.cell", row=r + 1, col=c + 1)
+            lines.append(Line([Piece(tr("grid.ui.panel.selected")), Piece(" ", shrink=False),
+                               Piece(where, "bold")], d))
+        return Group(*lines)
+
+
+@register("tictactoe", "connect4", "gomoku")
+class GridScreen(GameScreen):
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS = [
+        Binding("left", "move(0,-1)", show=False),
+        Binding("right", "move(0,1)", show=False),
+        Binding("up", "move(-1,0)", show=False),
+        Binding("down", "move(1,0)", show=False),
+        *[Binding(str(i), f"drop({i})", show=False) for i in range(1, 10)],
+        Binding("enter", "play", show=False),
+        Binding("question_mark,f1", "rules", show=False),
+        Binding("q,Q", "quit_game", show=False),
+        Binding("space", "pause", show=False),
+        Binding("n,N,full_stop", "step", show=False),
+        Binding("plus,equals_sign", "speed(1)", show=False),
+        Binding("minus", "speed(-1)", show=False),
+    ]
+
+    def __init__(self, session: GameSession, *, streams: bool = False,
+                 note: tuple[str, dict[str, Any]] | None = None) -> None:
+        super().__init__(session, streams=streams, note=note)
+        self.game_id = session.game.name
+        self.obs: Any = None
+        self.cursor = (0, 0)
+        self._narrators: dict[tuple[str, int | None], Any] = {}
+
+    # --- layout ----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield TopBar(id="top")
+        keys = WATCH_KEYS if self.session.spectating else (CONNECT4_KEYS if self.game_id == "connect4" else PLAY_KEYS)
+        yield KeyBar(keys, id="keys")
+        with Horizontal(id="main"):
+            with Vertical(id="grid-area"):
+                yield GridBoard(id="grid")
+            with Vertical(id="side"):
+                yield GridPanel(self, id="panel")
+                yield Caption("grid.ui.log.title", classes="pane-title")
+                yield BattleLog(self.narrate, id="log")
+                if self.streams:
+                    yield Caption("ui.stream.title", classes="pane-title")
+                    yield StreamPanel(id="stream")
+
+    async def on_mount(self) -> None:
+        self.add_class(f"game-{self.game_id}")
+        self.obs = self.session.observation(self.session.viewer)
+        self.cursor = self._start_cursor()
+        self.query_one(TopBar).show(players=(self.label_for(self.session.viewer),
+                                             self.label_for(1 - self.session.viewer)),
+                                    seed=self.session.seed, watch=self._watch_state(), note=self.note,
+                                    your_move_key="grid.ui.top.your_move", phase="play")
+        self.redraw()
+        self.run_game()
+
+    def _start_cursor(self) -> tuple[int, int]:
+        o = self.obs
+        return (o.rows // 2 if not o.gravity else o.rows - 1, o.cols // 2)
+
+    # --- names -----------------------------------------------------------------------
+
+    def side_glyph(self, seat: int) -> str:
+        return PIECES.get(self.game_id, PIECES["tictactoe"])[seat][0]
+
+    def side_style(self, seat: int) -> str:
+        return f"{PIECES.get(self.game_id, PIECES['tictactoe'])[seat][1]} {BOARD_BG.get(self.game_id, '')}".strip()
+
+    def side_name(self, seat: int) -> str:
+        return self.tr(f"grid.ui.side.{self.game_id}.{seat}")
+
+    def side_pieces(self, seat: int) -> list[Piece]:
+        """The side's stone and its name (just the letter in tic-tac-toe)."""
+        glyph, name = self.side_glyph(seat), self.side_name(seat)
+        out = [Piece(glyph, self.side_style(seat), shrink=False)]
+        return out if name == glyph else out + [Piece(" ", shrink=False), Piece(name)]
+
+    # --- hooks -----------------------------------------------------------------------
+
+    def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
+        from tcgtui.engine import registry
+        spec = registry.get(self.game_id)
+        viewer = None if seat == SPECTATOR else seat
+        if spec.narrator is not None:
+            key = (catalog.code, viewer)
+            if key not in self._narrators:
+                self._narrators[key] = spec.narrator(self.session.game, catalog, viewer)
+            lines = self._narrators[key].all([event])
+            return " ".join(lines) if lines else None
+        return self._fallback_narration(event, catalog)
+
+    def _fallback_narration(self, event: Event, catalog: Catalog) -> str | None:
+        """Until the game's own narrator is registered: the grid screen's short sentences."""
+        who = catalog.t(f"grid.ui.side.{self.game_id}.{event.player}") if event.player in (0, 1) else ""
+        d = event.data
+        if event.kind == "place":
+            return catalog.t("grid.ui.log.place", who=who, row=d["row"] + 1, col=d["col"] + 1)
+        if event.kind == "invalid":
+            return catalog.t("grid.ui.log.invalid", who=who, kind=d.get("kind", ""), left=d.get("left", 0))
+        if event.kind == "win":
+            return catalog.t("grid.ui.log.win", who=who)
+        if event.kind == "game_over":
+            return catalog.t("grid.ui.log.over")
+        return None
+
+    # --- the game --------------------------------------------------------------------
+
+    def choosing(self) -> bool:
+        return self.session.human_waiting() is not None
+
+    def redraw(self) -> None:
+        self.obs = self.session.observation(self.session.viewer)
+        self.query_one(GridBoard).show(self.obs, self.cursor, self.choosing())
+        self.query_one(GridPanel).refresh(layout=True)
+        self.query_one(TopBar).show(turn=self.obs.moves_made, limit=self.obs.move_cap, watch=self._watch_state())
+
+    async def show_events(self, events: Sequence[Event], by: int | None, final: bool) -> None:
+        with self.app.batch_update():
+            await self.query_one(BattleLog).add(events, self.log_seat)
+            if final:
+                self.redraw()
+
+    def show_thinking(self, seat: int | None) -> None:
+        self.query_one(TopBar).show(thinking=None if seat is None else self.label_for(seat), your_move=False)
+        if seat is not None and self.streams:
+            self.query_one(StreamPanel).clear()
+        self.redraw()
+
+    def ask_human(self, seat: int) -> None:
+        self.query_one(TopBar).show(your_move=True, thinking=None)
+        o = self.session.observation(seat)
+        if o.last_move is not None and not o.gravity and o.board[self.cursor[0]][self.cursor[1]] != ".":
+            self.cursor = self._nearest_free(o)
+        self.redraw()
+
+    def _nearest_free(self, o: Any) -> tuple[int, int]:
+        r0, c0 = self.cursor
+        free = [(r, c) for r in range(o.rows) for c in range(o.cols) if o.board[r][c] == "."]
+        return min(free, key=lambda rc: (abs(rc[0] - r0) + abs(rc[1] - c0), rc)) if free else self.cursor
+
+    async def game_ended(self, result: MatchResult | None) -> None:
+        self.redraw()
+        self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
+
+    def feed_stream(self, kind: str, text: str) -> None:
+        if self.streams:
+            self.query_one(StreamPanel).feed(kind, text)
+
+    async def localize(self) -> None:
+        self.query_one(TopBar).show(players=(self.label_for(self.session.viewer),
+                                             self.label_for(1 - self.session.viewer)))
+        self.redraw()
+        for widget in self.query("*"):
+            widget.refresh(layout=True)
+
+    # --- moves -----------------------------------------------------------------------
+
+    def move_text(self, cell: tuple[int, int]) -> str:
+        r, c = cell
+        return str(c + 1) if self.obs.gravity else f"{r + 1},{c + 1}"
+
+    def _play(self, cell: tuple[int, int]) -> bool:
+        if not self.choosing():
+            if not self.session.spectating and self.session.result is None:
+                self.notify(self.tr("ui.notify.wait"), timeout=2)
+            return False
+        move = self.move_text(cell)
+        waiting = self.session.human_waiting()
+        if waiting is not None and move not in waiting.legal_moves:
+            self.notify(self.tr("grid.ui.notify.taken"), timeout=2)
+            return False
+        if self.session.choose(move):
+            self.query_one(TopBar).show(your_move=False)
+            self.redraw()
+            return True
+        return False
+
+    # --- actions ---------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in WATCH_ONLY:
+            return self.session.spectating
+        return True
+
+    def action_move(self, dr: int, dc: int) -> None:
+        o = self.obs
+        if o is None:
+            return
+        r, c = self.cursor
+        if o.gravity:
+            dr = 0
+        self.cursor = ((r + dr) % o.rows, (c + dc) % o.cols)
+        self.redraw()
+
+    def action_play(self) -> None:
+        self._play(self.cursor)
+
+    def action_drop(self, col: int) -> None:
+        """A digit: Connect Four drops in that column; other games move the cursor to that column."""
+        o = self.obs
+        if o is None or col > o.cols:
+            return
+        self.cursor = (self.cursor[0], col - 1)
+        if o.gravity:
+            self._play(self.cursor)
+        else:
+            self.redraw()
+
+    async def clicked(self, cell: tuple[int, int]) -> None:
+        self.cursor = cell
+        self.redraw()
+        self._play(cell)
+
+    def action_noop(self) -> None:
+        """A key hint only."""
+
+    def action_pause(self) -> None:
+        self.session.set_paused(not self.session.paused)
+        self.query_one(TopBar).show(watch=self._watch_state())
+
+    def action_step(self) -> None:
+        if not self.session.paused:
+            self.session.set_paused(True)
+        else:
+            self.session.step()
+        self.query_one(TopBar).show(watch=self._watch_state())
+
+    def action_speed(self, by: int) -> None:
+        self.session.faster(by)
+        self.query_one(TopBar).show(watch=self._watch_state())
