@@ -50,8 +50,9 @@ class ISMCTSAgent(Agent):
         spec = registry.get(self.game.name)
         fast = spec.fast() if spec.fast is not None else None
         self.fast = fast if fast is not None and hasattr(fast, "Tree") else None
-        if self.fast is not None:
-            self.program = self.fast.prepare(self.game)
+        self.rollouts = fast if fast is not None and self.fast is None else None   # compiled playouts only
+        if fast is not None:
+            self.program = fast.prepare(self.game)
 
     async def decide(self, obs: Any, events: list[Event]) -> Decision:
         moves = list(obs.legal_moves)
@@ -59,7 +60,8 @@ class ISMCTSAgent(Agent):
             return Decision(moves[0], {"iterations": 0})
         seed = self.rng.getrandbits(63)
         if self.fast is None:
-            tree = UctTree(self.game, obs, seed, self.explore)
+            tree = UctTree(self.game, obs, seed, self.explore, self.rollouts,
+                           self.program if self.rollouts is not None else None)
             ranges = split(self.iterations, math.ceil(self.iterations / (BATCH_PLAYOUTS // 8)))
             await run_batches(lambda r: tree.grow(r[1]), ranges, None, self.progress,
                               [count for _, count in ranges])
@@ -105,20 +107,31 @@ class ISMCTSAgent(Agent):
 
 class UctTree:
     """Single-observer ISMCTS through the core API: a re-deal per iteration, UCB1 with
-    availability counts over the moves legal in that deal, random playouts."""
+    availability counts over the moves legal in that deal, random playouts (on the game's
+    compiled path when it has one: the move that expands the tree and the playout after it
+    are one compiled playout from the mover's observation)."""
 
-    def __init__(self, game: Game, obs: Any, seed: int, explore: float) -> None:
+    def __init__(self, game: Game, obs: Any, seed: int, explore: float, fast: Any = None,
+                 prepared: Any = None) -> None:
         self.game, self.obs, self.seed, self.explore = game, obs, seed, explore
+        self.fast, self.prepared = fast, prepared
         self.done = 0
         # node: move -> [visits, reward (from the mover's side), availability, children]
         self.children: dict[Any, list[Any]] = {}
 
     def grow(self, count: int) -> None:
         for i in range(self.done, self.done + count):
-            self._iterate(random.Random(f"{self.seed}:{i}"))
+            self._iterate(random.Random(f"{self.seed}:{i}"), i)
         self.done += count
 
-    def _iterate(self, rng: random.Random) -> None:
+    def _expand_fast(self, state: Any, mover: int, move: Any, i: int) -> float:
+        """One compiled playout after ``move``: the mover's score (win 1, draw 1/2)."""
+        obs = state.observation(mover)
+        moves = self.fast.move_index(self.prepared, obs, [move])
+        tally = self.fast.playouts(self.prepared, self.fast.encode(self.prepared, obs), mover, moves, i, 1, self.seed)[0]
+        return 1.0 if tally[0] else 0.5 if tally[1] else 0.0
+
+    def _iterate(self, rng: random.Random, i: int) -> None:
         state = self.game.resample(self.obs, rng)
         node, path = self.children, []
         while not state.is_terminal():
@@ -130,6 +143,12 @@ class UctTree:
             if untried:
                 move = rng.choice(untried)
                 path.append((node[move], mover))
+                if self.fast is not None:
+                    score = self._expand_fast(state, mover, move, i)
+                    for stats, who in path:
+                        stats[0] += 1
+                        stats[1] += score if who == mover else 1.0 - score
+                    return
                 state.apply(move)
                 break
             move = max(legal, key=lambda m: node[m][1] / node[m][0]

@@ -23,7 +23,6 @@ from typing import Awaitable, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tcgtui.packs import load_pack  # noqa: E402
-from tests.tui.grid_support import ensure_grid  # noqa: E402  (until branch grid registers its games)
 from tcgtui.tui.app import HUMAN, Settings, TcgApp  # noqa: E402
 from tcgtui.tui.driving import play_moves, settle  # noqa: E402
 
@@ -128,7 +127,6 @@ async def shoot(name: str, scene: Scene, seats: tuple[str, str], size: tuple[int
 
 
 def main() -> int:
-    ensure_grid()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="screenshots", type=Path)
     parser.add_argument("--no-png", action="store_true")

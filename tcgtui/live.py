@@ -14,11 +14,11 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine.core import GameRecord, Match, replay
-from tcgtui.engine.tcg import TcgGame
+from tcgtui.arena import build_game, game_spec
+from tcgtui.engine import registry
 from tcgtui.opponents.human import HUMAN
 from tcgtui.errors import UserError
 from tcgtui.match import DecisionRecord, MatchResult
-from tcgtui.packs import load_pack
 from tcgtui.store import IN_PROGRESS, GameRow, Store
 from tcgtui.store.db import now
 from tcgtui.store.rows import decision_rows, outcome_fields, pending_row, scrub_info
@@ -35,7 +35,7 @@ class LiveGame:
     """One game in the store, written after every move."""
 
     store: Store
-    game: TcgGame
+    game: Any
     match: Match
     row: GameRow
     specs: tuple[str, ...]
@@ -44,7 +44,7 @@ class LiveGame:
     earlier: list[DecisionRecord] = field(default_factory=list)   # moves made before a resume
 
     @classmethod
-    def begin(cls, store: Store, game: TcgGame, seed: int, *, agent: str, opponent: str, agent_seat: int,
+    def begin(cls, store: Store, game: Any, seed: int, *, agent: str, opponent: str, agent_seat: int,
               lang: str, resume: dict[str, Any], run_id: int | None = None, game_index: int = 0) -> LiveGame:
         match = Match(game, seed)
         row = pending_row(game, seed=seed, agent=agent, opponent=opponent, lang=lang, game_index=game_index,
@@ -59,13 +59,13 @@ class LiveGame:
 
     @classmethod
     def reopen(cls, store: Store, row: GameRow) -> LiveGame:
-        """Rebuild an unfinished game from its seed and moves."""
+        """Rebuild an unfinished game from its seed and moves (and its game's parameters)."""
         resume = row.record.get(RESUME_KEY) or {}
-        pack = load_pack(resume.get("pack") or row.pack_id or row.game_params.get("pack"))
-        if pack.hash != (row.pack_hash or row.game_params.get("pack_hash")):
+        game = rebuild_game(row, resume)
+        pack = getattr(game, "pack", None)
+        if pack is not None and pack.hash != (row.pack_hash or row.game_params.get("pack_hash")):
             raise UserError(locales.load().t("humans.pack_changed", pack=pack.id, source=pack.source, game=row.id,
                                              now=pack.short_hash, then=(row.pack_hash or "")[:12]))
-        game = TcgGame(pack)
         match = replay(game, GameRecord.from_json(row.record))
         earlier = [DecisionRecord(d.idx, d.turn, d.seat, d.move, d.seconds, d.info) for d in store.decisions(row.id)]
         return cls(store, game, match, row, row.seats, resume, earlier=earlier)
@@ -85,6 +85,24 @@ class LiveGame:
         fields = outcome_fields(result, self.game.name, self.row.agent_seat)
         fields["record"] = {**fields["record"], RESUME_KEY: self.resume}
         self.store.finish_game(self.row.id, fields)
+
+
+def resume_source(resume: dict[str, Any], row: GameRow) -> tuple[str, dict[str, Any]]:
+    """The game id and the parameters (as the command line gave them) a resume rebuilds.
+    Games saved before the arena kept only their pack: ``{"pack": ..., "vs": ...}``."""
+    if "game" in resume:
+        return str(resume["game"]), dict(resume.get("params") or {})
+    return registry.DEFAULT, {"pack": resume.get("pack") or row.pack_id or row.game_params.get("pack")}
+
+
+def rebuild_game(row: GameRow, resume: dict[str, Any]) -> Any:
+    game_id, params = resume_source(resume, row)
+    spec = game_spec(game_id)
+    try:
+        resolved = spec.info.resolve(params)
+    except registry.ParamError as exc:
+        raise UserError(f"--resume: {exc}") from None
+    return build_game(spec, resolved)
 
 
 def unfinished(store: Store, agent: str) -> list[GameRow]:

@@ -10,9 +10,10 @@ as the bench stores its games.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from tcgtui import locales
+from tcgtui.engine import registry
 from tcgtui.engine.tcg import Pack, TcgGame
 from tcgtui.campaign import Campaign, open_campaign, unfinished_game
 from tcgtui.errors import UserError
@@ -24,6 +25,11 @@ from tcgtui.store.rows import decision_rows, game_row, scrub_info
 from tcgtui.tui.deals import Deal, Note
 
 WATCH_RUN = "watch"
+
+
+def card_source(pack_source: str) -> dict[str, Any]:
+    """What --resume needs to rebuild a card game: its pack as --pack said it."""
+    return {"game": registry.DEFAULT, "params": {"pack": pack_source}}
 
 
 def person_seats(row: GameRow) -> tuple[str, str]:
@@ -38,11 +44,11 @@ def person_deal(live: LiveGame, note: Note | None = None, after: Callable[[], No
 
 @dataclass
 class FreeTable:
-    """A person against one opponent, game after game; a rematch is the next seed."""
+    """A person against one opponent in any game, game after game; a rematch is the next seed."""
 
     store: Store
-    pack: Pack
-    pack_source: str             # what --pack said (a built-in name or an absolute directory), for --resume
+    game: Any
+    source: dict[str, Any]       # how --resume rebuilds the game: {"game": id, "params": {...}} (see live.py)
     handle: str
     opponent: str
     seat: int
@@ -55,9 +61,8 @@ class FreeTable:
         agent = human_spec(self.handle)
         abandon_unfinished(self.store, agent)
         seed = self.seed if previous is None else previous.seed + 1
-        live = LiveGame.begin(self.store, TcgGame(self.pack), seed, agent=agent, opponent=self.opponent,
-                              agent_seat=self.seat, lang=lang,
-                              resume={"pack": self.pack_source, "vs": self.opponent})
+        live = LiveGame.begin(self.store, self.game, seed, agent=agent, opponent=self.opponent,
+                              agent_seat=self.seat, lang=lang, resume={**self.source, "vs": self.opponent})
         return person_deal(live)
 
 
@@ -102,7 +107,7 @@ class CampaignTable:
         opponent, index, seed, seat = campaign.next_game()
         live = LiveGame.begin(self.store, TcgGame(self.pack), seed, agent=human_spec(self.handle),
                               opponent=opponent, agent_seat=seat, lang=self.lang, run_id=campaign.run.id,
-                              game_index=index, resume={"pack": self.pack_source, "vs": opponent})
+                              game_index=index, resume={**card_source(self.pack_source), "vs": opponent})
         return self._deal(live, campaign)
 
     def _deal(self, live: LiveGame, campaign: Campaign) -> Deal:
@@ -130,8 +135,8 @@ class WatchTable:
     """Two agents; each finished (or errored) game is stored whole in the ``watch`` run."""
 
     store: Store
-    pack: Pack
-    seats: tuple[str, str]
+    game: Any
+    seats: tuple[str, ...]
     seed: int
 
     def run(self) -> Run:
@@ -145,7 +150,7 @@ class WatchTable:
         def keep(result: MatchResult) -> None:
             run = self.run()
             index = len(self.store.games("run_id = ?", (run.id,)))
-            game = TcgGame(self.pack)
+            game = self.game
             row = game_row(result, game=game, agent=self.seats[0], opponent=self.seats[1], lang=lang,
                            game_index=index, agent_seat=0, run_id=run.id, started_at=started, finished_at=now())
             decisions = decision_rows(result.decisions, row.seats, game, lambda info: scrub_info(info, False))

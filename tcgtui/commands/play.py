@@ -9,17 +9,19 @@ bench's, under the person's anonymous handle, saved after every move.
 from __future__ import annotations
 
 import argparse
+from typing import Any
+
 from tcgtui import locales
 from tcgtui.llm_options import add_endpoint_arguments
 from tcgtui import config
 from tcgtui.campaign import DEFAULT_GAMES, KIND
 from tcgtui.errors import UserError
-from tcgtui.live import RESUME_KEY, LiveGame, human_spec, unfinished
+from tcgtui.live import RESUME_KEY, LiveGame, human_spec, resume_source, unfinished
 from tcgtui.engine import registry
 from tcgtui.packs import BUILTIN_DIR, DEFAULT_PACK, resolve
 from tcgtui.store import Store, add_db_argument, open_store
-from tcgtui.tables import CampaignTable, FreeTable, person_seats
-from tcgtui.tui.app import HUMAN, Settings, TcgApp
+from tcgtui.opponents.human import HUMAN
+from tcgtui.tables import CampaignTable, FreeTable, card_source, person_seats
 from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
 
 DEFAULT_VS = "mc:100"
@@ -59,14 +61,17 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(text.t("humans.bad_campaign_games", value=args.campaign_games))
     if args.seat not in (None, 1, 2):
         raise UserError(f"--seat: {args.seat} is not a seat; expected 1 (moves first) or 2")
-    if args.game != registry.DEFAULT and (args.resume or args.campaign):
-        raise UserError(text.t("humans.card_game_only", flag="--resume" if args.resume else "--campaign"))
+    if args.game != registry.DEFAULT and args.campaign:
+        raise UserError(text.t("humans.card_game_only", flag="--campaign"))
+    if args.game != registry.DEFAULT and args.resume:
+        raise UserError(text.t("humans.resume_conflict", flag="--game"))
     if args.resume and handle is None:
         raise UserError(text.t("humans.no_handle"))
     fresh = None if args.resume else start(args, handle)     # bad flags are refused before the store is touched
     with open_store(args.db, create=True) as store:
         settings = resume(args, store, handle) if fresh is None else seat(fresh, args, store, handle)
-        app = TcgApp(settings)
+        from tcgtui.tui.app import ArenaApp        # Textual loads only once a screen is wanted
+        app = ArenaApp(settings)
         app.run()
         farewell(store, settings.handle)
     if app.refusal is not None:
@@ -74,30 +79,27 @@ def run(args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
-def start(args: argparse.Namespace, handle: str | None) -> Settings:
+def start(args: argparse.Namespace, handle: str | None) -> Any:
     """The settings of a new game against --vs, or of the campaign; every flag checked."""
-    opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS)
+    opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS, args.game)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
     return settings_from(args, seats, handle=handle or "",
                          extra={"--position": args.position, "--to-move": args.to_move})
 
 
-def seat(settings: Settings, args: argparse.Namespace, store: Store, handle: str | None) -> Settings:
-    """Wire the games to the store: the campaign where the person left it, or games against --vs.
-
-    Games other than the card game are played from the seed on and not stored yet
-    (the store's rows are the card game's)."""
-    if settings.game_id != registry.DEFAULT:
-        return settings
+def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | None) -> Any:
+    """Wire the games to the store: the campaign where the person left it, or games against --vs."""
     source = pack_source(args.pack or DEFAULT_PACK)
     opponent = next(s for s in settings.seats if s != HUMAN)
+    where = card_source(source) if settings.game_id == registry.DEFAULT else {
+        "game": settings.game_id, "params": dict(settings.params)}
+    game = registry.get(settings.game_id).game(settings.params)
 
     def table(person: str) -> CampaignTable | FreeTable:
         if args.campaign:
             return CampaignTable.open(store, settings.pack, source, person, settings.lang, args.campaign_games,
                                       args.seed or 0)
-        return FreeTable(store, settings.pack, source, person, opponent, settings.seats.index(HUMAN),
-                         settings.seed)
+        return FreeTable(store, game, where, person, opponent, settings.seats.index(HUMAN), settings.seed)
     if handle is None:
         settings.table, settings.ask_handle = table, True
     else:
@@ -106,7 +108,7 @@ def seat(settings: Settings, args: argparse.Namespace, store: Store, handle: str
     return settings
 
 
-def resume(args: argparse.Namespace, store: Store, handle: str) -> Settings:
+def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     """The last unfinished game of this handle, with its own pack, language, opponent and seat."""
     rows = unfinished(store, human_spec(handle))
     if not rows:
@@ -114,14 +116,19 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Settings:
     row = rows[-1]
     live = LiveGame.reopen(store, row)
     run = next((r for r in store.runs() if r.id == row.run_id), None)
-    args.lang, source, pack = row.lang, row.record[RESUME_KEY]["pack"], live.game.pack
+    game_id, params = resume_source(row.record.get(RESUME_KEY) or {}, row)
+    args.lang, args.game = row.lang, game_id
+    pack = getattr(live.game, "pack", None)
     settings = settings_from(args, person_seats(row), handle=handle, pack=pack)
+    if pack is None:
+        settings.params = dict(live.game.setup())
     if run is not None and run.kind == KIND:
-        campaign = CampaignTable(store, pack, source, handle, row.lang,
+        campaign = CampaignTable(store, pack, params["pack"], handle, row.lang,
                                  int(run.config["games_per_level"]), int(run.config["seed"]), first=live)
         settings.table = lambda person: campaign
     else:
-        settings.table = lambda person: FreeTable(store, pack, source, handle, row.opponent,
+        where = {"game": game_id, "params": params}
+        settings.table = lambda person: FreeTable(store, live.game, where, handle, row.opponent,
                                                   row.agent_seat, row.seed + 1, first=live)
     return settings
 

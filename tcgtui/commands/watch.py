@@ -6,13 +6,13 @@ Every game that ends (or errors) is stored like a bench game, in the run ``watch
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.llm_options import add_endpoint_arguments
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.tables import WatchTable
-from tcgtui.tui.app import Settings, TcgApp
 from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
 
 
@@ -24,16 +24,16 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     add_endpoint_arguments(p, text)
 
 
-def prepare(args: argparse.Namespace, store: Store) -> Settings:
-    settings = settings_from(args, (check_spec("--p1", args.p1), check_spec("--p2", args.p2)))
-    if settings.game_id == registry.DEFAULT:     # other games are watched, not stored (yet)
-        table = WatchTable(store, settings.pack, settings.seats, settings.seed)
-        settings.table = lambda handle: table
+def prepare(args: argparse.Namespace, store: Store) -> Any:
+    settings = settings_from(args, (check_spec("--p1", args.p1, args.game), check_spec("--p2", args.p2, args.game)))
+    table = WatchTable(store, registry.get(settings.game_id).game(settings.params), settings.seats, settings.seed)
+    settings.table = lambda handle: table
     return settings
 
 
 def run(args: argparse.Namespace) -> int:
     with open_store(args.db, create=True) as store:
-        app = TcgApp(prepare(args, store))
+        from tcgtui.tui.app import ArenaApp        # Textual loads only once a screen is wanted
+        app = ArenaApp(prepare(args, store))
         app.run()
     return app.return_code or 0

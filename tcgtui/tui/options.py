@@ -14,14 +14,13 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
-from tcgtui.engine.tcg import Pack
 from tcgtui.llm_options import endpoint_options
-from tcgtui.opponents.registry import BUILDERS
-from tcgtui.opponents.spec import SpecError, parse_spec
+from tcgtui.opponents.human import HUMAN
+from tcgtui.opponents.registry import builder
+from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
 from tcgtui import rtl
 from tcgtui.errors import UserError
 from tcgtui.packs import DEFAULT_PACK, load_pack
-from tcgtui.tui.app import HUMAN, Settings
 
 
 def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, prefix: str) -> None:
@@ -36,14 +35,16 @@ def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, pre
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS", help=text.t(f"{prefix}.pause"))
 
 
-def check_spec(flag: str, value: str) -> str:
-    """A player spec that parses and whose kind this install can build."""
+def check_spec(flag: str, value: str, game_id: str = registry.DEFAULT) -> str:
+    """A player spec that parses, can play this game and whose kind this install can build."""
+    game = registry.get(game_id)
     try:
         spec = parse_spec(value)
+        check_supported(spec, game)
     except SpecError as exc:
         raise UserError(f"{flag}: {exc}") from None
-    if spec.kind == HUMAN or spec.kind not in BUILDERS:
-        kinds = ", ".join(k for k in BUILDERS)
+    if spec.kind == HUMAN or builder(spec.kind) is None:
+        kinds = ", ".join(g for g in grammars(game) if g != HUMAN)
         raise UserError(f"{flag}: {value!r} is not a player this install can run; available kinds: {kinds}")
     return str(spec)
 
@@ -81,8 +82,9 @@ def game_params(args: argparse.Namespace, extra: dict[str, str | None] | None = 
 
 
 def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str = "",
-                  pack: Pack | None = None, extra: dict[str, str | None] | None = None) -> Settings:
+                  pack: Any = None, extra: dict[str, str | None] | None = None) -> Any:
     """Settings from the flags; ``pack``, when the caller has loaded it already, instead of --pack."""
+    from tcgtui.tui.app import Settings           # Textual loads only once a screen is wanted
     if args.lang not in locales.available():
         raise UserError(f"--lang: {args.lang!r} is not a language; expected one of {', '.join(locales.available())}")
     if args.seed is not None and args.seed < 0:

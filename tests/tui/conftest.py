@@ -8,8 +8,3 @@ import pytest
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-from tests.tui.grid_support import ensure_grid  # noqa: E402
-
-ensure_grid()
