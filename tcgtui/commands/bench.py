@@ -19,7 +19,9 @@ from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, op
 from tcgtui.bench.pool import process_pool
 from tcgtui.bench.progress import ProgressView, summary_table
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
+from tcgtui.console_text import clean, safe_params
 from tcgtui.errors import UserError
+from tcgtui.limits import MAX_CONCURRENCY, MAX_GAMES, MAX_PLANNED, check_at_most, check_seed
 from tcgtui.packs import DEFAULT_PACK, load_pack
 from tcgtui.store import Store, add_db_argument, open_store
 
@@ -103,7 +105,7 @@ async def _sweep(args: argparse.Namespace, store: Store, game: TcgGame, cells: l
         name = args.run or default_run_name(ident)
         run = open_run(store, name, config)
         console = Console(stderr=True)
-        console.print(text.t("cmd_bench.starting", run=name, db=str(store.path)), highlight=False)
+        console.print(text.t("cmd_bench.starting", **safe_params(run=name, db=str(store.path))), highlight=False)
         sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
                       args.retry_errored, args.log_prompts)
         view = ProgressView(console)
@@ -123,6 +125,9 @@ def run(args: argparse.Namespace) -> int:
     _positive("--games", args.games, text.t("cmd_bench.errors.what_games"))
     _positive("--concurrency", args.concurrency, text.t("cmd_bench.errors.what_concurrency"))
     _positive("--timeout-per-game", args.timeout_per_game, text.t("cmd_bench.errors.what_seconds"))
+    check_at_most("--games", args.games, MAX_GAMES)
+    check_at_most("--concurrency", args.concurrency, MAX_CONCURRENCY)
+    check_seed("--seed", args.seed)
     pack = load_pack(args.pack)
     langs = [lang.strip() for lang in args.lang.split(",")]
     for lang in langs:
@@ -131,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
                                    langs=", ".join(sorted(set(locales.available()) & set(pack.languages)))))
     langs = list(dict.fromkeys(langs))
     cells = [Cell(a, o, lang) for a in agents for o in opponents for lang in langs]
+    check_at_most("--games", args.games * len(cells), MAX_PLANNED)     # the whole sweep, every cell
     with open_store(args.db, create=True) as store:
         result = asyncio.run(_sweep(args, store, TcgGame(pack), cells, list(dict.fromkeys(agents + opponents))))
     console = Console()
@@ -140,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     errored = sum(t.errored for t in result.tallies.values())
     if result.halted is not None:
         Console(stderr=True).print(text.t("cmd_bench.halted", count=halt_after(args.concurrency),
-                                          error=result.halted), highlight=False, markup=False)
+                                          error=clean(result.halted)), highlight=False, markup=False)
         return 1
     if errored:
         Console(stderr=True).print(text.t("cmd_bench.errored_hint", count=errored), highlight=False)

@@ -13,6 +13,7 @@ from tcgtui import locales
 from tcgtui.opponents.llm.cli_options import add_endpoint_arguments
 from tcgtui import config
 from tcgtui.campaign import DEFAULT_GAMES, KIND
+from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, LiveGame, human_spec, unfinished
 from tcgtui.packs import BUILTIN_DIR, resolve
@@ -122,4 +123,4 @@ def farewell(store: Store, handle: str) -> None:
     text = locales.load()
     rows = unfinished(store, human_spec(handle))
     if rows:
-        print(text.t("humans.saved_unfinished", game=rows[-1].id[:8], moves=rows[-1].moves))
+        print(clean(text.t("humans.saved_unfinished", game=rows[-1].id[:8], moves=rows[-1].moves)))

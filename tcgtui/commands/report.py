@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from tcgtui import locales
+from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.report import SECTIONS
 from tcgtui.store import add_db_argument, open_store
@@ -39,11 +40,11 @@ def run(args: argparse.Namespace) -> int:
         runs = [r.name for r in store.runs() if not args.run or r.name in args.run]
         path = str(store.path)
     if not games:
-        print(text.t("cmd_report.empty", path=path), file=sys.stderr)
+        print(clean(text.t("cmd_report.empty", path=path)), file=sys.stderr)
         return 0
     packs = sorted({g.pack for g in games})
     if len(packs) > 1:
-        print(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs)), file=sys.stderr)
+        print(clean(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs))), file=sys.stderr)
     report = analyses.build(games)
     sections = [args.table] if args.table else list(SECTIONS)
     if args.format == "table":
@@ -62,5 +63,5 @@ def run(args: argparse.Namespace) -> int:
         lines = plot(report, plot_path)
         if lines == 0:
             raise UserError(text.t("cmd_report.errors.nothing_to_plot", path=str(plot_path)))
-        print(text.t("cmd_report.plotted", path=str(plot_path), count=lines), file=sys.stderr)
+        print(clean(text.t("cmd_report.plotted", path=str(plot_path), count=lines)), file=sys.stderr)
     return 0

@@ -12,7 +12,7 @@ import json
 from typing import Any, Callable
 
 from rich.console import Console
-from rich.markup import escape
+from tcgtui.console_text import clean, safe
 from rich.table import Table
 
 from tcgtui import locales
@@ -96,7 +96,7 @@ def as_table(report: Report, sections: list[str], console: Console) -> None:
             table.add_column(text.t(f"cmd_report.col.{key}"), justify="left" if key in (
                 "agent", "opponent", "lang", "pattern") else "right")
         for row in rows:
-            table.add_row(*(escape(c) for c in _cells(row, name, text)))
+            table.add_row(*(safe(c) for c in _cells(row, name, text)))
         console.print(table)
     for line in notes(text):
         console.print(f"[dim]{line}[/dim]", highlight=False)
@@ -112,7 +112,7 @@ def as_markdown(report: Report, sections: list[str]) -> str:
         heads = [text.t(f"cmd_report.col.{key}") for key, _ in COLUMNS[name]]
         out += [f"### {text.t(f'cmd_report.section.{name}')}", "", "| " + " | ".join(heads) + " |",
                 "|" + "|".join("---" for _ in heads) + "|"]
-        out += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(r, name, text)) + " |" for r in rows]
+        out += ["| " + " | ".join(clean(c).replace("|", "\\|") for c in _cells(r, name, text)) + " |" for r in rows]
         out.append("")
     out += [f"- {line}" for line in notes(text)]
     return "\n".join(out) + "\n"
@@ -125,7 +125,8 @@ def as_csv(report: Report, section: str) -> str:
     writer = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
     writer.writeheader()
     for r in rows:
-        writer.writerow({k: _ks(v) if isinstance(v, list) else ("" if v is None else v) for k, v in r.items()})
+        writer.writerow({k: _ks(v) if isinstance(v, list) else ("" if v is None else clean(v) if isinstance(v, str) else v)
+                         for k, v in r.items()})
     return buf.getvalue()
 
 

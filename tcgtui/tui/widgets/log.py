@@ -9,6 +9,7 @@ from textual.app import RenderResult
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
+from tcgtui.console_text import clean
 from tcgtui.engine.core import Event
 from tcgtui.tui.bidi_text import Para
 from tcgtui.tui.narration import narrate
@@ -38,7 +39,7 @@ class LogEntry(Localized, Widget):
         pack, d = self.tcg.pack, self.direction
         paras = []
         for e in self.events:
-            line = narrate(e, self.seat, self.catalog, pack)
+            line = clean(narrate(e, self.seat, self.catalog, pack), newlines=True)
             if line:
                 paras.append(Para(line, d, self.style_for(e)))
         return Group(*paras)
