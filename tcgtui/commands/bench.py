@@ -16,6 +16,7 @@ from tcgtui.opponents.llm.cli_options import add_endpoint_arguments, endpoint_op
 from tcgtui.opponents.registry import BUILDERS, make_agent
 from tcgtui.opponents.spec import AgentSpec, SpecError, expand_specs
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
+from tcgtui.bench.lock import RunLock
 from tcgtui.bench.pool import process_pool
 from tcgtui.bench.progress import ProgressView, summary_table
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
@@ -92,7 +93,6 @@ async def _describe(specs: list[str], langs: list[str], pack: Pack,
 
 async def _sweep(args: argparse.Namespace, store: Store, game: TcgGame, cells: list[Cell],
                  specs: list[str]) -> SweepResult:
-    text = locales.load()
     executor = process_pool()
     try:
         options = agent_options(args, executor)
@@ -103,19 +103,27 @@ async def _sweep(args: argparse.Namespace, store: Store, game: TcgGame, cells: l
                     "log_prompts": args.log_prompts}
         config = build_config(ident, cells, players, args.games, settings)
         name = args.run or default_run_name(ident)
-        run = open_run(store, name, config)
-        console = Console(stderr=True)
-        console.print(text.t("cmd_bench.starting", **safe_params(run=name, db=str(store.path))), highlight=False)
-        sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
-                      args.retry_errored, args.log_prompts)
-        view = ProgressView(console)
-        try:
-            result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)
-        finally:
-            view.stop()
-        return result
+        with RunLock(store.path, name):
+            return await _locked_sweep(args, store, game, cells, name, config, options)
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+
+
+async def _locked_sweep(args: argparse.Namespace, store: Store, game: TcgGame, cells: list[Cell], name: str,
+                        config: dict[str, Any], options: dict[str, Any]) -> SweepResult:
+    """The sweep proper, while this process holds the run's lock."""
+    text = locales.load()
+    run = open_run(store, name, config)
+    console = Console(stderr=True)
+    console.print(text.t("cmd_bench.starting", **safe_params(run=name, db=str(store.path))), highlight=False)
+    sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
+                  args.retry_errored, args.log_prompts)
+    view = ProgressView(console)
+    try:
+        result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)
+    finally:
+        view.stop()
+    return result
 
 
 def run(args: argparse.Namespace) -> int:
