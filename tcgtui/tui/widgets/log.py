@@ -39,8 +39,9 @@ class LogEntry(Localized, Widget):
         pack, d = self.tcg.pack, self.direction
         paras = []
         for e in self.events:
-            line = clean(narrate(e, self.seat, self.catalog, pack), newlines=True)
+            line = narrate(e, self.seat, self.catalog, pack)
             if line:
+                line = clean(line, newlines=True)       # names in events may come from outside
                 paras.append(Para(line, d, self.style_for(e)))
         return Group(*paras)
 
