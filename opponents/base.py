@@ -8,6 +8,7 @@ work goes to a thread or process, and cancelling the awaiting task abandons it.
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -21,6 +22,21 @@ class OptionError(Exception):
     reports it as one line naming the flag, like its own ``tcgtui.errors.UserError``."""
 
     exit_code = 2
+
+
+def check_number(flag: str, value: float | None, lo: float, hi: float | None = None) -> float | None:
+    """A finite number from ``lo`` to ``hi`` (no upper limit when ``hi`` is None), else OptionError."""
+    if value is None:
+        return None
+    finite = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if finite and lo <= value and (hi is None or value <= hi):
+        return value
+    from tcgtui import locales
+    text = locales.load()
+    expected = (text.t("limits.range", lo=f"{lo:g}", hi=f"{hi:g}") if hi is not None
+                else text.t("limits.at_least", lo=f"{lo:g}"))
+    key = "limits.too_small" if finite and value < lo else "limits.number"
+    raise OptionError(text.t(key, flag=flag, value=f"{value:g}" if finite else repr(value), expected=expected))
 
 
 class AgentError(Exception):

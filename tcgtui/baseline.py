@@ -3,17 +3,26 @@
 Export writes every person's game with its decisions; import merges files into
 a store.  Game ids are UUIDs, so importing the same file twice changes nothing.
 A malformed file is refused with its name and line, and nothing of any file is
-imported then: the whole import is one transaction.
+imported then: every file is read and checked before the first write.  The
+writes commit in short batches (see ``Store.merge_games``) so a bench sharing
+the store is never locked out; an import cut short mid-way is completed by
+running it again.
 
 A private pack's cards never leave the machine unless asked: unless
 ``--include-card-text``, card ids of a pack that is not shipped with tcgtui are
-replaced by opaque names derived from the pack's hash (the hash itself is
-always written, so results still say which pack they came from).
+replaced by opaque names: an HMAC of the card id keyed by a random salt drawn
+for each export and never written anywhere, so within one file a card always
+has the same name (analyses still work) but nobody can confirm a guessed card
+id by hashing it.  The pack's hash itself is always written, so results still
+say which pack they came from.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import os
+import secrets
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +31,7 @@ from typing import Any, Iterable
 from tcgtui import locales
 from tcgtui.engine.core import GameRecord
 from tcgtui.engine.tcg.describe import card_text
+from tcgtui.config import HANDLE_RE
 from tcgtui.errors import UserError
 from tcgtui.live import HUMAN, RESUME_KEY
 from tcgtui.packs import builtin_names, load_pack
@@ -36,8 +46,9 @@ def public_hashes() -> set[str]:
     return {load_pack(name).hash for name in builtin_names()}
 
 
-def _pseudonym(pack_hash: str, card_id: str) -> str:
-    return "card-" + hashlib.sha256(f"{pack_hash}:{card_id}".encode()).hexdigest()[:10]
+def _pseudonym(salt: bytes, pack_hash: str, card_id: str) -> str:
+    """Consistent within one export (one salt), unguessable without the salt."""
+    return "card-" + hmac.new(salt, f"{pack_hash}:{card_id}".encode(), hashlib.sha256).hexdigest()[:16]
 
 
 def _rename(value: Any, names: dict[str, str]) -> Any:
@@ -72,8 +83,8 @@ def _pack_for(game: GameRow) -> Any:
     return pack if pack.hash == game.pack_hash else None
 
 
-def export_line(game: GameRow, decisions: list[DecisionRow], *, public: set[str], include_text: bool
-                ) -> dict[str, Any]:
+def export_line(game: GameRow, decisions: list[DecisionRow], *, public: set[str], include_text: bool,
+                salt: bytes) -> dict[str, Any]:
     record = {k: v for k, v in game.record.items() if k != RESUME_KEY}   # local paths stay local
     out: dict[str, Any] = {
         "format": FORMAT, "version": VERSION, "id": game.id, "agent": game.agent, "opponent": game.opponent,
@@ -95,7 +106,7 @@ def export_line(game: GameRow, decisions: list[DecisionRow], *, public: set[str]
                                        for c in pack.cards}
                                 for lang in pack.languages if lang in locales.available()}
         return out
-    names = {cid: _pseudonym(game.pack_hash, cid) for cid in _card_ids(game, pack)}
+    names = {cid: _pseudonym(salt, game.pack_hash, cid) for cid in _card_ids(game, pack)}
     for key in ("record", "decisions"):
         out[key] = _rename(out[key], names)
     out["pack_id"] = "private-" + game.pack_hash[:12]
@@ -107,12 +118,22 @@ def export_line(game: GameRow, decisions: list[DecisionRow], *, public: set[str]
 def export(store: Store, path: Path, *, include_text: bool) -> int:
     games = store.games("agent LIKE ?", (f"{HUMAN}:%",))
     public = public_hashes()
+    salt = secrets.token_bytes(32)        # this export's only: forgotten when it returns
+    text = locales.load()
+    if path.is_dir():
+        raise UserError(text.t("limits.directory", file=str(path)))
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for game in games:
-            line = export_line(game, store.decisions(game.id), public=public, include_text=include_text)
-            fh.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
-    tmp.replace(path)
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            for game in games:
+                line = export_line(game, store.decisions(game.id), public=public, include_text=include_text,
+                                   salt=salt)
+                fh.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise UserError(text.t("limits.unwritable", file=str(path), reason=exc.strerror or str(exc))) from None
+    finally:
+        tmp.unlink(missing_ok=True)      # gone after the rename; a leftover only after a failure
     return len(games)
 
 
@@ -140,6 +161,13 @@ def _need(obj: dict, key: str, kind: type | tuple, *, optional: bool = False) ->
 
 
 def parse_line(text: str) -> Parsed:
+    try:
+        return _parse_line(text)
+    except RecursionError:
+        raise _Bad(locales.load().t("limits.nested")) from None
+
+
+def _parse_line(text: str) -> Parsed:
     t = locales.load()
     try:
         obj = json.loads(text)
@@ -152,6 +180,8 @@ def parse_line(text: str) -> Parsed:
     agent = _need(obj, "agent", str)
     if not agent.startswith(f"{HUMAN}:"):
         raise _Bad(t.t("humans.import_not_human", agent=agent))
+    if not HANDLE_RE.fullmatch(agent[len(HUMAN) + 1:]):
+        raise _Bad(t.t("humans.import_type", key="agent", value=repr(agent)[:40]))
     status = _need(obj, "status", str)
     if status not in STATUSES:
         raise _Bad(t.t("humans.import_type", key="status", value=repr(status)))
@@ -211,5 +241,5 @@ def read_files(paths: Iterable[Path]) -> list[Parsed]:
 
 
 def import_games(store: Store, parsed: list[Parsed]) -> tuple[int, int]:
-    """(imported, already present); all or nothing."""
+    """(imported, already present); checked whole first, written in short batches."""
     return store.merge_games([(p.game, p.decisions) for p in parsed])

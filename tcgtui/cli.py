@@ -16,6 +16,7 @@ import sys
 from tcgtui import locales
 from tcgtui.engine.tcg import PackError
 from tcgtui import __version__
+from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.opponents.base import OptionError
 
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args._module.run(args) or 0)
     except (UserError, OptionError, PackError, locales.LocaleError) as exc:
-        print(f"tcgtui {args.command}: error: {exc}", file=sys.stderr)
+        print(f"tcgtui {args.command}: error: {clean(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"tcgtui {args.command}: {locales.load().t('cli.interrupted')}", file=sys.stderr)

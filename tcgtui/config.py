@@ -18,7 +18,7 @@ from tcgtui import locales
 from tcgtui.errors import UserError
 
 ENV = "TCGTUI_CONFIG"
-HANDLE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
+HANDLE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")      # the whole string: fullmatch
 
 
 def config_path() -> Path:
@@ -28,7 +28,7 @@ def config_path() -> Path:
 
 
 def check_handle(handle: str, source: str = "--name") -> str:
-    if not HANDLE_RE.match(handle):
+    if not isinstance(handle, str) or not HANDLE_RE.fullmatch(handle):
         raise UserError(locales.load().t("humans.bad_handle", source=source, handle=handle))
     return handle
 

@@ -2,9 +2,18 @@
 
 Commands that print prose (``cards``, ``rules``) go through here so Arabic is
 shaped, wrapped and reordered by the one path in ``tcgtui.rtl``.
+
+It also holds the one sanitiser for text from outside (model replies, handles
+in imported files, run names, paths, error bodies): ``clean`` drops control
+characters and whole terminal escape sequences, ``safe`` also escapes Rich
+markup.  Everything printed to a terminal or shown in a widget that did not
+come from our own catalogs goes through one of them.
 """
 
 from __future__ import annotations
+
+import re
+from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -28,3 +37,52 @@ class ProsePrinter:
 
     def blank(self) -> None:
         self.console.print()
+
+
+# Whole escape sequences, 7-bit and 8-bit forms: CSI (ESC [ or 0x9B) with its parameters;
+# string commands OSC, DCS, SOS, PM, APC (ESC ] P X ^ _ or 0x9D 0x90 0x98 0x9E 0x9F) up to
+# their terminator (BEL, ESC \\ or 0x9C) or the end of the text; any other ESC sequence.
+_SEQUENCE = re.compile(
+    r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
+    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\\\|\x9c)?"
+    r"|\x1b[\x20-\x2f]*[\x30-\x7e]?")
+_CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")       # C0 (but tab), DEL, C1
+_CONTROLS_NO_TAB = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def clean(text: Any, *, newlines: bool = False, tabs: bool = True) -> str:
+    """Text from outside, safe to print: no control characters, no escape sequences.
+
+    ``newlines`` keeps ``\\n`` (and turns ``\\r\\n`` into it) where a context shows
+    several lines; otherwise line breaks become spaces, so one message stays one line.
+    """
+    text = _SEQUENCE.sub("", str(text)).replace("\r\n", "\n")
+    if not newlines:
+        text = text.replace("\n", " ")
+    controls = _CONTROLS if tabs else _CONTROLS_NO_TAB
+    if newlines:
+        return "\n".join(controls.sub("", part) for part in text.split("\n"))
+    return controls.sub("", text)
+
+
+def safe(text: Any, *, newlines: bool = False) -> str:
+    """``clean``, with Rich markup escaped: for strings that Rich will read as markup."""
+    from rich.markup import escape
+
+    return escape(clean(text, newlines=newlines))
+
+
+def safe_params(**params: Any) -> dict[str, Any]:
+    """Catalog parameters from outside, made safe for a message Rich prints with markup."""
+    return {k: safe(v) if isinstance(v, str) else v for k, v in params.items()}
+
+
+def clean_values(value: Any) -> Any:
+    """``clean`` every string in a value (a tuple of handles, a note's parameters), keeping its shape."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, (tuple, list)):
+        return type(value)(clean_values(v) for v in value)
+    if isinstance(value, dict):
+        return {k: clean_values(v) for k, v in value.items()}
+    return value

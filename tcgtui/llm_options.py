@@ -14,9 +14,10 @@ import json
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.opponents.llm.endpoint import FALLBACKS
+from tcgtui.opponents.llm.endpoint import FALLBACKS, SAMPLING_RANGES
 from tcgtui.opponents.llm.reasoning import PARSE_MODES
 from tcgtui.errors import UserError
+from tcgtui.limits import check_number
 
 FLAGS = ("base_url", "temperature", "max_tokens", "extra_body", "timeout", "max_retries",
          "invalid_retries", "fallback", "parse", "stream", "history_tokens")
@@ -38,9 +39,15 @@ def add_endpoint_arguments(parser: argparse.ArgumentParser, text: locales.Catalo
     g.add_argument("--history-tokens", type=int, metavar="N", help=text.t("llm_options.history_tokens"))
 
 
-def _positive(value: Any, flag: str, lo: float) -> None:
-    if value is not None and value < lo:
-        raise UserError(f"{flag}: {value:g} is too small; expected at least {lo:g}")
+RANGES = SAMPLING_RANGES
+
+
+def _positive(value: Any, flag: str, lo: float, hi: float | None = None) -> None:
+    check_number(flag, value, lo, hi)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)          # NaN, Infinity: not JSON, and no endpoint accepts them
 
 
 def endpoint_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -48,14 +55,18 @@ def endpoint_options(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {k: getattr(args, k) for k in FLAGS if getattr(args, k, None) is not None}
     if "extra_body" in out:
         try:
-            extra = json.loads(out["extra_body"])
+            extra = json.loads(out["extra_body"], parse_constant=_no_constant)
         except ValueError:
             extra = None
         if not isinstance(extra, dict):
             raise UserError(f"--extra-body: {out['extra_body']!r} is not a JSON object; "
                             "expected e.g. '{\"reasoning\": {\"effort\": \"low\"}}'")
         out["extra_body"] = extra
-    for key, flag, lo in (("temperature", "--temperature", 0), ("max_tokens", "--max-tokens", 1),
+        for key, (lo, hi) in RANGES.items():
+            if key in extra:
+                check_number(f"--extra-body {key}", extra[key], lo, hi)
+    _positive(out.get("temperature"), "--temperature", *RANGES["temperature"])
+    for key, flag, lo in (("max_tokens", "--max-tokens", 1),
                           ("timeout", "--timeout", 0.001), ("max_retries", "--max-retries", 0),
                           ("invalid_retries", "--invalid-retries", 0),
                           ("history_tokens", "--history-tokens", 1)):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from tcgtui import engine
+from tcgtui import engine, locales
 from tcgtui.engine.tcg import Pack, PackError, build_pack
 
 BUILTIN_DIR = Path(engine.__file__).resolve().parent / "packs"
@@ -25,6 +25,8 @@ def _read_toml(path: Path, shown: str) -> dict:
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)
+    except RecursionError:
+        raise PackError(shown, locales.load().t("limits.nested")) from None
     except tomllib.TOMLDecodeError as exc:
         raise PackError(shown, f"not valid TOML ({exc})") from None
     except UnicodeDecodeError:
@@ -59,5 +61,8 @@ def load_pack(spec: str = DEFAULT_PACK) -> Pack:
         files[path.stem] = str(path)
     if not texts:
         raise PackError(str(text_dir), "has no language files; expected e.g. text/en.toml")
-    return build_pack(manifest, texts, manifest_file=str(manifest_path), text_files=files,
-                      source=str(folder))
+    try:
+        return build_pack(manifest, texts, manifest_file=str(manifest_path), text_files=files,
+                          source=str(folder))
+    except RecursionError:
+        raise PackError(str(manifest_path), locales.load().t("limits.nested")) from None

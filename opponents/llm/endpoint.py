@@ -15,12 +15,16 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
-from tcgtui.opponents.base import OptionError
+from tcgtui.opponents.base import OptionError, check_number
 from tcgtui.opponents.llm.reasoning import PARSE_MODES, STRICT
 
 BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")
 KEY_VARS = ("TCGTUI_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY")
 FALLBACKS = ("random", "forfeit")
+# Sampling settings as endpoints accept them (OpenAI's ranges), for --temperature and the same
+# keys in --extra-body: a value outside (NaN and infinities included) is a typo, never sent or stored.
+SAMPLING_RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0), "frequency_penalty": (-2.0, 2.0),
+                   "presence_penalty": (-2.0, 2.0)}
 
 
 def redact_url(url: str) -> str:
@@ -88,12 +92,11 @@ class EndpointSettings:
 
 
 def _number(options: Mapping[str, Any], key: str, flag: str, lo: float, kind: type,
-            default: Any) -> Any:
+            default: Any, hi: float | None = None) -> Any:
     value = options.get(key)
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < lo:
-        raise OptionError(f"{flag}: {value!r} is not allowed; expected a number of at least {lo:g}")
+    check_number(flag, value, lo, hi)
     return kind(value)
 
 
@@ -110,12 +113,15 @@ def settings_from_options(model: str, options: Mapping[str, Any],
     extra = options.get("extra_body") or {}
     if not isinstance(extra, dict):
         raise OptionError("--extra-body: expected a JSON object such as '{\"top_p\": 0.9}'")
+    for key, (lo, hi) in SAMPLING_RANGES.items():
+        if key in extra:
+            check_number(f"--extra-body {key}", extra[key], lo, hi)
     api_key = options.get("api_key") or resolve_api_key(env)
     return EndpointSettings(
         model=model,
         base_url=resolve_base_url(options.get("base_url"), env),
         api_key=api_key,
-        temperature=_number(options, "temperature", "--temperature", 0, float, None),
+        temperature=_number(options, "temperature", "--temperature", 0, float, None, 2.0),
         max_tokens=_number(options, "max_tokens", "--max-tokens", 1, int, None),
         extra_body=dict(extra),
         timeout=_number(options, "timeout", "--timeout", 0.001, float, d["timeout"].default),

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from tcgtui import locales
 from tcgtui.bench.plan import Cell
+from tcgtui.console_text import safe
 from tcgtui.bench.runner import SweepResult, Tally
 
 
@@ -31,7 +31,7 @@ class ProgressView:
 
     def started(self, tallies: dict[Cell, Tally]) -> None:
         for cell, tally in tallies.items():
-            self.tasks[cell] = self.progress.add_task(escape(cell.label()), total=tally.planned, completed=tally.done,
+            self.tasks[cell] = self.progress.add_task(safe(cell.label()), total=tally.planned, completed=tally.done,
                                                       rate=self._rate(tally))
         self.progress.start()
 
@@ -51,7 +51,7 @@ def summary_table(result: SweepResult, text: locales.Catalog) -> Table:
                          justify="left" if col in ("agent", "opponent", "lang") else "right")
     for cell, t in result.tallies.items():
         ci = clopper_pearson(t.wins, t.finished)
-        table.add_row(escape(cell.agent), escape(cell.opponent), cell.lang, str(t.finished), str(t.wins), str(t.draws),
+        table.add_row(safe(cell.agent), safe(cell.opponent), safe(cell.lang), str(t.finished), str(t.wins), str(t.draws),
                       str(t.finished - t.wins - t.draws), str(t.errored),
                       "–" if t.win_rate is None else f"{100 * t.win_rate:.1f}%",
                       "–" if ci is None else f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]")

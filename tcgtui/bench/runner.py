@@ -10,6 +10,7 @@ it is never counted as a loss and ``--retry-errored`` plays it again.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol
@@ -19,7 +20,7 @@ from tcgtui.opponents.base import Agent
 from tcgtui.bench.plan import Cell, agent_seat, deal_seed
 from tcgtui.match import DecisionRecord, MatchResult, run_match
 from tcgtui.store import ERRORED, EXISTS, FINISHED, REPLACED, DecisionRow, GameRow, Run, Store
-from tcgtui.store.db import now
+from tcgtui.store.db import StoreError, now
 from tcgtui.store.rows import decision_rows, game_row, scrub_info
 
 AgentFactory = Callable[[str], Agent]
@@ -161,6 +162,25 @@ async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tu
     return row, rows
 
 
+LOCKED_RETRIES = 5          # each after the store's own busy timeout and a pause
+
+
+async def save_with_retry(store: Store, row: GameRow, rows: list[DecisionRow], replace_errored: bool,
+                          pause: float = 1.0) -> str:
+    """Save a game; a store locked past its busy timeout (another writer, e.g. a large
+    ``baseline import``) is tried again a few times before the sweep gives up."""
+    for attempt in range(LOCKED_RETRIES + 1):
+        try:
+            return store.save_game(row, rows, replace_errored=replace_errored)
+        except StoreError as exc:
+            cause = exc.__context__
+            if attempt == LOCKED_RETRIES or not (isinstance(cause, sqlite3.OperationalError)
+                                                 and "locked" in str(cause)):
+                raise
+            await asyncio.sleep(pause * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 def plan_jobs(sweep: Sweep, stored: list[tuple], tallies: dict[Cell, Tally]) -> list[tuple[Cell, int]]:
     """Games still to play, game index first so every cell advances together."""
     status: dict[tuple[Cell, int], str] = {}
@@ -198,7 +218,7 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
             if result.halted is not None:
                 return
             row, rows = await play_game(sweep, pool, cell, index)
-            outcome = store.save_game(row, rows, replace_errored=sweep.retry_errored)
+            outcome = await save_with_retry(store, row, rows, sweep.retry_errored)
             result.played += 1
             errored_in_a_row = errored_in_a_row + 1 if row.status == ERRORED else 0
             if errored_in_a_row >= halt_after(sweep.concurrency) and result.halted is None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tcgtui import locales
 from tcgtui.baseline import export, import_games, read_files
+from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.store import add_db_argument, open_store
 
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(text.t("cmd_baseline.no_directory", file=args.file))
         with open_store(args.db, create=False) as store:
             count = export(store, target, include_text=args.include_card_text)
-        print(text.t("cmd_baseline.exported", count=count, file=str(target)))
+        print(clean(text.t("cmd_baseline.exported", count=count, file=str(target))))
         return 0
     paths = [Path(f).expanduser() for f in args.files]
     for path in paths:

@@ -17,10 +17,13 @@ from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui.opponents.registry import builder, make_agent
 from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, expand_specs, grammars
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
+from tcgtui.bench.lock import RunLock
 from tcgtui.bench.pool import process_pool
 from tcgtui.bench.progress import ProgressView, summary_table
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
+from tcgtui.console_text import clean, safe_params
 from tcgtui.errors import UserError
+from tcgtui.limits import MAX_CONCURRENCY, MAX_GAMES, MAX_PLANNED, check_at_most, check_seed
 from tcgtui.store import Store, add_db_argument, open_store
 
 PAPER_LADDER = "mc:1,2,5,10,100,1000"
@@ -96,7 +99,6 @@ async def _describe(specs: list[str], langs: list[str], game: Any, options: dict
 
 async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
                  specs: list[str]) -> SweepResult:
-    text = locales.load()
     executor = process_pool()
     try:
         options = agent_options(args, executor)
@@ -108,17 +110,8 @@ async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: A
                     "log_prompts": args.log_prompts, **game_options}
         config = build_config(ident, cells, players, args.games, settings)
         name = args.run or default_run_name(ident)
-        run = open_run(store, name, config)
-        console = Console(stderr=True)
-        console.print(text.t("cmd_bench.starting", run=name, db=str(store.path)), highlight=False)
-        sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
-                      args.retry_errored, args.log_prompts, game_options, spec.info.seats)
-        view = ProgressView(console)
-        try:
-            result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)
-        finally:
-            view.stop()
-        return result
+        with RunLock(store.path, name):
+            return await _locked_sweep(args, store, spec, game, cells, name, config, options, game_options)
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
 
@@ -146,6 +139,24 @@ def _languages(args: argparse.Namespace, game: Any) -> list[str]:
     return list(dict.fromkeys(langs))
 
 
+async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
+                        name: str, config: dict[str, Any], options: dict[str, Any],
+                        game_options: dict[str, Any]) -> SweepResult:
+    """The sweep proper, while this process holds the run's lock."""
+    text = locales.load()
+    run = open_run(store, name, config)
+    console = Console(stderr=True)
+    console.print(text.t("cmd_bench.starting", **safe_params(run=name, db=str(store.path))), highlight=False)
+    sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
+                  args.retry_errored, args.log_prompts, game_options, spec.info.seats)
+    view = ProgressView(console)
+    try:
+        result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)
+    finally:
+        view.stop()
+    return result
+
+
 def run(args: argparse.Namespace) -> int:
     text = locales.load()
     spec, game = game_from_args(args)
@@ -162,8 +173,12 @@ def run(args: argparse.Namespace) -> int:
     _positive("--games", args.games, text.t("cmd_bench.errors.what_games"))
     _positive("--concurrency", args.concurrency, text.t("cmd_bench.errors.what_concurrency"))
     _positive("--timeout-per-game", args.timeout_per_game, text.t("cmd_bench.errors.what_seconds"))
+    check_at_most("--games", args.games, MAX_GAMES)
+    check_at_most("--concurrency", args.concurrency, MAX_CONCURRENCY)
+    check_seed("--seed", args.seed)
     langs = _languages(args, game)
     cells = plan_cells(agents, opponents, langs, spec.info.seats, args.round_robin)
+    check_at_most("--games", args.games * len(cells), MAX_PLANNED)     # the whole sweep, every cell
     with open_store(args.db, create=True) as store:
         result = asyncio.run(_sweep(args, store, spec, game, cells, list(dict.fromkeys(agents + opponents))))
     console = Console()
@@ -173,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
     errored = sum(t.errored for t in result.tallies.values())
     if result.halted is not None:
         Console(stderr=True).print(text.t("cmd_bench.halted", count=halt_after(args.concurrency),
-                                          error=result.halted), highlight=False, markup=False)
+                                          error=clean(result.halted)), highlight=False, markup=False)
         return 1
     if errored:
         Console(stderr=True).print(text.t("cmd_bench.errored_hint", count=errored), highlight=False)

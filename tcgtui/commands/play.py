@@ -15,6 +15,7 @@ from tcgtui import locales
 from tcgtui.llm_options import add_endpoint_arguments
 from tcgtui import config
 from tcgtui.campaign import DEFAULT_GAMES, KIND
+from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, LiveGame, human_spec, resume_source, unfinished
 from tcgtui.engine import registry
@@ -140,4 +141,4 @@ def farewell(store: Store, handle: str) -> None:
     text = locales.load()
     rows = unfinished(store, human_spec(handle))
     if rows:
-        print(text.t("humans.saved_unfinished", game=rows[-1].id[:8], moves=rows[-1].moves))
+        print(clean(text.t("humans.saved_unfinished", game=rows[-1].id[:8], moves=rows[-1].moves)))

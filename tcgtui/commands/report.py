@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from tcgtui import locales
+from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.report import COMMON, SECTIONS
 from tcgtui.store import add_db_argument, open_store
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         runs = [r.name for r in store.runs() if not args.run or r.name in args.run]
         path = str(store.path)
     if not games:
-        print(text.t("cmd_report.empty", path=path), file=sys.stderr)
+        print(clean(text.t("cmd_report.empty", path=path)), file=sys.stderr)
         return 0
     if args.format == "seed-json":
         for line in seed_json_lines(spec, games):
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     packs = sorted({g.pack for g in games if g.pack is not None})
     if len(packs) > 1:
-        print(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs)), file=sys.stderr)
+        print(clean(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs))), file=sys.stderr)
     report = analyses.build(games, spec)
     if args.table and args.table not in report.sections:
         raise UserError(text.t("cmd_report.errors.unknown_table", table=args.table,
@@ -116,5 +117,5 @@ def run(args: argparse.Namespace) -> int:
         lines = plot(report, plot_path) if "decay" in report.sections else 0
         if lines == 0:
             raise UserError(text.t("cmd_report.errors.nothing_to_plot", path=str(plot_path)))
-        print(text.t("cmd_report.plotted", path=str(plot_path), count=lines), file=sys.stderr)
+        print(clean(text.t("cmd_report.plotted", path=str(plot_path), count=lines)), file=sys.stderr)
     return 0

@@ -78,9 +78,9 @@ def _sweep(agent: str, opponent: str, games: int, concurrency: int, seed: int,
 
 
 def _local(kind: str, spec: str, opts: PerfOptions, executor: Executor | None) -> list[Metric]:
-    games = 40 if opts.quick else 400
+    games = 20 if opts.quick else 400
     if kind != "random":
-        games = max(4, games // 20)
+        games = 2 if opts.quick else games // 20
     _sweep(spec, "random", 1, 1, opts.seed, {"executor": executor})     # warm up: workers, compiled kernels
     m = _sweep(spec, "random", games, 1, opts.seed, {"executor": executor})
     overhead = (m.wall_s - m.agent_s) / m.all_decisions
@@ -154,9 +154,16 @@ class _CpuMeter(Agent):
 
     def __init__(self, inner: Agent, totals: dict[str, float]) -> None:
         self.inner, self.totals, self.spec = inner, totals, inner.spec
+        self.omniscient = inner.omniscient
 
     def start(self, ctx: SeatContext) -> None:
         self.inner.start(ctx)
+
+    def begin_turn(self, turn: int) -> None:      # the runner calls it every turn: pass it on
+        self.inner.begin_turn(turn)
+
+    def see_state(self, state: Any) -> None:
+        self.inner.see_state(state)
 
     async def decide(self, obs: Any, events: list[Event]) -> Decision:
         started = time.process_time()
@@ -177,7 +184,7 @@ LATENCY_S = 0.25         # an endpoint that answers this fast is already faster 
 
 
 def _llm(opts: PerfOptions) -> list[Metric]:
-    games, wide = (6, 64) if opts.quick else (40, 512)     # wide: enough games to spread 64 agents' start-up
+    games, wide = (4, 64) if opts.quick else (40, 512)     # wide: enough games to spread 64 agents' start-up
     with _Server() as server:
         _sweep(LLM, "random", 2, 1, opts.seed, server.options)        # warm up: imports, first connection
         base = server.cpu_s()

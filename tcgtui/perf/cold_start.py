@@ -34,8 +34,8 @@ print(time.perf_counter() - started)
 """
 
 
-def _seconds(cache: str) -> float:
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+def _seconds(cache: str | None) -> float:
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache} if cache else None
     done = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, check=True,
                           capture_output=True, text=True)
     return float(done.stdout.strip().splitlines()[-1])
@@ -43,6 +43,8 @@ def _seconds(cache: str) -> float:
 
 def run(options: PerfOptions) -> list[Metric]:
     text = locales.load()
+    if options.quick:          # the smoke run: one fresh interpreter on the usual compile cache, no recompiling
+        return [Metric("first_decision_cached", _seconds(None), "s", text.t("perf_opponents.warm"))]
     with tempfile.TemporaryDirectory(prefix="tcgtui-numba-") as cache:
         cold = _seconds(cache)
         warm = _seconds(cache)

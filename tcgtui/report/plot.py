@@ -6,6 +6,8 @@ each point's exact 95% interval and the dashed line the fitted decay.
 
 from __future__ import annotations
 
+import errno
+import os
 from collections import defaultdict
 from pathlib import Path
 
@@ -29,6 +31,10 @@ def check_target(path: Path) -> None:
         raise UserError(text.t("cmd_report.errors.plot_format", path=str(path)))
     if not path.parent.is_dir():
         raise UserError(text.t("cmd_report.errors.plot_directory", path=str(path.parent)))
+    if path.is_dir():
+        raise UserError(text.t("limits.directory", file=str(path)))
+    if not os.access(path.parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UserError(text.t("limits.unwritable", file=str(path), reason=os.strerror(errno.EACCES)))
 
 
 def plot(report: Report, path: Path) -> int:
@@ -64,6 +70,10 @@ def plot(report: Report, path: Path) -> int:
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        raise UserError(text.t("limits.unwritable", file=str(path), reason=exc.strerror or str(exc))) from None
+    finally:
+        plt.close(fig)
     return len(series)

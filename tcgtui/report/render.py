@@ -12,7 +12,7 @@ import json
 from typing import Any, Callable
 
 from rich.console import Console
-from rich.markup import escape
+from tcgtui.console_text import clean, safe
 from rich.table import Table
 
 from tcgtui import locales
@@ -159,7 +159,7 @@ def as_table(report: Report, sections: list[str], console: Console) -> None:
         for key, _ in cols:
             table.add_column(header(report, key, text), justify="left" if key in LEFT else "right")
         for row in rows:
-            table.add_row(*(escape(c) for c in _cells(report, row, name, text, cols)))
+            table.add_row(*(safe(c) for c in _cells(report, row, name, text, cols)))
         console.print(table)
     for line in notes(report, text):
         console.print(f"[dim]{line}[/dim]", highlight=False)
@@ -176,7 +176,7 @@ def as_markdown(report: Report, sections: list[str]) -> str:
         heads = [header(report, key, text) for key, _ in cols]
         out += [f"### {title(report, name, text)}", "", "| " + " | ".join(heads) + " |",
                 "|" + "|".join("---" for _ in heads) + "|"]
-        out += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(report, r, name, text, cols)) + " |"
+        out += ["| " + " | ".join(clean(c).replace("|", "\\|") for c in _cells(report, r, name, text, cols)) + " |"
                 for r in rows]
         out.append("")
     out += [f"- {line}" for line in notes(report, text)]
@@ -190,7 +190,8 @@ def as_csv(report: Report, section: str) -> str:
     writer = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
     writer.writeheader()
     for r in rows:
-        writer.writerow({k: _ks(v) if isinstance(v, list) else ("" if v is None else v) for k, v in r.items()})
+        writer.writerow({k: _ks(v) if isinstance(v, list) else ("" if v is None else clean(v) if isinstance(v, str) else v)
+                         for k, v in r.items()})
     return buf.getvalue()
 
 

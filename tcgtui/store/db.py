@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -23,6 +24,7 @@ from tcgtui.store.schema import LATEST, MIGRATIONS
 
 FINISHED, ERRORED, ABANDONED, IN_PROGRESS = "finished", "errored", "abandoned", "in_progress"
 BUSY_TIMEOUT_MS = 30_000
+MERGE_BATCH, MERGE_BATCH_S = 200, 1.0      # an import commits at least this often (games, seconds)
 
 
 class StoreError(UserError):
@@ -272,18 +274,33 @@ class Store:
              for d in decisions])
 
     def merge_games(self, games: list[tuple[GameRow, list[DecisionRow]]]) -> tuple[int, int]:
-        """Add games by id in ONE transaction, skipping ids already here: (added, skipped)."""
-        return self._write(self._merge_games, games)
+        """Add games by id, skipping ids already here: (added, skipped).
+
+        Committed in batches of at most MERGE_BATCH games or MERGE_BATCH_S seconds, so a
+        large import never holds the write lock near the busy timeout and a bench writing
+        to the same store waits its turn instead of failing.  Every game still goes in
+        whole; an import cut short is finished by running it again (ids are skipped).
+        """
+        added = skipped = 0
+        for start in range(0, len(games), MERGE_BATCH):
+            a, s = self._write(self._merge_games, games[start:start + MERGE_BATCH])
+            added, skipped = added + a, skipped + s
+        return added, skipped
 
     def _merge_games(self, games: list[tuple[GameRow, list[DecisionRow]]]) -> tuple[int, int]:
         added = skipped = 0
-        with self.transaction():
-            for game, decisions in games:
-                if self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
-                    skipped += 1
-                    continue
-                self._insert(game, decisions)
-                added += 1
+        i = 0
+        while i < len(games):
+            began = time.monotonic()
+            with self.transaction():
+                while i < len(games) and time.monotonic() - began < MERGE_BATCH_S:
+                    game, decisions = games[i]
+                    i += 1
+                    if self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
+                        skipped += 1
+                        continue
+                    self._insert(game, decisions)
+                    added += 1
         return added, skipped
 
     # --- games saved move by move (people's games) -----------------------------------------

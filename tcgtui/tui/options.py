@@ -20,6 +20,7 @@ from tcgtui.opponents.registry import builder
 from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
 from tcgtui import rtl
 from tcgtui.errors import UserError
+from tcgtui.limits import check_seed
 from tcgtui.packs import DEFAULT_PACK, load_pack
 
 
@@ -87,8 +88,7 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
     from tcgtui.tui.app import Settings           # Textual loads only once a screen is wanted
     if args.lang not in locales.available():
         raise UserError(f"--lang: {args.lang!r} is not a language; expected one of {', '.join(locales.available())}")
-    if args.seed is not None and args.seed < 0:
-        raise UserError(f"--seed: {args.seed} is negative; expected 0 or more")
+    check_seed("--seed", args.seed)
     if not 0 <= args.pause <= 60:
         raise UserError(f"--pause: {args.pause:g} is out of range; expected seconds from 0 to 60")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)

@@ -10,6 +10,7 @@ from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widget import Widget
 
+from tcgtui.console_text import clean_values
 from tcgtui.tui.bidi_text import Line, Piece
 from tcgtui.tui.widgets import Localized
 
@@ -40,6 +41,7 @@ class TopBar(Localized, Widget):
         self._timer: Timer | None = None
 
     def show(self, **changes: object) -> None:
+        changes = {k: clean_values(v) for k, v in changes.items()}     # handles and specs come from outside
         state = replace(self.state, **changes)  # type: ignore[arg-type]
         if state == self.state:
             return

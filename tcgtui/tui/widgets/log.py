@@ -9,6 +9,7 @@ from textual.app import RenderResult
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
+from tcgtui.console_text import clean
 from tcgtui.engine.core import Event
 from tcgtui.tui.bidi_text import Para
 from tcgtui.locales import Catalog
@@ -44,6 +45,7 @@ class LogEntry(Localized, Widget):
         for e in self.events:
             line = self.narrate(e, self.seat, self.catalog)
             if line:
+                line = clean(line, newlines=True)       # names in events may come from outside
                 paras.append(Para(line, d, self.style_for(e)))
         return Group(*paras)
 

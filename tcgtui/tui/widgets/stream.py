@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 
 from tcgtui import rtl
+from tcgtui.console_text import clean
 from tcgtui.tui.bidi_text import Direction, Para
 from tcgtui.tui.widgets import Localized
 
@@ -54,6 +55,7 @@ class StreamPanel(Localized, VerticalScroll, can_focus=False):
         self._dirty = True
 
     def feed(self, kind: str, text: str) -> None:
+        text = clean(text, newlines=True)          # a model's reply: never escape sequences
         parts = self.body.parts
         if kind == "attempt":
             parts.append([kind, self.tr("ui.stream.attempt", text=text) + "\n"])

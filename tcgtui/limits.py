@@ -1,0 +1,32 @@
+"""Checks of numbers from the command line, shared by every command that takes them.
+
+Why these limits: a seed is stored as a SQLite integer (63 bits, never
+negative); ``bench --games`` and ``--concurrency`` are planned in memory before
+the first game, so values no sweep could ever finish are refused up front
+instead of growing for minutes; sampling settings must be finite numbers in the
+range endpoints accept.  Every refusal is one line naming the flag, the value
+and the limit (a UserError).
+"""
+
+from __future__ import annotations
+
+from tcgtui import locales
+from tcgtui.errors import UserError
+from tcgtui.opponents.base import check_number  # noqa: F401  (numbers of players' options, shared)
+
+SEED_LIMIT = 2**63                 # seeds are 0 <= seed < 2**63
+MAX_GAMES = 1_000_000              # per cell of a bench sweep
+MAX_CONCURRENCY = 1024             # games in flight at once
+MAX_PLANNED = 10_000_000           # games of one sweep in all (games x cells)
+
+
+def check_seed(flag: str, value: int | None) -> int | None:
+    if value is not None and not 0 <= value < SEED_LIMIT:
+        raise UserError(locales.load().t("limits.seed", flag=flag, value=value, limit=f"2^63 - 1 ({SEED_LIMIT - 1})"))
+    return value
+
+
+def check_at_most(flag: str, value: int | None, limit: int) -> int | None:
+    if value is not None and value > limit:
+        raise UserError(locales.load().t("limits.too_large", flag=flag, value=value, limit=f"{limit:,}"))
+    return value
