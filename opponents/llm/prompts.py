@@ -22,6 +22,7 @@ from tcgtui.engine.tcg import cards as C
 from tcgtui.engine.tcg.describe import card_text, rules_sentences
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
 from tcgtui.opponents.narrate import Narrator
+from tcgtui.opponents.llm.tokens import estimate_tokens  # noqa: F401  (measured constants; re-exported)
 
 PROMPT_VERSION = 1          # bump when the structure (not only the wording) of prompts changes
 TEMPLATE_PREFIXES = ("prompts.", "events.", "rules.", "cards.")
@@ -35,12 +36,6 @@ def prompt_version(lang: str) -> str:
     used = {k: v for k, v in entries.items() if k.startswith(TEMPLATE_PREFIXES)}
     digest = hashlib.sha256(json.dumps(used, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
     return f"v{PROMPT_VERSION}-{lang}-{digest[:10]}"
-
-
-def estimate_tokens(text: str) -> int:
-    """A tokenizer-free estimate: about 4 Latin characters or 2 Arabic ones per token."""
-    ascii_chars = len(text.encode("ascii", "ignore"))
-    return (ascii_chars + 3) // 4 + (len(text) - ascii_chars + 1) // 2
 
 
 def message_tokens(msg: Message) -> int:
