@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
 from tcgtui.opponents.llm.parse import PARSE_MODES, STRICT
+from tcgtui.opponents.llm.tokens import ESTIMATOR
 from tcgtui.errors import UserError
 
 BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")
@@ -84,7 +85,7 @@ class EndpointSettings:
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
                 "extra_body": self.extra_body, "stream": self.stream, "parse": self.parse,
                 "invalid_retries": self.invalid_retries, "fallback": self.fallback,
-                "history_tokens": self.history_tokens}
+                "history_tokens": self.history_tokens, "token_estimator": ESTIMATOR}
 
 
 def _number(options: Mapping[str, Any], key: str, flag: str, lo: float, kind: type,
