@@ -137,7 +137,7 @@ class GameSpec:
 
     info: GameInfo
     make: Callable[[dict[str, Any]], Any]                     # resolved params -> Game
-    prompter: Callable[..., Any] | None = None                # (game, lang, seat, style) -> Prompter
+    prompter: Callable[..., Any] | None = None                # (game, catalog, seat, style) -> Prompter
     narrator: Callable[..., Any] | None = None                # (game, catalog, viewer) -> narrator with .all(events)
     analyses: Callable[..., Any] | None = None                # report sections of this game (pure functions)
     rules_text: Callable[..., Any] | None = None              # (game, lang) -> the rules as players read them

@@ -16,6 +16,13 @@ from typing import Any
 from tcgtui.engine.core import Event
 
 
+class OptionError(Exception):
+    """A player's options do not fit (a flag's value, a missing endpoint): the command line
+    reports it as one line naming the flag, like its own ``tcgtui.errors.UserError``."""
+
+    exit_code = 2
+
+
 class AgentError(Exception):
     """The agent could not produce a move for reasons outside the game
     (an endpoint that stays down).  The game ends as errored, never as a loss."""

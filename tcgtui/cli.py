@@ -17,6 +17,7 @@ from tcgtui import locales
 from tcgtui.engine.tcg import PackError
 from tcgtui import __version__
 from tcgtui.errors import UserError
+from tcgtui.opponents.base import OptionError
 
 COMMANDS = ("play", "watch", "bench", "report", "baseline", "games", "analyze", "cards", "rules", "perf")
 
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args._module.run(args) or 0)
-    except (UserError, PackError, locales.LocaleError) as exc:
+    except (UserError, OptionError, PackError, locales.LocaleError) as exc:
         print(f"tcgtui {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from tcgtui.opponents.base import OptionError
 
-class UserError(Exception):
-    """Bad input from the command line, a file or the environment."""
+
+class UserError(OptionError):
+    """Bad input from the command line, a file or the environment.
+
+    A kind of the players' ``OptionError``: catching that one catches both."""
 
     exit_code = 2

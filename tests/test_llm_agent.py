@@ -7,9 +7,8 @@ import json
 import pytest
 
 from tcgtui.engine.tcg import TcgGame
-from tests.llm_support import first_turn, llm_agent, run
+from tests.llm_support import first_turn, llm_agent, prompt_version, run
 from tcgtui.opponents.llm.agent import HISTORY_REPLY_CHARS, RECORD_CHARS
-from tcgtui.opponents.llm.prompts import prompt_version
 from tcgtui.opponents.llm.testserver import ChatServer, Fault, Reply, hand_policy
 from tcgtui.opponents.registry import BUILDERS, make_agent
 from tcgtui.match import ERRORED, FINISHED, run_match

@@ -7,11 +7,11 @@ import argparse
 import pytest
 
 from tcgtui import locales
-from tcgtui.opponents.llm.cli_options import add_endpoint_arguments, endpoint_options
+from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui.opponents.llm.endpoint import (redact_url, resolve_api_key, resolve_base_url,
                                     settings_from_options)
 from tcgtui.opponents.registry import make_agent
-from tcgtui.errors import UserError
+from tcgtui.opponents.base import OptionError as UserError   # tcgtui.errors.UserError is one too
 
 KEY = "sk-test-0123456789abcdef-SECRET"
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import arabic_reshaper
 import pytest
 
-from tcgtui.opponents.llm.parse import (LAST_NAME, NONE, SOFT, STRICT, TAGS, CardMatcher, normalize,
-                                 parse_answer, split_reasoning)
+from tcgtui.engine.tcg.parse import (LAST_NAME, NONE, SOFT, STRICT, TAGS, CardMatcher, normalize,
+                                     parse_answer)
+from tcgtui.opponents.llm.reasoning import split_reasoning
 
 
 @pytest.fixture(scope="module")

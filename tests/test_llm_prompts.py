@@ -21,9 +21,10 @@ from tcgtui.engine.core import Match
 from tcgtui.engine.tcg import TcgGame
 from tcgtui.engine.tcg.cards import Rules
 from tcgtui.engine.tcg.describe import card_text
-from tcgtui.opponents.llm.prompts import (PromptBuilder, TurnLog, cards_text, estimate_tokens, fit_history,
-                                   message_tokens, prompt_version, rules_text)
-from tcgtui.opponents.narrate import Narrator
+from tcgtui.engine.tcg.narrate import Narrator
+from tcgtui.engine.tcg.prompter import cards_text, rules_text
+from tcgtui.opponents.llm.prompts import TurnLog, estimate_tokens, fit_history, message_tokens
+from tests.llm_support import PromptBuilder, prompt_version
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "prompts"
 UPDATE = os.environ.get("TCGTUI_UPDATE_SNAPSHOTS") == "1"

@@ -10,7 +10,7 @@ import httpx
 
 from tcgtui.engine.core import Match
 from tcgtui.engine.tcg import TcgGame
-from tcgtui.opponents.llm.prompts import PromptBuilder
+from tests.llm_support import PromptBuilder
 from tcgtui.opponents.llm.testserver import hand_of, hand_policy
 
 

@@ -21,5 +21,16 @@ def _fast() -> object:
     return importlib.import_module("tcgtui.engine.tcg.fast.search")
 
 
-register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),)), make=_make,
-                  fast=_fast, extras={"peek": True}))
+def _prompter(game: TcgGame, catalog, seat: int, style: str | None = None):
+    from tcgtui.engine.tcg.prompter import build
+    return build(game, catalog, seat, style)
+
+
+def _narrator(game: TcgGame, catalog, viewer: int | None = None):
+    from tcgtui.engine.tcg.narrate import Narrator
+    return Narrator(catalog, game.pack, viewer)
+
+
+register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),),
+                           prompt_styles=("text",)),
+                  make=_make, prompter=_prompter, narrator=_narrator, fast=_fast, extras={"peek": True}))

@@ -1,26 +1,44 @@
-"""``llm:MODEL``: a language model plays through any OpenAI-compatible Chat Completions endpoint.
+"""``llm:MODEL``: a language model plays any registered game through an OpenAI-compatible endpoint.
 
-Each decision sends the conversation (rules and cards first, recent turns,
-this turn's state), reads the move between ``<BEGIN_MOVE>`` and ``<END_MOVE>``
-(``soft`` parsing also takes the last card named), re-prompts with the reason
-after an invalid move up to ``invalid_retries`` times, then plays a random
-legal card from the agent's seeded RNG or forfeits.  An endpoint that stays
-down raises ``AgentError``: the game is errored, never lost.
+The loop is the same for every game; what the model reads and how its reply
+is read is the game's ``Prompter`` (``engine.prompting``), got from the
+registry with the seat's language and prompt style
+(``SeatContext.options["prompt_style"]``, default the game's first style).
+Each decision sends the conversation (the prompter's first message, recent
+turns within ``history_tokens``, this turn's message; only this turn's when
+the prompter has ``keeps_history = False``), sets any reasoning apart, and
+hands the answer to ``Prompter.parse``.  What happens to an unusable reply
+depends on the game (``GameInfo.invalid``):
 
-``Decision.info`` (stored by bench, read by report) holds, for every decision:
+- ``agent`` (the card game): re-prompt with the reason up to ``invalid_retries``
+  times within the decision, then play a random legal move from the agent's
+  seeded RNG (told to the model next turn) or forfeit.
+- ``rules`` (grid games): one request per decision; an unusable reply is
+  returned as ``Decision("", info, invalid=<kind>, raw=<reply>)`` for the game's
+  rules to count (``GameState.apply_invalid``), and the next decision's prompt
+  quotes that reply and the reason (``Prompter.turn(..., retry=(reply, reason))``).
 
-- ``prompt_version``: ``v<N>-<lang>-<hash of the templates>``; ``model``: the model name sent.
+An endpoint that stays down raises ``AgentError``: the game is errored, never lost.
+
+``Decision.info`` (stored by bench, read by report) has the same keys in every game:
+
+- ``prompt_version``: the prompter's version (the card game: ``v<N>-<lang>-<hash of the
+  templates>``); ``model``: the model name sent.
 - ``latency_s``: wall time of the whole decision, retries and re-prompts included.
 - ``prompt_tokens``, ``completion_tokens``, ``reasoning_tokens``: summed over the
   requests that got a reply, from ``usage``; ``tokens_estimated`` is true when
-  some reply had no ``usage`` and its counts were estimated from text;
-  ``reasoning_estimated`` when ``usage`` gave no reasoning count but reasoning text came.
+  some reply had no ``usage`` and its counts were estimated from text (an image part
+  counts as ``prompts.IMAGE_TOKENS``); ``reasoning_estimated`` when ``usage`` gave no
+  reasoning count but reasoning text came.
 - ``retries``: endpoint faults retried; ``faults``: their kinds (``http_429``, ``timeout``...).
-- ``invalid``: attempts that gave no legal move; ``fallback``: None, "random" or "forfeit".
-- ``parse_path``: how the played move was read: "tags", "last_name", or "none" (fallback).
+- ``invalid``: attempts that gave no legal move; ``fallback``: None, "random" or "forfeit"
+  (always None where the rules count invalid moves: the kind is ``Decision.invalid``).
+- ``parse_path``: how the played move was read (the card game: "tags", "last_name"), or
+  "none" (fallback, or an invalid reply the rules count).
 - ``attempts``: one per reply: ``reply`` (the answer, reasoning removed), ``reasoning``,
-  ``move`` (card id or None), ``parse_path``, ``error`` (None, or no_tags, no_name,
-  unknown, ambiguous, not_in_hand, empty), ``latency_s``, ``finish_reason``; texts over
+  ``move`` (the move as text, or None), ``parse_path``, ``error`` (None, or the game's kind:
+  no_tags, no_name, unknown, ambiguous, not_in_hand, empty for the card game; format,
+  out_of_bounds, taken... for grid games), ``latency_s``, ``finish_reason``; texts over
   64k characters keep their head and tail, with ``reply_chars``/``reasoning_chars`` the full length.
 - ``messages``: the whole conversation of the decision, only with ``log_prompts=True``.
 
@@ -35,18 +53,21 @@ import asyncio
 import time
 from typing import Any, Callable
 
+from tcgtui import locales
+from tcgtui.engine import registry
 from tcgtui.engine.core import Event
-from tcgtui.engine.tcg.observation import TcgObservation
-from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng
+from tcgtui.engine.prompting import Parsed, Prompter
+from tcgtui.opponents.base import Agent, Decision, OptionError, SeatContext, agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Completion, Sleep, StreamHook
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
-from tcgtui.opponents.llm.parse import NONE, CardMatcher, parse_answer, split_reasoning
-from tcgtui.opponents.llm.prompts import (Message, PromptBuilder, TurnLog, estimate_tokens, fit_history,
-                                   message_tokens)
+from tcgtui.opponents.llm.prompts import Message, TurnLog, estimate_tokens, fit_history, message_tokens
+from tcgtui.opponents.llm.reasoning import split_reasoning
 from tcgtui.opponents.spec import AgentSpec
 
 RECORD_CHARS = 64_000      # per text field of an attempt in the record
 HISTORY_REPLY_CHARS = 2_000  # of a past answer kept in the conversation (its end holds the move)
+NONE = "none"              # parse_path when no move was read
+ILLEGAL = "illegal"        # a move the prompter read but the observation does not list
 
 
 def clip(text: str, limit: int = RECORD_CHARS) -> str:
@@ -87,44 +108,58 @@ class LLMAgent(Agent):
         self.on_stream = on_stream
         self.log_prompts = log_prompts
         self.client = ChatClient(settings, agent_rng(0, 0, "llm-backoff"), sleep)
-        self._matchers: dict[str, CardMatcher] = {}
 
     def __repr__(self) -> str:
         return f"LLMAgent({self.spec!r}, {self.settings.public()['base_url']!r})"
 
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
-        self.builder = PromptBuilder(ctx.pack, ctx.lang, ctx.seat)
-        if ctx.pack.hash not in self._matchers:
-            self._matchers[ctx.pack.hash] = CardMatcher(ctx.pack)
-        self.matcher = self._matchers[ctx.pack.hash]
-        self.system = self.builder.system()
+        self.prompter, self.style, self.rules_count_invalid = make_prompter(ctx, self.settings.parse)
+        self.system = self.prompter.system()
         self.history: list[TurnLog] = []
-        self.fallback_card: str | None = None
+        self.fallback_move: Any = None
+        self.retry: tuple[str, str] | None = None
         self.client.rng = agent_rng(ctx.game_seed, ctx.seat, "llm-backoff")
 
     def describe(self) -> dict[str, Any]:
         out = {"spec": self.spec, **self.settings.public()}
-        if hasattr(self, "builder"):
-            out["prompt_version"] = self.builder.version
+        if hasattr(self, "prompter"):
+            out["prompt_version"] = self.prompter.version
+            if len(registry.get(self.ctx.game.name).info.prompt_styles) > 1:
+                out["prompt_style"] = self.style      # only where there is a choice
         return out
 
     async def aclose(self) -> None:
         await self.client.aclose()
 
-    async def decide(self, obs: TcgObservation, events: list[Event]) -> Decision:
+    def _move_text(self, move: Any) -> Any:
+        if move is None or isinstance(move, str):
+            return move
+        try:
+            return self.ctx.game.move_to_text(move)
+        except Exception:       # a game that cannot name it: its repr still tells what it was
+            return repr(move)
+
+    async def decide(self, obs: Any, events: list[Event]) -> Decision:
         started = time.perf_counter()
         s = self.settings
-        current = [self.builder.turn(obs, events, self.fallback_card)]
-        self.fallback_card = None
-        messages = fit_history(self.system, self.history, current, s.history_tokens)
+        p = self.prompter
+        turn = p.turn(obs, events, self.fallback_move, self.retry)
+        current: list[Message] = list(turn) if isinstance(turn, list) else [turn]
+        self.fallback_move = None
+        self.retry = None
+        history = self.history if p.keeps_history else []
+        messages = fit_history(self.system, history, list(current), s.history_tokens)
         attempts: list[dict[str, Any]] = []
         totals = {"prompt_tokens": 0, "completion_tokens": 0, "reasoning_tokens": 0}
         estimated = reasoning_estimated = False
         faults: list[str] = []
-        move: str | None = None
+        move: Any = None
         path = NONE
-        for attempt in range(s.invalid_retries + 1):
+        parsed: Parsed | None = None
+        answer = ""
+        tries = 1 if self.rules_count_invalid else s.invalid_retries + 1
+        for attempt in range(tries):
             done = await self.client.complete(messages, self.on_stream, first_request=len(attempts) +
                                               len(faults) + 1)
             faults.extend(done.faults)
@@ -135,11 +170,12 @@ class LLMAgent(Agent):
                 totals[key] += value
             estimated |= counts[3]
             reasoning_estimated |= counts[4]
-            parsed = parse_answer(answer, self.matcher, s.parse)
+            parsed = p.parse(answer, obs)
+            if parsed.error is None and obs.legal_moves and parsed.move not in obs.legal_moves:
+                parsed = Parsed(parsed.move, parsed.path, ILLEGAL, parsed.text)
             error = parsed.error
-            if parsed.card is not None and parsed.card not in obs.legal_moves:
-                error = "not_in_hand"
-            attempts.append({"reply": clip(answer), "reasoning": clip(reasoning), "move": parsed.card,
+            attempts.append({"reply": clip(answer), "reasoning": clip(reasoning),
+                             "move": self._move_text(parsed.move),
                              "parse_path": parsed.path, "error": error,
                              "latency_s": round(done.latency_s, 6), "finish_reason": done.finish_reason,
                              **({"reply_chars": len(answer)} if len(answer) > RECORD_CHARS else {}),
@@ -148,23 +184,29 @@ class LLMAgent(Agent):
             messages.append(reply)
             current.append(reply)
             if error is None:
-                move, path = parsed.card, parsed.path
+                move, path = parsed.move, parsed.path
                 break
-            left = s.invalid_retries - attempt
+            left = tries - 1 - attempt
             if left > 0:
-                why = self.builder.reason(error, parsed.text, parsed.card)
-                nudge = self.builder.invalid(why, obs, left)
+                nudge = p.invalid(p.reason(parsed), obs, left)
                 messages.append(nudge)
                 current.append(nudge)
         fallback = None
+        invalid_kind: str | None = None
         if move is None:
-            fallback = s.fallback
-            if fallback == "random":
-                move = self.rng.choice(list(obs.legal_moves))
-                self.fallback_card = move
-        self.history.append(TurnLog(current, sum(message_tokens(m) for m in current)))
+            assert parsed is not None and parsed.error is not None
+            if self.rules_count_invalid:
+                invalid_kind = parsed.error
+                self.retry = (answer, p.reason(parsed))
+            else:
+                fallback = s.fallback
+                if fallback == "random":
+                    move = self.rng.choice(list(obs.legal_moves))
+                    self.fallback_move = move
+        if p.keeps_history:
+            self.history.append(TurnLog(current, sum(message_tokens(m) for m in current)))
         info: dict[str, Any] = {
-            "prompt_version": self.builder.version, "model": s.model,
+            "prompt_version": p.version, "model": s.model,
             "latency_s": round(time.perf_counter() - started, 6), **totals,
             "tokens_estimated": estimated, "reasoning_estimated": reasoning_estimated,
             "retries": len(faults), "faults": faults,
@@ -173,9 +215,33 @@ class LLMAgent(Agent):
         }
         if self.log_prompts:
             info["messages"] = messages
+        if invalid_kind is not None:
+            return Decision("", info, invalid=invalid_kind, raw=answer)
         if move is None:
             return Decision("", info, forfeit=True)
         return Decision(move, info)
+
+
+def make_prompter(ctx: SeatContext, parse_mode: str | None = None) -> tuple[Prompter, str | None, bool]:
+    """``(prompter, style, rules count invalid moves)`` for the game of ``ctx``, in its language.
+
+    The style is ``ctx.options["prompt_style"]``, else the game's first style.
+    """
+    game = ctx.game
+    if game is None:
+        raise OptionError("llm: players need the game they play (SeatContext.game)")
+    spec = registry.get(game.name)
+    if spec.prompter is None:
+        raise OptionError(f"llm: players cannot play {game.name}: it has no prompts")
+    styles = spec.info.prompt_styles
+    style = ctx.options.get("prompt_style") or (styles[0] if styles else None)
+    if styles and style not in styles:
+        raise OptionError(f"--prompt-style: {style!r} is not a prompt style of {game.name}; "
+                          f"expected one of {', '.join(styles)}")
+    prompter = spec.prompter(game, locales.load(ctx.lang), ctx.seat, style)
+    if parse_mode is not None and hasattr(prompter, "parse_mode"):
+        prompter.parse_mode = parse_mode
+    return prompter, style, spec.info.invalid == registry.RULES
 
 
 def build(spec: AgentSpec, options: dict[str, Any]) -> LLMAgent:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import importlib.metadata
 import json
 import random
 import re
@@ -36,12 +37,19 @@ import httpx
 from tcgtui.opponents.base import AgentError
 from tcgtui.opponents.llm.endpoint import EndpointSettings, redact_url
 from tcgtui.opponents.llm.tokens import estimate_tokens
-from tcgtui import __version__
 
 StreamHook = Callable[[str, str], None]
 Sleep = Callable[[float], Awaitable[None]]
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
 RETRY_AFTER_LIMIT = 600.0   # a server asking for a longer pause is down for this game
+
+
+def _version() -> str:
+    """tcgtui's version for the User-Agent, from the installed package's metadata."""
+    try:
+        return importlib.metadata.version("tcgtui")
+    except importlib.metadata.PackageNotFoundError:
+        return "dev"
 
 
 class EndpointDown(AgentError):
@@ -197,7 +205,7 @@ class ChatClient:
 
     def _client(self) -> httpx.AsyncClient:
         if self._http is None:
-            headers = {"User-Agent": f"tcgtui/{__version__}", "X-Title": "tcgtui"}
+            headers = {"User-Agent": f"tcgtui/{_version()}", "X-Title": "tcgtui"}
             if self.settings.api_key:
                 headers["Authorization"] = f"Bearer {self.settings.api_key}"
             self._http = httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(self.settings.timeout),
@@ -214,7 +222,8 @@ class ChatClient:
         key = self.settings.api_key
         return text.replace(key, "[key]") if key else text
 
-    def body(self, messages: list[dict[str, str]], stream: bool | None = None) -> dict[str, Any]:
+    def body(self, messages: list[dict[str, Any]], stream: bool | None = None) -> dict[str, Any]:
+        """The request body; messages go as they are (a content may be a list of text and image parts)."""
         s = self.settings
         body: dict[str, Any] = {"model": s.model, "messages": messages}
         if s.temperature is not None:
@@ -233,7 +242,7 @@ class ChatClient:
         delay *= 0.5 + 0.5 * self.rng.random()
         return max(delay, retry_after) if retry_after is not None else delay
 
-    async def complete(self, messages: list[dict[str, str]], on_stream: StreamHook | None = None,
+    async def complete(self, messages: list[dict[str, Any]], on_stream: StreamHook | None = None,
                        first_request: int = 1) -> Completion:
         """A reply, after as many retries as the budget allows; raises EndpointDown."""
         faults: list[str] = []
@@ -317,7 +326,7 @@ class ChatClient:
         hit, size = context_overflow(err)
         if not hit:
             return
-        prompt = sum(estimate_tokens(m.get("content") or "") + 4 for m in getattr(self, "_messages", []))
+        prompt = sum(estimate_tokens(_text(m.get("content")) or "") + 4 for m in getattr(self, "_messages", []))
         context = f"the server's context of {size} tokens" if size else "the server's context"
         budget = self.settings.history_tokens
         hint = f"try --history-tokens {max(500, size // 2)}" if size else "lower --history-tokens"

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
-from tcgtui.opponents.llm.parse import PARSE_MODES, STRICT
+from tcgtui.opponents.base import OptionError
+from tcgtui.opponents.llm.reasoning import PARSE_MODES, STRICT
 from tcgtui.opponents.llm.tokens import ESTIMATOR
-from tcgtui.errors import UserError
 
 BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")
 KEY_VARS = ("TCGTUI_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY")
@@ -37,11 +37,11 @@ def resolve_base_url(explicit: str | None, env: Mapping[str, str] | None = None)
     env = os.environ if env is None else env
     url = explicit or next((env[v] for v in BASE_URL_VARS if env.get(v)), "")
     if not url:
-        raise UserError("--base-url: no endpoint given; pass --base-url URL or set TCGTUI_BASE_URL "
+        raise OptionError("--base-url: no endpoint given; pass --base-url URL or set TCGTUI_BASE_URL "
                         "(e.g. http://localhost:8000/v1)")
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UserError(f"--base-url: {redact_url(url)!r} is not an http(s) URL; "
+        raise OptionError(f"--base-url: {redact_url(url)!r} is not an http(s) URL; "
                         "expected e.g. http://localhost:8000/v1")
     return url.strip().rstrip("/")
 
@@ -94,7 +94,7 @@ def _number(options: Mapping[str, Any], key: str, flag: str, lo: float, kind: ty
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < lo:
-        raise UserError(f"{flag}: {value!r} is not allowed; expected a number of at least {lo:g}")
+        raise OptionError(f"{flag}: {value!r} is not allowed; expected a number of at least {lo:g}")
     return kind(value)
 
 
@@ -104,13 +104,13 @@ def settings_from_options(model: str, options: Mapping[str, Any],
     d = EndpointSettings.__dataclass_fields__
     fallback = options.get("fallback") or "random"
     if fallback not in FALLBACKS:
-        raise UserError(f"--fallback: {fallback!r} is not a fallback; expected random or forfeit")
+        raise OptionError(f"--fallback: {fallback!r} is not a fallback; expected random or forfeit")
     parse = options.get("parse") or STRICT
     if parse not in PARSE_MODES:
-        raise UserError(f"--parse: {parse!r} is not a parse mode; expected strict or soft")
+        raise OptionError(f"--parse: {parse!r} is not a parse mode; expected strict or soft")
     extra = options.get("extra_body") or {}
     if not isinstance(extra, dict):
-        raise UserError("--extra-body: expected a JSON object such as '{\"top_p\": 0.9}'")
+        raise OptionError("--extra-body: expected a JSON object such as '{\"top_p\": 0.9}'")
     api_key = options.get("api_key") or resolve_api_key(env)
     return EndpointSettings(
         model=model,

@@ -1,162 +1,70 @@
-"""The conversation a model plays through, built from locale templates only.
+"""The conversation a model plays through, for any game: token estimates and the history budget.
 
-The first (system) message carries the game's rules text and every card's
-text; each turn message carries the whole visible state plus what happened
-since the model's last move, narrated for its seat.  History is trimmed to an
-estimated token budget, oldest turns first; the first message and the current
-turn always stay.  The prompt version hashes every template a prompt is made
-of, so a changed word shows up in the records.
+What the messages say is the game's (its ``Prompter``, from the registry);
+this module only keeps the conversation within an estimated token budget:
+the first message and the current turn always stay, the oldest turns go
+first.  A message's content is a string or a list of parts (``text`` and
+``image_url``, for image prompt styles).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from tcgtui import locales
-from tcgtui.engine.core import Event
-from tcgtui.engine.tcg import cards as C
-from tcgtui.engine.tcg.describe import card_text, rules_sentences
-from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
-from tcgtui.opponents.narrate import Narrator
-from tcgtui.opponents.llm.tokens import estimate_tokens  # noqa: F401  (measured constants; re-exported)
+from tcgtui.opponents.llm.tokens import estimate_tokens  # noqa: F401  (re-exported)
 
-PROMPT_VERSION = 1          # bump when the structure (not only the wording) of prompts changes
-TEMPLATE_PREFIXES = ("prompts.", "events.", "rules.", "cards.")
-Message = dict[str, str]
+Message = dict[str, Any]
+
+# An image part, whatever its size, is estimated as this many prompt tokens: what OpenAI's
+# vision models charge for a 1024x1024 image at high detail (85 + 4 tiles x 170).
+IMAGE_TOKENS = 765
 
 
-@cache
-def prompt_version(lang: str) -> str:
-    """``v1-en-<hash>``: the explicit version plus a hash of this language's templates."""
-    entries = locales.load(lang).entries
-    used = {k: v for k, v in entries.items() if k.startswith(TEMPLATE_PREFIXES)}
-    digest = hashlib.sha256(json.dumps(used, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-    return f"v{PROMPT_VERSION}-{lang}-{digest[:10]}"
+def content_tokens(content: Any) -> int:
+    """A string's estimate; for a list of parts, its text parts' plus ``IMAGE_TOKENS`` per image."""
+    if content is None:
+        return 0
+    if isinstance(content, str):
+        return estimate_tokens(content)
+    total = 0
+    for part in content:
+        if not isinstance(part, dict):
+            total += estimate_tokens(str(part))
+        elif part.get("type") == "image_url" or "image_url" in part:
+            total += IMAGE_TOKENS
+        else:
+            total += estimate_tokens(str(part.get("text", "")))
+    return total
+
+
+def content_text(content: Any) -> str:
+    """The text of a message's content (text parts joined; images left out)."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    return "".join(p.get("text", "") for p in content if isinstance(p, dict))
 
 
 def message_tokens(msg: Message) -> int:
-    return estimate_tokens(msg["content"]) + 4      # role and separators
+    return content_tokens(msg.get("content")) + 4      # role and separators
 
 
 @cache
-def _system_tokens(content: str) -> int:
-    """The first message is the same all game (and across games): count it once."""
+def _text_message_tokens(content: str) -> int:
     return estimate_tokens(content) + 4
 
 
-def rules_text(text: locales.Catalog, pack: C.Pack) -> str:
-    """The game's rules text (``locales/<lang>/rules.toml``) with this pack's numbers.
-
-    One sentence per line in reading order; a blank line between sections.
-    """
-    sentences = rules_sentences(text, pack)
-    if not sentences:
-        raise locales.LocaleError(f"locales/{text.code}: no rules text (rules.toml) for the prompt")
-    lines: list[str] = []
-    section = None
-    for key, sentence in sentences:
-        head = key.split(".")[0]
-        if lines and head != section:
-            lines.append("")
-        section = head
-        lines.append(sentence)
-    return "\n".join(lines)
-
-
-def cards_text(text: locales.Catalog, pack: C.Pack) -> str:
-    """Every card of the pack: name, type, stats and what it does."""
-    lines = []
-    for card in pack.cards:
-        params: dict[str, Any] = {"name": card.name(text.code), "type": text.t(f"cards.type.{card.type}"),
-                                  "text": card_text(card, text)}
-        if card.type == C.CHAMPION:
-            lines.append(text.t("prompts.card.champion", power=card.power, guard=card.guard, **params))
-        else:
-            lines.append(text.t("prompts.card.other", **params))
-    return "\n".join(lines)
-
-
-class PromptBuilder:
-    """Messages for one seat of one game, in one language."""
-
-    def __init__(self, pack: C.Pack, lang: str, seat: int) -> None:
-        self.pack, self.seat = pack, seat
-        self.text = locales.load(lang)
-        self.lang = lang
-        self.narrate = Narrator(self.text, pack, viewer=seat)
-        self.version = prompt_version(lang)
-
-    def name(self, card_id: str) -> str:
-        return self.pack.card(card_id).name(self.lang)
-
-    def names(self, card_ids: tuple[str, ...] | list[str]) -> str:
-        if not card_ids:
-            return self.text.t("prompts.none")
-        return self.text.t("prompts.list_sep").join(self.name(c) for c in card_ids)
-
-    def system(self) -> Message:
-        t = self.text
-        content = t.t("prompts.system", seat=self.seat + 1, rules=rules_text(t, self.pack),
-                      cards=cards_text(t, self.pack), example=self.pack.cards[0].name(self.lang))
-        return {"role": "system", "content": content}
-
-    def _champions(self, views: tuple[ChampionView, ...], mine: bool) -> str:
-        t = self.text
-        if not views:
-            return t.t("prompts.none")
-        items = []
-        for v in views:
-            status = [t.t("prompts.status.frozen")] if v.frozen else []
-            if mine and v.can_attack:
-                status.append(t.t("prompts.status.attacks"))
-            sep = t.t("prompts.list_sep")
-            items.append(t.t("prompts.turn.champion", name=self.name(v.card), power=v.power, guard=v.guard,
-                             status="".join(sep + s for s in status)))
-        return t.t("prompts.item_sep").join(items)
-
-    def turn(self, obs: TcgObservation, events: list[Event], fallback_card: str | None = None) -> Message:
-        """The state message for one decision, with what happened since the last one."""
-        t = self.text
-        me, opp = obs.seat, obs.opponent
-        parts: list[str] = []
-        if fallback_card:
-            parts.append(t.t("prompts.turn.fallback", card=self.name(fallback_card)))
-        parts.append(t.t("prompts.turn.header", turn=obs.turn, limit=obs.turn_limit))
-        news = self.narrate.all(events)
-        if news:
-            parts.append(t.t("prompts.turn.news") + "\n" + "\n".join(f"- {line}" for line in news))
-        else:
-            parts.append(t.t("prompts.turn.news_none"))
-        state = [
-            t.t("prompts.turn.lp", mine=obs.lp[me], theirs=obs.lp[opp]),
-            t.t("prompts.turn.board_mine", list=self._champions(obs.boards[me], True)),
-            t.t("prompts.turn.board_theirs", list=self._champions(obs.boards[opp], False)),
-            t.t("prompts.turn.tricks_mine", list=self.names(obs.my_tricks)),
-            t.t("prompts.turn.opp_hand", count=obs.opp_hand_size),
-            t.t("prompts.turn.opp_tricks", count=obs.opp_trick_count),
-            t.t("prompts.turn.decks", mine=obs.deck_sizes[me], theirs=obs.deck_sizes[opp]),
-            t.t("prompts.turn.grave_mine", list=self.names(obs.graves[me])),
-            t.t("prompts.turn.grave_theirs", list=self.names(obs.graves[opp])),
-            t.t("prompts.turn.hand", list=self.names(obs.hand)),
-        ]
-        parts.append("\n".join(state))
-        parts.append(t.t("prompts.turn.ask"))
-        return {"role": "user", "content": "\n\n".join(parts)}
-
-    def reason(self, error: str, text: str = "", card: str | None = None) -> str:
-        """Why a reply was not a move, in the game's language."""
-        params: dict[str, Any] = {"text": text}
-        if card is not None:
-            params["card"] = self.name(card)
-        return self.text.t(f"prompts.invalid.reason.{error}", **params)
-
-    def invalid(self, reason: str, obs: TcgObservation, left: int) -> Message:
-        return {"role": "user", "content": self.text.t("prompts.invalid.message", reason=reason,
-                                                        list=self.names(obs.hand), left=left)}
+def _system_tokens(system: Message | None) -> int:
+    """The first message is the same all game (and across games): count a text one once."""
+    if system is None:
+        return 0
+    content = system.get("content")
+    if isinstance(content, str):
+        return _text_message_tokens(content)
+    return message_tokens(system)
 
 
 @dataclass
@@ -167,17 +75,17 @@ class TurnLog:
     tokens: int
 
 
-def fit_history(system: Message, history: list[TurnLog], current: list[Message], budget: int
+def fit_history(system: Message | None, history: list[TurnLog], current: list[Message], budget: int
                 ) -> list[Message]:
-    """System message, as many recent turns as fit the budget, then the current turn."""
-    left = budget - _system_tokens(system["content"]) - sum(message_tokens(m) for m in current)
+    """System message (if any), as many recent turns as fit the budget, then the current turn."""
+    left = budget - _system_tokens(system) - sum(message_tokens(m) for m in current)
     kept: list[TurnLog] = []
     for turn in reversed(history):
         if turn.tokens > left:
             break
         kept.append(turn)
         left -= turn.tokens
-    out = [system]
+    out = [] if system is None else [system]
     for turn in reversed(kept):
         out.extend(turn.messages)
     out.extend(current)

@@ -9,7 +9,9 @@ wants to try ``llm:`` without a model::
 It speaks ``POST /v1/chat/completions`` (JSON or a server-sent event stream)
 with the Python standard library only.  Request ``i`` meets ``faults[i]`` (if
 any); requests that get through take the next scripted reply, else ask
-``policy`` (by default: a random card from the hand line of the last prompt).
+``policy`` (by default: a random card from the hand line of the last prompt;
+``grid_policy`` plays grid games, reading the board from the prompt, and
+``invalid_replies`` puts scripted invalid moves in front of another policy).
 A fault never uses up a scripted reply, so a script lists only what succeeds.
 Every request is recorded, headers included, so tests can check what was sent.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import socket
 import threading
 import time
@@ -94,6 +97,25 @@ class Received:
 Policy = Callable[[dict[str, Any]], "str | Reply"]
 
 
+def _text(content: Any) -> str:
+    """A message's text: a string, or the text parts of a list of parts (images left out)."""
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return str(content or "")
+
+
+def has_image(request: dict[str, Any]) -> bool:
+    """Whether some message of the request carries an ``image_url`` part with a data URL."""
+    for m in request.get("messages", []):
+        content = m.get("content")
+        if isinstance(content, list):
+            for p in content:
+                if isinstance(p, dict) and p.get("type") == "image_url" and \
+                        str((p.get("image_url") or {}).get("url", "")).startswith("data:image/"):
+                    return True
+    return False
+
+
 def hand_labels() -> dict[str, str]:
     """The hand line's label in every language, e.g. ``Your hand:``."""
     out = {}
@@ -108,7 +130,7 @@ def hand_of(request: dict[str, Any]) -> list[str]:
     messages = [m for m in request.get("messages", []) if m.get("role") == "user"]
     if not messages:
         return []
-    for line in reversed(str(messages[-1].get("content", "")).splitlines()):
+    for line in reversed(_text(messages[-1].get("content")).splitlines()):
         for code, label in hand_labels().items():
             if line.startswith(label):
                 sep = locales.load(code).t("prompts.list_sep")
@@ -130,10 +152,166 @@ def hand_policy(seed: int = 0, think: bool = False) -> Policy:
     return answer
 
 
+# --- grid games -------------------------------------------------------------------------------------
+
+_EMPTY_MARKS = set("e.-_·")
+_STONE = re.compile(r"^[A-Za-z]$")
+_PAIR = re.compile(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?")
+
+
+@dataclass(frozen=True)
+class GridShape:
+    """What the fake model knows of the grid game it plays: the board's size and whether discs drop."""
+
+    rows: int
+    cols: int
+    gravity: bool = False
+
+    @classmethod
+    def of(cls, game: str) -> GridShape:
+        return {"tictactoe": cls(3, 3), "connect4": cls(6, 7, True), "gomoku": cls(15, 15)}[game]
+
+
+def _cells(line: str) -> list[str] | None:
+    """The cells of an illustration row (``| X | e | O |``, ``X . O``, ``3 | X | e |``), or None."""
+    line = line.strip()
+    if not line:
+        return None
+    tokens = [t.strip() for t in (line.split("|") if "|" in line else line.split())]
+    tokens = [t for t in tokens if t]
+    if len(tokens) == 1 and len(tokens[0]) > 1 and not tokens[0].isdigit():
+        tokens = list(tokens[0])                   # one letter per cell, nothing between: "XeO"
+    while tokens and tokens[0].isdigit():          # a row label
+        tokens.pop(0)
+    if not tokens or not all(len(t) == 1 and (t in _EMPTY_MARKS or _STONE.match(t)) for t in tokens):
+        return None
+    return tokens
+
+
+def grid_board(request: dict[str, Any], shape: GridShape) -> set[tuple[int, int]] | None:
+    """The occupied cells (0-based) of the board in the last user message; None if it is a picture.
+
+    An illustration is ``rows`` consecutive lines of ``cols`` one-letter cells (``e`` or ``.``
+    empty; ``XeO``, ``X e O`` or ``| X | e | O |``); the last one in the message counts.
+    Otherwise the list form: every ``r,c`` pair (1-based) on a line holding ``:`` or ``;``
+    that is not JSON (an echoed reply) is an occupied cell.
+    """
+    users = [m for m in request.get("messages", []) if m.get("role") == "user"]
+    if not users or has_image(request):
+        return None
+    lines = _text(users[-1].get("content")).splitlines()
+    found: list[list[str]] | None = None
+    run: list[list[str]] = []
+    for line in lines + [""]:
+        cells = _cells(line)
+        if cells is not None and len(cells) == shape.cols:
+            run.append(cells)
+            continue
+        if len(run) >= shape.rows:
+            found = run[-shape.rows:]
+        run = []
+    if found is not None:
+        return {(r, c) for r, row in enumerate(found) for c, v in enumerate(row) if v not in _EMPTY_MARKS}
+    taken: set[tuple[int, int]] = set()
+    for line in lines:
+        if "{" in line or "}" in line or not (";" in line or ":" in line):
+            continue
+        for r, c in _PAIR.findall(line):
+            if 1 <= int(r) <= shape.rows and 1 <= int(c) <= shape.cols:
+                taken.add((int(r) - 1, int(c) - 1))
+    return taken
+
+
+def grid_free(shape: GridShape, taken: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The 0-based cells a move may take (with gravity: each column's lowest empty cell)."""
+    if shape.gravity:
+        out = []
+        for c in range(shape.cols):
+            rows = [r for r in range(shape.rows) if (r, c) not in taken]
+            if rows:
+                out.append((max(rows), c))
+        return out
+    return [(r, c) for r in range(shape.rows) for c in range(shape.cols) if (r, c) not in taken]
+
+
+def grid_answer(shape: GridShape, cell: tuple[int, int]) -> str:
+    """The JSON answer naming a 0-based cell: ``{"row": r, "column": c}`` or ``{"column": c}``, 1-based."""
+    if shape.gravity:
+        return json.dumps({"column": cell[1] + 1})
+    return json.dumps({"row": cell[0] + 1, "column": cell[1] + 1})
+
+
+Board = Callable[[], "set[tuple[int, int]] | None"]
+
+
+def grid_policy(game: str | GridShape, seed: int = 0, board: Board | None = None) -> Policy:
+    """A fake model that plays a random legal move of a grid game, read from the prompt.
+
+    ``board``: a callable giving the occupied cells when the prompt shows none in text
+    (image prompts, whose board is a picture).
+    """
+    shape = game if isinstance(game, GridShape) else GridShape.of(game)
+    rng = random.Random(seed)
+
+    def answer(request: dict[str, Any]) -> Reply:
+        taken = grid_board(request, shape)
+        if taken is None and board is not None:
+            taken = board()
+        if taken is None:
+            return Reply("I cannot see the board.")
+        free = grid_free(shape, taken)
+        if not free:
+            return Reply("The board is full.")
+        return Reply(grid_answer(shape, rng.choice(free)))
+    return answer
+
+
+INVALID_KINDS = ("format", "out_of_bounds", "taken")
+
+
+def invalid_replies(schedule: dict[int, str] | list[str], then: Policy, game: str | GridShape = "tictactoe",
+                    board: Board | None = None) -> Policy:
+    """``then``, except that request ``i`` (from 0) gets an invalid reply of the kind ``schedule[i]``
+    (a list: the first requests, in order): ``format`` (text with no move), ``out_of_bounds``
+    (a cell off the board) or ``taken`` (an occupied cell; with gravity a full column if there
+    is one).  Every request counts, whichever of the two answered it."""
+    shape = game if isinstance(game, GridShape) else GridShape.of(game)
+    plan = dict(enumerate(schedule)) if isinstance(schedule, list) else dict(schedule)
+    seen = [0]
+    lock = threading.Lock()
+
+    def answer(request: dict[str, Any]) -> str | Reply:
+        with lock:
+            index = seen[0]
+            seen[0] += 1
+        kind = plan.get(index)
+        if kind is None:
+            return then(request)
+        if kind == "format":
+            return Reply("Hmm, the middle looks nice. I will go there, I think.")
+        if kind == "out_of_bounds":
+            if shape.gravity:
+                return Reply(json.dumps({"column": shape.cols + 2}))
+            return Reply(grid_answer(shape, (shape.rows + 1, shape.cols + 1)))
+        if kind == "taken":
+            taken = grid_board(request, shape)
+            if taken is None and board is not None:
+                taken = board()
+            if not taken:
+                raise ValueError(f"request {index}: no occupied cell to answer with")
+            if shape.gravity:
+                full = [c for c in range(shape.cols) if all((r, c) in taken for r in range(shape.rows))]
+                if full:
+                    return Reply(json.dumps({"column": full[0] + 1}))
+            return Reply(grid_answer(shape, sorted(taken)[0]))
+        raise ValueError(f"no invalid reply of kind {kind!r}; expected one of {', '.join(INVALID_KINDS)}")
+    return answer
+
+
 def _usage(reply: Reply, request: dict[str, Any]) -> dict[str, Any] | None:
     if reply.usage != "auto":
         return reply.usage  # type: ignore[return-value]
-    prompt = sum(len(str(m.get("content", ""))) for m in request.get("messages", []))
+    prompt = sum(len(_text(m.get("content"))) for m in request.get("messages", []))
     out = len(reply.content or "") + len(reply.reasoning or "")
     return {"prompt_tokens": prompt // 4, "completion_tokens": out // 4 + 1,
             "total_tokens": (prompt + out) // 4 + 1,

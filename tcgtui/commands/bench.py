@@ -13,7 +13,7 @@ from tcgtui import locales
 from tcgtui.arena import add_game_arguments, game_from_args
 from tcgtui.engine.registry import GameSpec
 from tcgtui.opponents.base import SeatContext
-from tcgtui.opponents.llm.cli_options import add_endpoint_arguments, endpoint_options
+from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui.opponents.registry import builder, make_agent
 from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, expand_specs, grammars
 from tcgtui.bench.errors import error_report, sanitize

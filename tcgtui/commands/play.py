@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 from tcgtui import locales
-from tcgtui.opponents.llm.cli_options import add_endpoint_arguments
+from tcgtui.llm_options import add_endpoint_arguments
 from tcgtui import config
 from tcgtui.campaign import DEFAULT_GAMES, KIND
 from tcgtui.errors import UserError

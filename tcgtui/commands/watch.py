@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 
 from tcgtui import locales
-from tcgtui.opponents.llm.cli_options import add_endpoint_arguments
+from tcgtui.llm_options import add_endpoint_arguments
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.tables import WatchTable
 from tcgtui.tui.app import Settings, TcgApp

@@ -24,7 +24,7 @@ from typing import Iterator
 from tcgtui.engine.core import Match
 from tcgtui.engine.tcg import TcgGame
 from tcgtui.opponents.base import SeatContext
-from tcgtui.opponents.llm.parse import parse_answer, split_reasoning
+from tcgtui.opponents.llm.reasoning import split_reasoning
 from tcgtui.opponents.registry import make_agent
 from tcgtui.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
@@ -91,10 +91,10 @@ async def _measure(url: str, decisions: int, seed: int, lang: str) -> dict[str, 
                 times["cpu"].append(c1 - c0)
                 # the pieces of decide, again on the same inputs
                 t4 = clock()
-                msg = agent.builder.turn(obs, news)
+                msg = agent.prompter.turn(obs, news)
                 t5 = clock()
                 reply = decision.info["attempts"][-1]["reply"]
-                parse_answer(split_reasoning(reply)[0], agent.matcher, agent.settings.parse)
+                agent.prompter.parse(split_reasoning(reply)[0], obs)
                 t6 = clock()
                 await agent.client.complete([agent.system, msg])
                 t7 = clock()

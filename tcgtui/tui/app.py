@@ -28,6 +28,7 @@ from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.spec import parse_spec
 from tcgtui.engine.tcg.fast.search import warm_up
 from tcgtui.errors import UserError
+from tcgtui.opponents.base import OptionError
 from tcgtui.match import DecisionRecord, MatchResult
 from tcgtui.tui.bidi_text import Direction
 from tcgtui.tui.screens.board import BoardScreen
@@ -107,7 +108,7 @@ class TcgApp(App[None]):
         self.lang = settings.lang
         self.catalog = locales.load(settings.lang)
         self.failure: BaseException | None = None
-        self.refusal: UserError | None = None      # bad input found once the screen was up; the command reports it
+        self.refusal: OptionError | None = None      # bad input found once the screen was up; the command reports it
         self.results: list[MatchResult] = []
         self.board: BoardScreen | None = None
         self.table: Table | None = None
@@ -151,7 +152,7 @@ class TcgApp(App[None]):
         make = self.settings.table
         try:
             self.table = make(handle) if make is not None else PlainTable(self.settings.seed, self.settings.seats)
-        except UserError as exc:
+        except (UserError, OptionError) as exc:
             self.refusal = exc
             self.exit(return_code=2)
             return

@@ -2,7 +2,7 @@
 
 Both commands build a ``Settings`` here, so a new option (a ``--db`` store,
 say) is added in one place.  The endpoint flags of ``llm:`` players are the
-LLM package's own (``opponents.llm.cli_options``), shared with ``bench``.
+LLM player's (``tcgtui.llm_options``), shared with ``bench``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import secrets
 
 from tcgtui import locales
 from tcgtui.engine.tcg import Pack
-from tcgtui.opponents.llm.cli_options import endpoint_options
+from tcgtui.llm_options import endpoint_options
 from tcgtui.opponents.registry import BUILDERS
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui import rtl

@@ -1,9 +1,9 @@
-"""Reading a move out of a model's reply: reasoning apart, then tags, then (soft) the last name.
+"""Reading a card out of a model's answer: tags first, then (soft) the last name.
 
-A reply may think out loud (``<think>`` blocks) and even write a move inside
-its thoughts; only the answer outside counts.  Names are matched after
-normalising both sides, so ``FROST-MAGE``, ``frost_mage`` and the Arabic name
-spelled with or without hamza on the alef all find the same card.
+The LLM player has already set the reasoning apart (``opponents.llm.reasoning``);
+only the answer comes here.  Names are matched after normalising both sides, so
+``FROST-MAGE``, ``frost_mage`` and the Arabic name spelled with or without hamza
+on the alef all find the same card.
 """
 
 from __future__ import annotations
@@ -12,14 +12,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from tcgtui.engine.prompting import Parsed
 from tcgtui.engine.tcg.cards import Pack
 
 TAGS, LAST_NAME, NONE = "tags", "last_name", "none"
 STRICT, SOFT = "strict", "soft"
 PARSE_MODES = (STRICT, SOFT)
 
-_THINK_OPEN = re.compile(r"<\s*(think|thinking|reasoning)\s*>", re.IGNORECASE)
-_THINK_CLOSE = re.compile(r"<\s*/\s*(think|thinking|reasoning)\s*>", re.IGNORECASE)
 _MOVE = re.compile(r"<\s*BEGIN_MOVE\s*>(.*?)<\s*/?\s*END_MOVE\s*>", re.IGNORECASE | re.DOTALL)
 
 # Arabic letters folded together (as code points: no Arabic literals in code):
@@ -41,44 +40,14 @@ def normalize(text: str) -> str:
     return " ".join("".join(out).split())
 
 
-def split_reasoning(text: str) -> tuple[str, str]:
-    """``(answer, reasoning)``: ``<think>`` blocks out of the answer, kept apart.
-
-    An unclosed block runs to the end (the reply was cut while thinking); a
-    closing tag with no opening one means everything before it was thought
-    (templates that put the opening tag in the prompt).
-    """
-    thoughts: list[str] = []
-    close = _THINK_CLOSE.search(text)
-    opened = _THINK_OPEN.search(text)
-    if close and (opened is None or close.start() < opened.start()):
-        thoughts.append(text[:close.start()])
-        text = text[close.end():]
-    answer: list[str] = []
-    pos = 0
-    while True:
-        opened = _THINK_OPEN.search(text, pos)
-        if opened is None:
-            answer.append(text[pos:])
-            break
-        answer.append(text[pos:opened.start()])
-        close = _THINK_CLOSE.search(text, opened.end())
-        if close is None:
-            thoughts.append(text[opened.end():])
-            break
-        thoughts.append(text[opened.end():close.start()])
-        pos = close.end()
-    return "".join(answer).strip(), "\n".join(t.strip() for t in thoughts if t.strip())
-
-
 @dataclass(frozen=True)
-class Parsed:
-    """What a reply named: a card id (or None), which path found it, and why not if none."""
+class CardParsed(Parsed):
+    """A ``Parsed`` whose move is a card id; ``error`` is one of no_tags, no_name, unknown,
+    ambiguous, empty (or not_in_hand, set by the prompter against the observation)."""
 
-    card: str | None
-    path: str
-    error: str | None = None       # no_tags | no_name | unknown | ambiguous | empty
-    text: str = ""                 # the text that was read as the move, for the reason shown
+    @property
+    def card(self) -> str | None:
+        return self.move
 
 
 class CardMatcher:
@@ -112,31 +81,31 @@ class CardMatcher:
             found.append((m.start(1), self.names[m.group(1)]))
             pos = m.end(1)
 
-    def in_tag(self, text: str) -> Parsed:
+    def in_tag(self, text: str) -> CardParsed:
         """A tag's content: the exact name, else the one card it names among other words."""
         card = self.exact(text)
         if card is not None:
-            return Parsed(card, TAGS, text=text.strip())
+            return CardParsed(card, TAGS, text=text.strip())
         named = {c for _, c in self.mentions(text)}
         if len(named) == 1:
-            return Parsed(named.pop(), TAGS, text=text.strip())
-        return Parsed(None, TAGS, "ambiguous" if named else "unknown", text.strip())
+            return CardParsed(named.pop(), TAGS, text=text.strip())
+        return CardParsed(None, TAGS, "ambiguous" if named else "unknown", text.strip())
 
 
-def parse_answer(answer: str, matcher: CardMatcher, mode: str) -> Parsed:
+def parse_answer(answer: str, matcher: CardMatcher, mode: str) -> CardParsed:
     """Read the move from an answer already free of reasoning.
 
     The last tagged move counts (a model may quote the format before using it).
     ``soft`` falls back to the last card name mentioned anywhere in the answer.
     """
     if not answer.strip():
-        return Parsed(None, NONE, "empty")
+        return CardParsed(None, NONE, "empty")
     tagged = _MOVE.findall(answer)
     if tagged:
         return matcher.in_tag(tagged[-1])
     if mode == SOFT:
         mentions = matcher.mentions(answer)
         if mentions:
-            return Parsed(mentions[-1][1], LAST_NAME)
-        return Parsed(None, NONE, "no_name")
-    return Parsed(None, NONE, "no_tags")
+            return CardParsed(mentions[-1][1], LAST_NAME)
+        return CardParsed(None, NONE, "no_name")
+    return CardParsed(None, NONE, "no_tags")

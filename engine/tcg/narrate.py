@@ -1,6 +1,7 @@
 """Game events told as sentences, in any language and from any seat's point of view.
 
-Prompts and the battle log both use it.  ``viewer`` is the seat reading:
+Prompts and the battle log both use it (registered as the card game's
+``GameSpec.narrator``; the catalog is passed in, the engine loads no text).  ``viewer`` is the seat reading:
 its own events read "you ...", the other seat's "your opponent ...".  With no
 viewer (an onlooker) both seats are named "player 1" and "player 2".  Events
 arrive already filtered for the reader (``Event.for_seat``), so a hidden card
@@ -9,10 +10,19 @@ is simply absent and the ``other_hidden`` sentence is used.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Protocol
 
 from tcgtui.engine.core import Event
-from tcgtui.locales import Catalog
+
+
+class Catalog(Protocol):
+    """What the narrator reads of a locale catalog (``tcgtui.locales.Catalog``), passed in."""
+
+    code: str
+
+    def t(self, key: str, /, **params: object) -> str: ...
+
+    def has(self, key: str) -> bool: ...
 
 
 def join_names(names: list[str], text: Catalog) -> str:

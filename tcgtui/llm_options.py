@@ -15,7 +15,7 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.opponents.llm.endpoint import FALLBACKS
-from tcgtui.opponents.llm.parse import PARSE_MODES
+from tcgtui.opponents.llm.reasoning import PARSE_MODES
 from tcgtui.errors import UserError
 
 FLAGS = ("base_url", "temperature", "max_tokens", "extra_body", "timeout", "max_retries",

@@ -1,0 +1,203 @@
+"""Immediate wins and blocks, missed opportunities in records, report sections, seed JSON.
+
+A cell is an immediate win for a seat when a stone of that seat there makes a
+line of at least ``connect`` through it, in any of the four directions: this
+covers every window position, gaps (``X X . X X``) and Gomoku's overlines.
+Connect Four counts only playable cells (each column's landing cell).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable
+
+from tcgtui.engine.core import INVALID, GameRecord
+from tcgtui.engine.grid.config import EMPTY, GridConfig
+from tcgtui.engine.grid.lines import line_through
+from tcgtui.engine.grid.state import INVALID_KINDS, GridState, result_code
+
+
+def _candidates(state: GridState) -> list[tuple[int, int]]:
+    cfg = state.config
+    if cfg.gravity:
+        return [(r, c) for c in range(cfg.cols) for r in [state.landing_row(c)] if r >= 0]
+    return [(i // cfg.cols, i % cfg.cols) for i, v in enumerate(state.board) if v == EMPTY]
+
+
+def immediate_wins(state: GridState, seat: int) -> list[tuple[int, int]]:
+    """0-based cells where a stone of ``seat`` would complete a line now (row-major order)."""
+    cfg = state.config
+    return sorted((r, c) for r, c in _candidates(state)
+                  if line_through(state.board, cfg.rows, cfg.cols, r, c, cfg.connect, seat + 1))
+
+
+def blocks(state: GridState) -> list[tuple[int, int]]:
+    """The opponent's immediate wins: the cells the side to move must take to stop them."""
+    if state.is_terminal():
+        return []
+    return immediate_wins(state, 1 - state.to_move)
+
+
+def _as_move(cfg: GridConfig, cell: tuple[int, int]) -> Any:
+    return cell[1] + 1 if cfg.gravity else [cell[0] + 1, cell[1] + 1]
+
+
+def analyze(state: GridState) -> dict[str, list]:
+    """For the side to move, in the game's move form (``[row, column]`` 1-based; Connect Four the column)."""
+    cfg = state.config
+    if state.is_terminal():
+        return {"legal": [], "wins": [], "blocks": []}
+    return {"legal": [_as_move(cfg, x) for x in state.legal_cells()],
+            "wins": [_as_move(cfg, x) for x in immediate_wins(state, state.to_move)],
+            "blocks": [_as_move(cfg, x) for x in blocks(state)]}
+
+
+def _game_for(record: dict[str, Any]):
+    from tcgtui.engine.grid.game import GridGame
+    return GridGame.from_params(record["game"], record.get("setup", {}))
+
+
+def _seat_tally() -> dict[str, Any]:
+    return {"decisions": 0, "valid": 0, "win_chances": 0, "missed_wins": 0, "block_chances": 0,
+            "missed_blocks": 0, "invalid": {k: 0 for k in INVALID_KINDS}, "disqualified": False}
+
+
+def missed(record_json: dict[str, Any]) -> dict[str, Any]:
+    """Per seat: valid decisions, chances to win and how many were missed, chances to block and how
+    many were missed (only when the player had no win of its own), invalid attempts by kind and
+    whether it was disqualified; plus the game's length (moves made) and result code."""
+    record = GameRecord.from_json(record_json)
+    game = _game_for(record_json)
+    state = game.new_state(record.seed)
+    seats = [_seat_tally(), _seat_tally()]
+    for text in record.moves:
+        if state.is_terminal():
+            break
+        seat = state.to_move
+        tally = seats[seat]
+        tally["decisions"] += 1
+        if text.startswith(INVALID):
+            kind = text[len(INVALID):]
+            tally["invalid"][kind] = tally["invalid"].get(kind, 0) + 1
+            state.apply_invalid(kind, "")
+            continue
+        cell = state.target(game.move_from_text(text))
+        wins = immediate_wins(state, seat)
+        threats = blocks(state)
+        tally["valid"] += 1
+        if wins:
+            tally["win_chances"] += 1
+            tally["missed_wins"] += cell not in wins
+        elif threats:
+            tally["block_chances"] += 1
+            tally["missed_blocks"] += cell not in threats
+        state.place(*cell)
+    out = state.outcome
+    if out is not None and out.reason == "disqualified":
+        seats[1 - out.winner]["disqualified"] = True
+    return {"seats": seats, "length": state.moves_made,
+            "result": result_code(out) if out is not None else None}
+
+
+def _rate(n: float, d: float) -> float | None:
+    return None if not d else n / d
+
+
+SECTIONS = ("missed", "invalid", "outcomes")
+
+
+def sections(games: Iterable[Any], catalog: Any = None) -> dict[str, list[dict[str, Any]]]:
+    """Report sections over played games (objects with ``record``, ``seat``, ``agent``, ``status``).
+
+    Returns ``{section: [row, ...]}``; a row's keys are column keys whose headers are
+    ``grid.report.col.<key>`` and a section's title is ``grid.report.section.<name>``.
+    ``missed`` has one row per game, agent and mover (``first``/``second``); ``invalid`` and
+    ``outcomes`` one per game and agent.
+    """
+    missed_rows: dict[tuple, dict[str, Any]] = defaultdict(lambda: defaultdict(float))
+    per_agent: dict[tuple, dict[str, Any]] = defaultdict(lambda: defaultdict(float))
+    for g in games:
+        record = g.record if isinstance(g.record, dict) else g.record.to_json()
+        if getattr(g, "status", "finished") != "finished" or not record.get("game"):
+            continue
+        try:
+            m = missed(record)
+        except (KeyError, ValueError):
+            continue
+        seat = int(g.seat)
+        t = m["seats"][seat]
+        key = (record["game"], g.agent, "first" if seat == 0 else "second")
+        row = missed_rows[key]
+        row["games"] += 1
+        for k in ("valid", "win_chances", "missed_wins", "block_chances", "missed_blocks"):
+            row[k] += t[k]
+        a = per_agent[(record["game"], g.agent)]
+        a["games"] += 1
+        a["decisions"] += t["decisions"]
+        for kind, n in t["invalid"].items():
+            a[kind] += n
+            a["invalid"] += n
+        a["disqualified"] += t["disqualified"]
+        a["length"] += m["length"]
+    out: dict[str, list[dict[str, Any]]] = {"missed": [], "invalid": [], "outcomes": []}
+    for (game, agent, mover), row in sorted(missed_rows.items()):
+        out["missed"].append({
+            "game": game, "agent": agent, "mover": mover, "games": int(row["games"]),
+            "valid": int(row["valid"]), "win_chances": int(row["win_chances"]),
+            "missed_wins": int(row["missed_wins"]), "missed_win_rate": _rate(row["missed_wins"], row["win_chances"]),
+            "block_chances": int(row["block_chances"]), "missed_blocks": int(row["missed_blocks"]),
+            "missed_block_rate": _rate(row["missed_blocks"], row["block_chances"])})
+    for (game, agent), a in sorted(per_agent.items()):
+        inv = {"game": game, "agent": agent, "games": int(a["games"]), "decisions": int(a["decisions"]),
+               "invalid": int(a["invalid"]), "invalid_rate": _rate(a["invalid"], a["decisions"])}
+        for kind in INVALID_KINDS:
+            inv[kind] = int(a[kind])
+            inv[f"{kind}_rate"] = _rate(a[kind], a["decisions"])
+        out["invalid"].append(inv)
+        out["outcomes"].append({"game": game, "agent": agent, "games": int(a["games"]),
+                                "disqualified": int(a["disqualified"]),
+                                "disqualified_rate": _rate(a["disqualified"], a["games"]),
+                                "mean_length": _rate(a["length"], a["games"])})
+    return out
+
+
+def seed_json(record_json: dict[str, Any], players: list[str], prompt_style: str, prompt_version: str,
+              duration_s: float, replies: list[str | None] | None = None) -> dict[str, Any]:
+    """One game in the seed benchmark's per-game JSON shape.
+
+    ``replies``: the raw reply of every entry of ``record["moves"]`` when the caller has them;
+    otherwise invalid attempts take theirs from ``record["invalid"]`` and valid moves their move text.
+    """
+    record = GameRecord.from_json(record_json)
+    game = _game_for(record_json)
+    state = game.new_state(record.seed)
+    invalid_texts = iter(record.invalid)
+    log = []
+    counts = [0, 0]
+    invalid = [{k: 0 for k in INVALID_KINDS}, {k: 0 for k in INVALID_KINDS}]
+    for i, text in enumerate(record.moves):
+        if state.is_terminal():
+            break
+        seat = state.to_move
+        counts[seat] += 1
+        given = replies[i] if replies is not None and i < len(replies) else None
+        if text.startswith(INVALID):
+            kind = text[len(INVALID):]
+            raw = next(invalid_texts, "")
+            invalid[seat][kind] = invalid[seat].get(kind, 0) + 1
+            state.apply_invalid(kind, raw)
+            entry = {"number": i + 1, "player": seat + 1, "move": None, "outcome": kind,
+                     "reply": given if given is not None else raw}
+        else:
+            r, c = state.target(game.move_from_text(text))
+            state.place(r, c)
+            entry = {"number": i + 1, "player": seat + 1, "move": text, "row": r + 1, "column": c + 1,
+                     "outcome": "valid", "reply": given if given is not None else text}
+        log.append(entry)
+    return {
+        "game_type": record.game, "prompt_type": prompt_style, "prompt_version": prompt_version,
+        "players": list(players), "result": result_code(state.outcome), "duration_s": float(duration_s),
+        "moves": {"total": state.moves_made, "first": counts[0], "second": counts[1]},
+        "invalid": {"first": invalid[0], "second": invalid[1]},
+        "move_log": log, "final_board": list(state.rows_text()), "seed": record.seed,
+        "setup": dict(record.setup)}

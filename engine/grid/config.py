@@ -1,0 +1,60 @@
+"""The three grid games as data: board size, line length, gravity, thresholds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+EMPTY, FIRST, SECOND = 0, 1, 2                    # cell values; seat s plays stone s + 1
+CHARS = ".XO"                                     # position notation: empty, first, second
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))    # row, column, diagonal, anti-diagonal
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A game's fixed shape; thresholds and start position are parameters."""
+
+    id: str
+    rows: int
+    cols: int
+    connect: int
+    gravity: bool
+    invalid_limit: int
+    move_cap: int
+    symbols: tuple[str, str]        # how the illustration prompt draws the two players' stones
+
+
+VARIANTS = {
+    "tictactoe": Variant("tictactoe", 3, 3, 3, False, 3, 20, ("X", "O")),
+    "connect4": Variant("connect4", 6, 7, 4, True, 7, 80, ("R", "Y")),
+    "gomoku": Variant("gomoku", 15, 15, 5, False, 15, 400, ("B", "W")),
+}
+EMPTY_SYMBOL = "e"
+
+
+@dataclass(frozen=True)
+class GridConfig:
+    """A variant with its resolved thresholds: what states need to know."""
+
+    variant: Variant
+    invalid_limit: int
+    move_cap: int
+
+    @property
+    def id(self) -> str:
+        return self.variant.id
+
+    @property
+    def rows(self) -> int:
+        return self.variant.rows
+
+    @property
+    def cols(self) -> int:
+        return self.variant.cols
+
+    @property
+    def connect(self) -> int:
+        return self.variant.connect
+
+    @property
+    def gravity(self) -> bool:
+        return self.variant.gravity

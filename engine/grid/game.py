@@ -1,0 +1,59 @@
+"""The grid games as ``Game`` objects: parameters in, states and move text out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcgtui.engine.core import Game, IllegalMove
+from tcgtui.engine.grid.config import VARIANTS, GridConfig
+from tcgtui.engine.grid.observation import GridObservation
+from tcgtui.engine.grid.position import parse_position
+from tcgtui.engine.grid.state import GridState, parse_move
+
+
+class GridGame(Game[str]):
+    """One of tictactoe, connect4, gomoku with its thresholds and start position."""
+
+    def __init__(self, game_id: str, invalid_limit: int | None = None, move_cap: int | None = None,
+                 position: str = "", to_move: str = "") -> None:
+        variant = VARIANTS[game_id]
+        self.name = game_id
+        self.config = GridConfig(variant,
+                                 variant.invalid_limit if invalid_limit is None else int(invalid_limit),
+                                 variant.move_cap if move_cap is None else int(move_cap))
+        self.position = position
+        self.to_move = to_move
+        if position:
+            self._start = parse_position(position, self.config, to_move)   # raises PositionError early
+        else:
+            if to_move.upper() not in ("", "X"):
+                from tcgtui.engine.grid.position import PositionError
+                raise PositionError(f"on an empty board X moves first, not {to_move}")
+            self._start = None
+
+    @classmethod
+    def from_params(cls, game_id: str, params: dict[str, Any]) -> GridGame:
+        return cls(game_id, params.get("invalid_limit"), params.get("move_cap"),
+                   params.get("position", "") or "", params.get("to_move", "") or "")
+
+    def new_state(self, seed: int) -> GridState:
+        if self._start is None:
+            return GridState(self.config)
+        board, seat = self._start
+        return GridState(self.config, board, seat)
+
+    def setup(self) -> dict[str, Any]:
+        return {"invalid_limit": self.config.invalid_limit, "move_cap": self.config.move_cap,
+                "position": self.position, "to_move": self.to_move}
+
+    def move_to_text(self, move: str) -> str:
+        return move
+
+    def move_from_text(self, text: str) -> str:
+        p = parse_move(text, self.config)     # IllegalMove on bad text
+        return str(p + 1) if isinstance(p, int) else f"{p[0] + 1},{p[1] + 1}"
+
+    def resample(self, obs: GridObservation, rng: Any) -> GridState:
+        if obs.game != self.name:
+            raise IllegalMove(f"a {obs.game} observation given to {self.name}")
+        return GridState.from_observation(self.config, obs)
