@@ -11,15 +11,38 @@
 set -euo pipefail
 
 LLAMA_CPP_PYTHON_VERSION=0.3.36
-# The server extra and the model writer, pinned so a cached venv and a fresh one are the same.
+# Everything the server extra and the model writer (gguf) pull in, pinned (pip freeze of a working
+# venv), so a cached venv and a fresh one are the same.
 PINS=(
-  "gguf==0.19.0"
-  "numpy==2.4.6"
-  "uvicorn==0.54.0"
+  "annotated-doc==0.0.7"
+  "annotated-types==0.8.0"
+  "anyio==4.16.0"
+  "certifi==2026.10.18"
+  "charset-normalizer==3.5.2"
+  "click==8.5.1"
+  "diskcache==5.6.3"
   "fastapi==0.165.0"
-  "sse-starlette==3.7.0"
-  "starlette-context==0.5.1"
+  "gguf==0.19.0"
+  "h11==0.16.0"
+  "idna==3.20"
+  "Jinja2==3.1.6"
+  "MarkupSafe==3.0.4"
+  "numpy==2.4.6"
+  "opentelemetry-api==1.45.2"
+  "pydantic==2.14.3"
   "pydantic-settings==2.16.3"
+  "pydantic_core==2.50.4"
+  "python-dotenv==1.2.4"
+  "PyYAML==6.0.3"
+  "requests==2.34.2"
+  "sse-starlette==3.7.0"
+  "starlette==1.10.0"
+  "starlette-context==0.3.6"
+  "tqdm==4.70.1"
+  "typing-inspection==0.4.5"
+  "typing_extensions==4.16.0"
+  "urllib3==2.8.0"
+  "uvicorn==0.54.0"
 )
 
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/tcgtui-ci"

@@ -17,7 +17,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 from tcgtui.opponents.base import OptionError
 from tcgtui.opponents.llm.reasoning import PARSE_MODES, STRICT
-from tcgtui.opponents.llm.tokens import ESTIMATOR
 
 BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")
 KEY_VARS = ("TCGTUI_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY")
@@ -85,7 +84,7 @@ class EndpointSettings:
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
                 "extra_body": self.extra_body, "stream": self.stream, "parse": self.parse,
                 "invalid_retries": self.invalid_retries, "fallback": self.fallback,
-                "history_tokens": self.history_tokens, "token_estimator": ESTIMATOR}
+                "history_tokens": self.history_tokens}
 
 
 def _number(options: Mapping[str, Any], key: str, flag: str, lo: float, kind: type,

@@ -39,7 +39,7 @@ def model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(model: Path, tmp_path_factory: pytest.TempPathFactory):
     log = tmp_path_factory.mktemp("server") / "server.log"
-    with LlamaServer(PYTHON, model, n_ctx=8192, log=log) as s:
+    with LlamaServer(PYTHON, model, n_ctx=16384, log=log) as s:
         yield s
 
 
@@ -57,8 +57,7 @@ def agent_decisions(store: Store) -> list[dict[str, Any]]:
     return [d.info for g in store.games() for d in store.decisions(g.id) if d.agent == AGENT]
 
 
-@pytest.mark.parametrize("stream, lang", [(True, "en"), (False, "ar"), (True, "ar"), (False, "en")],
-                         ids=["stream-en", "json-ar", "stream-ar", "json-en"])
+@pytest.mark.parametrize("stream, lang", [(True, "en"), (False, "ar")], ids=["stream-en", "json-ar"])
 def test_a_whole_game_against_the_real_server(server, community, tmp_path, stream, lang):
     with Store(tmp_path / "g.sqlite3") as store:
         result = sweep(store, TcgGame(community), server.base_url, lang, 1, stream=stream)
@@ -78,7 +77,7 @@ def test_a_whole_game_against_the_real_server(server, community, tmp_path, strea
 
 def test_a_server_killed_and_restarted_mid_game(model, community, tmp_path):
     game = TcgGame(community)
-    with LlamaServer(PYTHON, model, n_ctx=8192, log=tmp_path / "server.log") as srv, \
+    with LlamaServer(PYTHON, model, n_ctx=16384, log=tmp_path / "server.log") as srv, \
             Store(tmp_path / "k.sqlite3") as store:
         first = sweep(store, game, srv.base_url, "en", 1, stream=True)
         assert first.errors == [] and [g.status for g in store.games()] == [FINISHED]
@@ -112,11 +111,15 @@ def test_a_server_killed_and_restarted_mid_game(model, community, tmp_path):
 @pytest.mark.parametrize("stream", [True, False], ids=["stream", "json"])
 def test_a_prompt_longer_than_the_context_errors_the_game_saying_what_to_change(model, community, tmp_path,
                                                                                  stream):
-    with LlamaServer(PYTHON, model, n_ctx=1024, log=tmp_path / "server.log") as srv, \
+    """The default history budget against a 4,096-token server: the conversation outgrows it a few
+    turns in.  Streaming, this server answers with 200 and no events; asked again unstreamed, with
+    400 context_length_exceeded.  The game errors at once with the remedy, not after 7 retries."""
+    with LlamaServer(PYTHON, model, n_ctx=4096, log=tmp_path / "server.log") as srv, \
             Store(tmp_path / "c.sqlite3") as store:
         result = sweep(store, TcgGame(community), srv.base_url, "en", 1, stream=stream)
         (game,) = store.games()
-    assert game.status == ERRORED
+        infos = agent_decisions(store)
+    assert game.status == ERRORED and game.moves > 2 and infos      # mid-game, its moves kept
     assert "context overflow" in game.error and "--history-tokens" in game.error
-    assert "1024 tokens" in game.error and "can be rerun" not in game.error
+    assert "4096 tokens" in game.error and "can be rerun" not in game.error
     assert result.errors == [game.error]
