@@ -69,8 +69,9 @@ shopt -u nullglob
 if (( ${#built[@]} == 0 )); then
   log "building llama-cpp-python $LLAMA_CPP_PYTHON_VERSION from source (minutes)"
   start=$SECONDS
-  # Portable build (no -march=native: the cache may move between machines), no libcurl.
-  CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF" \
+  # Portable build (no -march=native: the cache may move between machines), no libcurl, no
+  # multimodal library (llava/mtmd: loaded only for image chat handlers), no tests, examples or tools.
+  CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_CURL=OFF -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF" \
   CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
     nice "$base_python" -m pip wheel --no-deps --no-binary llama-cpp-python \
       "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION" -w "$wheels.tmp.$$" >&2

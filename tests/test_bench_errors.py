@@ -38,7 +38,7 @@ def test_outside_text_is_sanitised():
     assert "\n" not in clean and "\r" not in clean
     shown = render([clean])
     assert "[bold]loud[/bold]" in shown and "red" in shown and "line two" in shown
-    assert len(sanitize("x" * 5000)) <= 300
+    assert len(sanitize("x" * 5000)) <= 600
 
 
 def test_reasons_are_classified_by_what_fixes_them():
@@ -62,6 +62,8 @@ def test_the_report_groups_reasons_and_suggests_a_rerun_only_when_it_helps(lang)
     assert text.t("cmd_bench.errored_hint", count=2) in shown.replace("\n", "")     # only the 503s
     assert [(g.count, g.kind) for g in group_errors([OVERFLOW] * 3 + [DOWN] * 2 + [AUTH])] == [
         (3, "context"), (2, "rerun"), (1, "auth")]
+    similar = group_errors([OVERFLOW, OVERFLOW.replace("5000", "5012"), OVERFLOW.replace("4096", "8192")])
+    assert [g.count for g in similar] == [3]                 # the same reason, whatever its numbers
     only_context = render(error_report([OVERFLOW], text))
     assert "--retry-errored" not in only_context.replace(text.t("cmd_bench.errored.fix_context", count=1), "")
     assert error_report([], text) == []
@@ -93,3 +95,17 @@ def test_a_sweep_returns_the_stored_reasons_of_its_errored_games(tmp_path, commu
     assert result.errors and len(result.errors) == 3 and again.errors == result.errors
     shown = render(error_report(again.errors, locales.load("en")))
     assert "\x1b" not in shown and "[red]" in shown and "3" in shown
+
+
+def test_bench_ends_with_the_reasons_and_no_rerun_advice_for_a_context_overflow(tmp_path, capsys):
+    from tcgtui.cli import main
+    from tcgtui.opponents.llm.testserver import ChatServer, Fault
+    from tests.test_llm_server_replies import LLAMA_CPP_PYTHON
+    with ChatServer(faults=lambda i, r: Fault("status", status=400, body=LLAMA_CPP_PYTHON)) as server:
+        assert main(["bench", "--agent", "llm:fake", "--vs", "random", "--games", "3", "--db",
+                     str(tmp_path / "b.sqlite3"), "--base-url", server.base_url, "--concurrency", "1"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    text = locales.load("en")
+    assert "Why 3 games errored" in err and "context overflow" in err and "4096 tokens" in err
+    assert " ".join(text.t("cmd_bench.errored.fix_context", count=3).split()) in err
+    assert " ".join(text.t("cmd_bench.errored_hint", count=3).split()) not in err

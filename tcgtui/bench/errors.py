@@ -20,12 +20,13 @@ from rich.table import Table
 from tcgtui import locales
 from tcgtui.opponents.llm.client import context_overflow
 
-REASON_CHARS = 300
+REASON_CHARS = 600
 RERUN = "rerun"                      # a fault that may pass: --retry-errored plays the game again
 FIX_KINDS = ("context", "auth", "not_found", "refused")     # the same request fails the same way
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _HTTP = re.compile(r"\bHTTP (\d{3})\b")
+_NUMBER = re.compile(r"\d+")
 
 
 def sanitize(text: str | None, limit: int = REASON_CHARS) -> str:
@@ -64,10 +65,17 @@ class Group:
 
 
 def group_errors(errors: list[str | None]) -> list[Group]:
-    """One group per distinct (sanitised) reason, most frequent first."""
-    counts = Counter(sanitize(e) or "?" for e in errors)
-    kinds = {sanitize(e) or "?": classify(e) for e in errors}
-    return [Group(reason, n, kinds[reason]) for reason, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))]
+    """One group per distinct reason, most frequent first.  Reasons that differ only in their numbers
+    (a prompt's estimated size, a request count) are one reason, shown as its most frequent wording."""
+    groups: dict[str, Counter[str]] = {}
+    kinds: dict[str, str] = {}
+    for e in errors:
+        shown = sanitize(e) or "?"
+        key = _NUMBER.sub("#", shown)
+        groups.setdefault(key, Counter())[shown] += 1
+        kinds.setdefault(key, classify(e))
+    out = [Group(c.most_common(1)[0][0], sum(c.values()), kinds[k]) for k, c in groups.items()]
+    return sorted(out, key=lambda g: (-g.count, g.reason))
 
 
 def error_report(errors: list[str | None], text: locales.Catalog) -> list[object]:
