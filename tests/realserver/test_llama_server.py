@@ -75,6 +75,23 @@ def test_a_whole_game_against_the_real_server(server, community, tmp_path, strea
     assert all(i["prompt_tokens"] > 0 for i in infos)
 
 
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "json"])
+def test_empty_replies_are_invalid_moves_streamed_or_not(server, community, tmp_path, stream):
+    """A bias on the end-of-turn token makes every reply empty: ``content`` "" and ``finish_reason``
+    "stop" unstreamed; a role event, then an empty delta with "stop", then [DONE] streamed.  Both are
+    the model's (invalid) answer: no retries, the game goes on to its end on the fallback."""
+    end_of_turn = {"4": 100}                              # <|im_end|>, tiny_model.py's EOS
+    with Store(tmp_path / "e.sqlite3") as store:
+        sweep(store, TcgGame(community), server.base_url, "en", 1, stream=stream, invalid_retries=0,
+              extra_body={"logit_bias": end_of_turn})
+        (game,) = store.games()
+        infos = agent_decisions(store)
+    assert game.status == FINISHED, game.error
+    assert infos and all(i["retries"] == 0 and i["fallback"] == "random" for i in infos)
+    assert all(a["error"] == "empty" and a["reply"] == "" and a["finish_reason"] == "stop"
+               for i in infos for a in i["attempts"])
+
+
 def test_a_server_killed_and_restarted_mid_game(model, community, tmp_path):
     game = TcgGame(community)
     with LlamaServer(PYTHON, model, n_ctx=16384, log=tmp_path / "server.log") as srv, \
