@@ -155,6 +155,17 @@ def test_a_context_overflow_fails_at_once_saying_what_to_change(body, n_ctx, str
     assert "context" in message and "can be rerun" not in message
 
 
+def test_the_suggested_budget_is_never_higher_than_the_one_in_use():
+    with ChatServer(faults=[Fault("status", status=400, body=OPENAI)]) as server:
+        client, _ = make_client(server, history_tokens=2000)
+        with pytest.raises(ContextOverflow, match=r"lower --history-tokens or --max-tokens \(now 2000\)"):
+            ask(client)
+    with ChatServer(faults=[Fault("status", status=400, body=OPENAI)]) as server:
+        client, _ = make_client(server)
+        with pytest.raises(ContextOverflow, match=r"try --history-tokens 4096 \(now 12000\)"):
+            ask(client)
+
+
 def test_a_context_error_inside_a_stream_is_recognised():
     body = sse({"error": {"message": "the request exceeds the available context size, try increasing it",
                           "type": "exceed_context_size_error"}})

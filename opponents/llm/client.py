@@ -329,7 +329,10 @@ class ChatClient:
         prompt = sum(estimate_tokens(_text(m.get("content")) or "") + 4 for m in getattr(self, "_messages", []))
         context = f"the server's context of {size} tokens" if size else "the server's context"
         budget = self.settings.history_tokens
-        hint = f"try --history-tokens {max(500, size // 2)}" if size else "lower --history-tokens"
+        if size and size // 2 < budget:
+            hint = f"try --history-tokens {max(500, size // 2)}"
+        else:                # the budget is already small: the first message or the reply is what is long
+            hint = "lower --history-tokens or --max-tokens"
         raise ContextOverflow(self.scrub(
             f"{self.settings.model} at {redact_url(self.settings.base_url)}: context overflow: the prompt "
             f"(about {prompt} estimated tokens) does not fit {context}; {hint} (now {budget}) or give the "
