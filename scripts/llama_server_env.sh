@@ -4,8 +4,9 @@
 # Builds llama-cpp-python once from PyPI source into a wheel cache and installs it, with its
 # server extra and the gguf package (the tests write their tiny model with it), into a venv of its
 # own, apart from the project's.  Both live under ${XDG_CACHE_HOME:-$HOME/.cache}/tcgtui-ci and are
-# reused when present: on a cached machine this is a no-op of about a second; on a fresh one the
-# build takes about 5 minutes on 2 cores.
+# reused when present: on a cached machine this is a no-op (0.3 s); on a fresh one the build took
+# 8 minutes on 2 shared, busy cores (480 s build, 13 s install) and should take about 5 on 2 idle ones.
+# Needs python3 (3.11+) with venv, a C/C++ compiler, and PyPI (cmake and ninja come from it if absent).
 #
 # Prints the venv's python as its last line of stdout (.ci/run exports it as TCGTUI_LLAMA_PYTHON).
 set -euo pipefail
@@ -45,12 +46,18 @@ PINS=(
   "uvicorn==0.54.0"
 )
 
+# Portable build (no -march=native: the cache may move between machines), no libcurl, no multimodal
+# library (llava/mtmd: loaded only for image chat handlers), no tests, examples or tools.
+export CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_CURL=OFF -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF"
+# The wheel cache is keyed by version and build flags: changing either builds again.
+build_key="$LLAMA_CPP_PYTHON_VERSION-$(printf '%s' "$CMAKE_ARGS" | sha256sum | cut -c1-10)"
+
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/tcgtui-ci"
-wheels="$cache/wheels"
+wheels="$cache/wheels/$build_key"
 venv="$cache/llama-venv"
 py="$venv/bin/python"
 stamp="$venv/.tcgtui-pins"
-want="llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION ${PINS[*]}"
+want="llama-cpp-python==$build_key ${PINS[*]}"
 base_python="${PYTHON:-python3}"
 
 log() { echo "llama_server_env: $*" >&2; }
@@ -69,12 +76,9 @@ shopt -u nullglob
 if (( ${#built[@]} == 0 )); then
   log "building llama-cpp-python $LLAMA_CPP_PYTHON_VERSION from source (minutes)"
   start=$SECONDS
-  # Portable build (no -march=native: the cache may move between machines), no libcurl, no
-  # multimodal library (llava/mtmd: loaded only for image chat handlers), no tests, examples or tools.
-  CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_CURL=OFF -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF" \
-  CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
-    nice "$base_python" -m pip wheel --no-deps --no-binary llama-cpp-python \
-      "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION" -w "$wheels.tmp.$$" >&2
+  # nice: on a shared machine the build yields to others; alone on a CI machine it costs nothing.
+  CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" nice "$base_python" -m pip wheel --no-deps \
+    --no-binary llama-cpp-python "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION" -w "$wheels.tmp.$$" >&2
   mv "$wheels.tmp.$$"/llama_cpp_python-*.whl "$wheels"/
   rm -rf "$wheels.tmp.$$"
   built=("$wheels"/llama_cpp_python-"$LLAMA_CPP_PYTHON_VERSION"-*.whl)
