@@ -115,6 +115,7 @@ def test_a_server_killed_and_restarted_mid_game(model, community, tmp_path):
             t.join(120)
         games = sorted(store.games(), key=lambda g: g.game_index)
         assert restarted, "the server was never killed"
+        print(f"killed mid-stream; game 1: {games[1].status} {games[1].error or ''}")
         assert games[0].status == FINISHED and games[0].moves > 0          # nothing finished is lost
         if games[1].status == ERRORED:                                      # allowed, if it says so
             assert "can be rerun" in (games[1].error or "") and second.errors
