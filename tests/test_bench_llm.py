@@ -31,7 +31,7 @@ def test_llm_decisions_are_stored_without_prompts_unless_asked(tmp_path: Path,
     plain = [json.loads(info) for lang, info in rows if lang == "en"]
     logged = [json.loads(info) for lang, info in rows if lang == "ar"]
     assert plain and logged
-    assert all("messages" not in i and "reply" not in i["attempts"][0] for i in plain)
+    assert all("messages" not in i and i["attempts"][0]["reply"] for i in plain)    # replies always kept
     assert all(i["prompt_version"].startswith("v") and i["parse_path"] == "tags" for i in plain)
     assert all(i["messages"] and i["attempts"][0]["reply"] for i in logged)
     versions = {lang: d["prompt_version"] for lang, d in config["players"]["llm:fake"].items()}

@@ -16,7 +16,7 @@ from tcgtui.opponents.base import Agent, AgentError, Decision
 from tcgtui.opponents.random_agent import RandomAgent
 from tcgtui.bench.plan import Cell, build_config, deal_seed, identity, open_run
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
-from tcgtui.store.rows import scrub_info
+from tcgtui.store.rows import REASONING_CHARS, scrub_info
 from tcgtui.store import ERRORED, FINISHED, Store
 
 
@@ -192,10 +192,20 @@ def test_prompts_and_replies_are_kept_only_when_asked(store: Store, community: P
     info = dict(store.conn.execute("SELECT g.lang, d.info_json FROM decisions d JOIN games g ON g.id = d.game_id"
                                    " WHERE d.agent = 'chatty' AND d.idx < 2").fetchall())
     plain, logged = json.loads(info["en"]), json.loads(info["ar"])
-    assert "messages" not in plain and plain["attempts"][0] == {"move": plain["attempts"][0]["move"],
-                                                                "parse_path": "tags"}
+    assert "messages" not in plain and plain["attempts"][0] == {              # replies stay: small, needed
+        "reply": "I play it", "reasoning": "because", "move": plain["attempts"][0]["move"], "parse_path": "tags"}
     assert logged["messages"][0]["content"] == "secret prompt" and logged["attempts"][0]["reply"] == "I play it"
     assert scrub_info({"model": "m"}, False) == {"model": "m"}
+
+
+def test_long_reasoning_is_clipped_unless_prompts_are_logged() -> None:
+    long = "a" * 5_000 + "b" * 5_000
+    info = {"attempts": [{"reply": "x", "reasoning": long}]}
+    (kept,) = scrub_info(info, False)["attempts"]
+    assert kept["reply"] == "x" and kept["reasoning_chars"] == 10_000
+    assert len(kept["reasoning"]) == REASONING_CHARS + 1
+    assert kept["reasoning"].startswith("a") and kept["reasoning"].endswith("b")
+    assert scrub_info(info, True)["attempts"][0]["reasoning"] == long
 
 
 def test_a_run_of_errored_games_stops_the_sweep(store: Store, community: Pack) -> None:

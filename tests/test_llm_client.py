@@ -139,9 +139,11 @@ def test_broken_replies_are_faults_not_moves(fault, kind):
     (Fault.raw(b'data: {"choices": [{"delta": {"content": "\xc3\x28"}}]}\n\n', "text/event-stream"), "bad_utf8"),
     (Fault.raw(b'data: {"choices": [{"delta": {"content": "Frost"}}]}\n\n', "text/event-stream"),
      "stream_cut"),
-    (Fault.null_content(), "null_content"),
+    (Fault.raw(b'data: {"choices": [{"delta": {"content": "Frost"}}]}\n\ndata: [DONE]\n\n', "text/event-stream"),
+     "stream_cut"),
+    (Fault.raw(b"", "text/event-stream"), "empty_stream"),
     (Fault.drop(), "connection"),
-], ids=["malformed-event", "not-utf8", "no-end", "null-content", "dropped"])
+], ids=["malformed-event", "not-utf8", "no-end", "done-without-finish-reason", "empty", "dropped"])
 def test_broken_streams_are_faults(fault, kind):
     with ChatServer([MOVE], faults=[fault]) as server:
         client, _ = make_client(server, stream=True)

@@ -7,6 +7,15 @@ given), a bounded number of times; then ``EndpointDown`` ends the game as
 errored.  Anything else the server refuses (400, 401, 404...) will not get
 better by asking again and fails at once.  The API key is sent in a header and
 scrubbed from every message this module writes.
+
+A stream is whole only when its last choice says how it finished
+(``finish_reason``); a stream without one was cut and is retried.  A stream with
+no events at all is retried once without streaming: llama.cpp's Python server
+answers a prompt longer than its context that way when streaming, and with a
+400 that says so when not.  A prompt longer than the server's context
+(``ContextOverflow``) fails at once with what to change: asking again sends the
+same prompt.  An empty answer that says how it finished is the model's answer
+(an invalid move), streamed or not.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import codecs
 import importlib.metadata
 import json
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -26,6 +36,7 @@ import httpx
 
 from tcgtui.opponents.base import AgentError
 from tcgtui.opponents.llm.endpoint import EndpointSettings, redact_url
+from tcgtui.opponents.llm.tokens import estimate_tokens
 
 StreamHook = Callable[[str, str], None]
 Sleep = Callable[[float], Awaitable[None]]
@@ -43,6 +54,58 @@ def _version() -> str:
 
 class EndpointDown(AgentError):
     """The endpoint failed past the retry budget, or refused the request outright."""
+
+
+class ContextOverflow(EndpointDown):
+    """The prompt is longer than the server's context: the same settings fail the same way."""
+
+
+# How servers say a prompt does not fit: OpenAI and llama-cpp-python ("context_length_exceeded",
+# "maximum context length is N tokens"), llama.cpp's llama-server ("exceeds the available context
+# size", type exceed_context_size_error, n_ctx), vLLM ("maximum context length", "longer than the
+# model's context length"), Anthropic-compatible proxies ("prompt is too long"), llama_cpp itself
+# ("Requested tokens (N) exceed context window of M").
+CONTEXT_CODES = frozenset({"context_length_exceeded", "exceed_context_size_error", "context_window_exceeded",
+                           "string_above_max_length"})
+CONTEXT_WORDS = re.compile(
+    r"context_length_exceeded|exceed(?:s|ed)? the available context|maximum context length"
+    r"|exceed(?:s|ed)? (?:the )?context (?:window|length|size)|context window of \d+"
+    r"|longer than the model'?s (?:maximum )?context|prompt is too long|too many tokens in the prompt"
+    r"|input (?:is )?too long for the model|n_ctx", re.I)
+CONTEXT_SIZE = re.compile(r"(?:maximum context length is|context window of|context length of|"
+                          r"n_ctx\W{0,3}|context (?:size|length) \(?)\s*(\d{3,8})", re.I)
+
+
+def context_overflow(error: Any) -> tuple[bool, int | None]:
+    """Whether a server's error (its ``error`` object, or text) says the prompt is too long
+    for its context, and the context size when it says that too."""
+    if isinstance(error, dict):
+        kinds = {str(error.get(k) or "").lower() for k in ("code", "type")}
+        text = str(error.get("message") or "")
+        size = error.get("n_ctx") if isinstance(error.get("n_ctx"), int) else None
+        hit = bool(kinds & CONTEXT_CODES) or bool(CONTEXT_WORDS.search(text))
+    else:
+        text, size = str(error or ""), None
+        hit = bool(CONTEXT_WORDS.search(text))
+    if not hit:
+        return False, None
+    if size is None and (m := CONTEXT_SIZE.search(text)):
+        size = int(m.group(1))
+    return True, size
+
+
+def _error_object(obj: Any) -> dict[str, Any] | None:
+    """The error a body carries: ``{"error": {...}}``, ``{"error": "text"}`` or vLLM's top level."""
+    if not isinstance(obj, dict):
+        return None
+    err = obj.get("error")
+    if isinstance(err, dict):
+        return err
+    if isinstance(err, str) and err:
+        return {"message": err}
+    if obj.get("object") == "error":
+        return obj
+    return None
 
 
 class Fault(Exception):
@@ -138,6 +201,7 @@ class ChatClient:
         self.rng = rng
         self.sleep = sleep
         self._http: httpx.AsyncClient | None = None
+        self._unstreamed = False          # the next attempt asks without streaming (after an empty stream)
 
     def _client(self) -> httpx.AsyncClient:
         if self._http is None:
@@ -158,7 +222,7 @@ class ChatClient:
         key = self.settings.api_key
         return text.replace(key, "[key]") if key else text
 
-    def body(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    def body(self, messages: list[dict[str, Any]], stream: bool | None = None) -> dict[str, Any]:
         """The request body; messages go as they are (a content may be a list of text and image parts)."""
         s = self.settings
         body: dict[str, Any] = {"model": s.model, "messages": messages}
@@ -166,7 +230,7 @@ class ChatClient:
             body["temperature"] = s.temperature
         if s.max_tokens is not None:
             body["max_tokens"] = s.max_tokens
-        if s.stream:
+        if s.stream if stream is None else stream:
             body["stream"] = True
             body["stream_options"] = {"include_usage": True}
         body.update(s.extra_body)
@@ -187,10 +251,13 @@ class ChatClient:
             if on_stream is not None:
                 on_stream("attempt", str(first_request + len(faults)))
             started = time.perf_counter()
+            stream = self.settings.stream and not self._unstreamed
+            self._unstreamed = False
             try:
-                done = await self._request(self.body(messages), on_stream)
+                done = await self._request(self.body(messages, stream), on_stream, stream, messages)
             except Fault as fault:
                 faults.append(fault.kind)
+                self._unstreamed = fault.kind == "empty_stream"
                 if fault.retry_after is not None and fault.retry_after > RETRY_AFTER_LIMIT:
                     raise EndpointDown(self.scrub(f"{where}: asks to wait {fault.retry_after:.0f} s "
                                                   f"({fault}); the game is errored")) from None
@@ -204,15 +271,17 @@ class ChatClient:
             done.faults = faults
             return done
 
-    async def _request(self, body: dict[str, Any], on_stream: StreamHook | None) -> Completion:
+    async def _request(self, body: dict[str, Any], on_stream: StreamHook | None, stream: bool,
+                       messages: list[dict[str, str]]) -> Completion:
         s = self.settings
+        self._messages = messages
         try:
-            async with asyncio.timeout(None if s.stream else s.timeout):
+            async with asyncio.timeout(None if stream else s.timeout):
                 async with self._client().stream("POST", s.url, json=body) as resp:
                     if resp.status_code != 200:
                         raw = await self._read(resp)
                         self._refuse(resp, raw)
-                    if s.stream and resp.headers.get("content-type", "").startswith("text/event-stream"):
+                    if stream and resp.headers.get("content-type", "").startswith("text/event-stream"):
                         return await self._read_stream(resp, on_stream)
                     done = self._parse_body(await self._read(resp))
         except (TimeoutError, httpx.TimeoutException):
@@ -237,19 +306,38 @@ class ChatClient:
 
     def _refuse(self, resp: httpx.Response, raw: bytes) -> None:
         status = resp.status_code
-        if status in RETRYABLE_STATUS:
-            raise Fault(f"http_{status}", retry_after=retry_after_seconds(resp.headers.get("retry-after")))
-        detail = ""
+        err: dict[str, Any] = {}
         if status not in (401, 403):     # auth errors may echo part of the key
             try:
-                err = json.loads(raw.decode("utf-8")).get("error")
-                detail = err.get("message", "") if isinstance(err, dict) else str(err or "")
+                err = _error_object(json.loads(raw.decode("utf-8"))) or {}
             except (ValueError, AttributeError):
-                detail = ""
-            detail = f": {detail[:200]}" if detail else ""
+                err = {"message": raw.decode("utf-8", "replace")[:400]} if raw else {}
+            self._check_overflow(err)    # whatever the status: a 500 saying so is no better next time
+        if status in RETRYABLE_STATUS:
+            raise Fault(f"http_{status}", retry_after=retry_after_seconds(resp.headers.get("retry-after")))
+        detail = str(err.get("message") or "")
+        detail = f": {detail[:200]}" if detail else ""
         hint = " (check the API key variable)" if status in (401, 403) else ""
         raise EndpointDown(self.scrub(f"{self.settings.model} at {redact_url(self.settings.base_url)}: "
                                       f"HTTP {status}{detail}{hint}"))
+
+    def _check_overflow(self, err: Any) -> None:
+        """Raise ContextOverflow, saying what to change, when ``err`` says the prompt is too long."""
+        hit, size = context_overflow(err)
+        if not hit:
+            return
+        prompt = sum(estimate_tokens(_text(m.get("content")) or "") + 4 for m in getattr(self, "_messages", []))
+        context = f"the server's context of {size} tokens" if size else "the server's context"
+        budget = self.settings.history_tokens
+        if size and size // 2 < budget:
+            hint = f"try --history-tokens {max(500, size // 2)}"
+        else:                # the budget is already small: the first message or the reply is what is long
+            hint = "lower --history-tokens or --max-tokens"
+        raise ContextOverflow(self.scrub(
+            f"{self.settings.model} at {redact_url(self.settings.base_url)}: context overflow: the prompt "
+            f"(about {prompt} estimated tokens) does not fit {context}; {hint} (now {budget}) or give the "
+            "server a bigger context (llama.cpp: -c/--ctx-size; llama-cpp-python: --n_ctx; "
+            "vLLM: --max-model-len); the game is errored, and rerunning it unchanged fails the same way"))
 
     @staticmethod
     def _decode(raw: bytes) -> Any:
@@ -266,7 +354,8 @@ class ChatClient:
         obj = self._decode(raw)
         if not isinstance(obj, dict):
             raise Fault("bad_json", "reply is not a JSON object")
-        if obj.get("error"):
+        if (err := _error_object(obj)) is not None:
+            self._check_overflow(err)
             raise Fault("error_body", "reply carries an error")
         choices = obj.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
@@ -289,6 +378,7 @@ class ChatClient:
         usage: dict[str, Any] | None = None
         finish: str | None = None
         ended = False
+        events = 0
         size = 0
         buffer = ""
 
@@ -297,7 +387,7 @@ class ChatClient:
                 on_stream(kind, text)
 
         def line(text: str) -> None:
-            nonlocal usage, finish, ended
+            nonlocal usage, finish, ended, events
             text = text.rstrip("\r")
             if not text.startswith("data:"):
                 return
@@ -306,9 +396,11 @@ class ChatClient:
                 ended = True
                 return
             obj = self._decode(data.encode("utf-8"))
+            events += 1
             if not isinstance(obj, dict):
                 raise Fault("bad_json", "stream event is not a JSON object")
-            if obj.get("error"):
+            if (err := _error_object(obj)) is not None:
+                self._check_overflow(err)
                 raise Fault("error_body", "stream carries an error")
             if isinstance(obj.get("usage"), dict):
                 usage = obj["usage"]
@@ -346,9 +438,10 @@ class ChatClient:
             line(buffer)
         for kind, part in splitter.feed("", final=True):
             emit(kind, part)
-        if not ended and finish is None:
-            raise Fault("stream_cut", "stream ended before its last event")
-        text = "".join(content)
-        if not text and not reasoning and finish != "length":
-            raise Fault("null_content", "stream carried no content")
-        return Completion(text, "".join(reasoning), usage, finish)
+        if finish is None:
+            if not events:        # llama-cpp-python, on a prompt over its context: ask unstreamed
+                raise Fault("empty_stream", "200 with no events (the next try asks without streaming)")
+            raise Fault("stream_cut", "stream ended without a finish_reason"
+                        + ("" if ended else " or [DONE]"))
+        # An empty answer that finished is the model's answer (an invalid move), as unstreamed.
+        return Completion("".join(content), "".join(reasoning), usage, finish)

@@ -13,17 +13,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from tcgtui.opponents.llm.tokens import estimate_tokens  # noqa: F401  (re-exported)
+
 Message = dict[str, Any]
 
 # An image part, whatever its size, is estimated as this many prompt tokens: what OpenAI's
 # vision models charge for a 1024x1024 image at high detail (85 + 4 tiles x 170).
 IMAGE_TOKENS = 765
-
-
-def estimate_tokens(text: str) -> int:
-    """A tokenizer-free estimate: about 4 Latin characters or 2 Arabic ones per token."""
-    ascii_chars = len(text.encode("ascii", "ignore"))
-    return (ascii_chars + 3) // 4 + (len(text) - ascii_chars + 1) // 2
 
 
 def content_tokens(content: Any) -> int:

@@ -80,6 +80,7 @@ class SweepResult:
     stored: int = 0
     skipped: int = 0
     halted: str | None = None        # the last error, when a run of errored games stopped the sweep
+    errors: list[str | None] = field(default_factory=list)   # why each errored game of the cells errored
 
 
 def halt_after(concurrency: int) -> int:
@@ -241,4 +242,14 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
         raise eg.exceptions[0] from None
     finally:
         await pool.aclose()
+    result.errors = errored_reasons(store, sweep)
     return result
+
+
+def errored_reasons(store: Store, sweep: Sweep) -> list[str | None]:
+    """The stored reason of every errored game in the sweep's cells, this session's or earlier."""
+    cells = set(sweep.cells)
+    rows = store.conn.execute("SELECT agent, opponent, lang, game_index, error FROM games "
+                              "WHERE run_id = ? AND status = ?", (sweep.run.id, ERRORED)).fetchall()
+    return [error for agent, opponent, lang, index, error in rows
+            if Cell(agent, opponent, lang) in cells and index < sweep.games]

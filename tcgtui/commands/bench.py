@@ -16,6 +16,7 @@ from tcgtui.opponents.base import SeatContext
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui.opponents.registry import builder, make_agent
 from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, expand_specs, grammars
+from tcgtui.bench.errors import error_report, sanitize
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
 from tcgtui.bench.lock import RunLock
 from tcgtui.bench.pool import process_pool
@@ -185,11 +186,12 @@ def run(args: argparse.Namespace) -> int:
     if not console.is_terminal:          # piped: keep rows whole instead of wrapping at 80 columns
         console = Console(width=160)
     console.print(summary_table(result, text))
-    errored = sum(t.errored for t in result.tallies.values())
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        err = Console(stderr=True, width=160)
     if result.halted is not None:
-        Console(stderr=True).print(text.t("cmd_bench.halted", count=halt_after(args.concurrency),
-                                          error=clean(result.halted)), highlight=False, markup=False)
-        return 1
-    if errored:
-        Console(stderr=True).print(text.t("cmd_bench.errored_hint", count=errored), highlight=False)
-    return 0
+        err.print(text.t("cmd_bench.halted", count=halt_after(args.concurrency), error=sanitize(result.halted)),
+                  highlight=False)
+    for part in error_report(result.errors, text):      # reasons grouped, and what to do about each kind
+        err.print(part, highlight=False)
+    return 1 if result.halted is not None else 0

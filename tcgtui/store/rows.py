@@ -19,8 +19,13 @@ from tcgtui.store.db import FINISHED, IN_PROGRESS, DecisionRow, GameRow, two_sea
 
 InfoFilter = Callable[[dict[str, Any]], dict[str, Any]]
 
+# What a decision keeps.  Replies are small and are what error analysis needs (why a move was
+# invalid, what an empty or cut answer looked like), so every attempt's reply is always kept, and its
+# reasoning too, clipped to REASONING_CHARS (head and tail, with ``reasoning_chars`` its full length)
+# unless --log-prompts.  Prompts are large (the rules and every card, each decision) and rebuilt
+# from the record and the prompt version, so the conversation is kept only with --log-prompts.
 LOGGED_ONLY = ("messages",)                 # decision info kept only with --log-prompts
-ATTEMPT_LOGGED_ONLY = ("reply", "reasoning")
+REASONING_CHARS = 8_000                     # of an attempt's reasoning kept without --log-prompts
 
 
 def spec_of(game_id: str) -> registry.GameSpec | None:
@@ -101,12 +106,21 @@ def _str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def _clip_reasoning(attempt: dict[str, Any]) -> dict[str, Any]:
+    text = attempt.get("reasoning")
+    if not isinstance(text, str) or len(text) <= REASONING_CHARS:
+        return attempt
+    half = REASONING_CHARS // 2
+    return {**attempt, "reasoning": text[:half] + "…" + text[-half:],
+            "reasoning_chars": attempt.get("reasoning_chars", len(text))}
+
+
 def scrub_info(info: dict[str, Any], log_prompts: bool) -> dict[str, Any]:
-    """Drop prompts and replies from a decision's info unless the user asked to keep them."""
+    """Drop the prompts from a decision's info, and clip long reasoning, unless the user asked to
+    keep everything; replies always stay (see above)."""
     if log_prompts:
         return info
     out = {k: v for k, v in info.items() if k not in LOGGED_ONLY}
     if isinstance(out.get("attempts"), list):
-        out["attempts"] = [{k: v for k, v in a.items() if k not in ATTEMPT_LOGGED_ONLY} if isinstance(a, dict)
-                           else a for a in out["attempts"]]
+        out["attempts"] = [_clip_reasoning(a) if isinstance(a, dict) else a for a in out["attempts"]]
     return out
