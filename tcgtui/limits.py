@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from tcgtui import locales
 from tcgtui.errors import UserError
-from tcgtui.opponents.base import check_number  # noqa: F401  (numbers of players' options, shared)
 
 SEED_LIMIT = 2**63                 # seeds are 0 <= seed < 2**63
 MAX_GAMES = 1_000_000              # per cell of a bench sweep

@@ -17,7 +17,7 @@ from tcgtui import locales
 from tcgtui.opponents.llm.endpoint import FALLBACKS, SAMPLING_RANGES
 from tcgtui.opponents.llm.reasoning import PARSE_MODES
 from tcgtui.errors import UserError
-from tcgtui.limits import check_number
+from tcgtui.opponents.base import check_number
 
 FLAGS = ("base_url", "temperature", "max_tokens", "extra_body", "timeout", "max_retries",
          "invalid_retries", "fallback", "parse", "stream", "history_tokens")

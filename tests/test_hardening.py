@@ -193,7 +193,6 @@ def test_database_locked_bench_write_is_retried(tmp_path):
 
     from tcgtui.bench.runner import save_with_retry
     from tcgtui.store import Store
-    from tests.store_helpers import add_game  # noqa: F401  (the store's own helpers)
     from tcgtui.store import GameRow
 
     path = tmp_path / "t.sqlite3"
@@ -221,10 +220,11 @@ def test_temperature_nan_and_out_of_range_settings_are_refused(tmp_path, capsys,
 
 
 def test_temperature_nan_is_refused_by_the_endpoint_too():
+    from tcgtui.opponents.base import OptionError      # the players' layer's one-line error
     from tcgtui.opponents.llm.endpoint import settings_from_options
 
     for options in ({"temperature": float("nan")}, {"temperature": float("inf")}, {"extra_body": {"top_p": -0.1}}):
-        with pytest.raises(UserError):
+        with pytest.raises(OptionError):
             settings_from_options("m", {"base_url": "http://h/v1", **options})
 
 

@@ -22,7 +22,7 @@ from tcgtui.bench.lock import RunLock
 from tcgtui.bench.pool import process_pool
 from tcgtui.bench.progress import ProgressView, summary_table
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
-from tcgtui.console_text import clean, safe_params
+from tcgtui.console_text import safe_params
 from tcgtui.errors import UserError
 from tcgtui.limits import MAX_CONCURRENCY, MAX_GAMES, MAX_PLANNED, check_at_most, check_seed
 from tcgtui.store import Store, add_db_argument, open_store

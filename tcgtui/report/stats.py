@@ -16,7 +16,7 @@ import numpy as np
 from scipy.stats import binomtest
 from scipy.stats import t as student_t
 
-from tcgtui.engine.tcg.analyses import DECAY_FORM, MIN_FIT_POINTS, DecayFit, decay, fit_decay  # noqa: F401
+from tcgtui.engine.tcg.analyses import decay, fit_decay  # noqa: F401  (the decay fit is the card game's; read here too)
 
 
 def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float] | None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
+from tcgtui.arena import game_spec
 from tcgtui.llm_options import endpoint_options
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.registry import builder
@@ -38,7 +39,7 @@ def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, pre
 
 def check_spec(flag: str, value: str, game_id: str = registry.DEFAULT) -> str:
     """A player spec that parses, can play this game and whose kind this install can build."""
-    game = registry.get(game_id)
+    game = game_spec(game_id)
     try:
         spec = parse_spec(value)
         check_supported(spec, game)

@@ -9,7 +9,6 @@ import time
 import pytest
 
 from tcgtui.engine import registry
-from tests.grid.helpers import state
 
 
 def setup(gid, position="", **params):

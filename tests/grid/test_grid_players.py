@@ -7,7 +7,7 @@ import time
 
 from tcgtui.engine import registry
 from tcgtui.engine.grid import blocks
-from tests.grid.helpers import game, play_out, random_move, state
+from tests.grid.helpers import play_out, random_move, state
 
 
 def reference(gid, name, arg=None):

@@ -174,3 +174,44 @@ def test_the_ladder_climbs_every_rung_once_then_says_it_is_complete(db: Path, ca
         assert [g.status for g in store.games()] == [FINISHED] * len(LADDER)
     assert main(["play", "--campaign", "--campaign-games", "1", "--name", "ada", "--db", str(db)]) == 2
     assert "--campaign: your ladder is complete" in capsys.readouterr().err
+
+
+async def test_a_grid_game_is_recorded_move_by_move_and_resumed_exactly(db: Path) -> None:
+    """Human baselines for every game: a Connect Four game by number keys, quit midway, resumed
+    from the store to the end, and reported beside a model's games of the same game."""
+    with Store(db) as store:
+        app = app_for(store, "--game", "connect4", "--vs", "random", "--name", "ada", "--seed", "4")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            for col in "4433":
+                if col in app.board.session.human_waiting().legal_moves:
+                    await pilot.press(col)
+                    await settle(pilot, app)
+            await quit_by_keys(pilot, app)
+        [saved] = store.games()
+        assert (saved.status, saved.game, saved.agent) == (IN_PROGRESS, "connect4", human_spec("ada"))
+        assert saved.moves >= 6 and len(store.decisions(saved.id)) == saved.moves
+        position = app.board.session.match.state.to_json()
+
+        app = app_for(store, "--resume", "--name", "ada")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            assert app.board.session.match.state.to_json() == position
+            for _ in range(40):
+                waiting = app.board.session.human_waiting()
+                if waiting is None:
+                    break
+                await pilot.press(waiting.legal_moves[0])
+                await settle(pilot, app)
+            assert isinstance(app.screen, GameOverScreen)
+        [done] = store.games()
+        assert done.id == saved.id and done.status == FINISHED and done.result in (
+            "winner1st", "winner2nd", "draw")
+        assert [d.idx for d in store.decisions(done.id)] == list(range(done.moves))
+
+    assert await asyncio.to_thread(main, ["bench", "--game", "connect4", "--agent", "random", "--vs", "mc:5",
+                                          "--games", "2", "--db", str(db)]) == 0
+    from tcgtui.report.data import load_games
+    with Store(db) as store:
+        agents = {g.agent for g in load_games(store, None, game="connect4")}
+    assert {"human:ada", "random"} <= agents

@@ -50,7 +50,17 @@ class GameScreen(LocalizedScreen[None]):
 
     @classmethod
     def warm_up(cls, host: Any, game: Any, seats: Sequence[str]) -> None:
-        """Start slow one-time work (compiling search) while the person reads the board."""
+        """Compile the game's search path in a worker thread while the person reads the board
+        (numba compiles once per install: seconds the opponent's first move need not wait)."""
+        from functools import partial
+
+        from tcgtui.engine import registry
+        from tcgtui.opponents.human import HUMAN
+        from tcgtui.opponents.spec import parse_spec
+        spec = registry.get(game.name)
+        if spec.fast is None or not any(s != HUMAN and parse_spec(s).kind in ("mc", "mcts") for s in seats):
+            return
+        host.run_worker(partial(spec.fast().warm_up, game), thread=True, group="warm-up", exit_on_error=False)
 
     # --- names -----------------------------------------------------------------------
 

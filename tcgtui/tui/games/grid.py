@@ -24,7 +24,7 @@ from textual.widget import Widget
 from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
-from tcgtui.tui.bidi_text import Line, Para, Piece
+from tcgtui.tui.bidi_text import Line, Piece
 from tcgtui.tui.games import register
 from tcgtui.tui.games.base import GameScreen
 from tcgtui.tui.narration import SPECTATOR
@@ -237,7 +237,8 @@ class GridScreen(GameScreen):
         self.query_one(TopBar).show(players=(self.label_for(self.session.viewer),
                                              self.label_for(1 - self.session.viewer)),
                                     seed=self.session.seed, watch=self._watch_state(), note=self.note,
-                                    your_move_key="grid.ui.top.your_move", phase="play")
+                                    your_move_key="grid.ui.top.your_move_column" if self.obs.gravity
+                                    else "grid.ui.top.your_move", phase="play")
         self.redraw()
         self.run_game()
 

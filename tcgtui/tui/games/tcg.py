@@ -9,7 +9,6 @@ both hands.
 from __future__ import annotations
 
 import gc
-from functools import partial
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -105,15 +104,6 @@ class BoardScreen(GameScreen):
             from tcgtui.packs import DEFAULT_PACK, load_pack
             out["pack"] = load_pack(pack or DEFAULT_PACK)
         return out
-
-    @classmethod
-    def warm_up(cls, host: Any, game: Any, seats: Sequence[str]) -> None:
-        from tcgtui.opponents.human import HUMAN
-        from tcgtui.opponents.spec import parse_spec
-        if any(s != HUMAN and parse_spec(s).kind in ("mc", "mcts") for s in seats):
-            from tcgtui.opponents.tasks import warm_up
-            # Compiling the search loops takes ~20 s once per install: do it while the person reads.
-            host.run_worker(partial(warm_up, game.pack), thread=True, group="warm-up", exit_on_error=False)
 
     def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
         return narrate(event, seat, catalog, self.pack)

@@ -21,7 +21,7 @@ from textual.widgets import Input
 
 from tcgtui import locales
 from tcgtui.engine import registry
-from tcgtui.tui.bidi_text import Line, Para, Piece
+from tcgtui.tui.bidi_text import Line, Piece
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
@@ -106,7 +106,7 @@ class ChoiceList(Localized, Widget, can_focus=True):
         self.refresh()
 
     def on_click(self, event: events.Click) -> None:
-        y, row = event.y - 1, 0
+        y = event.y - 1
         if 0 <= y < len(self.values):
             self.index = y
             self.focus()
