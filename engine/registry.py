@@ -146,7 +146,9 @@ class GameSpec:
     rules_text: Callable[..., Any] | None = None              # (game, lang) -> the rules as players read them
     references: tuple[Reference, ...] = ()
     fast: Callable[[], Any] | None = None                     # compiled search accelerator (module), when there is one
-    extras: Mapping[str, Any] = field(default_factory=dict)   # game-specific hooks other layers may look for
+    # Hooks other layers look for: analyze, seed_json, result_code, move_kind, parse_position,
+    # perf (players ``tcgtui perf`` times), reads_records (the report hands analyses whole records).
+    extras: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def id(self) -> str:

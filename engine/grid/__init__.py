@@ -67,7 +67,8 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         analyses=sections, rules_text=rules_text, references=references,
         fast=lambda: importlib.import_module("tcgtui.engine.grid.fast"),
         extras={"analyze": analyze, "seed_json": seed_json, "result_code": result_code,
-                "parse_position": _position_parser(game_id), "missed": missed, "perf": PERF[game_id]}))
+                "parse_position": _position_parser(game_id), "missed": missed, "perf": PERF[game_id],
+                "reads_records": True}))        # its report sections replay each game's record
 
 
 TICTACTOE = _register("tictactoe", (Reference("perfect", _perfect),))

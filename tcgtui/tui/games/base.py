@@ -79,6 +79,27 @@ class GameScreen(LocalizedScreen[None]):
     def _watch_state(self) -> tuple[bool, float] | None:
         return (self.session.paused, self.session.pause) if self.session.spectating else None
 
+    # --- watching: the same keys on every game's screen ------------------------------
+
+    def action_pause(self) -> None:
+        self.session.set_paused(not self.session.paused)
+        self._top_bar().show(watch=self._watch_state())
+
+    def action_step(self) -> None:
+        if not self.session.paused:
+            self.session.set_paused(True)
+        else:
+            self.session.step()
+        self._top_bar().show(watch=self._watch_state())
+
+    def action_speed(self, by: int) -> None:
+        self.session.faster(by)
+        self._top_bar().show(watch=self._watch_state())
+
+    def _top_bar(self) -> Any:
+        from tcgtui.tui.widgets.bars import TopBar
+        return self.query_one(TopBar)
+
     # --- hooks for the shared screens ------------------------------------------------
 
     def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:

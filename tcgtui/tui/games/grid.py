@@ -402,17 +402,3 @@ class GridScreen(GameScreen):
     def action_noop(self) -> None:
         """A key hint only."""
 
-    def action_pause(self) -> None:
-        self.session.set_paused(not self.session.paused)
-        self.query_one(TopBar).show(watch=self._watch_state())
-
-    def action_step(self) -> None:
-        if not self.session.paused:
-            self.session.set_paused(True)
-        else:
-            self.session.step()
-        self.query_one(TopBar).show(watch=self._watch_state())
-
-    def action_speed(self, by: int) -> None:
-        self.session.faster(by)
-        self.query_one(TopBar).show(watch=self._watch_state())

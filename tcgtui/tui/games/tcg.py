@@ -304,21 +304,6 @@ class BoardScreen(GameScreen):
             return
         self.query_one(DetailPane).show(slot)
 
-    def action_pause(self) -> None:
-        self.session.set_paused(not self.session.paused)
-        self.query_one(TopBar).show(watch=self._watch_state())
-
-    def action_step(self) -> None:
-        if not self.session.paused:
-            self.session.set_paused(True)
-        else:
-            self.session.step()
-        self.query_one(TopBar).show(watch=self._watch_state())
-
-    def action_speed(self, by: int) -> None:
-        self.session.faster(by)
-        self.query_one(TopBar).show(watch=self._watch_state())
-
     # --- language model streams ------------------------------------------------------
 
     def feed_stream(self, kind: str, text: str) -> None:
