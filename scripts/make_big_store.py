@@ -1,6 +1,6 @@
 """Build a synthetic store of N card games (default 50,000) for timing ``tcgtui report``.
 
-    python -m tests.make_big_store /tmp/big.sqlite3 50000
+    python scripts/make_big_store.py /tmp/big.sqlite3 50000
     time tcgtui report --db /tmp/big.sqlite3 --format json > /dev/null
 """
 
@@ -10,7 +10,9 @@ import random
 import sys
 from pathlib import Path
 
-from tcgtui.store import FINISHED, DecisionRow, GameRow, Store
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tcgtui.store import FINISHED, DecisionRow, GameRow, Store  # noqa: E402
 
 TYPES = ("champion", "spell", "trick")
 
