@@ -75,3 +75,28 @@ def test_an_llm_player_without_an_endpoint_is_one_line(tmp_path: Path, capsys: p
     assert main(["bench", "--agent", "llm:m", "--vs", "random", "--db", str(tmp_path / "x.sqlite3")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--base-url" in err
+
+
+def test_a_grid_round_robin_with_a_model_is_benched_rated_and_exported_in_the_seed_shape(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """The arena's promise end to end: a model in a Connect Four round-robin over real HTTP, the
+    results matrix and ratings in the report, and the seed benchmark's per-game JSON."""
+    from tcgtui.opponents.llm.testserver import grid_policy
+    db = tmp_path / "grid.sqlite3"
+    with ChatServer(policy=grid_policy("connect4")) as server:
+        assert main(["bench", "--game", "connect4", "--agent", "llm:fake", "--agent", "random", "--agent", "mc:5",
+                     "--round-robin", "--games", "4", "--prompt-style", "illustration", "--db", str(db),
+                     "--base-url", server.base_url, "--concurrency", "2"]) == 0
+    capsys.readouterr()
+    assert main(["report", "--game", "connect4", "--db", str(db), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {r["agent"] for r in report["ratings"]} == {"llm:fake", "random", "mc:5"}
+    assert all(r["ci_low"] <= r["rating"] <= r["ci_high"] for r in report["ratings"])
+    assert len(report["matrix"]) == 6
+    assert main(["report", "--game", "connect4", "--db", str(db), "--format", "seed-json"]) == 0
+    games = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(games) == 12 and {g["result"] for g in games} <= {
+        "winner1st", "winner2nd", "draw", "disqualified1st", "disqualified2nd", "cancelled"}
+    with_model = [g for g in games if "llm:fake" in g["players"]]
+    assert with_model and all(g["prompt_type"] == "illustration" and g["prompt_version"].startswith("grid-v1-en-")
+                              for g in with_model)

@@ -158,7 +158,8 @@ async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tu
         else:
             await pool.discard(agent)
     row = game_row(result, game=sweep.game, agent=cell.agent, opponent=cell.opponent, lang=cell.lang,
-                   game_index=index, agent_seat=seat, run_id=sweep.run.id, started_at=started, finished_at=now())
+                   game_index=index, agent_seat=seat, run_id=sweep.run.id, started_at=started, finished_at=now(),
+                   options=sweep.options)
     rows = decision_rows(decisions, row.seats, sweep.game, lambda info: scrub_info(info, sweep.log_prompts))
     return row, rows
 

@@ -54,10 +54,19 @@ def pending_row(game: Game, *, seed: int, agent: str, opponent: str, lang: str, 
 
 
 def game_row(result: MatchResult, *, game: Game, agent: str, opponent: str, lang: str, game_index: int,
-             agent_seat: int, run_id: int | None, started_at: str, finished_at: str | None) -> GameRow:
-    """A played game (finished or errored) as one games row, with its seats."""
+             agent_seat: int, run_id: int | None, started_at: str, finished_at: str | None,
+             options: dict[str, Any] | None = None) -> GameRow:
+    """A played game (finished or errored) as one games row, with its seats.
+
+    ``options`` are the game-level settings the players were given (the prompt style); they
+    are kept among the game's parameters with the prompt version the models were asked in,
+    so an export can say how each game was put to the models."""
     row = pending_row(game, seed=result.record.seed, agent=agent, opponent=opponent, lang=lang,
                       game_index=game_index, agent_seat=agent_seat, run_id=run_id, started_at=started_at)
+    row.game_params.update(options or {})
+    version = next((d.info["prompt_version"] for d in result.decisions if "prompt_version" in d.info), None)
+    if version is not None:
+        row.game_params["prompt_version"] = version
     fields = outcome_fields(result, game.name, agent_seat)
     for key, value in fields.items():
         setattr(row, key, value)
