@@ -84,8 +84,7 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
     """The settings of a new game against --vs, or of the campaign; every flag checked."""
     opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS, args.game)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
-    return settings_from(args, seats, handle=handle or "",
-                         extra={"--position": args.position, "--to-move": args.to_move})
+    return settings_from(args, seats, handle=handle or "")
 
 
 def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | None) -> Any:

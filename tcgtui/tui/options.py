@@ -14,7 +14,7 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
-from tcgtui.arena import game_spec
+from tcgtui.arena import game_spec, given_params
 from tcgtui.llm_options import endpoint_options
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.registry import builder
@@ -60,31 +60,12 @@ def check_game(args: argparse.Namespace) -> str:
     return str(args.game)
 
 
-def game_params(args: argparse.Namespace, extra: dict[str, str | None] | None = None) -> dict[str, Any]:
-    """--param NAME=VALUE (repeatable), plus shortcut flags such as --position, checked by the game."""
-    info = registry.get(check_game(args)).info
-    given: list[tuple[str, str, str]] = []
-    for item in args.param:
-        name, eq, value = item.partition("=")
-        if not eq or not name:
-            raise UserError(f"--param: {item!r} is not NAME=VALUE")
-        given.append(("--param", name.strip(), value))
-    for flag, value in (extra or {}).items():
-        if value is not None:
-            given.append((flag, flag.lstrip("-").replace("-", "_"), value))
-    if getattr(args, "pack", None) is not None:
-        given.append(("--pack", "pack", args.pack))
-    out: dict[str, Any] = {}
-    for flag, name, value in given:
-        try:
-            out[name] = info.param(name).parse(value)
-        except registry.ParamError as exc:
-            raise UserError(f"{flag}: {exc}") from None
-    return out
+def game_params(args: argparse.Namespace) -> dict[str, Any]:
+    """--param NAME=VALUE (repeatable) and the shortcut flags (--pack, --position, --to-move), checked by the game."""
+    return given_params(args, registry.get(check_game(args)))
 
 
-def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str = "",
-                  pack: Any = None, extra: dict[str, str | None] | None = None) -> Any:
+def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str = "", pack: Any = None) -> Any:
     """Settings from the flags; ``pack``, when the caller has loaded it already, instead of --pack."""
     from tcgtui.tui.app import Settings           # Textual loads only once a screen is wanted
     if args.lang not in locales.available():
@@ -94,7 +75,7 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
         raise UserError(f"--pause: {args.pause:g} is out of range; expected seconds from 0 to 60")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     game_id = check_game(args)
-    params = game_params(args, extra)
+    params = game_params(args)
     if game_id == registry.DEFAULT:
         params["pack"] = pack or load_pack(params.get("pack") or DEFAULT_PACK)
     return Settings(seats=seats, game_id=game_id, params=params, lang=args.lang,
