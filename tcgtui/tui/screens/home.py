@@ -42,18 +42,19 @@ def game_text(catalog: locales.Catalog, game_id: str, what: str) -> str:
 
 def opponents_for(game_id: str) -> list[str]:
     """The specs offered against ``game_id``: search players, the game's references, then llm:."""
-    from tcgtui.opponents.registry import BUILDERS
-    from tcgtui.opponents.spec import SpecError, parse_spec
+    from tcgtui.opponents.registry import builder
+    from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
     spec = registry.get(game_id)
     refs = [f"{r.name}:{r.default_arg}" if r.takes_arg and r.default_arg is not None else r.name
             for r in spec.references]
     out = []
     for s in (*SEARCH, *refs):
         try:
-            kind = parse_spec(s).kind
+            parsed = parse_spec(s)
+            check_supported(parsed, spec)
         except SpecError:
             continue
-        if kind in BUILDERS:
+        if builder(parsed.kind) is not None:
             out.append(s)
     return out + [LLM]
 
