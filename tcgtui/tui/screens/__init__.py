@@ -1,0 +1,1 @@
+"""The screens every game shares: home, rules, dialogs, and the localized screen base."""
