@@ -18,7 +18,3 @@ def test_every_folder_of_python_modules_is_a_package():
                 missing.append(str(folder.relative_to(ROOT)))
     assert missing == []
 
-
-def test_setup_maps_the_folders_under_tcgtui():
-    text = (ROOT / "setup.py").read_text(encoding="utf-8")
-    assert 'MAPPED = ("engine", "opponents", "locales")' in text
