@@ -24,13 +24,14 @@ squares on the win rates themselves (scipy.optimize.curve_fit) and R² is
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 import numpy as np
+
+from tcgtui.engine.stats import mean, median, sample_variance
 
 Row = dict[str, Any]
 FINISHED = "finished"
@@ -76,21 +77,6 @@ def fit_decay(ks: Sequence[float], rates: Sequence[float]) -> DecayFit | None:
     total = float(np.sum((w - w.mean()) ** 2))
     r2 = None if np.ptp(w) == 0 else 1.0 - float(residual @ residual) / total
     return DecayFit(float(a), float(b), r2, len(k))
-
-
-def sample_variance(values: Sequence[float]) -> float | None:
-    """Variance with n−1 in the denominator; None below two values."""
-    if len(values) < 2:
-        return None
-    return float(np.var(np.asarray(values, dtype=float), ddof=1))
-
-
-def median(values: Sequence[float]) -> float | None:
-    return float(np.median(np.asarray(values, dtype=float))) if len(values) else None
-
-
-def mean(values: Sequence[float]) -> float | None:
-    return math.fsum(values) / len(values) if len(values) else None
 
 
 # --- opponents --------------------------------------------------------------------------------

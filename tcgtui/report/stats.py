@@ -16,6 +16,7 @@ import numpy as np
 from scipy.stats import binomtest
 from scipy.stats import t as student_t
 
+from tcgtui.engine.stats import mean, median, sample_variance  # noqa: F401  (shared with the games' analyses)
 from tcgtui.engine.tcg.analyses import decay, fit_decay  # noqa: F401  (the decay fit is the card game's; read here too)
 
 
@@ -38,18 +39,3 @@ def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float
     sd = float(np.std(np.asarray(values, dtype=float), ddof=1))
     half = float(student_t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
     return m - half, m + half
-
-
-def sample_variance(values: Sequence[float]) -> float | None:
-    """Variance with n−1 in the denominator; None below two values."""
-    if len(values) < 2:
-        return None
-    return float(np.var(np.asarray(values, dtype=float), ddof=1))
-
-
-def median(values: Sequence[float]) -> float | None:
-    return float(np.median(np.asarray(values, dtype=float))) if len(values) else None
-
-
-def mean(values: Sequence[float]) -> float | None:
-    return math.fsum(values) / len(values) if len(values) else None

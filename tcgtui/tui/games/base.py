@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Sequence
 
 from rich.console import RenderableType
 from textual import work
+from textual.binding import Binding
 
 from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
@@ -27,6 +28,16 @@ Column = tuple[str, int, list[str]]     # a game-over table column: title key, m
 
 class GameScreen(LocalizedScreen[None]):
     """The board of one game; the session's view while the game runs."""
+
+    # Keys every game's screen has (its own moves are bound by the game's screen).
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("question_mark,f1", "rules", show=False),
+        Binding("q,Q", "quit_game", show=False),
+        Binding("space", "pause", show=False),
+        Binding("n,N,full_stop", "step", show=False),
+        Binding("plus,equals_sign", "speed(1)", show=False),
+        Binding("minus", "speed(-1)", show=False),
+    ]
 
     GAME_IDS: ClassVar[tuple[str, ...]] = ()
     AUTO_FOCUS = None

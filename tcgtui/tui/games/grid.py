@@ -197,12 +197,6 @@ class GridScreen(GameScreen):
         Binding("down", "move(1,0)", show=False),
         *[Binding(str(i), f"drop({i})", show=False) for i in range(1, 10)],
         Binding("enter", "play", show=False),
-        Binding("question_mark,f1", "rules", show=False),
-        Binding("q,Q", "quit_game", show=False),
-        Binding("space", "pause", show=False),
-        Binding("n,N,full_stop", "step", show=False),
-        Binding("plus,equals_sign", "speed(1)", show=False),
-        Binding("minus", "speed(-1)", show=False),
     ]
 
     def __init__(self, session: GameSession, *, streams: bool = False,

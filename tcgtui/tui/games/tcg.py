@@ -73,13 +73,6 @@ class BoardScreen(GameScreen):
         Binding("right", "move(1)", show=False),
         *[Binding(str(i), f"pick({i - 1})", show=False) for i in range(1, 10)],
         Binding("enter", "play", show=False),
-        Binding("question_mark,f1", "rules", show=False),
-        Binding("l", "language", show=False),
-        Binding("q,Q", "quit_game", show=False),
-        Binding("space", "pause", show=False),
-        Binding("n,N,full_stop", "step", show=False),
-        Binding("plus,equals_sign", "speed(1)", show=False),
-        Binding("minus", "speed(-1)", show=False),
     ]
 
     def __init__(self, session: GameSession, *, streams: bool = False,
