@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from tcgtui.engine.core import INVALID, GameRecord
 from tcgtui.engine.grid.config import EMPTY, GridConfig
-from tcgtui.engine.grid.lines import line_through
+from tcgtui.engine.grid.lines import completes
 from tcgtui.engine.grid.state import INVALID_KINDS, GridState, result_code
 
 
@@ -27,8 +27,10 @@ def _candidates(state: GridState) -> list[tuple[int, int]]:
 def immediate_wins(state: GridState, seat: int) -> list[tuple[int, int]]:
     """0-based cells where a stone of ``seat`` would complete a line now (row-major order)."""
     cfg = state.config
+    if state.board.count(seat + 1) < cfg.connect - 1:       # too few stones for any line yet
+        return []
     return sorted((r, c) for r, c in _candidates(state)
-                  if line_through(state.board, cfg.rows, cfg.cols, r, c, cfg.connect, seat + 1))
+                  if completes(state.board, cfg.rows, cfg.cols, r, c, cfg.connect, seat + 1))
 
 
 def blocks(state: GridState) -> list[tuple[int, int]]:
@@ -83,7 +85,7 @@ def missed(record_json: dict[str, Any]) -> dict[str, Any]:
             continue
         cell = state.target(game.move_from_text(text))
         wins = immediate_wins(state, seat)
-        threats = blocks(state)
+        threats = [] if wins else blocks(state)     # a block counts only when there is no win to take
         tally["valid"] += 1
         if wins:
             tally["win_chances"] += 1
