@@ -18,3 +18,18 @@ def test_every_folder_of_python_modules_is_a_package():
                 missing.append(str(folder.relative_to(ROOT)))
     assert missing == []
 
+
+
+def test_compiled_search_is_cached_per_version_in_the_user_cache_unless_the_user_chose(tmp_path):
+    import os
+    import subprocess
+    import sys
+    probe = "import os, tcgtui; print(os.environ['NUMBA_CACHE_DIR'])"
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    from tcgtui import __version__
+    assert Path(out) == tmp_path / "tcgtui" / f"numba-{__version__}"
+    chosen = subprocess.run([sys.executable, "-c", probe], env={**env, "NUMBA_CACHE_DIR": "/x"}, cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert chosen == "/x"
