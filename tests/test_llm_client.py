@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import json
 import random
 import time
@@ -248,3 +250,28 @@ def test_think_tags_split_across_stream_chunks():
         parts += splitter.feed("", final=True)
         assert "".join(t for k, t in parts if k == "reasoning") == "maybe <BEGIN_MOVE>Stone Golem<END_MOVE>"
         assert "".join(t for k, t in parts if k == "answer") == MOVE
+
+
+def test_agents_of_one_endpoint_share_one_http_client_until_the_last_lets_go(community):
+    """64 concurrent games must not build 64 clients (each loading certificates): one per endpoint."""
+    from tests.llm_support import first_turn, llm_agent
+
+    async def go():
+        with ChatServer() as server:
+            agents = [llm_agent(server) for _ in range(3)]
+            other = llm_agent(server, api_key="another-key")
+            for a in (*agents, other):
+                _, obs, events = first_turn(community, agent=a)
+                await a.decide(obs, events)
+            shared = {id(a.client._http) for a in agents}
+            assert len(shared) == 1 and id(other.client._http) not in shared
+            http = agents[0].client._http
+            await agents[0].aclose()
+            await agents[1].aclose()
+            assert not http.is_closed                       # the third still uses it
+            _, obs, events = first_turn(community, agent=agents[2])
+            await agents[2].decide(obs, events)
+            await agents[2].aclose()
+            assert http.is_closed
+            await other.aclose()
+    asyncio.run(go())

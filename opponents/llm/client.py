@@ -27,6 +27,7 @@ import json
 import random
 import re
 import time
+import weakref
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
@@ -192,8 +193,44 @@ def _text(value: Any) -> str | None:
     return str(value)
 
 
+class _SharedClients:
+    """One httpx client per endpoint and event loop, shared by every agent that talks to it.
+
+    A sweep of 64 concurrent model games would otherwise build 64 clients (each loading the
+    certificate bundle, about 30 ms); an httpx client belongs to the loop it was made on, so the
+    clients are kept per loop (weakly: a finished loop takes its entries with it) and closed when
+    the last agent using one lets it go.
+    """
+
+    def __init__(self) -> None:
+        self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, list[Any]]] = \
+            weakref.WeakKeyDictionary()
+
+    def take(self, key: tuple, make: Callable[[], httpx.AsyncClient]) -> httpx.AsyncClient:
+        clients = self._by_loop.setdefault(asyncio.get_running_loop(), {})
+        entry = clients.get(key)
+        if entry is None or entry[0].is_closed:
+            entry = clients[key] = [make(), 0]
+        entry[1] += 1
+        return entry[0]
+
+    async def give_back(self, client: httpx.AsyncClient) -> None:
+        clients = self._by_loop.get(asyncio.get_running_loop(), {})
+        for key, entry in list(clients.items()):
+            if entry[0] is client:
+                entry[1] -= 1
+                if entry[1] > 0:
+                    return
+                del clients[key]
+                break
+        await client.aclose()
+
+
+SHARED = _SharedClients()
+
+
 class ChatClient:
-    """An httpx client bound to one endpoint, with the retry policy above."""
+    """An endpoint's shared httpx client, with the retry policy above."""
 
     def __init__(self, settings: EndpointSettings, rng: random.Random,
                  sleep: Sleep = asyncio.sleep) -> None:
@@ -205,18 +242,23 @@ class ChatClient:
 
     def _client(self) -> httpx.AsyncClient:
         if self._http is None:
-            headers = {"User-Agent": f"tcgtui/{_version()}", "X-Title": "tcgtui"}
-            if self.settings.api_key:
-                headers["Authorization"] = f"Bearer {self.settings.api_key}"
-            self._http = httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(self.settings.timeout),
-                                           limits=httpx.Limits(max_connections=None,
-                                                               max_keepalive_connections=32))
+            s = self.settings
+            secure = s.url.startswith("https:")
+
+            def make() -> httpx.AsyncClient:
+                headers = {"User-Agent": f"tcgtui/{_version()}", "X-Title": "tcgtui"}
+                if s.api_key:
+                    headers["Authorization"] = f"Bearer {s.api_key}"
+                # Plain http never needs the certificate bundle: do not load it.
+                return httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(s.timeout), verify=secure,
+                                         limits=httpx.Limits(max_connections=None, max_keepalive_connections=32))
+            self._http = SHARED.take((s.url, s.api_key, s.timeout), make)
         return self._http
 
     async def aclose(self) -> None:
         if self._http is not None:
-            await self._http.aclose()
-            self._http = None
+            http, self._http = self._http, None
+            await SHARED.give_back(http)
 
     def scrub(self, text: str) -> str:
         key = self.settings.api_key
