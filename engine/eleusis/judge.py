@@ -1,0 +1,89 @@
+"""Is a guessed rule the secret rule?  The seed's simulation, made reproducible.
+
+From the current mainline, 100 continuations of up to 40 steps: at each step
+both rules are asked about all 52 distinct cards; any disagreement, or an
+error in the guess, makes the guess wrong, with that mainline and card as the
+counterexample; otherwise a card the secret rule accepts (chosen by a seeded
+generator) is appended.  When neither rule reads the mainline the answer is
+exact: the 52 cards are all there is to compare.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from tcgtui.engine.eleusis.cards import DISTINCT, Card
+from tcgtui.engine.eleusis.rulelang import Rule, RuleError
+
+CONTINUATIONS = 100
+STEPS = 40
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """``counterexample``: the mainline, the card, and what the secret rule says of it."""
+
+    equivalent: bool
+    exact: bool
+    counterexample: tuple[tuple[Card, ...], Card, bool] | None = None
+    error: RuleError | None = None          # the guess failed to run on the counterexample
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"equivalent": self.equivalent, "exact": self.exact, "counterexample": None}
+        if self.counterexample is not None:
+            mainline, card, truth = self.counterexample
+            out["counterexample"] = {"mainline": [c.text() for c in mainline], "card": card.text(),
+                                     "secret_rule_accepts": truth}
+            if self.error is not None:
+                out["counterexample"]["guess_error"] = str(self.error)
+        return out
+
+
+def accepts(rule: Rule, card: Card, mainline: Sequence[Card]) -> bool:
+    """The secret rule's answer: a rule that errs on a card rejects it."""
+    try:
+        return rule.accepts(card, mainline)
+    except RuleError:
+        return False
+
+
+def _disagreement(truth: Rule, guess: Rule, mainline: list[Card]) -> tuple[Verdict | None, list[Card]]:
+    """Compare both rules on the 52 cards after ``mainline``; the first disagreement, and the cards accepted."""
+    accepted = []
+    for card in DISTINCT:
+        t = accepts(truth, card, mainline)
+        try:
+            g = guess.accepts(card, mainline)
+        except RuleError as exc:
+            return Verdict(False, False, (tuple(mainline), card, t), exc), accepted
+        if t != g:
+            return Verdict(False, False, (tuple(mainline), card, t)), accepted
+        if t:
+            accepted.append(card)
+    return None, accepted
+
+
+def judge(truth: Rule, guess: Rule, mainline: Sequence[Card], seed: int | str = 0,
+          continuations: int = CONTINUATIONS, steps: int = STEPS) -> Verdict:
+    """Whether ``guess`` behaves as ``truth`` from ``mainline`` on (reproducible from ``seed``)."""
+    start = list(mainline)
+    exact = not truth.uses_mainline and not guess.uses_mainline
+    found, first_accepted = _disagreement(truth, guess, start)
+    if found is not None:
+        return Verdict(False, exact, found.counterexample, found.error)
+    if exact:
+        return Verdict(True, True)
+    rng = random.Random(f"eleusis-judge:{seed}:{' '.join(c.text() for c in start)}")
+    for _ in range(continuations):
+        line = list(start)
+        accepted = first_accepted
+        for _ in range(steps - 1):
+            if not accepted:
+                break
+            line.append(rng.choice(accepted))
+            found, accepted = _disagreement(truth, guess, line)
+            if found is not None:
+                return found
+    return Verdict(True, False)
