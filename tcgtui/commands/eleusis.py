@@ -1,0 +1,75 @@
+"""``tcgtui eleusis judge``: does a guessed rule behave as a secret rule from a given mainline?
+
+The verdict is the game's own judge (``engine/eleusis/judge.py``), seeded, so the
+same question always gets the same answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from tcgtui import locales
+from tcgtui.console_text import clean
+from tcgtui.engine.eleusis.cards import CardError, parse_cards
+from tcgtui.engine.eleusis.judge import judge
+from tcgtui.engine.eleusis.library import COUNT, compiled
+from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
+from tcgtui.errors import UserError
+
+
+def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    sub = p.add_subparsers(dest="eleusis_command", metavar="COMMAND", required=True)
+    j = sub.add_parser("judge", help=text.t("cmd_eleusis.judge.help"), description=text.t("cmd_eleusis.judge.help"))
+    j.add_argument("--rule", required=True, metavar="N|FILE", help=text.t("cmd_eleusis.judge.rule", high=COUNT - 1))
+    j.add_argument("--guess", required=True, metavar="FILE", help=text.t("cmd_eleusis.judge.guess"))
+    j.add_argument("--mainline", default="", metavar="CARDS", help=text.t("cmd_eleusis.judge.mainline"))
+    j.add_argument("--seed", type=int, default=0, help=text.t("cmd_eleusis.judge.seed"))
+    j.add_argument("--json", action="store_true", help=text.t("cmd_eleusis.judge.json"))
+    j.add_argument("--lang", default="en", choices=locales.available(), help=text.t("cmd_cards.lang"))
+
+
+def _read_rule(flag: str, path: str, text: locales.Catalog) -> Rule:
+    try:
+        source = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(text.t("cmd_eleusis.errors.file", flag=flag, path=path,
+                               why=getattr(exc, "strerror", None) or type(exc).__name__)) from None
+    try:
+        return compile_rule(source)
+    except RuleError as exc:
+        raise UserError(text.t("cmd_eleusis.errors.rule", flag=flag, path=path, why=exc.text(text))) from None
+
+
+def secret_rule(value: str, text: locales.Catalog) -> Rule:
+    """``--rule``: a number of the library, or a file holding a rule."""
+    if value.strip().lstrip("-").isdigit():
+        n = int(value)
+        if not 0 <= n < COUNT:
+            raise UserError(text.t("cmd_eleusis.errors.number", value=value, high=COUNT - 1))
+        return compiled(n)
+    return _read_rule("--rule", value, text)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = locales.load(args.lang)
+    truth = secret_rule(args.rule, text)
+    guess = _read_rule("--guess", args.guess, text)
+    try:
+        mainline = parse_cards(args.mainline)
+    except CardError as exc:
+        raise UserError(text.t("cmd_eleusis.errors.card", card=exc.text)) from None
+    verdict = judge(truth, guess, mainline, args.seed)
+    if args.json:
+        print(json.dumps(verdict.to_json(), ensure_ascii=False))
+        return 0
+    print(text.t("cmd_eleusis.judge.equivalent" if verdict.equivalent else "cmd_eleusis.judge.different"))
+    if verdict.counterexample is not None:
+        line, card, truth_says = verdict.counterexample
+        key = "cmd_eleusis.judge.counter_accepts" if truth_says else "cmd_eleusis.judge.counter_rejects"
+        print(text.t(key, mainline=" ".join(c.text() for c in line) or text.t("cmd_eleusis.judge.empty"),
+                     card=card.text()))
+        if verdict.error is not None:
+            print(text.t("cmd_eleusis.judge.guess_error", why=clean(verdict.error.text(text))))
+    return 0
