@@ -1,0 +1,36 @@
+"""Eleusis: find a hidden card rule by experiment, and know when you know enough to guess.
+
+One seat (the scientist), a score outcome.  A move is a card of the hand, with
+the turn's tentative rule, confidence and guess when the player gives them
+(``moves.py``).  Rules and guesses are written in a small safe subset of Python
+(``rulelang.py``) and judged by simulation (``judge.py``); the 26 rules of the
+benchmark ship in ``rules.toml``.  Its text lives in ``locales/<lang>/eleusis/``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcgtui.engine.eleusis.game import FORMATS, EleusisGame
+from tcgtui.engine.eleusis.library import COUNT
+from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
+from tcgtui.engine.registry import AGENT, LIST, SCORE, GameInfo, GameSpec, Param, Reference, register
+
+__all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
+
+
+def _scientist(game: Any, arg: int | None) -> Any:
+    from tcgtui.engine.eleusis.scientist import policy
+    return policy(game, arg)
+
+
+SPEC = register(GameSpec(
+    GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT,
+             params=(Param("rule", int, 0, low=0, high=COUNT - 1),
+                     Param("guess_format", str, "text", choices=FORMATS),
+                     Param("rule_code", str, ""))),
+    make=EleusisGame.from_params,
+    narrator=lambda game, catalog, viewer=-1: EleusisNarrator(game, catalog, viewer),
+    rules_text=rules_text,
+    references=(Reference("scientist", _scientist),),
+))

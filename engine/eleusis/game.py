@@ -1,0 +1,85 @@
+"""Eleusis as a ``Game``: parameters in (which secret rule, which guess format), rounds out."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from tcgtui.engine.core import Game
+from tcgtui.engine.eleusis.cards import parse_card, shoe
+from tcgtui.engine.eleusis.library import COUNT, compiled, library
+from tcgtui.engine.eleusis.moves import parse_play
+from tcgtui.engine.eleusis.observation import EleusisObservation
+from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
+from tcgtui.engine.eleusis.state import MAX_TURNS, EleusisState
+
+FORMATS = ("text", "code")
+
+
+def consistent(rule: Rule, plays: Any, start: Any = ()) -> bool:
+    """Whether ``rule`` would have given every verdict of ``plays`` ((card, accepted) pairs, in order),
+    the mainline starting with ``start``."""
+    mainline = list(start)
+    for card, accepted in plays:
+        try:
+            says = rule.accepts(card, mainline)
+        except RuleError:
+            says = False
+        if says != accepted:
+            return False
+        if accepted:
+            mainline.append(card)
+    return True
+
+
+class EleusisGame(Game[str]):
+    name = "eleusis"
+
+    def __init__(self, rule: int = 0, guess_format: str = "text", rule_code: str = "") -> None:
+        if guess_format not in FORMATS:
+            raise ValueError(f"guess_format={guess_format!r}: expected one of {', '.join(FORMATS)}")
+        self.rule_number = int(rule)
+        self.rule_code = rule_code
+        self.guess_format = guess_format
+        if rule_code:
+            try:
+                self.rule = compile_rule(rule_code)
+            except RuleError as exc:
+                raise ValueError(f"rule_code: {exc}") from None
+        else:
+            if not 0 <= self.rule_number < COUNT:
+                raise ValueError(f"rule={rule}: expected a rule number from 0 to {COUNT - 1}")
+            self.rule = compiled(self.rule_number)
+
+    @classmethod
+    def from_params(cls, params: dict[str, Any]) -> EleusisGame:
+        return cls(params.get("rule", 0), params.get("guess_format", "text") or "text",
+                   params.get("rule_code", "") or "")
+
+    def new_state(self, seed: int) -> EleusisState:
+        return EleusisState(self.rule, seed, self.guess_format)
+
+    def setup(self) -> dict[str, Any]:
+        return {"rule": self.rule_number, "rule_code": self.rule_code, "guess_format": self.guess_format,
+                "max_turns": MAX_TURNS}
+
+    def move_to_text(self, move: str) -> str:
+        return parse_play(move).text()
+
+    def move_from_text(self, text: str) -> str:
+        return parse_play(text).text()
+
+    def resample(self, obs: EleusisObservation, rng: Any) -> EleusisState:
+        """Same board and hand; a deck dealt from the unseen cards and a library rule that fits the plays."""
+        seen = Counter(parse_card(c) for c in obs.hand)
+        for card, rejected in obs.board:
+            if card is not None:
+                seen[parse_card(card)] += 1
+            seen.update(parse_card(x) for x in rejected)
+        pool = list((Counter(shoe()) - seen).elements())
+        rng.shuffle(pool)
+        plays = [(parse_card(c), a) for c, a in obs.plays]
+        start = [parse_card(obs.board[0][0])] if obs.board and obs.board[0][0] is not None else []
+        fits = [r.rule for r in library() if consistent(r.rule, plays, start)]
+        rule = rng.choice(fits) if fits else rng.choice(library()).rule
+        return EleusisState.from_observation(obs, rule, pool[:obs.deck_left], rng.randrange(2 ** 31))

@@ -1,0 +1,208 @@
+"""A round of Eleusis: the shoe, the hand, the board, the turns, the guesses and the score.
+
+One seat, the scientist.  The secret rule is a compiled rule-language rule; the
+deck order depends on the seed alone, so every player of a run meets the same
+cards (the starter depends on the rule, drawn from that same deck).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
+from tcgtui.engine.eleusis.cards import Card, parse_card, shoe
+from tcgtui.engine.eleusis.judge import Verdict, accepts, judge
+from tcgtui.engine.eleusis.moves import Play, parse_play
+from tcgtui.engine.eleusis.observation import EleusisObservation
+from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
+
+HAND = 12
+MAX_TURNS = 30
+PENALTY = 2
+SILENT_CONFIDENCE = 5
+SOLVED, TURNS, BANKRUPT, NO_CARDS = "solved", "turns", "bankrupt", "no_cards"
+
+
+def deck_order(seed: int) -> list[Card]:
+    """The shoe shuffled by the seed alone (paired: every player and rule of a seed meet the same order)."""
+    cards = shoe()
+    random.Random(f"eleusis-deck:{seed}").shuffle(cards)
+    return cards
+
+
+class EleusisState(GameState[str]):
+    num_seats = 1
+
+    def __init__(self, rule: Rule, seed: int, guess_format: str = "text", max_turns: int = MAX_TURNS,
+                 deal: bool = True) -> None:
+        self.rule = rule
+        self.seed = seed
+        self.guess_format = guess_format
+        self.max_turns = max_turns
+        self.deck: list[Card] = []
+        self.hand: list[Card] = []
+        self.board: list[list[Any]] = []            # [mainline card or None, [rejected cards]]
+        self.plays: list[tuple[Card, bool]] = []
+        self.failed: list[str] = []
+        self.turns = 0
+        self.score: int | None = None
+        self._outcome: Outcome | None = None
+        self.start_events: list[Event] = []
+        if deal:
+            self._deal()
+
+    def _deal(self) -> None:
+        deck = deck_order(self.seed)
+        self.hand, deck = deck[:HAND], deck[HAND:]
+        set_aside = 0
+        while deck:
+            card = deck.pop(0)
+            if accepts(self.rule, card, []):
+                self.board.append([card, []])
+                break
+            set_aside += 1
+        self.deck = deck
+        starter = self.board[0][0].text() if self.board else None
+        self.start_events = [Event("start", 0, {"starter": starter, "set_aside": set_aside})]
+
+    # --- the core API ---------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return -1 if self._outcome is not None else 0
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def is_terminal(self) -> bool:
+        return self._outcome is not None
+
+    def mainline(self) -> list[Card]:
+        return [card for card, _ in self.board if card is not None]
+
+    def legal_moves(self) -> list[str]:
+        if self._outcome is not None:
+            return []
+        return [c.text() for c in sorted(set(self.hand))]
+
+    def validate(self, move: str) -> str | None:
+        if self._outcome is not None:
+            return "over"
+        try:
+            play = parse_play(move)
+        except IllegalMove:
+            return "format"
+        return None if play.card in self.hand else "not_in_hand"
+
+    def apply(self, move: str) -> list[Event]:
+        if self._outcome is not None:
+            raise IllegalMove("the round is over")
+        play = parse_play(move)
+        if play.card not in self.hand:
+            raise IllegalMove(f"{play.card.text()} is not in the hand")
+        n = self.turns + 1
+        mainline = self.mainline()
+        events: list[Event] = []
+        solved = False
+        if play.guess:
+            verdict = self.judge_code(play.code, mainline, n)
+            solved = verdict.equivalent
+            if not solved:
+                self.failed.append(play.rule or play.code or "")
+            events.append(Event("guess", 0, {"turn": n, "rule": play.rule, "code": play.code,
+                                             "correct": solved, **_counter(verdict)}))
+        elif (play.confidence or 0) >= SILENT_CONFIDENCE and (play.code or play.rule):
+            verdict = self.judge_code(play.code, mainline, n)
+            events.append(Event("silent", 0, {"turn": n, "rule": play.rule, "code": play.code,
+                                              "confidence": play.confidence, "correct": verdict.equivalent}))
+        accepted = accepts(self.rule, play.card, mainline)
+        self.hand.remove(play.card)
+        if accepted:
+            self.board.append([play.card, []])
+        elif self.board:
+            self.board[-1][1].append(play.card)
+        else:
+            self.board.append([None, [play.card]])
+        self.plays.append((play.card, accepted))
+        if self.deck:
+            self.hand.append(self.deck.pop(0))
+        self.turns = n
+        events.insert(0, Event("play", 0, {"turn": n, "card": play.card.text(), "accepted": accepted,
+                                           "rule": play.rule, "confidence": play.confidence,
+                                           "guess": play.guess}))
+        wrong = len(self.failed)
+        if solved:
+            return events + self._finish(SOLVED, self.max_turns + 1 - n - PENALTY * wrong)
+        if n >= self.max_turns:
+            return events + self._finish(TURNS, -PENALTY * wrong)
+        if self.max_turns - n - PENALTY * wrong <= 0:
+            return events + self._finish(BANKRUPT, -PENALTY * wrong)
+        if not self.hand:
+            return events + self._finish(NO_CARDS, -PENALTY * wrong)
+        return events
+
+    def judge_code(self, code: str | None, mainline: list[Card], turn: int) -> Verdict:
+        """The verdict on a guess written in the rule language; a guess that is not a rule is wrong."""
+        try:
+            guess = compile_rule(code or "")
+        except RuleError as exc:
+            return Verdict(False, True, None, exc)
+        return judge(self.rule, guess, mainline, seed=f"{self.seed}:{turn}")
+
+    def _finish(self, reason: str, score: int) -> list[Event]:
+        self.score = score
+        self._outcome = Outcome(None, reason, (float(score),))
+        return [Event("game_over", 0, {"reason": reason, "score": score, "turns": self.turns,
+                                        "wrong": len(self.failed)})]
+
+    def clone(self) -> EleusisState:
+        new = EleusisState.__new__(EleusisState)
+        new.rule, new.seed, new.guess_format, new.max_turns = self.rule, self.seed, self.guess_format, self.max_turns
+        new.deck, new.hand = list(self.deck), list(self.hand)
+        new.board = [[c, list(r)] for c, r in self.board]
+        new.plays, new.failed = list(self.plays), list(self.failed)
+        new.turns, new.score, new._outcome = self.turns, self.score, self._outcome
+        new.start_events = list(self.start_events)
+        return new
+
+    # --- views -----------------------------------------------------------------------------------
+    def observation(self, seat: int) -> EleusisObservation:
+        return EleusisObservation(
+            seat=seat, turn=self.turns + 1, legal_moves=tuple(self.legal_moves()),
+            hand=tuple(c.text() for c in sorted(self.hand)),
+            board=tuple((None if c is None else c.text(), tuple(x.text() for x in r)) for c, r in self.board),
+            plays=tuple((c.text(), a) for c, a in self.plays), failed_guesses=tuple(self.failed),
+            max_turns=self.max_turns, deck_left=len(self.deck), guess_format=self.guess_format,
+            outcome=self._outcome)
+
+    @classmethod
+    def from_observation(cls, obs: EleusisObservation, rule: Rule, deck: list[Card], seed: int) -> EleusisState:
+        """The seat's view made whole with a rule and a deck it cannot see (``Game.resample``)."""
+        state = cls(rule, seed, obs.guess_format, obs.max_turns, deal=False)
+        state.hand = [parse_card(c) for c in obs.hand]
+        state.board = [[None if c is None else parse_card(c), [parse_card(x) for x in r]] for c, r in obs.board]
+        state.plays = [(parse_card(c), a) for c, a in obs.plays]
+        state.failed = list(obs.failed_guesses)
+        state.turns = obs.turn - 1
+        state.deck = list(deck)
+        state._outcome = obs.outcome
+        if obs.outcome is not None and obs.outcome.scores:
+            state.score = int(obs.outcome.scores[0])
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule.source, "seed": self.seed, "guess_format": self.guess_format,
+                "deck": [c.text() for c in self.deck], "hand": [c.text() for c in self.hand],
+                "board": [[None if c is None else c.text(), [x.text() for x in r]] for c, r in self.board],
+                "plays": [[c.text(), a] for c, a in self.plays], "failed": list(self.failed),
+                "turns": self.turns, "score": self.score,
+                "outcome": None if self._outcome is None else self._outcome.to_json()}
+
+
+def _counter(verdict: Verdict) -> dict[str, Any]:
+    out = verdict.to_json()
+    data: dict[str, Any] = {"counterexample": out["counterexample"]}
+    if verdict.error is not None and verdict.counterexample is None:
+        data["error"] = verdict.error.kind
+    return data
