@@ -61,6 +61,20 @@ def _forfeit(seat: int, seats: int) -> Outcome:
     return Outcome(1 - seat if seats == 2 else None, "forfeit")
 
 
+def refusal(state: Any, obs: Any, move: Any) -> str | None:
+    """Why the match refuses ``move`` (text to append to the error), or None.
+
+    A listed legal move is always taken; otherwise the state's ``validate`` decides, so a
+    game may accept moves that carry more than the listed choice (an Eleusis card with
+    its tentative rule and guess) while ``legal_moves`` still lists the choices."""
+    if move in obs.legal_moves:
+        return None
+    why = state.validate(move)
+    if why is None:
+        return None
+    return ", not a legal move" if obs.legal_moves else f": {why}"
+
+
 async def run_match(game: Game, seed: int, agents: tuple[Agent, ...], *, lang: str = "en",
                     match: Match | None = None, on_events: EventHook | None = None,
                     on_decision: DecisionHook | None = None,
@@ -102,10 +116,8 @@ async def run_match(game: Game, seed: int, agents: tuple[Agent, ...], *, lang: s
                 await _call(on_decision, rec)
                 await _call(on_events, events)
                 continue
-            if obs.legal_moves and decision.move not in obs.legal_moves:
-                raise IllegalMove(f"{agents[seat].spec} chose {decision.move!r}, not a legal move")
-            if not obs.legal_moves and (why := match.state.validate(decision.move)) is not None:
-                raise IllegalMove(f"{agents[seat].spec} chose {decision.move!r}: {why}")
+            if (why := refusal(match.state, obs, decision.move)) is not None:
+                raise IllegalMove(f"{agents[seat].spec} chose {decision.move!r}{why}")
             rec = DecisionRecord(len(match.moves), turn, seat, decision.move, elapsed, decision.info)
             events = match.play(decision.move)
             decisions.append(rec)

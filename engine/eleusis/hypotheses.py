@@ -78,7 +78,7 @@ def space() -> tuple[Rule, ...]:
     texts = [r.code for r in library()] + _static() + _sequential()
     seen: set[str] = set()
     out = []
-    for text in texts:
+    for text in (t.strip() for t in texts):
         if text not in seen:
             seen.add(text)
             out.append(compile_rule(text))
