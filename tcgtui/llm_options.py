@@ -20,7 +20,7 @@ from tcgtui.errors import UserError
 from tcgtui.opponents.base import check_number
 
 FLAGS = ("base_url", "temperature", "max_tokens", "extra_body", "timeout", "max_retries",
-         "invalid_retries", "fallback", "parse", "stream", "history_tokens")
+         "invalid_retries", "fallback", "parse", "stream", "history_tokens", "judge")
 
 
 def add_endpoint_arguments(parser: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -37,6 +37,7 @@ def add_endpoint_arguments(parser: argparse.ArgumentParser, text: locales.Catalo
     g.add_argument("--stream", action=argparse.BooleanOptionalAction, default=None,
                    help=text.t("llm_options.stream"))
     g.add_argument("--history-tokens", type=int, metavar="N", help=text.t("llm_options.history_tokens"))
+    g.add_argument("--judge", metavar="llm:MODEL", help=text.t("llm_options.judge"))
 
 
 RANGES = SAMPLING_RANGES

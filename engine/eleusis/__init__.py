@@ -19,6 +19,11 @@ from tcgtui.engine.registry import AGENT, LIST, SCORE, GameInfo, GameSpec, Param
 __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
 
 
+def _prompter(game: Any, catalog: Any, seat: int = 0, style: str | None = None) -> Any:
+    from tcgtui.engine.eleusis.prompter import EleusisPrompter
+    return EleusisPrompter(game, catalog, seat, style)
+
+
 def _scientist(game: Any, arg: int | None) -> Any:
     from tcgtui.engine.eleusis.scientist import policy
     return policy(game, arg)
@@ -30,6 +35,7 @@ SPEC = register(GameSpec(
                      Param("guess_format", str, "text", choices=FORMATS),
                      Param("rule_code", str, ""))),
     make=EleusisGame.from_params,
+    prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: EleusisNarrator(game, catalog, viewer),
     rules_text=rules_text,
     references=(Reference("scientist", _scientist),),

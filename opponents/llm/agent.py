@@ -50,6 +50,7 @@ Options (``make_agent("llm:MODEL", **options)``): the endpoint settings of
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any, Callable
 
@@ -102,8 +103,11 @@ class LLMAgent(Agent):
     """
 
     def __init__(self, settings: EndpointSettings, *, on_stream: StreamHook | None = None,
-                 log_prompts: bool = False, sleep: Sleep = asyncio.sleep) -> None:
+                 log_prompts: bool = False, sleep: Sleep = asyncio.sleep,
+                 judge: EndpointSettings | None = None) -> None:
         self.settings = settings
+        self.judge = judge
+        self.judge_client = ChatClient(judge, agent_rng(0, 0, "llm-judge"), sleep) if judge is not None else None
         self.spec = f"llm:{settings.model}"
         self.on_stream = on_stream
         self.log_prompts = log_prompts
@@ -120,9 +124,13 @@ class LLMAgent(Agent):
         self.fallback_move: Any = None
         self.retry: tuple[str, str] | None = None
         self.client.rng = agent_rng(ctx.game_seed, ctx.seat, "llm-backoff")
+        if getattr(self.prompter, "needs_follow_up", False) and self.judge_client is None:
+            raise OptionError(locales.load().t("llm_options.judge_needed", game=ctx.game.name))
 
     def describe(self) -> dict[str, Any]:
         out = {"spec": self.spec, **self.settings.public()}
+        if self.judge is not None:
+            out["judge"] = self.judge.public()
         if hasattr(self, "prompter"):
             out["prompt_version"] = self.prompter.version
             if len(registry.get(self.ctx.game.name).info.prompt_styles) > 1:
@@ -131,6 +139,23 @@ class LLMAgent(Agent):
 
     async def aclose(self) -> None:
         await self.client.aclose()
+        if self.judge_client is not None:
+            await self.judge_client.aclose()
+
+    async def _follow_up(self, p: Prompter, move: Any) -> tuple[Any, dict[str, Any] | None]:
+        """A move some games complete with a second model's answer (Eleusis: free text translated into
+        code by the ``judge``), asked at its settings, and cached per question for the whole process."""
+        ask = getattr(p, "follow_up", None)
+        messages = ask(move) if ask is not None else None
+        if messages is None or self.judge_client is None or self.judge is None:
+            return move, None
+        key = (self.judge.model, self.judge.base_url, json.dumps(messages, sort_keys=True, ensure_ascii=False))
+        cached = key in _FOLLOW_UPS
+        if not cached:
+            done = await self.judge_client.complete(messages, None, first_request=1)
+            _FOLLOW_UPS[key] = split_reasoning(done.content)[0]
+        reply = _FOLLOW_UPS[key]
+        return p.complete(move, reply), {"model": self.judge.model, "reply": clip(reply), "cached": cached}
 
     def _move_text(self, move: Any) -> Any:
         if move is None or isinstance(move, str):
@@ -171,7 +196,7 @@ class LLMAgent(Agent):
             estimated |= counts[3]
             reasoning_estimated |= counts[4]
             parsed = p.parse(answer, obs)
-            if parsed.error is None and obs.legal_moves and parsed.move not in obs.legal_moves:
+            if parsed.error is None and obs.legal_moves and listed(p, parsed.move) not in obs.legal_moves:
                 parsed = Parsed(parsed.move, parsed.path, ILLEGAL, parsed.text)
             error = parsed.error
             attempts.append({"reply": clip(answer), "reasoning": clip(reasoning),
@@ -203,6 +228,9 @@ class LLMAgent(Agent):
                 if fallback == "random":
                     move = self.rng.choice(list(obs.legal_moves))
                     self.fallback_move = move
+        follow = None
+        if move is not None and fallback is None:
+            move, follow = await self._follow_up(p, move)
         if p.keeps_history:
             self.history.append(TurnLog(current, sum(message_tokens(m) for m in current)))
         info: dict[str, Any] = {
@@ -213,6 +241,8 @@ class LLMAgent(Agent):
             "invalid": sum(1 for a in attempts if a["error"] is not None),
             "fallback": fallback, "parse_path": path, "attempts": attempts,
         }
+        if follow is not None:
+            info["follow_up"] = follow
         if self.log_prompts:
             info["messages"] = messages
         if invalid_kind is not None:
@@ -220,6 +250,16 @@ class LLMAgent(Agent):
         if move is None:
             return Decision("", info, forfeit=True)
         return Decision(move, info)
+
+
+_FOLLOW_UPS: dict[tuple[str, str, str], str] = {}      # (judge model, endpoint, question) -> answer
+
+
+def listed(p: Prompter, move: Any) -> Any:
+    """The choice of ``obs.legal_moves`` a parsed move makes (games whose moves carry more than the
+    listed choice, like an Eleusis card with its tentative rule, say which through ``choice``)."""
+    choice = getattr(p, "choice", None)
+    return move if choice is None or move is None else choice(move)
 
 
 def make_prompter(ctx: SeatContext, parse_mode: str | None = None) -> tuple[Prompter, str | None, bool]:
@@ -249,4 +289,15 @@ def build(spec: AgentSpec, options: dict[str, Any]) -> LLMAgent:
     settings = settings_from_options(spec.model, options)
     on_stream: Callable[[str, str], None] | None = options.get("on_stream")
     return LLMAgent(settings, on_stream=on_stream, log_prompts=bool(options.get("log_prompts")),
-                    sleep=options.get("sleep") or asyncio.sleep)
+                    sleep=options.get("sleep") or asyncio.sleep, judge=judge_settings(options))
+
+
+def judge_settings(options: dict[str, Any]) -> EndpointSettings | None:
+    """``--judge llm:MODEL``: the same endpoint at temperature 0, no streaming, no extra body."""
+    value = options.get("judge")
+    if not value:
+        return None
+    kind, _, model = str(value).partition(":")
+    if kind != "llm" or not model.strip():
+        raise OptionError(locales.load().t("llm_options.judge_bad", value=value))
+    return settings_from_options(model.strip(), {**options, "temperature": 0, "stream": False, "extra_body": {}})

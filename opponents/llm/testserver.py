@@ -10,7 +10,8 @@ It speaks ``POST /v1/chat/completions`` (JSON or a server-sent event stream)
 with the Python standard library only.  Request ``i`` meets ``faults[i]`` (if
 any); requests that get through take the next scripted reply, else ask
 ``policy`` (by default: a random card from the hand line of the last prompt;
-``grid_policy`` plays grid games, reading the board from the prompt, and
+``grid_policy`` plays grid games, reading the board from the prompt, ``eleusis_policy``
+plays Eleusis and translates its guesses, and
 ``invalid_replies`` puts scripted invalid moves in front of another policy).
 A fault never uses up a scripted reply, so a script lists only what succeeds.
 Every request is recorded, headers included, so tests can check what was sent.
@@ -149,6 +150,49 @@ def hand_policy(seed: int = 0, think: bool = False) -> Policy:
         name = rng.choice(hand)
         return Reply(f"<BEGIN_MOVE>{name}<END_MOVE>",
                      reasoning=f"My hand is {', '.join(hand)}; I pick {name}." if think else None)
+    return answer
+
+
+# --- Eleusis ----------------------------------------------------------------------------------------
+
+def _last_user(request: dict[str, Any]) -> str:
+    messages = [m for m in request.get("messages", []) if m.get("role") == "user"]
+    return _text(messages[-1].get("content")) if messages else ""
+
+
+def eleusis_hand(request: dict[str, Any]) -> list[str]:
+    """The cards of the hand line (``Your hand: 2♥ 5♠ ...``, in any language) of the last prompt."""
+    labels = [locales.load(code).t("eleusis.prompts.hand") for code in locales.available()]
+    for line in reversed(_last_user(request).splitlines()):
+        for label in labels:
+            if line.startswith(label):
+                return line[len(label):].split()
+    return []
+
+
+def eleusis_policy(seed: int = 0, rule: str = "return True", guess_from: int = 0, confidence: int = 3,
+                   translations: dict[str, str] | None = None) -> Policy:
+    """A fake Eleusis scientist: a random card of its hand, the tentative ``rule`` every turn, a formal
+    guess from its ``guess_from``-th reply on (0: never).  As a translator (``--judge``) it answers
+    from ``translations`` (rule text -> code), ``return False`` for text it does not know."""
+    rng = random.Random(seed)
+    intros = [locales.load(code).t("eleusis.prompts.translate.intro") for code in locales.available()]
+    rule_lines = [locales.load(code).t("eleusis.prompts.translate.rule", rule="") for code in locales.available()]
+    turns = [0]
+
+    def answer(request: dict[str, Any]) -> Reply:
+        prompt = _last_user(request)
+        if any(prompt.startswith(intro) for intro in intros):
+            asked = next((line[len(lead):] for line in prompt.splitlines() for lead in rule_lines
+                          if line.startswith(lead)), "")
+            return Reply(f"<CODE>{(translations or {}).get(asked.strip(), 'return False')}</CODE>")
+        hand = eleusis_hand(request)
+        if not hand:
+            return Reply("I cannot see my hand.")
+        turns[0] += 1
+        action = {"reasoning_summary": f"turn {turns[0]}", "card": rng.choice(hand), "tentative_rule": rule,
+                  "confidence_level": confidence, "guess_rule": bool(guess_from) and turns[0] >= guess_from}
+        return Reply(f"Thinking done.\n<ACTION>{json.dumps(action, ensure_ascii=False)}</ACTION>")
     return answer
 
 
