@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tcgtui.engine.eleusis import bench
 from tcgtui.engine.eleusis.game import FORMATS, EleusisGame
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
@@ -39,4 +40,5 @@ SPEC = register(GameSpec(
     narrator=lambda game, catalog, viewer=-1: EleusisNarrator(game, catalog, viewer),
     rules_text=rules_text,
     references=(Reference("scientist", _scientist),),
+    extras={"bench": bench},      # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
 ))

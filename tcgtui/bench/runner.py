@@ -71,6 +71,12 @@ class Sweep:
     log_prompts: bool = False
     options: dict[str, Any] = field(default_factory=dict)     # game-level settings for players (prompt style)
     seats: int = 2
+    # Games whose protocol varies the setup game by game (Eleusis: every rule on the same deals):
+    # index -> (the game of that index, the index its deal is drawn from).  None: one game, deal = index.
+    rounds: Callable[[int], tuple[Any, int]] | None = None
+
+    def round(self, index: int) -> tuple[Any, int]:
+        return self.rounds(index) if self.rounds is not None else (self.game, index)
 
 
 @dataclass
@@ -127,20 +133,21 @@ def _describe(exc: BaseException) -> str:
 
 async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tuple[GameRow, list[DecisionRow]]:
     """Play game ``index`` of ``cell`` to the end (or to errored) and build its rows."""
-    seed, seat = deal_seed(sweep.seed, index), agent_seat(index, sweep.seats)
+    game, deal = sweep.round(index)
+    seed, seat = deal_seed(sweep.seed, deal), agent_seat(index, sweep.seats)
     if sweep.seats == 1:
         specs: tuple[str, ...] = (cell.agent,)
     else:
         specs = (cell.agent, cell.opponent) if seat == 0 else (cell.opponent, cell.agent)
     agents = tuple(pool.take(s) for s in specs)
-    match = Match(sweep.game, seed)
+    match = Match(game, seed)
     decisions: list[DecisionRecord] = []
     started = now()
     error: str | None = None
     healthy = True
     try:
         result = await asyncio.wait_for(
-            run_match(sweep.game, seed, agents, lang=cell.lang, match=match, on_decision=decisions.append,
+            run_match(game, seed, agents, lang=cell.lang, match=match, on_decision=decisions.append,
                       options=sweep.options),
             sweep.timeout)
     except TimeoutError:
@@ -157,10 +164,10 @@ async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tu
             pool.give(specs[s], agent)
         else:
             await pool.discard(agent)
-    row = game_row(result, game=sweep.game, agent=cell.agent, opponent=cell.opponent, lang=cell.lang,
+    row = game_row(result, game=game, agent=cell.agent, opponent=cell.opponent, lang=cell.lang,
                    game_index=index, agent_seat=seat, run_id=sweep.run.id, started_at=started, finished_at=now(),
                    options=sweep.options)
-    rows = decision_rows(decisions, row.seats, sweep.game, lambda info: scrub_info(info, sweep.log_prompts))
+    rows = decision_rows(decisions, row.seats, game, lambda info: scrub_info(info, sweep.log_prompts))
     return row, rows
 
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, Callable
 
 from rich.console import Console
 
 from tcgtui import locales
-from tcgtui.arena import add_game_arguments, game_from_args
+from tcgtui.arena import add_game_arguments, build_game, game_from_args, given_params
+from tcgtui.engine import registry
 from tcgtui.engine.registry import GameSpec
 from tcgtui.opponents.base import SeatContext
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
@@ -47,6 +49,46 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--retry-errored", action="store_true", help=text.t("cmd_bench.retry_errored"))
     p.add_argument("--timeout-per-game", type=float, default=None, metavar="S", help=text.t("cmd_bench.timeout"))
     add_endpoint_arguments(p, text)
+    add_round_arguments(p, text)
+
+
+def add_round_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    """The flags games add through ``extras["bench"].FLAGS`` (Eleusis: ``--rules``, ``--seeds``)."""
+    for spec in registry.games():
+        hook = spec.extras.get("bench")
+        for f in getattr(hook, "FLAGS", ()):
+            p.add_argument(f.flag, dest=f.dest, type=f.type, default=None, metavar=f.metavar, help=text.t(f.help_key))
+
+
+def game_rounds(args: argparse.Namespace, spec: GameSpec, game: Any
+                ) -> tuple[int, Callable[[int], tuple[Any, int]], dict[str, Any]] | None:
+    """(games, index -> (game, deal index), what the run records) when the game's own bench flags ask for
+    a protocol of several setups (``extras["bench"].plan``); None otherwise.  A flag of another game is refused."""
+    hook = spec.extras.get("bench")
+    mine = {f.dest for f in getattr(hook, "FLAGS", ())}
+    for other in registry.games():
+        for f in getattr(other.extras.get("bench"), "FLAGS", ()):
+            if f.dest not in mine and getattr(args, f.dest, None) is not None:
+                raise UserError(locales.load().t("cmd_bench.errors.round_flag", flag=f.flag, game=spec.id))
+    if hook is None:
+        return None
+    params = {**spec.info.resolve(given_params(args, spec))}
+    try:
+        found = hook.plan({d: getattr(args, d, None) for d in mine}, params)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if found is None:
+        return None
+    count, round_of, described = found
+    games: dict[str, Any] = {}
+
+    def round_game(index: int) -> tuple[Any, int]:
+        setup, deal = round_of(index)
+        key = json.dumps(setup, sort_keys=True, default=str)
+        if key not in games:
+            games[key] = build_game(spec, setup)
+        return games[key], deal
+    return count, round_game, described
 
 
 def check_players(flag: str, values: list[str], game: GameSpec, bench: bool = True) -> list[str]:
@@ -99,7 +141,7 @@ async def _describe(specs: list[str], langs: list[str], game: Any, options: dict
 
 
 async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
-                 specs: list[str]) -> SweepResult:
+                 specs: list[str], rounds: Any = None) -> SweepResult:
     executor = process_pool()
     try:
         options = agent_options(args, executor)
@@ -107,12 +149,15 @@ async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: A
         game_options = {"prompt_style": args.prompt_style} if args.prompt_style else {}
         players = await _describe(specs, langs, game, options, game_options)
         ident = identity(game, args.seed)
+        if rounds is not None:
+            ident["rounds"] = rounds[2]
         settings = {"concurrency": args.concurrency, "timeout_per_game": args.timeout_per_game,
                     "log_prompts": args.log_prompts, **game_options}
         config = build_config(ident, cells, players, args.games, settings)
         name = args.run or default_run_name(ident)
         with RunLock(store.path, name):
-            return await _locked_sweep(args, store, spec, game, cells, name, config, options, game_options)
+            return await _locked_sweep(args, store, spec, game, cells, name, config, options, game_options,
+                                       rounds[1] if rounds is not None else None)
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
 
@@ -142,14 +187,14 @@ def _languages(args: argparse.Namespace, game: Any) -> list[str]:
 
 async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
                         name: str, config: dict[str, Any], options: dict[str, Any],
-                        game_options: dict[str, Any]) -> SweepResult:
+                        game_options: dict[str, Any], rounds: Any = None) -> SweepResult:
     """The sweep proper, while this process holds the run's lock."""
     text = locales.load()
     run = open_run(store, name, config)
     console = Console(stderr=True)
     console.print(text.t("cmd_bench.starting", **safe_params(run=name, db=str(store.path))), highlight=False)
     sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
-                  args.retry_errored, args.log_prompts, game_options, spec.info.seats)
+                  args.retry_errored, args.log_prompts, game_options, spec.info.seats, rounds)
     view = ProgressView(console)
     try:
         result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)
@@ -178,10 +223,14 @@ def run(args: argparse.Namespace) -> int:
     check_at_most("--concurrency", args.concurrency, MAX_CONCURRENCY)
     check_seed("--seed", args.seed)
     langs = _languages(args, game)
+    rounds = game_rounds(args, spec, game)
+    if rounds is not None:
+        args.games = rounds[0]
     cells = plan_cells(agents, opponents, langs, spec.info.seats, args.round_robin)
     check_at_most("--games", args.games * len(cells), MAX_PLANNED)     # the whole sweep, every cell
     with open_store(args.db, create=True) as store:
-        result = asyncio.run(_sweep(args, store, spec, game, cells, list(dict.fromkeys(agents + opponents))))
+        result = asyncio.run(_sweep(args, store, spec, game, cells, list(dict.fromkeys(agents + opponents)),
+                                    rounds))
     console = Console()
     if not console.is_terminal:          # piped: keep rows whole instead of wrapping at 80 columns
         console = Console(width=160)

@@ -1,0 +1,63 @@
+"""The benchmark's protocol as rounds: every rule of a set, each on the same few deals.
+
+``tcgtui bench --game eleusis --rules all --seeds 3`` is the seed's 78 rounds
+(26 rules x 3 seeds); round ``i`` plays rule ``rules[i // seeds]`` on deal
+``i % seeds``, so every rule meets the same deals.  The bench finds these
+flags and this plan through the game's ``extras["bench"]``; nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from tcgtui.engine.eleusis.library import COUNT
+
+DEFAULT_SEEDS = 3
+
+
+@dataclass(frozen=True)
+class Flag:
+    flag: str
+    dest: str
+    metavar: str
+    help_key: str            # a locale key
+    type: type = str
+
+
+FLAGS = (Flag("--rules", "eleusis_rules", "all|N-M,K", "eleusis.bench.rules"),
+         Flag("--seeds", "eleusis_seeds", "N", "eleusis.bench.seeds", int))
+
+
+def parse_rules(text: str) -> list[int]:
+    """``all``, ``7``, ``0-5,9``: rule numbers in order; ValueError naming what is wrong."""
+    if text.strip().lower() == "all":
+        return list(range(COUNT))
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.strip().partition("-")
+        if not lo.strip().isdigit() or (hi and not hi.strip().isdigit()):
+            raise ValueError(f"--rules {text}: expected all, a rule number or a range such as 0-5,9")
+        a, b = int(lo), int(hi or lo)
+        if not 0 <= a <= b < COUNT:
+            raise ValueError(f"--rules {text}: rules are numbered 0 to {COUNT - 1}")
+        out += [n for n in range(a, b + 1) if n not in out]
+    return out
+
+
+def plan(values: dict[str, Any], params: dict[str, Any]
+         ) -> tuple[int, Callable[[int], tuple[dict[str, Any], int]], dict[str, Any]] | None:
+    """(rounds, round(i) -> (game parameters, deal index), what the run records), or None without --rules."""
+    text = values.get("eleusis_rules")
+    if text is None:
+        if values.get("eleusis_seeds") is not None:
+            raise ValueError("--seeds goes with --rules")
+        return None
+    rules = parse_rules(str(text))
+    seeds = values.get("eleusis_seeds") or DEFAULT_SEEDS
+    if seeds < 1:
+        raise ValueError(f"--seeds {seeds}: expected at least 1")
+
+    def round_of(index: int) -> tuple[dict[str, Any], int]:
+        return {**params, "rule": rules[(index // seeds) % len(rules)]}, index % seeds
+    return len(rules) * seeds, round_of, {"rules": rules, "seeds": seeds}
