@@ -25,6 +25,11 @@ def _prompter(game: Any, catalog: Any, seat: int = 0, style: str | None = None) 
     return EleusisPrompter(game, catalog, seat, style)
 
 
+def _sections(games: Any, catalog: Any = None) -> Any:
+    from tcgtui.engine.eleusis.analysis import sections
+    return sections(games)
+
+
 def _scientist(game: Any, arg: int | None) -> Any:
     from tcgtui.engine.eleusis.scientist import policy
     return policy(game, arg)
@@ -39,6 +44,8 @@ SPEC = register(GameSpec(
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: EleusisNarrator(game, catalog, viewer),
     rules_text=rules_text,
+    analyses=_sections,
     references=(Reference("scientist", _scientist),),
-    extras={"bench": bench},      # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
+    extras={"bench": bench,       # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
+            "reads_records": True},      # its report sections replay each round's record
 ))

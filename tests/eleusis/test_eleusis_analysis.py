@@ -1,0 +1,76 @@
+"""Eleusis's report metrics on a round played move by move, and through tcgtui report."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from tcgtui.cli import main
+from tcgtui.engine.core import Match
+from tcgtui.engine.eleusis.analysis import quartile, round_facts, sections, wilson
+from tcgtui.engine.eleusis.library import compiled
+from tests.eleusis.helpers import game, move
+
+RED = "return card.color == 'red'"
+WRONG = "return card.suit == 'H'"
+
+
+def scripted_round():
+    """Rule 7 (red): silent wrong (5), silent right (6), wrong guess (7), wrong guess again (7),
+    silent right (8), right guess (9)."""
+    g = game(7)
+    match = Match(g, 11)
+    script = [(WRONG, 5, False), (RED, 6, False), (WRONG, 7, True), ("return True", 7, True), (RED, 8, False),
+              (RED, 9, True)]
+    for code, conf, guess in script:
+        card = match.state.legal_moves()[0]
+        match.play(move(card, guess=guess, code=code, rule=code, confidence=conf))
+    return match.record().to_json()
+
+
+def test_one_round_read_metric_by_metric():
+    facts = round_facts(scripted_round())
+    assert facts["score"] == 31 - 6 - 4 and facts["solved"]
+    assert facts["no_stakes"] == 31 - 2            # the first right tentative rule, judged silently on turn 2
+    assert facts["caution"] == 1                   # turn 5 was right before the winning guess on turn 6
+    assert facts["wrong"] == 2 and facts["reckless"] == 1
+    assert sorted(facts["judged"]) == [(5, False), (6, True), (7, False), (7, False), (8, True), (9, True)]
+    assert facts["ratios"] and all(r > 0 for r in facts["ratios"])
+
+
+def test_sections_per_player_with_calibration_and_quartiles():
+    record = scripted_round()
+    games = [SimpleNamespace(record=record, agent="a", lang="en", status="finished")] * 2
+    out = sections(games)
+    sci = out["science"][0]
+    assert sci["rounds"] == 2 and sci["mean_floored"] == 21 and sci["success_rate"] == 1.0
+    assert sci["boldness"] == pytest.approx(2 * 2 - 1) and sci["reckless_rate"] == 0.5
+    cal = {r["confidence"]: r for r in out["calibration"]}
+    assert cal[7]["judged"] == 4 and cal[7]["accuracy_rate"] == 0.0 and cal[7]["guess_rate"] == 1.0
+    assert cal[6]["accuracy_rate"] == 1.0 and cal[6]["guess_rate"] == 0.0 and cal[10]["judged"] == 0
+    assert cal[6]["calibrated_guess_rate"] == 0.0 and cal[7]["calibrated_guess_rate"] == 1.0
+    assert out["by_rule"] == [{"agent": "a", "lang": "en", "rule": 7, "rounds": 2, "mean_floored": 21.0,
+                               "success_rate": 1.0}]
+    assert out["by_quartile"][0]["quartile"] == quartile(7)
+
+
+def test_quartiles_split_the_library_by_complexity():
+    q = [quartile(n) for n in range(26)]
+    assert sorted(set(q)) == [1, 2, 3, 4] and all(5 <= q.count(k) <= 8 for k in range(1, 5))
+    simplest = min(range(26), key=lambda n: compiled(n).complexity)
+    assert quartile(simplest) == 1 and quartile(25) == 4
+    lo, hi = wilson(5, 10)
+    assert lo < 0.5 < hi and wilson(0, 0) == (None, None)
+
+
+def test_report_command_shows_the_sections(tmp_path, capsys):
+    db = str(tmp_path / "r.sqlite3")
+    assert main(["bench", "--game", "eleusis", "--agent", "scientist", "--rules", "7", "--seeds", "2",
+                 "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["report", "--game", "eleusis", "--db", db, "--format", "json"]) == 0
+    import json
+    report = json.loads(capsys.readouterr().out)
+    text = json.dumps(report)
+    assert "science" in text and "calibration" in text and "by_quartile" in text
