@@ -103,3 +103,21 @@ def test_the_prompt_holds_the_last_three_turns_and_every_failed_guess(lang):
     text = p.turn(s.observation(0), [])["content"]
     assert "why 2C" not in text and all(f"why {c}" in text for c in ("3C", "4C", "5C"))
     assert "hearts only" in text and "9\u2665 [2\u2663] [3\u2663] [4\u2663] [5\u2663]" in text
+
+
+def test_the_last_action_block_is_read_and_symbols_or_letters_name_the_card():
+    game = registry.get("eleusis").game({"rule": 7, "guess_format": "text"})
+    p = registry.get("eleusis").prompter(game, locales.load("en"), 0, None)
+    obs = state(7, hand="2C 10H").observation(0)
+    old = '{"card": "2C", "tentative_rule": "a", "confidence_level": 1, "guess_rule": false}'
+    new = '{"card": "10\u2665", "tentative_rule": "red", "confidence_level": "7", "guess_rule": true}'
+    parsed = p.parse(f"draft <ACTION>{old}</ACTION> final <ACTION>{new}</ACTION>", obs)
+    play = parse_play(parsed.move)
+    assert parsed.error is None and play.card.text() == "10H" and play.guess and play.confidence == 7
+    assert play.code is None and p.follow_up(parsed.move) is not None
+    done = parse_play(p.complete(parsed.move, "sure:\n```python\nreturn card.color == 'red'\n```"))
+    assert done.code == "return card.color == 'red'" and p.follow_up(done.text()) is None
+    for bad, kind in (('{"card": "2C", "tentative_rule": "a", "confidence_level": 11}', "confidence"),
+                      ('{"card": "2C", "tentative_rule": "a", "guess_rule": "yes"}', "guess"),
+                      ('{"card": "KS", "tentative_rule": "a"}', "card"), ('["2C"]', "json")):
+        assert p.parse(f"<ACTION>{bad}</ACTION>", obs).error == kind
