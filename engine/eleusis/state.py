@@ -112,7 +112,7 @@ class EleusisState(GameState[str]):
                 self.failed.append(play.rule or play.code or "")
             events.append(Event("guess", 0, {"turn": n, "rule": play.rule, "code": play.code,
                                              "correct": solved, **_counter(verdict)}))
-        elif (play.confidence or 0) >= SILENT_CONFIDENCE and (play.code or play.rule):
+        elif (play.confidence or 0) >= SILENT_CONFIDENCE and play.code is not None:
             verdict = self.judge_code(play.code, mainline, n)
             events.append(Event("silent", 0, {"turn": n, "rule": play.rule, "code": play.code,
                                               "confidence": play.confidence, "correct": verdict.equivalent}))

@@ -171,6 +171,9 @@ def test_confident_tentative_rules_are_judged_silently_without_penalty():
     assert ev[1].data["correct"] is False and s.failed == [] and not s.is_terminal()
     ev = s.apply(move("4C", code=RED, rule="red", confidence=4))
     assert [e.kind for e in ev] == ["play"]
+    s = state(7, hand="2C 3C")
+    ev = s.apply(move("2C", rule="red cards, in words, not translated", confidence=9))
+    assert [e.kind for e in ev] == ["play"]            # nothing to judge without code
 
 
 @rule("eleusis.rules.no_cards")
