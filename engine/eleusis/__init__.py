@@ -47,5 +47,6 @@ SPEC = register(GameSpec(
     analyses=_sections,
     references=(Reference("scientist", _scientist),),
     extras={"bench": bench,       # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
-            "reads_records": True},      # its report sections replay each round's record
+            "reads_records": True,       # its report sections replay each round's record
+            "perf": ("scientist",)},     # tcgtui perf times the reference scientist's opening decision
 ))
