@@ -81,11 +81,30 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
                 ratios.append(compile_rule(p.code).complexity / truth.complexity)
             except RuleError:
                 continue
-    return {"rule": rule, "score": score, "floored": max(0.0, score), "solved": solved,
+    return {"rule": rule, "seed": record.get("seed"), "score": score, "floored": max(0.0, score), "solved": solved,
             "no_stakes": 31 - min(right) if right else 0, "caution": caution, "wrong": len(wrong),
             "reckless": sum(1 for n in wrong if n + 1 in guessed),
             "levels": [(p.confidence, p.guess) for p in plays if p.confidence is not None],
             "judged": judged, "ratios": ratios}
+
+
+REFERENCE = "scientist"
+
+
+def reference_rows(per: dict[tuple[str, str], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Each player beside the reference scientist on the same rounds (same rule, same deal): bench both
+    (``--agent llm:X --agent scientist``) and every paired round shows what was achievable."""
+    ref = {(r["rule"], r["seed"]): r["floored"] for (agent, _), rounds in per.items() if agent == REFERENCE
+           for r in rounds}
+    rows = []
+    for (agent, lang), rounds in sorted(per.items()):
+        pairs = [(r["floored"], ref[(r["rule"], r["seed"])]) for r in rounds if (r["rule"], r["seed"]) in ref]
+        if agent == REFERENCE or not pairs:
+            continue
+        rows.append({"agent": agent, "lang": lang, "paired_rounds": len(pairs),
+                     "mean_floored": mean([a for a, _ in pairs]), "reference_floored": mean([b for _, b in pairs]),
+                     "gap": mean([a - b for a, b in pairs])})
+    return rows
 
 
 def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
@@ -98,7 +117,8 @@ def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
         facts = round_facts(record)
         if facts is not None:
             per[(g.agent, getattr(g, "lang", ""))].append(facts)
-    out: dict[str, list[dict[str, Any]]] = {"science": [], "calibration": [], "by_rule": [], "by_quartile": []}
+    out: dict[str, list[dict[str, Any]]] = {"science": [], "calibration": [], "by_rule": [], "by_quartile": [],
+                                            "reference": reference_rows(per)}
     for (agent, lang), rounds in sorted(per.items()):
         wrong = mean([r["wrong"] for r in rounds]) or 0.0
         solved = [r for r in rounds if r["solved"]]

@@ -74,3 +74,15 @@ def test_report_command_shows_the_sections(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     text = json.dumps(report)
     assert "science" in text and "calibration" in text and "by_quartile" in text
+
+
+def test_each_player_is_set_beside_the_reference_on_the_same_rounds():
+    record = scripted_round()
+    other = dict(record, seed=record["seed"] + 1)
+    best = dict(record, outcome={"winner": None, "reason": "solved", "scores": [27.0]})
+    games = [SimpleNamespace(record=record, agent="llm:x", lang="en", status="finished"),
+             SimpleNamespace(record=other, agent="llm:x", lang="en", status="finished"),
+             SimpleNamespace(record=best, agent="scientist", lang="en", status="finished")]
+    rows = sections(games)["reference"]
+    assert rows == [{"agent": "llm:x", "lang": "en", "paired_rounds": 1, "mean_floored": 21.0,
+                     "reference_floored": 27.0, "gap": -6.0}]
