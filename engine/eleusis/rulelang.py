@@ -26,6 +26,7 @@ MAX_SOURCE = 4_000          # characters of rule text
 MAX_STEPS = 20_000          # evaluation steps per call (a rule of the library needs under 100)
 MAX_NUMBER = 10 ** 15       # any number a rule computes stays within +-MAX_NUMBER
 MAX_LENGTH = 2_000          # any string, list, tuple, set, dict or range a rule builds
+MAX_SIZE = 10_000           # the elements of any value, nested ones counted (a shared one each time it appears)
 MAX_DEPTH = 40              # nesting of the syntax tree
 ARGS = ("card", "mainline")
 ATTRIBUTES = frozenset({"rank", "suit", "color", "is_face"})
@@ -58,10 +59,16 @@ class RuleError(Exception):
 
 
 class _Budget:
-    __slots__ = ("left",)
+    """Steps left, and the size of every container the rule met (kept alive, so ids stay unique).
+
+    Sizes count nested elements, a shared one each time it appears, so a value built by
+    doubling (``t = (t, t)``) is stopped long before comparing or hashing it could take long."""
+
+    __slots__ = ("left", "sizes")
 
     def __init__(self, steps: int) -> None:
         self.left = steps
+        self.sizes: dict[int, tuple[Any, int]] = {}
 
     def spend(self, n: int = 1) -> None:
         self.left -= n
@@ -288,21 +295,68 @@ _BREAK, _CONTINUE = object(), object()
 
 
 def _number(v: Any) -> Any:
+    if isinstance(v, complex):
+        raise RuleError(TYPE, "complex")
     if isinstance(v, (int, float)) and not isinstance(v, bool) and not (-MAX_NUMBER <= v <= MAX_NUMBER):
         raise RuleError(NUMBER, str(MAX_NUMBER))
     return v
 
 
+_CONTAINERS = (list, tuple, set, dict)
+
+
+def _size(v: Any, budget: _Budget) -> int:
+    """1 for a number, string, card or None; 1 + the sizes of its elements for a container."""
+    cls = v.__class__
+    if cls in _CONTAINERS:
+        got = budget.sizes.get(id(v))
+        return got[1] if got is not None and got[0] is v else _measure(v, budget)
+    if cls is range:
+        return 1 + len(v)
+    return 1
+
+
+def _measure(v: Any, budget: _Budget) -> int:
+    total = 1
+    for e in (list(v.keys()) + list(v.values()) if isinstance(v, dict) else v):
+        total += _size(e, budget)
+        if total > MAX_SIZE:
+            raise RuleError(LENGTH, str(MAX_SIZE))
+    budget.sizes[id(v)] = (v, total)
+    budget.spend(1 + total // 8)
+    return total
+
+
 def _sized(v: Any, budget: _Budget) -> Any:
+    """``v``, a value the rule just built, checked against the length and size bounds and charged for."""
     if isinstance(v, (str, list, tuple, set, dict, range)):
         n = len(v)
         if n > MAX_LENGTH:
             raise RuleError(LENGTH, str(MAX_LENGTH))
-        budget.spend(1 + n // 8)
+        if v.__class__ in _CONTAINERS:
+            _measure(v, budget)
+        else:
+            budget.spend(1 + n // 8)
     return v
 
 
+def _charge(values: Sequence[Any], budget: _Budget) -> None:
+    """Comparing, searching or reducing containers costs their size in steps."""
+    for v in values:
+        if v.__class__ in _CONTAINERS or v.__class__ is range:
+            budget.spend(_size(v, budget))
+
+
+def _numbers_only(vals: list[Any]) -> None:
+    """``sum`` adds numbers only (``sum(lists, [])`` would build lists outside the step budget)."""
+    items = list(vals[0]) if vals and isinstance(vals[0], (list, tuple, set, dict, range)) else []
+    if not all(isinstance(x, (int, float)) for x in items + vals[1:]):
+        raise RuleError(TYPE, "sum")
+
+
 def _binop(op: type, a: Any, b: Any, budget: _Budget) -> Any:
+    if op is ast.Mod and isinstance(a, str):
+        raise RuleError(TYPE, "%")                     # no string formatting ('%999999999d' % 1)
     if op is ast.Pow:
         if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b)):
             raise RuleError(TYPE, "**")
@@ -310,8 +364,11 @@ def _binop(op: type, a: Any, b: Any, budget: _Budget) -> Any:
             raise RuleError(NUMBER, str(MAX_NUMBER))
     if op is ast.Mult:
         seq, n = (a, b) if isinstance(a, (str, list, tuple)) else (b, a)
-        if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * max(n, 0) > MAX_LENGTH:
-            raise RuleError(LENGTH, str(MAX_LENGTH))
+        if isinstance(seq, (str, list, tuple)) and isinstance(n, int):
+            if len(seq) * max(n, 0) > MAX_LENGTH:
+                raise RuleError(LENGTH, str(MAX_LENGTH))
+            if not isinstance(seq, str) and (_size(seq, budget) - 1) * max(n, 0) > MAX_SIZE:
+                raise RuleError(LENGTH, str(MAX_SIZE))
     if op is ast.Add and isinstance(a, (str, list, tuple)) and isinstance(b, (str, list, tuple)):
         if len(a) + len(b) > MAX_LENGTH:
             raise RuleError(LENGTH, str(MAX_LENGTH))
@@ -508,7 +565,10 @@ class _Compiler:
                     if b.left < 0:
                         b.spend(0)
                     try:
-                        return cmp1(left(env, b), const)
+                        a = left(env, b)
+                        if a.__class__ in _CONTAINERS:
+                            _charge((a,), b)
+                        return cmp1(a, const)
                     except TypeError:
                         raise RuleError(TYPE, what) from None
                 return run_cmp_const
@@ -520,8 +580,10 @@ class _Compiler:
                 a = left(env, b)
                 for fn, right in pairs:
                     c = right(env, b)
-                    if isinstance(c, (str, list, tuple, set, dict)):
-                        b.spend(1 + len(c) // 8)
+                    if isinstance(c, (str, list, tuple, set, dict, range)) or a.__class__ in _CONTAINERS:
+                        _charge((a, c), b)
+                        if isinstance(c, str):
+                            b.spend(1 + len(c) // 8)
                     if not fn(a, c):
                         return False
                     a = c
@@ -536,8 +598,7 @@ class _Compiler:
             make = _wrap_errors(kind, "set")
 
             def run_seq(env: dict, b: _Budget) -> Any:
-                b.spend(1 + len(elts) // 8)
-                return make(f(env, b) for f in elts)
+                return _sized(make(f(env, b) for f in elts), b)
             return run_seq
         if isinstance(e, ast.Dict):
             keys = [self.expr(k) for k in e.keys if k is not None]
@@ -545,8 +606,7 @@ class _Compiler:
             make_dict = _wrap_errors(dict, "dict")
 
             def run_dict(env: dict, b: _Budget) -> Any:
-                b.spend(1 + len(keys) // 8)
-                return make_dict((k(env, b), v(env, b)) for k, v in zip(keys, vals))
+                return _sized(make_dict((k(env, b), v(env, b)) for k, v in zip(keys, vals)), b)
             return run_dict
         if isinstance(e, ast.Subscript):
             value = self.expr(e.value)
@@ -580,11 +640,9 @@ class _Compiler:
             def run_call(env: dict, b: _Budget) -> Any:
                 b.spend()
                 vals = [a(env, b) for a in args]
-                for v in vals:
-                    if isinstance(v, (list, tuple, str, set, dict)):
-                        b.spend(1 + len(v) // 4)
-                    elif isinstance(v, range):
-                        b.spend(1 + len(v))
+                _charge(vals, b)
+                if name == "sum":
+                    _numbers_only(vals)
                 if name == "range":
                     if not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
                         raise RuleError(TYPE, "range")
@@ -617,7 +675,7 @@ class _Compiler:
                 inner = dict(env)                   # comprehension variables stay inside
                 out: list = []
                 produce(inner, b, 0, out)
-                return make(out)
+                return _sized(make(out), b)
             return run_comp
         raise RuleError(NOT_ALLOWED, _construct(e), getattr(e, "lineno", 0))   # the checker let it through
 

@@ -192,6 +192,14 @@ STOPPED = [
     ("return card.rank + 'a'", "type"),
     ("return card.suit.rank", "type"),
     ("for c in card:\n    pass", "type"),
+    ("return '%999999999d' % 1", "type"),
+    ("t = ()\nfor i in range(200):\n    t = (t, t)\nreturn t in {t}", "length"),
+    ("b = [0 for i in range(2000)]\nc = [b for i in range(2000)]\nreturn c == [b for i in range(2000)]", "length"),
+    ("a = [[0] * 2000] * 2000\nreturn a", "length"),
+    ("return sum([[1] * 100] * 5, [])", "type"),
+    ("return (-1) ** 0.5", "type"),
+    ("x = [1]\nfor i in range(100):\n    x = x + x\nreturn x", "length"),
+    ("return (-1) ** 0.5 > 0", "type"),
 ]
 
 
