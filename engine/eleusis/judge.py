@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from tcgtui.engine.eleusis.cards import DISTINCT, Card
-from tcgtui.engine.eleusis.rulelang import Rule, RuleError
+from tcgtui.engine.eleusis.rulelang import BUDGET, MAX_STEPS, Rule, RuleError
 
 CONTINUATIONS = 100
 STEPS = 40
+VERDICT_STEPS = 40_000_000     # the guess's steps over a whole verdict (about 10 s; the library's rules need at most 8 million)
 
 
 @dataclass(frozen=True)
@@ -49,13 +50,24 @@ def accepts(rule: Rule, card: Card, mainline: Sequence[Card]) -> bool:
         return False
 
 
-def _disagreement(truth: Rule, guess: Rule, mainline: list[Card]) -> tuple[Verdict | None, list[Card]]:
+class _Steps:
+    """The steps a whole verdict may spend running the guess (a slow guess is a wrong guess, not a hang)."""
+
+    def __init__(self, limit: int) -> None:
+        self.left = limit
+
+
+def _disagreement(truth: Rule, guess: Rule, mainline: list[Card], spent: _Steps
+                  ) -> tuple[Verdict | None, list[Card]]:
     """Compare both rules on the 52 cards after ``mainline``; the first disagreement, and the cards accepted."""
     accepted = []
     for card in DISTINCT:
         t = accepts(truth, card, mainline)
         try:
-            g = guess.accepts(card, mainline)
+            g, used = guess.counted(card, mainline, min(MAX_STEPS, max(1, spent.left)))
+            spent.left -= used
+            if spent.left <= 0:
+                raise RuleError(BUDGET, "verdict")
         except RuleError as exc:
             return Verdict(False, False, (tuple(mainline), card, t), exc), accepted
         if t != g:
@@ -66,11 +78,12 @@ def _disagreement(truth: Rule, guess: Rule, mainline: list[Card]) -> tuple[Verdi
 
 
 def judge(truth: Rule, guess: Rule, mainline: Sequence[Card], seed: int | str = 0,
-          continuations: int = CONTINUATIONS, steps: int = STEPS) -> Verdict:
+          continuations: int = CONTINUATIONS, steps: int = STEPS, max_steps: int = VERDICT_STEPS) -> Verdict:
     """Whether ``guess`` behaves as ``truth`` from ``mainline`` on (reproducible from ``seed``)."""
     start = list(mainline)
     exact = not truth.uses_mainline and not guess.uses_mainline
-    found, first_accepted = _disagreement(truth, guess, start)
+    spent = _Steps(max_steps)
+    found, first_accepted = _disagreement(truth, guess, start, spent)
     if found is not None:
         return Verdict(False, exact, found.counterexample, found.error)
     if exact:
@@ -83,7 +96,7 @@ def judge(truth: Rule, guess: Rule, mainline: Sequence[Card], seed: int | str = 
             if not accepted:
                 break
             line.append(rng.choice(accepted))
-            found, accepted = _disagreement(truth, guess, line)
+            found, accepted = _disagreement(truth, guess, line, spent)
             if found is not None:
                 return found
     return Verdict(True, False)

@@ -697,9 +697,14 @@ class Rule:
 
     def accepts(self, card: Card, mainline: Sequence[Card], steps: int = MAX_STEPS) -> bool:
         """Whether the rule accepts ``card`` after ``mainline``; RuleError if it errs or runs too long."""
+        return self.counted(card, mainline, steps)[0]
+
+    def counted(self, card: Card, mainline: Sequence[Card], steps: int = MAX_STEPS) -> tuple[bool, int]:
+        """``accepts`` and the steps it took (the judge bounds a whole verdict's steps)."""
         env = {"card": card, "mainline": mainline if mainline.__class__ is list else list(mainline)}
-        r = self._run(env, _Budget(steps))
-        return bool(r.value) if isinstance(r, _Return) else False
+        budget = _Budget(steps)
+        r = self._run(env, budget)
+        return (bool(r.value) if isinstance(r, _Return) else False), steps - budget.left
 
 
 def compile_rule(text: str) -> Rule:

@@ -137,3 +137,14 @@ def test_cli_judge_refuses_a_hostile_guess_naming_the_construct(tmp_path, capsys
     assert main(["eleusis", "judge", "--rule", "3", "--guess", str(guess)]) == 2
     err = capsys.readouterr().err.strip()
     assert "not allowed: import" in err and str(guess) in err and len(err.splitlines()) == 1
+
+
+def test_a_guess_too_slow_for_a_whole_verdict_is_wrong_not_a_hang():
+    slow = compile_rule("t = 0\nfor i in range(1900):\n    t += 1\nreturn not mainline or "
+                        "card.color != mainline[-1].color")
+    import time
+    started = time.process_time()
+    verdict = judge(compiled(16), slow, parse_cards("5H"), seed=1, max_steps=200_000)
+    assert not verdict.equivalent and verdict.error is not None and verdict.error.kind == "budget"
+    assert time.process_time() - started < 10
+    assert judge(compiled(16), compiled(16), parse_cards("5H"), seed=1, max_steps=200_000).error.kind == "budget"
