@@ -16,6 +16,15 @@ from tcgtui.engine.eleusis.library import COUNT
 DEFAULT_SEEDS = 3
 
 
+class RoundsError(ValueError):
+    """A bad --rules or --seeds: ``key`` is the sentence under ``eleusis.bench.errors``, ``params`` its values."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(f"{key}: {params}")
+        self.key = f"eleusis.bench.errors.{key}"
+        self.params = params
+
+
 @dataclass(frozen=True)
 class Flag:
     flag: str
@@ -30,17 +39,17 @@ FLAGS = (Flag("--rules", "eleusis_rules", "all|N-M,K", "eleusis.bench.rules"),
 
 
 def parse_rules(text: str) -> list[int]:
-    """``all``, ``7``, ``0-5,9``: rule numbers in order; ValueError naming what is wrong."""
+    """``all``, ``7``, ``0-5,9``: rule numbers in order; RoundsError naming what is wrong."""
     if text.strip().lower() == "all":
         return list(range(COUNT))
     out: list[int] = []
     for part in text.split(","):
         lo, _, hi = part.strip().partition("-")
         if not lo.strip().isdigit() or (hi and not hi.strip().isdigit()):
-            raise ValueError(f"--rules {text}: expected all, a rule number or a range such as 0-5,9")
+            raise RoundsError("rules", value=text)
         a, b = int(lo), int(hi or lo)
         if not 0 <= a <= b < COUNT:
-            raise ValueError(f"--rules {text}: rules are numbered 0 to {COUNT - 1}")
+            raise RoundsError("range", value=text, high=COUNT - 1)
         out += [n for n in range(a, b + 1) if n not in out]
     return out
 
@@ -51,12 +60,12 @@ def plan(values: dict[str, Any], params: dict[str, Any]
     text = values.get("eleusis_rules")
     if text is None:
         if values.get("eleusis_seeds") is not None:
-            raise ValueError("--seeds goes with --rules")
+            raise RoundsError("seeds_alone")
         return None
     rules = parse_rules(str(text))
     seeds = values.get("eleusis_seeds") or DEFAULT_SEEDS
     if seeds < 1:
-        raise ValueError(f"--seeds {seeds}: expected at least 1")
+        raise RoundsError("seeds", value=seeds)
 
     def round_of(index: int) -> tuple[dict[str, Any], int]:
         return {**params, "rule": rules[(index // seeds) % len(rules)]}, index % seeds

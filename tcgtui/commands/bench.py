@@ -75,8 +75,9 @@ def game_rounds(args: argparse.Namespace, spec: GameSpec, game: Any
     params = {**spec.info.resolve(given_params(args, spec))}
     try:
         found = hook.plan({d: getattr(args, d, None) for d in mine}, params)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
+    except ValueError as exc:          # a game's error names a locale sentence (key, params) when it can
+        key = getattr(exc, "key", None)
+        raise UserError(locales.load().t(key, **exc.params) if key else str(exc)) from None
     if found is None:
         return None
     count, round_of, described = found

@@ -21,7 +21,7 @@ def test_all_rules_three_seeds_is_78_rounds_on_shared_deals():
     assert parse_rules("0-2,9,1") == [0, 1, 2, 9]
     assert plan({"eleusis_rules": None, "eleusis_seeds": None}, {}) is None
     for bad in ("26", "x", "3-1", "-1"):
-        with pytest.raises(ValueError, match="--rules"):
+        with pytest.raises(ValueError):
             parse_rules(bad)
 
 
