@@ -13,7 +13,7 @@ from typing import Any
 from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
 from tcgtui.engine.eleusis.cards import Card, parse_card, shoe
 from tcgtui.engine.eleusis.judge import Verdict, accepts, judge
-from tcgtui.engine.eleusis.moves import Play, parse_play
+from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
 

@@ -10,7 +10,7 @@ import pytest
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import IllegalMove, Match, replay
-from tcgtui.engine.eleusis.cards import Card, parse_card, parse_cards, shoe
+from tcgtui.engine.eleusis.cards import parse_card, shoe
 from tcgtui.engine.eleusis.library import compiled
 from tcgtui.engine.eleusis.state import deck_order
 from tests.eleusis.helpers import game, move, state
@@ -136,6 +136,7 @@ def test_a_right_guess_on_turn_n_scores_31_minus_n_minus_2_per_wrong_guess():
 def test_a_wrong_guess_costs_2_and_the_round_goes_on():
     s = state(7, hand="2C 3C")
     ev = s.apply(move("2C", guess=True, code="return False", rule="nothing"))
+    assert ev[1].kind == "guess" and ev[1].data["correct"] is False
     assert not s.is_terminal() and s.failed == ["nothing"]
     assert s.observation(0).failed_guesses == ("nothing",) and s.observation(0).potential == 31 - 2 - 2
 

@@ -6,7 +6,6 @@ import asyncio
 import random
 
 from tcgtui.engine import registry
-from tcgtui.engine.core import Match
 from tcgtui.engine.eleusis.cards import parse_card
 from tcgtui.engine.eleusis.hypotheses import space
 from tcgtui.engine.eleusis.library import library
