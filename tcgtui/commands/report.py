@@ -113,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render.as_json(report, sections, {"db": path, "runs": runs}) + "\n")
     if plot_path is not None:
-        from tcgtui.report.plot import plot
-        lines = plot(report, plot_path) if "decay" in report.sections else 0
+        from tcgtui.report.plot import draw
+        lines = draw(report, plot_path)
         if lines == 0:
             raise UserError(text.t("cmd_report.errors.nothing_to_plot", path=str(plot_path)))
         print(clean(text.t("cmd_report.plotted", path=str(plot_path), count=lines)), file=sys.stderr)

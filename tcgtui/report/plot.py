@@ -77,3 +77,57 @@ def plot(report: Report, path: Path) -> int:
     finally:
         plt.close(fig)
     return len(series)
+
+
+def calibration_plot(report: Report, path: Path) -> int:
+    """Reports with a ``calibration`` section (stated confidence, accuracy with an interval, guess rate):
+    accuracy against stated confidence beside the diagonal, and the guess rate beside the step a
+    calibrated player would follow.  Returns how many players it drew (0: nothing judged)."""
+    text = locales.load()
+    series: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in report.sections["calibration"]:
+        series[(r["agent"], r["lang"])].append(r)
+    series = {k: v for k, v in series.items() if any(r["accuracy_rate"] is not None for r in v)}
+    if not series:
+        return 0
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5), dpi=120)
+    for (agent, lang), rows in sorted(series.items()):
+        rows = sorted(rows, key=lambda r: r["stated_rate"])
+        judged = [r for r in rows if r["accuracy_rate"] is not None]
+        x = np.array([100 * r["stated_rate"] for r in judged])
+        y = np.array([100 * r["accuracy_rate"] for r in judged])
+        err = np.array([[100 * (r["accuracy_rate"] - r["ci_low"]) for r in judged],
+                        [100 * (r["ci_high"] - r["accuracy_rate"]) for r in judged]])
+        line = left.errorbar(x, y, yerr=err, marker="o", capsize=3, label=f"{agent} [{lang}]")
+        guessed = [r for r in rows if r["guess_rate"] is not None]
+        right.plot([100 * r["stated_rate"] for r in guessed], [100 * r["guess_rate"] for r in guessed],
+                   marker="o", color=line[0].get_color(), label=f"{agent} [{lang}]")
+    left.plot([50, 100], [50, 100], linestyle="--", color="grey", linewidth=1,
+              label=text.t("cmd_report.plot.calibration.diagonal"))
+    steps = sorted(series.values(), key=len)[-1]
+    right.step([100 * r["stated_rate"] for r in steps], [100 * r["calibrated_guess_rate"] for r in steps],
+               where="mid", linestyle="--", color="grey", label=text.t("cmd_report.plot.calibration.step"))
+    for ax, y_key, title_key in ((left, "y", "title"), (right, "guess_y", "guess_title")):
+        ax.set_xlabel(text.t("cmd_report.plot.calibration.x"))
+        ax.set_ylabel(text.t(f"cmd_report.plot.calibration.{y_key}"))
+        ax.set_title(text.t(f"cmd_report.plot.calibration.{title_key}"), fontsize="medium")
+        ax.set_ylim(-2, 102)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        raise UserError(text.t("limits.unwritable", file=str(path), reason=exc.strerror or str(exc))) from None
+    finally:
+        plt.close(fig)
+    return len(series)
+
+
+def draw(report: Report, path: Path) -> int:
+    """The report's plot: the decay curves where there are strengths K, else a calibration plot."""
+    if "decay" in report.sections:
+        return plot(report, path)
+    if "calibration" in report.sections:
+        return calibration_plot(report, path)
+    return 0

@@ -86,3 +86,14 @@ def test_each_player_is_set_beside_the_reference_on_the_same_rounds():
     rows = sections(games)["reference"]
     assert rows == [{"agent": "llm:x", "lang": "en", "paired_rounds": 1, "mean_floored": 21.0,
                      "reference_floored": 27.0, "gap": -6.0}]
+
+
+def test_report_plot_draws_calibration_and_guess_rate(tmp_path, capsys):
+    from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+    db, png = str(tmp_path / "r.sqlite3"), tmp_path / "calibration.png"
+    with ChatServer(policy=eleusis_policy(3, rule="return card.suit == 'H'", guess_from=3, confidence=8)) as server:
+        assert main(["bench", "--game", "eleusis", "--agent", "llm:fake", "--base-url", server.base_url,
+                     "--rules", "7", "--seeds", "1", "--db", db, "--param", "guess_format=code"]) == 0
+    capsys.readouterr()
+    assert main(["report", "--game", "eleusis", "--db", db, "--plot", str(png)]) == 0
+    assert png.stat().st_size > 10_000 and "calibration.png (1 line)" in capsys.readouterr().err
