@@ -1,4 +1,5 @@
 """``tcgtui eleusis judge``: does a guessed rule behave as a secret rule from a given mainline?
+``tcgtui eleusis rules``: the 26 rules of the library, by number.
 
 The verdict is the game's own judge (``engine/eleusis/judge.py``), seeded, so the
 same question always gets the same answer.
@@ -10,7 +11,7 @@ import argparse
 import json
 from pathlib import Path
 
-from tcgtui import locales
+from tcgtui import locales, rtl
 from tcgtui.console_text import clean
 from tcgtui.engine.eleusis.cards import CardError, parse_cards
 from tcgtui.engine.eleusis.judge import judge
@@ -28,6 +29,10 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     j.add_argument("--seed", type=int, default=0, help=text.t("cmd_eleusis.judge.seed"))
     j.add_argument("--json", action="store_true", help=text.t("cmd_eleusis.judge.json"))
     j.add_argument("--lang", default="en", choices=locales.available(), help=text.t("cmd_cards.lang"))
+    r = sub.add_parser("rules", help=text.t("cmd_eleusis.rules.help"), description=text.t("cmd_eleusis.rules.help"))
+    r.add_argument("--code", action="store_true", help=text.t("cmd_eleusis.rules.code"))
+    r.add_argument("--lang", default="en", choices=locales.available(), help=text.t("cmd_cards.lang"))
+    r.add_argument("--rtl", choices=rtl.MODES, default=None, help=text.t("cmd_cards.rtl"))
 
 
 def _read_rule(flag: str, path: str, text: locales.Catalog) -> Rule:
@@ -54,6 +59,8 @@ def secret_rule(value: str, text: locales.Catalog) -> Rule:
 
 def run(args: argparse.Namespace) -> int:
     text = locales.load(args.lang)
+    if args.eleusis_command == "rules":
+        return show_rules(args, text)
     truth = secret_rule(args.rule, text)
     guess = _read_rule("--guess", args.guess, text)
     try:
@@ -72,4 +79,21 @@ def run(args: argparse.Namespace) -> int:
                      card=card.text()))
         if verdict.error is not None:
             print(text.t("cmd_eleusis.judge.guess_error", why=clean(verdict.error.text(text))))
+    return 0
+
+
+def show_rules(args: argparse.Namespace, text: locales.Catalog) -> int:
+    """The library: number, name and description in the language asked, and the code with ``--code``."""
+    from rich.console import Console
+
+    from tcgtui.console_text import ProsePrinter
+    from tcgtui.engine.eleusis.library import library
+
+    out = ProsePrinter(Console(), text.rtl, rtl.resolve_mode(args.rtl))
+    for r in library():
+        out.paragraph(text.t("cmd_eleusis.rules.line", number=r.number, name=r.name_in(text.code),
+                             description=r.description_in(text.code)))
+        if args.code:
+            for line in r.code.splitlines():
+                print(f"    {line}")
     return 0

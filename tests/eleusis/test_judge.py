@@ -148,3 +148,12 @@ def test_a_guess_too_slow_for_a_whole_verdict_is_wrong_not_a_hang():
     assert not verdict.equivalent and verdict.error is not None and verdict.error.kind == "budget"
     assert time.process_time() - started < 10
     assert judge(compiled(16), compiled(16), parse_cards("5H"), seed=1, max_steps=200_000).error.kind == "budget"
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_cli_rules_lists_the_library_with_its_code(capsys, lang):
+    assert main(["eleusis", "rules", "--code", "--lang", lang, "--rtl", "terminal"]) == 0
+    out = capsys.readouterr().out
+    assert "return card.rank % 2 == 0" in out and "mainline[-1].rank" in out
+    from tcgtui.engine.eleusis.library import library
+    assert all(r.name_in(lang) in out for r in library())
