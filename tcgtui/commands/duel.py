@@ -1,0 +1,56 @@
+"""``tcgtui duel``: the puzzle duel's own jobs outside a match.
+
+``duel check FILE.jsonl`` re-checks puzzles (each row's code against its value) in
+the sandbox and prints one JSON verdict per row, in order: how a user audits a
+puzzle or re-tests a bank.  ``duel mine`` collects the valid puzzles of recorded
+duels into a bank.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from tcgtui import locales
+from tcgtui.duel.rows import read_rows
+from tcgtui.errors import UserError
+from tcgtui.sandbox import BACKENDS, Limits, Sandbox
+
+
+def add_sandbox_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    p.add_argument("--sandbox", choices=BACKENDS, default="local", help=text.t("cmd_duel.sandbox"))
+    p.add_argument("--timeout", type=float, default=Limits.timeout, metavar="S", help=text.t("cmd_duel.timeout"))
+    p.add_argument("--workers", type=int, default=None, metavar="N", help=text.t("cmd_duel.workers"))
+
+
+def sandbox_from(args: argparse.Namespace, text: locales.Catalog) -> Sandbox:
+    if not 0 < args.timeout <= 600:
+        raise UserError(text.t("cmd_duel.bad_timeout", value=args.timeout))
+    if args.workers is not None and args.workers < 1:
+        raise UserError(text.t("cmd_duel.bad_workers", value=args.workers))
+    return Sandbox(args.sandbox, Limits(timeout=args.timeout), args.workers)
+
+
+def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    sub = p.add_subparsers(dest="duel_command", metavar="JOB", parser_class=type(p))
+    check = sub.add_parser("check", help=text.t("cmd_duel.check"), description=text.t("cmd_duel.check"))
+    check.add_argument("file", metavar="FILE.jsonl", help=text.t("cmd_duel.file"))
+    add_sandbox_arguments(check, text)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = locales.load()
+    if args.duel_command == "check":
+        return check(args, text)
+    raise UserError(text.t("cmd_duel.no_job"))
+
+
+def check(args: argparse.Namespace, text: locales.Catalog) -> int:
+    sandbox = sandbox_from(args, text)
+    rows = read_rows(args.file, text)
+    verdicts = asyncio.run(sandbox.check_many((row["code"], row["value"]) for row in rows))
+    for verdict in verdicts:
+        sys.stdout.write(json.dumps(verdict.to_json()) + "\n")
+    return 0
