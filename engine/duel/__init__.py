@@ -1,0 +1,55 @@
+"""Puzzle duels (The Token Games): two players take turns proposing Python puzzles
+``mystery(x)`` with a secret sample solution and solving the other's.
+
+Moves are text (canonical JSON: a proposal, an answer, a referee's verdict); the
+engine never runs code.  After a proposal and after an answer the state has a
+pending check, settled by the referee the game names in ``extras["referee"]`` (the
+sandbox, in ``tcgtui.sandbox``), whose verdict is applied and recorded as a move.
+Unusable replies are handled by the rules (re-asked, then the round is scored).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcgtui.engine.duel.game import DuelGame
+from tcgtui.engine.duel.moves import Answer, Proposal, Verdict
+from tcgtui.engine.duel.narrator import DuelNarrator, rules_text
+from tcgtui.engine.duel.state import OUTCOMES, REFEREE, Check, DuelObservation, DuelState, Round
+from tcgtui.engine.registry import RULES, SCORE, TEXT, GameInfo, GameSpec, Param, Reference, register
+
+__all__ = ["Answer", "Check", "DuelGame", "DuelNarrator", "DuelObservation", "DuelState", "OUTCOMES", "Proposal",
+           "REFEREE", "Round", "Verdict", "rules_text"]
+
+
+def _prompter(game: Any, catalog: Any, seat: int, style: str = "") -> Any:
+    from tcgtui.engine.duel.prompter import DuelPrompter
+    return DuelPrompter(game, catalog, seat)
+
+
+def _puzzler(game: Any, arg: int | None) -> Any:
+    from tcgtui.engine.duel.players import puzzler
+    return puzzler(game, arg)
+
+
+def _random_move(state: DuelState, rng: Any) -> str:
+    """Any valid move for whoever moves now, the referee included: conformance tests play
+    whole duels with it, without a sandbox."""
+    from tcgtui.engine.duel.players import BUILTIN, guess
+    check = state.pending()
+    if check is not None:
+        return Verdict(rng.choice(("true", "true", "false", "error", "timeout")), rng.random(), "").text()
+    if state.phase == "propose":
+        return rng.choice(BUILTIN).text()
+    return Answer(guess(state.current.code, rng)).text()
+
+
+DUEL = register(GameSpec(
+    GameInfo("duel", seats=2, outcome=SCORE, moves=TEXT, invalid=RULES,
+             params=(Param("rounds", int, 10, low=2, high=100), Param("attempts", int, 3, low=1, high=10))),
+    make=DuelGame.from_params,
+    prompter=_prompter,
+    narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
+    rules_text=rules_text,
+    references=(Reference("puzzler", _puzzler),),
+    extras={"referee": "python-check", "random_move": _random_move}))
