@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tcgtui.engine.duel.analysis import rated, sections
 from tcgtui.engine.duel.game import DuelGame
 from tcgtui.engine.duel.moves import Answer, Proposal, Verdict
 from tcgtui.engine.duel.narrator import DuelNarrator, rules_text
@@ -52,4 +53,7 @@ DUEL = register(GameSpec(
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
     rules_text=rules_text,
     references=(Reference("puzzler", _puzzler),),
-    extras={"referee": "python-check", "random_move": _random_move}))
+    analyses=lambda games: sections(games),
+    extras={"referee": "python-check", "random_move": _random_move, "reads_records": True, "rated": rated,
+            "report_layout": ("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings", "decisions",
+                              "llm", "errors")}))
