@@ -24,11 +24,13 @@ def pending(state: Any) -> Any:
 
 
 def python_check(options: dict[str, Any]) -> Referee:
-    """Runs ``mystery(value)`` in the sandbox; options ``sandbox`` (backend) and ``check_timeout`` (s)."""
+    """Runs ``mystery(value)`` in the sandbox (option ``sandbox``: the backend) within the request's
+    ``timeout`` (a rule of the game, so the record says it)."""
     from tcgtui.sandbox import Limits, Sandbox
-    sandbox = Sandbox(options.get("sandbox", "local"), Limits(timeout=float(options.get("check_timeout", 5.0))))
+    backend = options.get("sandbox", "local")
 
     async def settle(request: Any) -> str:
+        sandbox = Sandbox(backend, Limits(timeout=float(request.timeout)))
         verdict = await sandbox.check(request.code, request.value)
         return request.settle(verdict.result, verdict.seconds, verdict.detail)
     return settle

@@ -6,7 +6,7 @@ from typing import Any
 
 from tcgtui.engine.core import Game, IllegalMove
 from tcgtui.engine.duel.moves import parse_answer, parse_proposal, parse_verdict
-from tcgtui.engine.duel.state import PROPOSE, DuelObservation, DuelState, Round
+from tcgtui.engine.duel.state import DuelObservation, DuelState, Round
 
 
 class DuelGame(Game[str]):
@@ -15,21 +15,23 @@ class DuelGame(Game[str]):
 
     name = "duel"
 
-    def __init__(self, rounds: int = 10, attempts: int = 3) -> None:
+    def __init__(self, rounds: int = 10, attempts: int = 3, check_timeout: float = 5.0) -> None:
         if rounds % 2:
             raise ValueError(f"rounds={rounds}: expected an even number (each player proposes as often)")
         self.rounds = rounds
         self.attempts = attempts
+        self.check_timeout = float(check_timeout)
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> DuelGame:
-        return cls(int(params.get("rounds", 10)), int(params.get("attempts", 3)))
+        return cls(int(params.get("rounds", 10)), int(params.get("attempts", 3)),
+                   float(params.get("check_timeout", 5.0)))
 
     def new_state(self, seed: int) -> DuelState:
-        return DuelState(self.rounds, self.attempts)
+        return DuelState(self.rounds, self.attempts, timeout=self.check_timeout)
 
     def setup(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "attempts": self.attempts}
+        return {"rounds": self.rounds, "attempts": self.attempts, "check_timeout": self.check_timeout}
 
     def move_to_text(self, move: str) -> str:
         return move
@@ -46,11 +48,9 @@ class DuelGame(Game[str]):
         samples) stays blank: no player's choice depends on it."""
         state = DuelState(obs.rounds, self.attempts, list(obs.history), None, obs.phase,
                           self.attempts - obs.attempts_left if obs.attempts_left else 0,
-                          list(obs.wins), list(obs.penalties))
+                          list(obs.wins), list(obs.penalties), timeout=self.check_timeout)
         if obs.outcome is None:
             number = len(obs.history) + 1
             proposer = (number - 1) % 2
             state.current = Round(number, proposer, code=obs.code)
-        if obs.phase == PROPOSE and state.current is None:
-            state.current = Round(1, 0)
         return state

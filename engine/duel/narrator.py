@@ -45,5 +45,6 @@ class DuelNarrator:
 
 def rules_text(game: Any, catalog: Any) -> list[tuple[str, str]]:
     """The rules as (key, sentence) pairs, keys ``duel.rules.*``."""
-    params = {"rounds": {"rounds": game.rounds}, "attempts": {"attempts": game.attempts}}
+    params = {"rounds": {"rounds": game.rounds}, "attempts": {"attempts": game.attempts},
+              "sandbox": {"timeout": f"{game.check_timeout:g}"}}
     return [(f"duel.rules.{k}", catalog.t(f"duel.rules.{k}", **params.get(k, {}))) for k in RULES]

@@ -30,6 +30,7 @@ class Check:
     code: str
     value: str
     purpose: str
+    timeout: float = 5.0          # seconds the check may take, start-up included (a rule of the game)
 
     def settle(self, result: str, seconds: float, detail: str = "") -> str:
         """The referee's move for this check's verdict."""
@@ -89,6 +90,7 @@ class DuelState(GameState[str]):
     invalid: int = 0
     wins: list[int] = field(default_factory=lambda: [0, 0])
     penalties: list[int] = field(default_factory=lambda: [0, 0])
+    timeout: float = 5.0
     num_seats: int = 2
 
     def __post_init__(self) -> None:
@@ -109,9 +111,9 @@ class DuelState(GameState[str]):
 
     def pending(self) -> Check | None:
         if self.phase == SAMPLE:
-            return Check(self.current.code, self.current.solution, "sample")
+            return Check(self.current.code, self.current.solution, "sample", self.timeout)
         if self.phase == ANSWER:
-            return Check(self.current.code, self.current.value or "", "answer")
+            return Check(self.current.code, self.current.value or "", "answer", self.timeout)
         return None
 
     def validate(self, move: str) -> str | None:
@@ -186,7 +188,7 @@ class DuelState(GameState[str]):
 
     def clone(self) -> DuelState:
         return DuelState(self.rounds, self.attempts, list(self.history), self.current, self.phase, self.invalid,
-                         list(self.wins), list(self.penalties))
+                         list(self.wins), list(self.penalties), self.timeout)
 
     def is_terminal(self) -> bool:
         return self.phase == OVER

@@ -80,12 +80,12 @@ def test_the_solver_sees_the_code_only(lang):
 
 
 def play_duel(server, lang, seed=3, rounds=10):
-    game = duel(rounds=rounds)
+    game = duel(rounds=rounds, check_timeout=3)
 
     async def go():
         a, b = llm_agent(server), llm_agent(server)
         try:
-            return await play_match(game, seed, (a, b), lang=lang, options={"check_timeout": 3})
+            return await play_match(game, seed, (a, b), lang=lang)
         finally:
             await a.aclose()
             await b.aclose()

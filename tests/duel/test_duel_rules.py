@@ -133,16 +133,23 @@ def test_errors_and_timeouts_count_as_not_true_with_their_ex_outcome():
 @rule("duel.rules.sandbox")
 def test_checks_run_in_the_sandbox_and_reaching_out_fails_them(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
-    game = duel(rounds=2)
+    game = duel(rounds=2, check_timeout=1.5)
+    assert "1.5" in dict(registry.get("duel").rules_text(game, locales.load("en")))["duel.rules.sandbox"]
     attack = Proposal("import os\ndef mystery(x):\n    return os.environ['OPENAI_API_KEY'] == x\n", "'sk-secret'")
+    loop = Proposal("def mystery(x):\n    while True:\n        pass\n", "1")
     agents = (make_agent("puzzler"), make_agent("puzzler"))
     match = Match(game, 0)
     match.play(attack.text())
-    result = asyncio.run(run_match(game, 0, agents, match=match, options={"check_timeout": 3}))
-    first = result.record.events
-    checked = [e for e in first if e["kind"] == "checked"]
+    result = asyncio.run(run_match(game, 0, agents, match=match))
+    checked = [e for e in result.record.events if e["kind"] == "checked"]
     assert checked[0]["result"] == "error" and "KeyError" in checked[0]["detail"]
     assert result.outcome is not None and match.state.history[0].outcome == "puzzle-wrong-ex"
+    assert result.record.setup["check_timeout"] == 1.5
+    slow = Match(game, 0)
+    slow.play(loop.text())
+    asyncio.run(run_match(game, 0, agents, match=slow))
+    first = slow.state.history[0]
+    assert first.sample.result == "timeout" and 1.5 <= first.sample.seconds < 3
 
 
 @rule("duel.rules.history")
