@@ -33,6 +33,15 @@ def _puzzler(game: Any, arg: int | None) -> Any:
     return puzzler(game, arg)
 
 
+def _make_bank(params: dict[str, Any]) -> Any:
+    from tcgtui.engine.duel.bank import BankGame, puzzles_from_rows
+    from tcgtui.engine.duel.players import BUILTIN
+    bank = params.get("bank") or {}
+    puzzles = puzzles_from_rows(bank["rows"]) if bank else BUILTIN
+    return BankGame(puzzles, bank.get("path", "") if bank else "", int(params.get("attempts", 3)),
+                    float(params.get("check_timeout", 5.0)))
+
+
 def _random_move(state: DuelState, rng: Any) -> str:
     """Any valid move for whoever moves now, the referee included: conformance tests play
     whole duels with it, without a sandbox."""
@@ -40,7 +49,7 @@ def _random_move(state: DuelState, rng: Any) -> str:
     check = state.pending()
     if check is not None:
         return Verdict(rng.choice(("true", "true", "false", "error", "timeout")), rng.random(), "").text()
-    if state.phase == "propose":
+    if getattr(state, "phase", "") == "propose":
         return rng.choice(BUILTIN).text()
     return Answer(guess(state.current.code, rng)).text()
 
@@ -58,3 +67,21 @@ DUEL = register(GameSpec(
     extras={"referee": "python-check", "random_move": _random_move, "reads_records": True, "rated": rated,
             "report_layout": ("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings", "decisions",
                               "llm", "errors")}))
+
+
+def _bank_deal_seed(run_seed: int, index: int) -> int:
+    from tcgtui.engine.duel.bank import deal_seed
+    return deal_seed(run_seed, index)
+
+
+# The puzzle bank: one seat solves puzzle i of a fixed bank in game i (see bank.py).
+BANK = register(GameSpec(
+    GameInfo("duel-bank", seats=1, outcome=SCORE, moves=TEXT, invalid=RULES, family="duel",
+             params=(Param("bank", str, "", kind="jsonl"), Param("attempts", int, 3, low=1, high=10),
+                     Param("check_timeout", float, 5.0, low=0.5, high=60.0))),
+    make=_make_bank,
+    prompter=_prompter,
+    narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
+    references=(Reference("puzzler", _puzzler),),
+    extras={"referee": "python-check", "random_move": _random_move, "deal_seed": _bank_deal_seed,
+            "shortcuts": {"bank": ("bank", "duel.games.bank_flag")}}))

@@ -99,7 +99,9 @@ class DuelPrompter:
     def turn(self, obs: Any, events: list[Any], fallback: Any = None,
              retry: tuple[str, str] | None = None) -> Message:
         mine, theirs = (obs.wins[s] - obs.penalties[s] for s in (obs.seat, 1 - obs.seat))
-        parts = [self._t("game"), self._t("score", round=obs.turn, rounds=obs.rounds, mine=mine, theirs=theirs)]
+        parts = [self._t("game")]
+        if obs.rounds:          # a duel; a puzzle bank (rounds 0) has no score to tell
+            parts.append(self._t("score", round=obs.turn, rounds=obs.rounds, mine=mine, theirs=theirs))
         if obs.phase == PROPOSE:
             parts += [self._t("propose.task"), self._t("propose.format"), self._t("propose.warning"),
                       self.history(obs), self._t("propose.reminder")]
