@@ -24,13 +24,12 @@ def pending(state: Any) -> Any:
 
 
 def python_check(options: dict[str, Any]) -> Referee:
-    """Runs ``mystery(value)`` in the sandbox (option ``sandbox``: the backend) within the request's
-    ``timeout`` (a rule of the game, so the record says it)."""
+    """Runs ``mystery(value)`` in the sandbox, with the request's ``timeout`` and ``backend`` (the
+    game's settings, so the record says them)."""
     from tcgtui.sandbox import Limits, Sandbox
-    backend = options.get("sandbox", "local")
 
     async def settle(request: Any) -> str:
-        sandbox = Sandbox(backend, Limits(timeout=float(request.timeout)))
+        sandbox = Sandbox(request.backend, Limits(timeout=float(request.timeout)))
         verdict = await sandbox.check(request.code, request.value)
         return request.settle(verdict.result, verdict.seconds, verdict.detail)
     return settle

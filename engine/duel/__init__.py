@@ -23,6 +23,11 @@ __all__ = ["Answer", "Check", "DuelGame", "DuelNarrator", "DuelObservation", "Du
            "REFEREE", "Round", "Verdict", "rules_text"]
 
 
+# Where checks run: the local isolated interpreter, or Docker where a user has it (``--sandbox docker``).
+SANDBOX = Param("sandbox", str, "local", choices=("local", "docker"))
+SHORTCUTS = {"sandbox": ("sandbox", "duel.games.sandbox_flag")}
+
+
 def _prompter(game: Any, catalog: Any, seat: int, style: str = "") -> Any:
     from tcgtui.engine.duel.prompter import DuelPrompter
     return DuelPrompter(game, catalog, seat)
@@ -39,7 +44,7 @@ def _make_bank(params: dict[str, Any]) -> Any:
     bank = params.get("bank") or {}
     puzzles = puzzles_from_rows(bank["rows"]) if bank else BUILTIN
     return BankGame(puzzles, bank.get("path", "") if bank else "", int(params.get("attempts", 3)),
-                    float(params.get("check_timeout", 5.0)))
+                    float(params.get("check_timeout", 5.0)), str(params.get("sandbox", "local")))
 
 
 def _random_move(state: DuelState, rng: Any) -> str:
@@ -57,7 +62,7 @@ def _random_move(state: DuelState, rng: Any) -> str:
 DUEL = register(GameSpec(
     GameInfo("duel", seats=2, outcome=SCORE, moves=TEXT, invalid=RULES,
              params=(Param("rounds", int, 10, low=2, high=100), Param("attempts", int, 3, low=1, high=10),
-                     Param("check_timeout", float, 5.0, low=0.5, high=60.0))),
+                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX)),
     make=DuelGame.from_params,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
@@ -65,6 +70,7 @@ DUEL = register(GameSpec(
     references=(Reference("puzzler", _puzzler),),
     analyses=lambda games: sections(games),
     extras={"referee": "python-check", "random_move": _random_move, "reads_records": True, "rated": rated,
+            "shortcuts": SHORTCUTS,
             "report_layout": ("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings", "decisions",
                               "llm", "errors")}))
 
@@ -78,10 +84,10 @@ def _bank_deal_seed(run_seed: int, index: int) -> int:
 BANK = register(GameSpec(
     GameInfo("duel-bank", seats=1, outcome=SCORE, moves=TEXT, invalid=RULES, family="duel",
              params=(Param("bank", str, "", kind="jsonl"), Param("attempts", int, 3, low=1, high=10),
-                     Param("check_timeout", float, 5.0, low=0.5, high=60.0))),
+                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX)),
     make=_make_bank,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
     references=(Reference("puzzler", _puzzler),),
     extras={"referee": "python-check", "random_move": _random_move, "deal_seed": _bank_deal_seed,
-            "shortcuts": {"bank": ("bank", "duel.games.bank_flag")}}))
+            "shortcuts": {"bank": ("bank", "duel.games.bank_flag"), **SHORTCUTS}}))

@@ -38,6 +38,7 @@ class BankState(GameState[str]):
     index: int
     attempts: int
     timeout: float = 5.0
+    backend: str = "local"
     phase: str = SOLVE
     invalid: int = 0
     value: str | None = None
@@ -59,7 +60,9 @@ class BankState(GameState[str]):
         return []
 
     def pending(self) -> Check | None:
-        return Check(self.puzzle.code, self.value or "", "answer", self.timeout) if self.phase == ANSWER else None
+        if self.phase != ANSWER:
+            return None
+        return Check(self.puzzle.code, self.value or "", "answer", self.timeout, self.backend)
 
     def validate(self, move: str) -> str | None:
         if self.phase == OVER:
@@ -122,16 +125,17 @@ class BankGame(Game[str]):
     name = "duel-bank"
 
     def __init__(self, puzzles: tuple[Proposal, ...], source: str = "", attempts: int = 3,
-                 check_timeout: float = 5.0) -> None:
+                 check_timeout: float = 5.0, sandbox: str = "local") -> None:
         self.puzzles = puzzles
         self.source = source
         self.attempts = attempts
         self.check_timeout = float(check_timeout)
+        self.sandbox = sandbox
 
     def new_state(self, seed: int) -> BankState:
         index = seed % len(self.puzzles)
         puzzle = self.puzzles[index]
-        return BankState(puzzle, index, self.attempts, self.check_timeout,
+        return BankState(puzzle, index, self.attempts, self.check_timeout, self.sandbox,
                          start_events=[Event("puzzle", -1, {"round": 1, "puzzle": index, "code": puzzle.code,
                                                             "solution": puzzle.solution}, ("solution",))])
 
@@ -139,7 +143,7 @@ class BankGame(Game[str]):
         import hashlib
         digest = hashlib.sha256("\n".join(p.text() for p in self.puzzles).encode("utf-8")).hexdigest()[:16]
         return {"bank": self.source, "bank_digest": digest, "puzzles": len(self.puzzles), "attempts": self.attempts,
-                "check_timeout": self.check_timeout}
+                "check_timeout": self.check_timeout, "sandbox": self.sandbox}
 
     def move_to_text(self, move: str) -> str:
         return move
@@ -153,7 +157,7 @@ class BankGame(Game[str]):
 
     def resample(self, obs: DuelObservation, rng: Any) -> BankState:
         """The state as the solver sees it; the sample solution stays blank."""
-        return BankState(Proposal(obs.code, "?"), -1, self.attempts, self.check_timeout, obs.phase,
+        return BankState(Proposal(obs.code, "?"), -1, self.attempts, self.check_timeout, self.sandbox, obs.phase,
                          self.attempts - obs.attempts_left if obs.attempts_left else 0)
 
 

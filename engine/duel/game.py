@@ -15,23 +15,26 @@ class DuelGame(Game[str]):
 
     name = "duel"
 
-    def __init__(self, rounds: int = 10, attempts: int = 3, check_timeout: float = 5.0) -> None:
+    def __init__(self, rounds: int = 10, attempts: int = 3, check_timeout: float = 5.0,
+                 sandbox: str = "local") -> None:
         if rounds % 2:
             raise ValueError(f"rounds={rounds}: expected an even number (each player proposes as often)")
         self.rounds = rounds
         self.attempts = attempts
         self.check_timeout = float(check_timeout)
+        self.sandbox = sandbox
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> DuelGame:
         return cls(int(params.get("rounds", 10)), int(params.get("attempts", 3)),
-                   float(params.get("check_timeout", 5.0)))
+                   float(params.get("check_timeout", 5.0)), str(params.get("sandbox", "local")))
 
     def new_state(self, seed: int) -> DuelState:
-        return DuelState(self.rounds, self.attempts, timeout=self.check_timeout)
+        return DuelState(self.rounds, self.attempts, timeout=self.check_timeout, backend=self.sandbox)
 
     def setup(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "attempts": self.attempts, "check_timeout": self.check_timeout}
+        return {"rounds": self.rounds, "attempts": self.attempts, "check_timeout": self.check_timeout,
+                "sandbox": self.sandbox}
 
     def move_to_text(self, move: str) -> str:
         return move
@@ -48,7 +51,7 @@ class DuelGame(Game[str]):
         samples) stays blank: no player's choice depends on it."""
         state = DuelState(obs.rounds, self.attempts, list(obs.history), None, obs.phase,
                           self.attempts - obs.attempts_left if obs.attempts_left else 0,
-                          list(obs.wins), list(obs.penalties), timeout=self.check_timeout)
+                          list(obs.wins), list(obs.penalties), timeout=self.check_timeout, backend=self.sandbox)
         if obs.outcome is None:
             number = len(obs.history) + 1
             proposer = (number - 1) % 2

@@ -31,6 +31,7 @@ class Check:
     value: str
     purpose: str
     timeout: float = 5.0          # seconds the check may take, start-up included (a rule of the game)
+    backend: str = "local"        # where the referee runs it: local (an isolated interpreter) or docker
 
     def settle(self, result: str, seconds: float, detail: str = "") -> str:
         """The referee's move for this check's verdict."""
@@ -91,6 +92,7 @@ class DuelState(GameState[str]):
     wins: list[int] = field(default_factory=lambda: [0, 0])
     penalties: list[int] = field(default_factory=lambda: [0, 0])
     timeout: float = 5.0
+    backend: str = "local"
     num_seats: int = 2
 
     def __post_init__(self) -> None:
@@ -111,9 +113,9 @@ class DuelState(GameState[str]):
 
     def pending(self) -> Check | None:
         if self.phase == SAMPLE:
-            return Check(self.current.code, self.current.solution, "sample", self.timeout)
+            return Check(self.current.code, self.current.solution, "sample", self.timeout, self.backend)
         if self.phase == ANSWER:
-            return Check(self.current.code, self.current.value or "", "answer", self.timeout)
+            return Check(self.current.code, self.current.value or "", "answer", self.timeout, self.backend)
         return None
 
     def validate(self, move: str) -> str | None:
@@ -188,7 +190,7 @@ class DuelState(GameState[str]):
 
     def clone(self) -> DuelState:
         return DuelState(self.rounds, self.attempts, list(self.history), self.current, self.phase, self.invalid,
-                         list(self.wins), list(self.penalties), self.timeout)
+                         list(self.wins), list(self.penalties), self.timeout, self.backend)
 
     def is_terminal(self) -> bool:
         return self.phase == OVER

@@ -28,12 +28,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterable
 
-from tcgtui.sandbox.isolation import docker_command, local_command, stdlib_is_public
+from tcgtui.sandbox.isolation import DockerMissing, docker_client_env, docker_command, local_command, stdlib_is_public
 
 TRUE, FALSE, ERROR, TIMEOUT = "true", "false", "error", "timeout"
 RESULTS = (TRUE, FALSE, ERROR, TIMEOUT)
 BACKENDS = ("local", "docker")
 NOBODY = 65534
+DOCKER_FAILED = 125            # docker run's own failure (no image, no daemon), never the puzzle's
 _CHILD = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
 
 
@@ -89,20 +90,21 @@ class Sandbox:
             if drop:
                 os.chown(tmp, NOBODY, NOBODY)
             if self.backend == "docker":
-                argv, cwd = docker_command(self.image, self.limits, name, _CHILD), None
+                argv, cwd, env = docker_command(self.image, self.limits, name, _CHILD), None, docker_client_env()
             else:
-                argv, cwd = local_command(_CHILD), tmp
+                argv, cwd, env = local_command(_CHILD), tmp, {"HOME": tmp, "TMPDIR": tmp, "LC_ALL": "C.UTF-8"}
             started = time.perf_counter()
             proc = await asyncio.create_subprocess_exec(
                 *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.DEVNULL, cwd=cwd, env={"HOME": tmp, "TMPDIR": tmp, "LC_ALL": "C.UTF-8"},
-                start_new_session=True)
+                stderr=asyncio.subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True)
             try:
                 data = await asyncio.wait_for(self._exchange(proc, request), self.limits.timeout)
             except asyncio.TimeoutError:
                 return Verdict(TIMEOUT, time.perf_counter() - started, f"over {self.limits.timeout:g} s")
             finally:
                 await self._kill(proc, name)
+            if self.backend == "docker" and proc.returncode == DOCKER_FAILED:
+                raise DockerMissing(f"sandbox docker: docker run failed (exit status {DOCKER_FAILED})")
             return self._verdict(data, nonce, proc.returncode, time.perf_counter() - started)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -120,3 +120,37 @@ def test_unusable_replies_are_asked_again_then_scored():
     assert match.record().moves[:3] == [INVALID + "no_code", INVALID + "no_solution", INVALID + "no_code"]
     assert "I would rather not." in second and locales.load("en").t("duel.prompts.reason.no_code") in second
     assert match.invalid_texts[0] == "I would rather not."
+
+
+HOSTILE = ("import os\ndef mystery(x):\n    while True:\n        os.fork()\n",
+           "def mystery(x):\n    return len('a' * 10 ** 10) > 0\n",
+           "def mystery(x):\n    while True:\n        pass\n",
+           "def mystery(x):\n    return open('/etc/hostname').read() != ''\n",
+           "import ctypes\ndef mystery(x):\n    return True\n")
+
+
+def test_hostile_puzzles_are_contained_and_the_duel_goes_on():
+    """Seat 0 proposes a hostile puzzle every round; every check ends in error or timeout, each such
+    round is scored puzzle-wrong-ex, and the duel reaches its end."""
+    replies = []
+    for code in HOSTILE:
+        replies.append(Reply(f"```python\n{code}```\nSOLUTION: 1"))          # seat 0 proposes
+        replies.append(Reply("```python\ndef mystery(x):\n    return x == 7\n```\nSOLUTION: 7"))   # seat 1
+        replies.append(Reply("SOLUTION: 7"))                                   # seat 0 solves
+    game = duel(rounds=10, check_timeout=1.5)
+
+    async def go():
+        a, b = llm_agent(server), llm_agent(server)
+        try:
+            return await play_match(game, 0, (a, b))
+        finally:
+            await a.aclose()
+            await b.aclose()
+    with ChatServer(script=replies) as server:
+        match, _ = run(go())
+    history = match.state.history
+    assert match.state.is_terminal() and len(history) == 10
+    assert [r.outcome for r in history[0::2]] == ["puzzle-wrong-ex"] * 5
+    assert all(r.sample.result in ("error", "timeout") for r in history[0::2])
+    assert [r.outcome for r in history[1::2]] == ["success"] * 5
+    assert match.state.scores() == (-5, 0)
