@@ -24,6 +24,7 @@ import shutil
 import signal
 import tempfile
 import time
+import weakref
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterable
@@ -67,6 +68,18 @@ class Verdict:
         return {**asdict(self), "seconds": round(self.seconds, 4)}
 
 
+_GATES: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = weakref.WeakKeyDictionary()
+
+
+def _core_gate() -> asyncio.Semaphore:
+    """The event loop's bound on checks at once (one per core): a bench's concurrent duels share it."""
+    loop = asyncio.get_running_loop()
+    gate = _GATES.get(loop)
+    if gate is None:
+        gate = _GATES[loop] = asyncio.Semaphore(os.cpu_count() or 1)
+    return gate
+
+
 class Sandbox:
     """Runs checks with one backend and one set of limits; ``workers`` bounds concurrent checks."""
 
@@ -80,6 +93,11 @@ class Sandbox:
         self.image = image
 
     async def check(self, code: str, value: str) -> Verdict:
+        """One check; at most one per core runs at a time in this event loop, whoever asks."""
+        async with _core_gate():
+            return await self._check(code, value)
+
+    async def _check(self, code: str, value: str) -> Verdict:
         nonce = secrets.token_hex(16)
         drop = self.backend == "local" and os.geteuid() == 0 and stdlib_is_public()
         request = json.dumps({"code": code, "value": value, "nonce": nonce, "drop": drop,
