@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tcgtui.engine.core import Event, Game, GameState, IllegalMove, Outcome
-from tcgtui.engine.duel.moves import CODE_LIMIT, VALUE_LIMIT, Answer, Proposal, parse_answer, parse_verdict
+from tcgtui.engine.duel.moves import CODE_LIMIT, VALUE_LIMIT, Proposal, parse_answer, parse_verdict
 from tcgtui.engine.duel.state import ANSWER, FAILURE, OVER, REFEREE, SOLVE, SUCCESS, UNUSABLE, EX, Check, \
     DuelObservation, Round
 
@@ -22,7 +22,7 @@ def puzzles_from_rows(rows: Any) -> tuple[Proposal, ...]:
     """The bank's puzzles from loaded rows (dicts with ``code`` and ``value``); ValueError names a bad row."""
     out = []
     for number, row in enumerate(rows, 1):
-        code, value = row.get("code") if isinstance(row, dict) else None, row.get("value") if isinstance(row, dict) else None
+        code, value = (row.get("code"), row.get("value")) if isinstance(row, dict) else (None, None)
         if not (isinstance(code, str) and isinstance(value, str) and code.strip() and value.strip()
                 and len(code) <= CODE_LIMIT and len(value) <= VALUE_LIMIT):
             raise ValueError(f"bank row {number}: expected \"code\" and \"value\" strings")

@@ -174,8 +174,9 @@ class Sandbox:
         if data is None:
             return Verdict(ERROR, seconds, "output over the cap")
         parts = data.split(b"\n", 2)
-        if len(parts) == 3 and parts[0] == nonce.encode() and parts[1].decode("ascii", "replace") in (TRUE, FALSE, ERROR):
-            return Verdict(parts[1].decode("ascii"), seconds, parts[2].decode("utf-8", "replace"))
+        word = parts[1].decode("ascii", "replace") if len(parts) == 3 else ""
+        if parts[0] == nonce.encode() and word in (TRUE, FALSE, ERROR):
+            return Verdict(word, seconds, parts[2].decode("utf-8", "replace"))
         if code is not None and code < 0:
             return Verdict(ERROR, seconds, f"killed by {signal.Signals(-code).name}" if -code in signal.valid_signals()
                            else f"killed by signal {-code}")

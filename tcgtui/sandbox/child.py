@@ -34,7 +34,8 @@ REFUSED_EVENTS = frozenset((
     "os.system", "os.kill", "os.killpg", "os.forkpty", "os.setuid", "os.setgid", "os.chroot", "os.putenv",
     "resource.setrlimit", "resource.prlimit", "sys._getframe", "sys._current_frames", "sys._current_exceptions",
     "sys.settrace", "sys.setprofile", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
-    "object.__getattr__", "_thread.start_new_thread", "code.__new__", "function.__new__", "sys.remote_exec", "cpython._PySys_ClearAuditHooks"))
+    "object.__getattr__", "_thread.start_new_thread", "code.__new__", "function.__new__", "sys.remote_exec",
+    "cpython._PySys_ClearAuditHooks"))
 REFUSED_IMPORTS = frozenset(("ctypes", "_ctypes", "_posixsubprocess", "socket", "_socket", "mmap", "pty",
                              "multiprocessing", "_multiprocessing", "subprocess", "signal", "_signal",
                              "faulthandler", "tracemalloc", "_xxsubinterpreters"))
@@ -169,7 +170,8 @@ def main():
             else:
                 answer = mystery(value)
                 result = "true" if answer is True else "false"
-                detail = "" if answer is True or answer is False else "mystery(x) returned a %s" % str_(type_(answer).__name__)
+                plain = answer is True or answer is False
+                detail = "" if plain else "mystery(x) returned a %s" % str_(type_(answer).__name__)
     except BaseException as exc:
         result, detail = "error", describe(exc)
     try:

@@ -102,7 +102,7 @@ def test_a_whole_duel_between_two_models_through_the_local_server(lang):
     outcomes = {r.outcome for r in state.history}
     assert outcomes & {"puzzle-wrong", "puzzle-wrong-ex"} and outcomes & {"success", "failure"}
     asked = sum(1 for r in state.history if r.sample.result == "true")
-    assert len(server.requests) == 10 + asked                       # one proposal per round, one answer per valid puzzle
+    assert len(server.requests) == 10 + asked          # one proposal per round, one answer per valid puzzle
     cat = locales.load(lang)
     assert sum(cat.t("duel.prompts.propose.task") in p for p in prompts) == 10
     assert all(info.info["prompt_version"].startswith(f"duel-v1-{lang}-") for _, info in played)

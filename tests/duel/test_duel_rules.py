@@ -10,7 +10,7 @@ from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import IllegalMove, Match, replay
 from tcgtui.engine.duel import REFEREE, Answer, Proposal, Verdict
-from tcgtui.engine.duel.state import ANSWER, OVER, PROPOSE, SAMPLE, SOLVE
+from tcgtui.engine.duel.state import ANSWER, OVER, PROPOSE, SOLVE
 from tcgtui.match import run_match
 from tcgtui.opponents.registry import make_agent
 from tcgtui.sandbox import Limits, Sandbox
