@@ -68,11 +68,13 @@ DUEL = register(GameSpec(
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
     rules_text=rules_text,
     references=(Reference("puzzler", _puzzler),),
-    analyses=lambda games: sections(games),
+    analyses=sections,
     extras={"referee": "python-check", "random_move": _random_move, "reads_records": True, "rated": rated,
             "shortcuts": SHORTCUTS,
             "report_layout": ("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings", "decisions",
-                              "llm", "errors")}))
+                              "llm", "errors"),
+            "report_notes": {"duel_roles": "roles", "proposer_ratings": "role_ratings",
+                             "solver_ratings": "role_ratings"}}))
 
 
 def _bank_deal_seed(run_seed: int, index: int) -> int:
