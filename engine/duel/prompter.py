@@ -5,7 +5,8 @@ the proposer gets the rules, the score, every earlier puzzle with its outcome (i
 own explanations shown, the opponent's hidden) and the answer format; the solver
 gets the code only.  A proposal is the fenced code block defining ``mystery`` (the
 text outside it is the private explanation) and the value on the **last**
-``SOLUTION:`` line; backticks and markdown emphasis around the value are dropped.
+``SOLUTION:`` line; backticks and markdown emphasis around the value are dropped, and a
+whole value in Arabic-Indic digits or in guillemets is read as Python writes it.
 """
 
 from __future__ import annotations
@@ -34,8 +35,18 @@ def solution_value(text: str) -> str | None:
             value = line[found[-1].end():].strip(MARKUP)
             if value.startswith("```"):
                 value = value.strip("`").strip()
-            return value or None
+            return _ascii_literal(value) or None
     return None
+
+
+def _ascii_literal(value: str) -> str:
+    """A whole value written the Arabic way, as Python reads it: a number in Arabic-Indic digits
+    (``٤٢`` -> ``42``) or a string in guillemets (``«abc»`` -> ``'abc'``).  Anything else as is."""
+    if re.fullmatch(r"[+-]?\d+", value) and not value.isascii():
+        return str(int(value))
+    if len(value) >= 2 and value[0] == "«" and value[-1] == "»" and "«" not in value[1:-1]:
+        return repr(value[1:-1])
+    return value
 
 
 def _blocks(text: str) -> list[tuple[int, int, str]]:

@@ -24,7 +24,8 @@ def duel(**params):
 
 @pytest.mark.parametrize("line, value", [
     ("SOLUTION: 42", "42"), ("**SOLUTION:** `'abc'`", "'abc'"), ("`SOLUTION: \"a b\"`", '"a b"'),
-    ("solution: 2**10", "2**10"), ("SOLUTION: ```[1, 2]```", "[1, 2]"), ("Final SOLUTION: -3", "-3")])
+    ("solution: 2**10", "2**10"), ("SOLUTION: ```[1, 2]```", "[1, 2]"), ("Final SOLUTION: -3", "-3"),
+    ("SOLUTION: ٤٢", "42"), ("SOLUTION: -٧", "-7"), ("SOLUTION: «مرحبا»", "'مرحبا'"), ("SOLUTION: '٤٢'", "'٤٢'")])
 def test_the_value_is_read_from_the_solution_line_without_markdown(line, value):
     assert solution_value(f"some thinking\n{line}\n") == value
 
