@@ -86,3 +86,22 @@ async def test_a_person_proposes_and_solves_by_keys(lang: str) -> None:
         if lang == "en":                                    # Arabic is shaped on screen: compare English
             text = screen_text(app)
             assert "Score" in text and "Penalties" in text and "All rounds played" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_watching_a_model_duel_streams_its_replies(lang: str) -> None:
+    from tcgtui.opponents.llm.testserver import ChatServer, duel_policy
+    from tcgtui.tui.widgets.stream import StreamPanel
+    with ChatServer(policy=duel_policy(seed=4)) as server:
+        options = {"base_url": server.base_url, "stream": True, "max_retries": 0, "api_key": "sk-test"}
+        app = ArenaApp(Settings(("llm:fake", "puzzler"), game_id="duel", params={"rounds": 2, "check_timeout": 3},
+                                lang=lang, seed=5, pause=0.0, agent_options=options))
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot, app)
+            await until(pilot, lambda: app.board.session.result is not None)
+            board = app.board
+            assert board.session.spectating and app.failure is None
+            assert board.session.result.status == FINISHED and len(board.session.observation(0).history) == 2
+            kinds = {kind for kind, _ in board.query_one(StreamPanel).body.parts}
+            assert "answer" in kinds                      # the model's last reply, as it streamed
+        assert len(server.requests) == sum(1 for d in board.session.decisions if d.seat == 0)
