@@ -181,9 +181,10 @@ class DuelScreen(GameScreen):
         self.redraw()
 
     def _set_editor(self, code: str, *, read_only: bool, title: str) -> None:
+        """Show ``code``; a puzzle from outside (a model's) loses escape sequences and bidi overrides."""
         editor = self.query_one("#code", TextArea)
         editor.read_only = read_only
-        editor.load_text(code)
+        editor.load_text(clean(code, newlines=True) if read_only else code)
         self.query_one("#code-title", Caption).set(title)
 
     async def game_ended(self, result: MatchResult | None) -> None:
