@@ -25,9 +25,9 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-def duel_app(lang: str = "en") -> ArenaApp:
-    return ArenaApp(Settings((HUMAN, "puzzler"), game_id="duel", params={"rounds": 2, "check_timeout": 3},
-                             lang=lang, seed=3, pause=0.0))
+def duel_app(lang: str = "en", opponent: str = "puzzler", **agent_options: object) -> ArenaApp:
+    return ArenaApp(Settings((HUMAN, opponent), game_id="duel", params={"rounds": 2, "check_timeout": 3},
+                             lang=lang, seed=3, pause=0.0, agent_options=dict(agent_options)))
 
 
 async def until(pilot, condition, tries: int = 100) -> None:
@@ -47,9 +47,16 @@ def test_the_duel_has_its_screen() -> None:
     assert screen_for("duel") is DuelScreen
 
 
+@pytest.mark.parametrize("opponent", ["puzzler", "llm:fake"])
 @pytest.mark.parametrize("lang", ["en", "ar"])
-async def test_a_person_proposes_and_solves_by_keys(lang: str) -> None:
-    app = duel_app(lang)
+async def test_a_person_proposes_and_solves_by_keys(lang: str, opponent: str) -> None:
+    from tcgtui.opponents.llm.testserver import ChatServer, duel_policy
+    with ChatServer(policy=duel_policy(seed=2)) as server:
+        options = {"base_url": server.base_url, "max_retries": 0, "api_key": "sk-test"}
+        await person_against(duel_app(lang, opponent, **(options if opponent.startswith("llm:") else {})), lang)
+
+
+async def person_against(app: ArenaApp, lang: str) -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot, app)
         board = app.board
@@ -72,7 +79,7 @@ async def test_a_person_proposes_and_solves_by_keys(lang: str) -> None:
         await until(pilot, lambda: board.session.observation(0).phase == "solve" or board.session.result)
         await settle(pilot, app)
         obs = board.session.observation(0)
-        assert obs.phase == "solve" and obs.history[0].outcome == "success"     # the puzzler guessed 'ann'
+        assert obs.phase == "solve" and obs.history[0].outcome == "success"     # the opponent guessed 'ann'
         assert board.query_one("#code", TextArea).read_only and obs.code in board.query_one("#code", TextArea).text
         await type_text(pilot, "0")
         await pilot.press("enter")
