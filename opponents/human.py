@@ -50,8 +50,10 @@ class HumanAgent(Agent):
         return Decision(move)
 
     def choose(self, move: str) -> bool:
-        """Answer the pending question; False (and nothing happens) if none or not legal."""
-        if not self.waiting or move not in self._legal:
+        """Answer the pending question; False (and nothing happens) if none or not legal.
+        In free-text games (no move list) any text is passed on: the screen checks it with
+        the game's ``validate`` first, and ``run_match`` refuses what the game refuses."""
+        if not self.waiting or (self._legal and move not in self._legal):
             return False
         assert self._pending is not None
         self._pending.set_result(move)

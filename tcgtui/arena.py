@@ -29,6 +29,18 @@ def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog, *, pac
     if position:
         p.add_argument("--position", default=None, metavar="ROWS", help=text.t("arena.position"))
         p.add_argument("--to-move", dest="to_move", default=None, metavar="X|O", help=text.t("arena.to_move"))
+    for flag, (name, help_key) in game_shortcuts().items():
+        p.add_argument(f"--{flag.replace('_', '-')}", dest=flag, default=None, metavar=name.upper(),
+                       help=text.t(help_key))
+
+
+def game_shortcuts() -> dict[str, tuple[str, str]]:
+    """Flags games add for a parameter (``extras["shortcuts"]``: flag -> (parameter, help key))."""
+    out: dict[str, tuple[str, str]] = {}
+    for spec in registry.games():
+        for flag, target in dict(spec.extras.get("shortcuts") or {}).items():
+            out.setdefault(flag, tuple(target))
+    return out
 
 
 def game_spec(game_id: str) -> GameSpec:
@@ -42,7 +54,8 @@ def given_params(args: argparse.Namespace, spec: GameSpec) -> dict[str, Any]:
     """The parameters the command line sets, parsed and checked against the game."""
     text = locales.load()
     out: dict[str, Any] = {}
-    for flag, name in SHORTCUTS.items():
+    shortcuts = {**SHORTCUTS, **{flag: target[0] for flag, target in game_shortcuts().items()}}
+    for flag, name in shortcuts.items():
         value = getattr(args, flag, None)
         if value is None:
             continue
@@ -65,13 +78,34 @@ def given_params(args: argparse.Namespace, spec: GameSpec) -> dict[str, Any]:
 
 
 def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
-    """Parameters of kind ``pack`` become loaded packs (the game's ``make`` takes objects)."""
+    """Parameters of kind ``pack`` become loaded packs (the game's ``make`` takes objects); of kind
+    ``jsonl``, ``{"path", "rows"}`` read from a JSON Lines file (empty: left empty)."""
     out = dict(params)
     for p in spec.info.params:
         if p.kind == "pack":
             from tcgtui.packs import load_pack
             out[p.name] = load_pack(str(params[p.name]))
+        elif p.kind == "jsonl" and params.get(p.name):
+            out[p.name] = {"path": str(params[p.name]), "rows": read_jsonl(str(params[p.name]), f"--param {p.name}")}
     return out
+
+
+def read_jsonl(path: str, flag: str) -> list[Any]:
+    """Every value of a JSON Lines file (blank lines skipped); one line naming the file and line if bad."""
+    import json
+    from pathlib import Path
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{flag}: {path}: cannot be read ({type(exc).__name__})") from None
+    rows = []
+    for number, line in enumerate(lines, 1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                raise UserError(f"{flag}: {path}, line {number}: not JSON") from None
+    return rows
 
 
 def build_game(spec: GameSpec, params: dict[str, Any]) -> Any:

@@ -16,6 +16,7 @@ from typing import Any, Awaitable, Callable
 
 from tcgtui.engine.core import INVALID, Event, Game, GameRecord, IllegalMove, Match, Outcome
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
+from tcgtui.referee import Referee, pending, referee_for
 
 FINISHED, ERRORED = "finished", "errored"
 
@@ -75,13 +76,27 @@ def refusal(state: Any, obs: Any, move: Any) -> str | None:
     return ", not a legal move" if obs.legal_moves else f": {why}"
 
 
+async def _settle(match: Match, referee: Referee | None, on_events: EventHook | None) -> bool:
+    """Apply the referee's move if the game waits on one (a check to run); False if it does not."""
+    request = pending(match.state)
+    if request is None:
+        return False
+    if referee is None:
+        raise IllegalMove(f"{match.game.name} waits on a referee but none is given")
+    events = match.play(await referee(request))
+    await _call(on_events, events)
+    return True
+
+
 async def run_match(game: Game, seed: int, agents: tuple[Agent, ...], *, lang: str = "en",
                     match: Match | None = None, on_events: EventHook | None = None,
                     on_decision: DecisionHook | None = None,
-                    options: dict[str, Any] | None = None) -> MatchResult:
+                    options: dict[str, Any] | None = None, referee: Referee | None = None) -> MatchResult:
     """Play to the end.  Pass ``match`` to continue a game already under way;
-    ``options`` are game-level settings for the players (e.g. the prompt style)."""
+    ``options`` are game-level settings for the players (e.g. the prompt style) and
+    its referee (``tcgtui.referee``); ``referee`` replaces the one the game names."""
     match = match or Match(game, seed)
+    referee = referee or referee_for(game, options)
     pack = getattr(game, "pack", None)
     for seat, agent in enumerate(agents):
         agent.start(SeatContext(seat, seed, pack, lang, game, dict(options or {})))
@@ -91,6 +106,8 @@ async def run_match(game: Game, seed: int, agents: tuple[Agent, ...], *, lang: s
     outcome: Outcome | None = None
     try:
         while not match.state.is_terminal():
+            if await _settle(match, referee, on_events):
+                continue
             seat = match.state.current_player
             obs = match.state.observation(seat)
             news = match.events_for(seat, seen[seat])

@@ -15,7 +15,7 @@ import pytest
 from tcgtui.arena import load_resources
 from tcgtui.engine import registry
 from tcgtui.engine.core import Match, replay
-from tcgtui.engine.registry import LIST, SCORE, WDL
+from tcgtui.engine.registry import LIST, SCORE, TEXT, WDL
 
 GAMES = [spec.id for spec in registry.games()]
 SEEDS = (0, 1, 7)
@@ -113,3 +113,31 @@ def test_observations_carry_only_what_their_seat_may_see(game_id):
                 rebuilt = game.resample(obs, random.Random(f"{seed}:{k}"))
                 assert rebuilt.observation(seat) == obs
             state.apply(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAMES if registry.get(g).info.moves == TEXT])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_text_games_end_replay_and_clone_with_their_random_move(game_id, seed):
+    """Free-text games have no move list to draw from: they give ``extras["random_move"](state, rng)``,
+    any valid move for whoever moves now (a referee's verdict included, so no sandbox or model is needed)."""
+    spec, game = make(game_id)
+    random_move = spec.extras.get("random_move")
+    if random_move is None:
+        pytest.skip(f"{game_id} gives no extras['random_move']")
+    match = Match(game, seed)
+    rng = random.Random(seed)
+    for _ in range(MAX_MOVES):
+        if match.state.is_terminal():
+            break
+        move = random_move(match.state, rng)
+        assert match.state.validate(move) is None
+        assert game.move_from_text(game.move_to_text(move)) == move
+        before = as_json(match.state)
+        match.state.clone().apply(move)
+        assert as_json(match.state) == before, "playing on a clone changed the original"
+        match.play(move)
+    assert match.state.is_terminal(), f"{game_id} did not end within {MAX_MOVES} moves"
+    assert match.state.current_player == -1 and len(match.state.returns()) == spec.info.seats
+    again = replay(game, match.record())
+    assert as_json(again.state) == as_json(match.state)
+    assert again.record().to_json() == match.record().to_json()

@@ -11,7 +11,7 @@ with the Python standard library only.  Request ``i`` meets ``faults[i]`` (if
 any); requests that get through take the next scripted reply, else ask
 ``policy`` (by default: a random card from the hand line of the last prompt;
 ``grid_policy`` plays grid games, reading the board from the prompt, ``eleusis_policy``
-plays Eleusis and translates its guesses, and
+plays Eleusis and translates its guesses, ``duel_policy`` proposes and solves puzzle duels, and
 ``invalid_replies`` puts scripted invalid moves in front of another policy).
 A fault never uses up a scripted reply, so a script lists only what succeeds.
 Every request is recorded, headers included, so tests can check what was sent.
@@ -307,6 +307,39 @@ def grid_policy(game: str | GridShape, seed: int = 0, board: Board | None = None
         if not free:
             return Reply("The board is full.")
         return Reply(grid_answer(shape, rng.choice(free)))
+    return answer
+
+
+def duel_solver_prompt(request: dict[str, Any]) -> str | None:
+    """The puzzle code of a duel's solver prompt (in any language), or None for a proposer's prompt."""
+    messages = request.get("messages") or []
+    last = _text(messages[-1].get("content")) if messages else ""
+    tasks = [locales.load(code).t("duel.prompts.solve.task") for code in locales.available()]
+    if not any(task in last for task in tasks):
+        return None
+    found = re.search(r"```python\n(.*?)```", last, re.DOTALL)
+    return found.group(1) if found else ""
+
+
+def duel_policy(seed: int = 0, wrong: float = 0.0) -> Policy:
+    """A fake model for puzzle duels: as proposer, a puzzle of the reference player's set in a
+    markdown reply (its sample made wrong with probability ``wrong``); as solver, the reference
+    player's guess from the code, with the SOLUTION line dressed in markdown now and then."""
+    from tcgtui.engine.duel.players import BUILTIN, guess
+    rng = random.Random(seed)
+    lock = threading.Lock()
+
+    def answer(request: dict[str, Any]) -> Reply:
+        code = duel_solver_prompt(request)
+        with lock:
+            if code is not None:
+                value = guess(code, rng)
+                line = rng.choice(("SOLUTION: {v}", "**SOLUTION:** `{v}`", "`SOLUTION: {v}`")).format(v=value)
+                return Reply(f"Let me look at the constraints.\n\n{line}")
+            puzzle = rng.choice(BUILTIN)
+            sample = puzzle.solution if rng.random() >= wrong else puzzle.solution + " + 1"
+        return Reply(f"Here is my puzzle.\n\n```python\n{puzzle.code}```\n\nPrivate: {puzzle.explanation}.\n\n"
+                     f"SOLUTION: {sample}")
     return answer
 
 

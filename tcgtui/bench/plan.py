@@ -14,7 +14,7 @@ import hashlib
 import json
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from tcgtui import locales
 from tcgtui import __version__
@@ -39,6 +39,15 @@ def deal_seed(run_seed: int, index: int) -> int:
     """The seed of game ``index``: the same deal in every cell of a run (63 bits: a SQLite integer)."""
     digest = hashlib.blake2b(f"tcgtui/deal/{run_seed}/{index}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
+
+
+def game_deal_seed(game: Any) -> Callable[[int, int], int]:
+    """The game's own ``extras["deal_seed"]`` where it has one (a bank game: game i is puzzle i), else ``deal_seed``."""
+    from tcgtui.engine import registry
+    try:
+        return registry.get(game.name).extras.get("deal_seed") or deal_seed
+    except registry.UnknownGame:
+        return deal_seed
 
 
 def agent_seat(index: int, seats: int = 2) -> int:

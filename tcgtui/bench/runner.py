@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, Protocol
 
 from tcgtui.engine.core import GameRecord, Match
 from tcgtui.opponents.base import Agent
-from tcgtui.bench.plan import Cell, agent_seat, deal_seed
+from tcgtui.bench.plan import Cell, agent_seat, game_deal_seed
 from tcgtui.match import DecisionRecord, MatchResult, run_match
 from tcgtui.store import ERRORED, EXISTS, FINISHED, REPLACED, DecisionRow, GameRow, Run, Store
 from tcgtui.store.db import StoreError, now
@@ -134,7 +134,7 @@ def _describe(exc: BaseException) -> str:
 async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tuple[GameRow, list[DecisionRow]]:
     """Play game ``index`` of ``cell`` to the end (or to errored) and build its rows."""
     game, deal = sweep.round(index)
-    seed, seat = deal_seed(sweep.seed, deal), agent_seat(index, sweep.seats)
+    seed, seat = game_deal_seed(game)(sweep.seed, deal), agent_seat(index, sweep.seats)
     if sweep.seats == 1:
         specs: tuple[str, ...] = (cell.agent,)
     else:

@@ -224,6 +224,18 @@ def _rating_rows(results: list[tuple[str, str, float]], **extra: Any) -> list[Ro
              "rating": r.rating, "ci_low": r.ci_low, "ci_high": r.ci_high} for r in bt.ratings(results)]
 
 
+def rated_sections(spec: registry.GameSpec, games: list[Game]) -> dict[str, list[Row]]:
+    """Ratings a game asks for beyond the match's (``extras["rated"]``: section -> (a, b, a's score,
+    cluster) per comparison, e.g. per round of a duel); intervals bootstrap over clusters."""
+    rated = spec.extras.get("rated")
+    out = {}
+    for name, results in (rated(games) if rated else {}).items():
+        rows = bt.ratings([(a, b, s) for a, b, s, _ in results], clusters=[c for *_, c in results])
+        out[name] = [{"agent": r.player, "games": r.games, "rating": r.rating, "ci_low": r.ci_low,
+                      "ci_high": r.ci_high} for r in rows]
+    return out
+
+
 def ratings(games: list[Game]) -> list[Row]:
     return _rating_rows([(a, b, s) for a, b, s, _ in _pair_results(games)])
 
@@ -255,7 +267,7 @@ def build(games: list[Game], spec: registry.GameSpec | None = None) -> Report:
     score_game = spec.info.outcome == registry.SCORE
     outcome = "scores" if score_game else "win_rates"
     sections: dict[str, list[Row]] = {outcome: scores(games) if score_game else win_rates(games)}
-    own = spec.analyses(games) if spec.analyses is not None else {}
+    own = {**(spec.analyses(games) if spec.analyses is not None else {}), **rated_sections(spec, games)}
     sections.update(own)
     sections.update({"decisions": decisions(games), "llm": llm_rates(games), "errors": errors(games)})
     rr = round_robin_games(games) if spec.info.seats == 2 else []

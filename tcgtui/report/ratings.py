@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Hashable, Sequence
 
 import numpy as np
 from scipy.optimize import minimize
@@ -87,8 +87,11 @@ def fit(results: Sequence[Result], prior_sd: float = PRIOR_SD) -> dict[str, floa
 
 
 def ratings(results: Sequence[Result], *, resamples: int = RESAMPLES, seed: int = SEED,
-            prior_sd: float = PRIOR_SD) -> list[Rating]:
-    """Ratings with percentile-bootstrap 95% intervals over games, best first."""
+            prior_sd: float = PRIOR_SD, clusters: Sequence[Hashable] | None = None) -> list[Rating]:
+    """Ratings with percentile-bootstrap 95% intervals over games, best first.
+
+    ``clusters`` (one label per result) resamples whole clusters instead of results: the
+    rounds of one duel stay together, so the interval is over duels."""
     players = sorted({r[0] for r in results} | {r[1] for r in results})
     if len(players) < 2:
         return []
@@ -100,9 +103,12 @@ def ratings(results: Sequence[Result], *, resamples: int = RESAMPLES, seed: int 
     if resamples > 0:
         rng = np.random.default_rng(seed)
         boot = np.empty((resamples, n))
+        groups = np.arange(len(s)) if clusters is None else np.unique(np.asarray(clusters, dtype=str),
+                                                                           return_inverse=True)[1]
+        k = int(groups.max()) + 1
         for i in range(resamples):
-            counts = np.bincount(rng.integers(0, len(s), len(s)), minlength=len(s)).astype(float)
-            boot[i] = _fit(a, b, s, n, counts, prior_sd)
+            drawn = np.bincount(rng.integers(0, k, k), minlength=k).astype(float)
+            boot[i] = _fit(a, b, s, n, drawn[groups], prior_sd)
         low, high = np.percentile(boot, 2.5, axis=0), np.percentile(boot, 97.5, axis=0)
     out = [Rating(p, float(point[i]), None if low is None else float(low[i]),
                   None if high is None else float(high[i]), int(games[i])) for i, p in enumerate(players)]

@@ -1,0 +1,95 @@
+"""Puzzle duels (The Token Games): two players take turns proposing Python puzzles
+``mystery(x)`` with a secret sample solution and solving the other's.
+
+Moves are text (canonical JSON: a proposal, an answer, a referee's verdict); the
+engine never runs code.  After a proposal and after an answer the state has a
+pending check, settled by the referee the game names in ``extras["referee"]`` (the
+sandbox, in ``tcgtui.sandbox``), whose verdict is applied and recorded as a move.
+Unusable replies are handled by the rules (re-asked, then the round is scored).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcgtui.engine.duel.analysis import rated, sections
+from tcgtui.engine.duel.game import DuelGame
+from tcgtui.engine.duel.moves import Answer, Proposal, Verdict
+from tcgtui.engine.duel.narrator import DuelNarrator, rules_text
+from tcgtui.engine.duel.state import OUTCOMES, REFEREE, Check, DuelObservation, DuelState, Round
+from tcgtui.engine.registry import RULES, SCORE, TEXT, GameInfo, GameSpec, Param, Reference, register
+
+__all__ = ["Answer", "Check", "DuelGame", "DuelNarrator", "DuelObservation", "DuelState", "OUTCOMES", "Proposal",
+           "REFEREE", "Round", "Verdict", "rules_text"]
+
+
+# Where checks run: the local isolated interpreter, or Docker where a user has it (``--sandbox docker``).
+SANDBOX = Param("sandbox", str, "local", choices=("local", "docker"))
+SHORTCUTS = {"sandbox": ("sandbox", "duel.games.sandbox_flag")}
+
+
+def _prompter(game: Any, catalog: Any, seat: int, style: str = "") -> Any:
+    from tcgtui.engine.duel.prompter import DuelPrompter
+    return DuelPrompter(game, catalog, seat)
+
+
+def _puzzler(game: Any, arg: int | None) -> Any:
+    from tcgtui.engine.duel.players import puzzler
+    return puzzler(game, arg)
+
+
+def _make_bank(params: dict[str, Any]) -> Any:
+    from tcgtui.engine.duel.bank import BankGame, puzzles_from_rows
+    from tcgtui.engine.duel.players import BUILTIN
+    bank = params.get("bank") or {}
+    puzzles = puzzles_from_rows(bank["rows"]) if bank else BUILTIN
+    return BankGame(puzzles, bank.get("path", "") if bank else "", int(params.get("attempts", 3)),
+                    float(params.get("check_timeout", 5.0)), str(params.get("sandbox", "local")))
+
+
+def _random_move(state: DuelState, rng: Any) -> str:
+    """Any valid move for whoever moves now, the referee included: conformance tests play
+    whole duels with it, without a sandbox."""
+    from tcgtui.engine.duel.players import BUILTIN, guess
+    check = state.pending()
+    if check is not None:
+        return Verdict(rng.choice(("true", "true", "false", "error", "timeout")), rng.random(), "").text()
+    if getattr(state, "phase", "") == "propose":
+        return rng.choice(BUILTIN).text()
+    return Answer(guess(state.current.code, rng)).text()
+
+
+DUEL = register(GameSpec(
+    GameInfo("duel", seats=2, outcome=SCORE, moves=TEXT, invalid=RULES,
+             params=(Param("rounds", int, 10, low=2, high=100), Param("attempts", int, 3, low=1, high=10),
+                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX)),
+    make=DuelGame.from_params,
+    prompter=_prompter,
+    narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
+    rules_text=rules_text,
+    references=(Reference("puzzler", _puzzler),),
+    analyses=sections,
+    extras={"referee": "python-check", "random_move": _random_move, "reads_records": True, "rated": rated,
+            "shortcuts": SHORTCUTS,
+            "report_layout": ("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings", "decisions",
+                              "llm", "errors"),
+            "report_notes": {"duel_roles": "roles", "proposer_ratings": "role_ratings",
+                             "solver_ratings": "role_ratings"}}))
+
+
+def _bank_deal_seed(run_seed: int, index: int) -> int:
+    from tcgtui.engine.duel.bank import deal_seed
+    return deal_seed(run_seed, index)
+
+
+# The puzzle bank: one seat solves puzzle i of a fixed bank in game i (see bank.py).
+BANK = register(GameSpec(
+    GameInfo("duel-bank", seats=1, outcome=SCORE, moves=TEXT, invalid=RULES, family="duel",
+             params=(Param("bank", str, "", kind="jsonl"), Param("attempts", int, 3, low=1, high=10),
+                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX)),
+    make=_make_bank,
+    prompter=_prompter,
+    narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
+    references=(Reference("puzzler", _puzzler),),
+    extras={"referee": "python-check", "random_move": _random_move, "deal_seed": _bank_deal_seed,
+            "shortcuts": {"bank": ("bank", "duel.games.bank_flag"), **SHORTCUTS}}))

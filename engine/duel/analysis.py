@@ -1,0 +1,104 @@
+"""Report sections of puzzle duels, read from the records (pure: no I/O, no code run).
+
+- ``duel_roles``: per player, rounds as proposer and as solver; proposal % (valid
+  puzzles left unsolved, over rounds proposed), penalty % and count, solve % (over
+  valid puzzles it was asked to solve).
+- ``duels``: one line per duel, its score line as "1 vs -4".
+- ``puzzles``: every round with its code, sample, answer and verdicts (shown with
+  ``tcgtui report --game duel --table puzzles``).
+``rated(games)`` gives the pairings the report rates with Bradley–Terry (bootstrap
+over duels): proposer (stumped 1, solved ½, wrong sample 0) and solver (solved 1,
+else 0, valid puzzles only).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable
+
+from tcgtui.engine.duel.state import FAILURE, PUZZLE_WRONG, SUCCESS
+
+
+def _duels(games: Iterable[Any]) -> list[Any]:
+    """Each finished duel once (a round robin stores one row per measured seat), with distinct seats."""
+    seen, out = set(), []
+    for g in games:
+        record = g.record if isinstance(g.record, dict) or g.record is None else g.record.to_json()
+        if getattr(g, "status", "") != "finished" or not record or record.get("game") != "duel":
+            continue
+        if g.id in seen or len(g.seats) != 2:
+            continue
+        seen.add(g.id)
+        out.append(g)
+    return out
+
+
+def rounds_of(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rounds of a recorded duel: proposer seat, code, sample, answer, verdicts, outcome."""
+    rounds: dict[int, dict[str, Any]] = defaultdict(dict)
+    for e in record.get("events", []):
+        kind, n = e.get("kind"), e.get("round")
+        if kind == "proposed":
+            rounds[n].update(proposer=e["player"], code=e.get("code", ""), solution=e.get("solution", ""))
+        elif kind == "answered":
+            rounds[n]["value"] = e.get("value")
+        elif kind == "checked":
+            rounds[n][e["purpose"]] = e["result"]
+            rounds[n][e["purpose"] + "_detail"] = e.get("detail", "")
+        elif kind == "scored":
+            rounds[n].update(proposer=e["player"], outcome=e["outcome"], cause=e.get("cause", ""))
+    return [{"round": n, **r} for n, r in sorted(rounds.items()) if "outcome" in r]
+
+
+def _share(n: int, d: int) -> float | None:
+    return n / d if d else None
+
+
+def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
+    duels = _duels(games)
+    roles: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    lines, puzzles = [], []
+    for g in duels:
+        first, second = g.seats
+        record = g.record
+        for r in rounds_of(record):
+            proposer = g.seats[r["proposer"]]
+            solver = g.seats[1 - r["proposer"]]
+            p, s = roles[proposer], roles[solver]
+            p["proposed"] += 1
+            if r["outcome"].startswith(FAILURE):
+                p["unsolved"] += 1
+            if r["outcome"].startswith(PUZZLE_WRONG):
+                p["penalties"] += 1
+            else:
+                s["asked"] += 1
+                s["solved"] += r["outcome"] == SUCCESS
+            puzzles.append({"duel": g.id, "round": r["round"], "proposer": proposer, "solver": solver,
+                            "outcome": r["outcome"], "sample": r.get("solution", ""),
+                            "sample_result": r.get("sample", "–"), "answer": r.get("value"),
+                            "answer_result": r.get("answer"), "code": r.get("code", "")})
+        scores = (record.get("outcome") or {}).get("scores") or [0, 0]
+        lines.append({"duel": g.id, "first": first, "second": second,
+                      "score_line": f"{scores[0]:g} vs {scores[1]:g}",
+                      "winner": "–" if g.winner is None else g.seats[g.winner]})
+    role_rows = [{"agent": agent, "proposed": r["proposed"], "proposal_rate": _share(r["unsolved"], r["proposed"]),
+                  "penalties": r["penalties"], "penalty_rate": _share(r["penalties"], r["proposed"]),
+                  "asked": r["asked"], "solve_rate": _share(r["solved"], r["asked"])}
+                 for agent, r in sorted(roles.items())]
+    return {"duel_roles": role_rows, "duels": lines, "puzzles": puzzles}
+
+
+def rated(games: Iterable[Any]) -> dict[str, list[tuple[str, str, float, str]]]:
+    """(player, opponent, player's score, duel id) per round, for the proposer and solver ratings."""
+    out: dict[str, list[tuple[str, str, float, str]]] = {"proposer_ratings": [], "solver_ratings": []}
+    for g in _duels(games):
+        if g.seats[0] == g.seats[1]:
+            continue
+        for r in rounds_of(g.record):
+            proposer, solver = g.seats[r["proposer"]], g.seats[1 - r["proposer"]]
+            outcome = r["outcome"]
+            stumped = 1.0 if outcome.startswith(FAILURE) else 0.5 if outcome == SUCCESS else 0.0
+            out["proposer_ratings"].append((proposer, solver, stumped, g.id))
+            if not outcome.startswith(PUZZLE_WRONG):
+                out["solver_ratings"].append((solver, proposer, 1.0 if outcome == SUCCESS else 0.0, g.id))
+    return out

@@ -1,0 +1,84 @@
+"""``tcgtui duel``: the puzzle duel's own jobs outside a match.
+
+``duel check FILE.jsonl`` re-checks puzzles (each row's code against its value) in
+the sandbox and prints one JSON verdict per row, in order: how a user audits a
+puzzle or re-tests a bank.  ``duel mine`` collects the valid puzzles of recorded
+duels into a bank (JSON Lines), which ``tcgtui bench --game duel-bank --bank FILE``
+has models solve.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from pathlib import Path
+
+from tcgtui import locales
+from tcgtui.console_text import clean
+from tcgtui.duel.rows import read_rows
+from tcgtui.errors import UserError
+from tcgtui.sandbox import BACKENDS, Limits, Sandbox
+from tcgtui.store import add_db_argument, open_store
+
+
+def add_sandbox_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    p.add_argument("--sandbox", choices=BACKENDS, default="local", help=text.t("cmd_duel.sandbox"))
+    p.add_argument("--timeout", type=float, default=Limits.timeout, metavar="S", help=text.t("cmd_duel.timeout"))
+    p.add_argument("--workers", type=int, default=None, metavar="N", help=text.t("cmd_duel.workers"))
+
+
+def sandbox_from(args: argparse.Namespace, text: locales.Catalog) -> Sandbox:
+    if not 0 < args.timeout <= 600:
+        raise UserError(text.t("cmd_duel.bad_timeout", value=args.timeout))
+    if args.workers is not None and args.workers < 1:
+        raise UserError(text.t("cmd_duel.bad_workers", value=args.workers))
+    return Sandbox(args.sandbox, Limits(timeout=args.timeout), args.workers)
+
+
+def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    sub = p.add_subparsers(dest="duel_command", metavar="JOB", parser_class=type(p))
+    check = sub.add_parser("check", help=text.t("cmd_duel.check"), description=text.t("cmd_duel.check"))
+    check.add_argument("file", metavar="FILE.jsonl", help=text.t("cmd_duel.file"))
+    add_sandbox_arguments(check, text)
+    mine = sub.add_parser("mine", help=text.t("cmd_duel.mine"), description=text.t("cmd_duel.mine"))
+    mine.add_argument("--run", nargs="+", action="extend", metavar="NAME", help=text.t("cmd_duel.run"))
+    mine.add_argument("--out", metavar="FILE.jsonl", default="-", help=text.t("cmd_duel.out"))
+    add_db_argument(mine, text)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = locales.load()
+    if args.duel_command == "check":
+        return check(args, text)
+    if args.duel_command == "mine":
+        return mine(args, text)
+    raise UserError(text.t("cmd_duel.no_job"))
+
+
+def mine(args: argparse.Namespace, text: locales.Catalog) -> int:
+    from tcgtui.duel.mine import bank_rows
+    from tcgtui.report.data import load_games, run_ids
+    with open_store(args.db, create=False) as store:
+        games = load_games(store, run_ids(store, args.run), game="duel", with_record=True)
+    lines = "".join(json.dumps(row) + "\n" for row in bank_rows(games))
+    if args.out == "-":
+        sys.stdout.write(lines)
+    else:
+        try:
+            Path(args.out).write_text(lines, encoding="utf-8")
+        except OSError as exc:
+            raise UserError(text.t("cmd_duel.unwritable", file=args.out, why=type(exc).__name__)) from None
+        print(clean(text.t("cmd_duel.mined", count=lines.count("\n"), file=args.out)), file=sys.stderr)
+    return 0
+
+
+def check(args: argparse.Namespace, text: locales.Catalog) -> int:
+    sandbox = sandbox_from(args, text)
+    rows = read_rows(args.file, text)
+    verdicts = asyncio.run(sandbox.check_many((row["code"], row["value"]) for row in rows))
+    for verdict in verdicts:
+        sys.stdout.write(json.dumps(verdict.to_json()) + "\n")
+    return 0

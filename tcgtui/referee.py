@@ -1,0 +1,47 @@
+"""Referees: what settles the moves no player chooses, where the pure engine cannot.
+
+A game whose state can be waiting on something outside the rules (running a
+puzzle's code, say) exposes ``state.pending()`` (None when nothing waits) and
+names a referee service in ``extras["referee"]``.  A pending request carries what
+the service needs and ``settle(...)``, which turns the service's answer into the
+game's move; the match applies that move like any other, so records keep it and a
+replay never asks the referee again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable
+
+from tcgtui.engine import registry
+
+Referee = Callable[[Any], Awaitable[str]]      # a pending request -> the move that settles it
+
+
+def pending(state: Any) -> Any:
+    """The state's pending request, or None (games without referees have no ``pending``)."""
+    ask = getattr(state, "pending", None)
+    return ask() if ask is not None else None
+
+
+def python_check(options: dict[str, Any]) -> Referee:
+    """Runs ``mystery(value)`` in the sandbox, with the request's ``timeout`` and ``backend`` (the
+    game's settings, so the record says them)."""
+    from tcgtui.sandbox import Limits, Sandbox
+
+    async def settle(request: Any) -> str:
+        sandbox = Sandbox(request.backend, Limits(timeout=float(request.timeout)))
+        verdict = await sandbox.check(request.code, request.value)
+        return request.settle(verdict.result, verdict.seconds, verdict.detail)
+    return settle
+
+
+SERVICES: dict[str, Callable[[dict[str, Any]], Referee]] = {"python-check": python_check}
+
+
+def referee_for(game: Any, options: dict[str, Any] | None = None) -> Referee | None:
+    """The referee ``game`` names, built with the match's options; None if it names none."""
+    try:
+        service = registry.get(game.name).extras.get("referee")
+    except registry.UnknownGame:
+        return None
+    return SERVICES[service](dict(options or {})) if service else None

@@ -1,0 +1,276 @@
+"""The puzzle duel's screen: write a puzzle, solve the opponent's, watch models do both.
+
+Proposing, the person writes ``mystery(x)`` in a code editor (Python, always left to
+right; Tab indents, F2 goes to the field below) and its secret sample in the field below;
+Ctrl+S pre-checks the sample in the
+sandbox and sends the puzzle only if the sample works.  Solving, the puzzle is shown
+read-only and the answer goes in the field (Enter or Ctrl+S sends it; the referee
+checks it).  The side panel holds the scoreboard and the history (the opponent's
+explanations are never in an observation), above the log the game's narrator writes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from rich.console import Group
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult, RenderResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Input, TextArea
+
+from tcgtui.console_text import clean
+from tcgtui.engine.core import Event
+from tcgtui.engine.duel import Answer, Proposal
+from tcgtui.engine.duel.moves import parse_answer, parse_proposal
+from tcgtui.locales import Catalog
+from tcgtui.match import MatchResult
+from tcgtui.tui.bidi_text import Line, Piece
+from tcgtui.tui.games import register
+from tcgtui.tui.games.base import GameScreen
+from tcgtui.tui.narration import SPECTATOR
+from tcgtui.tui.session import GameSession
+from tcgtui.tui.widgets import Localized
+from tcgtui.tui.widgets.bars import KeyBar, TopBar
+from tcgtui.tui.widgets.log import BattleLog
+from tcgtui.tui.widgets.stream import StreamPanel
+from tcgtui.tui.widgets.text import Caption
+
+TEMPLATE = "def mystery(x):\n    return x == 0\n"
+PLAY_KEYS = [("F2", "duel.ui.keys.field", "switch_field"), ("Ctrl+S", "duel.ui.keys.send", "send"),
+             ("F1", "ui.keys.rules", "rules"), ("Ctrl+Q", "ui.keys.quit", "quit_game")]
+WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
+              ("+/-", "ui.keys.speed", "speed(1)"), ("?", "ui.keys.rules", "rules"),
+              ("Q", "ui.keys.quit", "quit_game")]
+WATCH_ONLY = {"pause", "step", "speed"}
+OUTCOME_STYLE = {"success": "cyan", "failure": "green", "failure-ex": "green", "puzzle-wrong": "red",
+                 "puzzle-wrong-ex": "red"}
+
+
+class DuelPanel(Localized, Widget):
+    """The scoreboard (round, each side's score and penalties) and the history of rounds."""
+
+    def __init__(self, screen: DuelScreen, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.duel_screen = screen
+
+    def render(self) -> RenderResult:
+        s, tr, d = self.duel_screen, self.tr, self.direction
+        o = s.obs
+        if o is None:
+            return Text("")
+        lines: list[Any] = [Line([Piece(tr("duel.ui.panel.round", round=o.turn, rounds=o.rounds), "bold")], d)]
+        for seat in (0, 1):
+            score = o.wins[seat] - o.penalties[seat]
+            lines.append(Line([Piece("  ", shrink=False), Piece(s.label_for(seat)), Piece(" ", shrink=False),
+                               Piece(tr("duel.ui.panel.score", score=score, penalties=o.penalties[seat]), "bold",
+                                     shrink=False)], d))
+        if o.history:
+            lines.append(Line([Piece(tr("duel.ui.panel.history"), "bold")], d))
+        for r in o.history:
+            lines.append(Line([Piece(f"{r.number:>2} ", "dim", shrink=False), Piece(s.label_for(r.proposer)),
+                               Piece(" ", shrink=False),
+                               Piece(tr(f"duel.prompts.outcome.{r.outcome}"), OUTCOME_STYLE.get(r.outcome, ""))],
+                              d))
+        return Group(*lines)
+
+
+@register("duel")
+class DuelScreen(GameScreen):
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS = [Binding("ctrl+s", "send", show=False, priority=True),
+                Binding("f2", "switch_field", show=False, priority=True),
+                Binding("f1", "rules", show=False, priority=True),
+                Binding("ctrl+q", "quit_game", show=False, priority=True)]
+
+    def __init__(self, session: GameSession, *, streams: bool = False,
+                 note: tuple[str, dict[str, Any]] | None = None) -> None:
+        super().__init__(session, streams=streams, note=note)
+        self.obs: Any = None
+        self.checking = False
+        self._narrators: dict[tuple[str, int | None], Any] = {}
+
+    # --- layout ----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield TopBar(id="top")
+        yield KeyBar(WATCH_KEYS if self.session.spectating else PLAY_KEYS, id="keys")
+        with Horizontal(id="main"):
+            with Vertical(id="work"):
+                yield Caption("duel.ui.code.waiting", id="code-title", classes="pane-title")
+                yield TextArea.code_editor(TEMPLATE, language="python", read_only=True, id="code")
+                yield Caption("duel.ui.value.sample", id="value-title", classes="pane-title")
+                yield Input(id="value", disabled=True)
+                yield Caption("duel.ui.status.idle", id="status", wrap=True)
+            with Vertical(id="side"):
+                yield DuelPanel(self, id="panel")
+                yield Caption("duel.ui.log.title", classes="pane-title")
+                yield BattleLog(self.narrate, id="log")
+                if self.streams:
+                    yield Caption("ui.stream.title", classes="pane-title")
+                    yield StreamPanel(id="stream")
+
+    async def on_mount(self) -> None:
+        self.obs = self.session.observation(self.session.viewer)
+        self.query_one(TopBar).show(players=(self.label_for(self.session.viewer),
+                                             self.label_for(1 - self.session.viewer)),
+                                    seed=self.session.seed, watch=self._watch_state(), note=self.note,
+                                    your_move_key="duel.ui.top.your_move", phase="play")
+        self.redraw()
+        self.run_game()
+
+    # --- hooks -----------------------------------------------------------------------
+
+    def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
+        from tcgtui.engine import registry
+        viewer = None if seat == SPECTATOR else seat
+        key = (catalog.code, viewer)
+        if key not in self._narrators:
+            self._narrators[key] = registry.get("duel").narrator(self.session.game, catalog, viewer)
+        lines = self._narrators[key].all([event])
+        return " ".join(lines) if lines else None
+
+    def choosing(self) -> bool:
+        return self.session.human_waiting() is not None
+
+    def redraw(self) -> None:
+        self.obs = self.session.observation(self.session.viewer)
+        self.query_one(DuelPanel).refresh(layout=True)
+        self.query_one(TopBar).show(turn=self.obs.turn, limit=self.obs.rounds, watch=self._watch_state())
+
+    async def show_events(self, events: Sequence[Event], by: int | None, final: bool) -> None:
+        with self.app.batch_update():
+            await self.query_one(BattleLog).add(events, self.log_seat)
+            if final:
+                self._show_puzzle(events)
+                self.redraw()
+
+    def _show_puzzle(self, events: Sequence[Event]) -> None:
+        """While others play, the editor shows the last puzzle proposed (its code is public)."""
+        if self.choosing():
+            return
+        for e in reversed(list(events)):
+            if e.kind == "proposed":
+                self._set_editor(e.data["code"], read_only=True, title="duel.ui.code.proposed")
+                return
+
+    def show_thinking(self, seat: int | None) -> None:
+        self.query_one(TopBar).show(thinking=None if seat is None else self.label_for(seat), your_move=False)
+        if seat is not None and self.streams:
+            self.query_one(StreamPanel).clear()
+        self.redraw()
+
+    def ask_human(self, seat: int) -> None:
+        self.query_one(TopBar).show(your_move=True, thinking=None)
+        o = self.session.observation(seat)
+        field = self.query_one("#value", Input)
+        field.disabled, field.value = False, ""
+        if o.phase == "propose":
+            self._set_editor(TEMPLATE, read_only=False, title="duel.ui.code.propose")
+            self.query_one("#value-title", Caption).set("duel.ui.value.sample")
+            self.query_one("#code", TextArea).focus()
+        else:
+            self._set_editor(o.code, read_only=True, title="duel.ui.code.solve")
+            self.query_one("#value-title", Caption).set("duel.ui.value.answer")
+            field.focus()
+        self.query_one("#status", Caption).set("duel.ui.status.attempts", left=o.attempts_left)
+        self.redraw()
+
+    def _set_editor(self, code: str, *, read_only: bool, title: str) -> None:
+        """Show ``code``; a puzzle from outside (a model's) loses escape sequences and bidi overrides."""
+        editor = self.query_one("#code", TextArea)
+        editor.read_only = read_only
+        editor.load_text(clean(code, newlines=True) if read_only else code)
+        self.query_one("#code-title", Caption).set(title)
+
+    async def game_ended(self, result: MatchResult | None) -> None:
+        self.query_one("#value", Input).disabled = True
+        self.query_one("#code", TextArea).read_only = True
+        self.redraw()
+        self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
+
+    def feed_stream(self, kind: str, text: str) -> None:
+        if self.streams:
+            self.query_one(StreamPanel).feed(kind, text)
+
+    async def localize(self) -> None:
+        self.query_one(TopBar).show(players=(self.label_for(self.session.viewer),
+                                             self.label_for(1 - self.session.viewer)))
+        self.redraw()
+        for widget in self.query("*"):
+            widget.refresh(layout=True)
+
+    def summary_columns(self) -> list[tuple[str, int, list[str]]]:
+        o = self.session.observation(self.session.viewer)
+        return [("duel.ui.over.penalties", 4, [str(o.penalties[0]), str(o.penalties[1])])]
+
+    # --- sending ---------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in WATCH_ONLY:
+            return self.session.spectating
+        return True
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_send()
+
+    def action_send(self) -> None:
+        if not self.choosing() or self.checking:
+            if not self.session.spectating and self.session.result is None:
+                self.notify(self.tr("ui.notify.wait"), timeout=2)
+            return
+        o = self.session.observation(self.session.viewer)
+        value = self.query_one("#value", Input).value.strip()
+        if o.phase == "propose":
+            move = Proposal(self.query_one("#code", TextArea).text, value).text()
+            if parse_proposal(move) is None:
+                self.query_one("#status", Caption).set("duel.ui.status.incomplete")
+                return
+            self.precheck(move)
+            return
+        move = Answer(value).text()
+        if parse_answer(move) is None:
+            self.query_one("#status", Caption).set("duel.ui.status.no_value")
+            return
+        self._send(move)
+
+    @work(exclusive=True, group="precheck")
+    async def precheck(self, move: str) -> None:
+        """The sample is run in the sandbox before the puzzle goes: a person fixes a wrong sample
+        instead of taking a penalty for a typo."""
+        from tcgtui.sandbox import Limits, Sandbox
+        game = self.session.game
+        proposal = parse_proposal(move)
+        assert proposal is not None
+        self.checking = True
+        self.query_one("#status", Caption).set("duel.ui.status.checking")
+        try:
+            verdict = await Sandbox(game.sandbox, Limits(timeout=game.check_timeout)).check(proposal.code,
+                                                                                            proposal.solution)
+        finally:
+            self.checking = False
+        if verdict.result != "true":
+            self.query_one("#status", Caption).set("duel.ui.status.sample_fails", result=verdict.result,
+                                                   detail=clean(verdict.detail)[:200])
+            return
+        self._send(move)
+
+    def _send(self, move: str) -> None:
+        if self.session.choose(move):
+            self.query_one("#value", Input).disabled = True
+            self.query_one("#code", TextArea).read_only = True
+            self.query_one("#status", Caption).set("duel.ui.status.sent")
+            self.query_one(TopBar).show(your_move=False)
+            self.redraw()
+
+    def action_switch_field(self) -> None:
+        """F2: between the editor and the value field (Tab indents code in the editor)."""
+        editor, field = self.query_one("#code", TextArea), self.query_one("#value", Input)
+        if field.has_focus and not editor.read_only:
+            editor.focus()
+        elif not field.disabled:
+            field.focus()

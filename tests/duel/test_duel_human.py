@@ -1,0 +1,92 @@
+"""A person in a duel, through the same agent as every human game (the screen is still to come):
+asked with the observation of their role, answering with the game's move text."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tcgtui.engine import registry
+from tcgtui.engine.duel import Answer, Proposal
+from tcgtui.match import run_match
+from tcgtui.opponents.human import HumanAgent
+from tcgtui.opponents.registry import make_agent
+
+
+def test_a_person_proposes_and_solves_against_the_reference_player():
+    game = registry.get("duel").game({"rounds": 4, "check_timeout": 3})
+    asked = []
+
+    async def play():
+        person = HumanAgent("ann")
+
+        def on_turn(obs, events):
+            asked.append((obs.phase, obs.code))
+            if obs.phase == "propose":
+                move = Proposal("def mystery(x):\n    return x == 'ann'\n", "'ann'", "my secret").text()
+            else:
+                move = Answer(repr(obs.code.split("== ")[-1].strip().strip("'"))).text() if "==" in obs.code \
+                    else Answer("0").text()
+            asyncio.get_running_loop().call_soon(person.choose, move)
+        person.on_turn = on_turn
+        return await run_match(game, 1, (person, make_agent("puzzler")))
+    result = asyncio.run(play())
+    assert result.status == "finished" and [phase for phase, _ in asked] == ["propose", "solve"] * 2
+    assert all(code == "" for phase, code in asked if phase == "propose")
+    assert all("def mystery" in code for phase, code in asked if phase == "solve")
+    proposals = [e for e in result.record.events if e["kind"] == "proposed" and e["player"] == 0]
+    assert len(proposals) == 2 and all(e["explanation"] == "my secret" for e in proposals)
+
+
+def test_a_person_cannot_answer_when_not_asked():
+    person = HumanAgent()
+    assert person.choose(Answer("1").text()) is False
+
+
+def test_a_persons_duel_is_saved_after_every_move_and_resumes_exactly(tmp_path):
+    """Human duels are stored and resumed like every human game: the verdicts come back from the
+    record, and the resumed duel finishes from where the person left."""
+    from pathlib import Path
+
+    from tcgtui.live import LiveGame, human_spec
+    from tcgtui.opponents.base import Agent, Decision
+    from tcgtui.store import IN_PROGRESS, Store
+
+    class Person(Agent):
+        """Proposes 'ann' puzzles and answers 0; walks away after ``quit_after`` replies."""
+        spec = "human:ann"
+
+        def __init__(self, quit_after=None):
+            self.quit_after, self.replies = quit_after, 0
+
+        async def decide(self, obs, events):
+            if self.quit_after is not None and self.replies >= self.quit_after:
+                await asyncio.Event().wait()
+            self.replies += 1
+            if obs.phase == "propose":
+                return Decision(Proposal("def mystery(x):\n    return x == 'ann'\n", "'ann'").text())
+            return Decision(Answer("0").text())
+
+    params = {"rounds": 4, "check_timeout": 3}
+    game = registry.get("duel").game(params)
+    with Store(Path(tmp_path) / "h.sqlite3") as store:
+        live = LiveGame.begin(store, game, 9, agent=human_spec("ann"), opponent="puzzler", agent_seat=0, lang="en",
+                              resume={"game": "duel", "params": params, "vs": "puzzler"})
+
+        async def leave():
+            task = asyncio.ensure_future(run_match(game, 9, (Person(quit_after=2), make_agent("puzzler")),
+                                                   match=live.match, on_decision=live.on_decision))
+            while len(live.match.state.history) < 2 and not task.done():
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.2)
+            task.cancel()
+        asyncio.run(leave())
+        row = store.games("status = ?", (IN_PROGRESS,))[0]
+        again = LiveGame.reopen(store, row)
+        assert len(again.match.state.history) >= 1
+        assert [r.outcome for r in again.match.state.history] == \
+            [r.outcome for r in live.match.state.history[:len(again.match.state.history)]]
+        result = asyncio.run(run_match(again.game, 9, (Person(), make_agent("puzzler")), match=again.match,
+                                       on_decision=again.on_decision))
+        again.finish(result)
+        assert result.status == "finished" and len(again.match.state.history) == 4
+        assert store.games("status = ?", (IN_PROGRESS,)) == []

@@ -1,0 +1,114 @@
+"""The duel's screen driven by keys as a person would: propose in the editor (the sample pre-checked
+in the sandbox), solve in the answer field, against the reference player, in English and Arabic."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from textual.widgets import TextArea
+
+from tcgtui.engine.core import GameRecord, replay
+from tcgtui.match import FINISHED
+from tcgtui.tui.app import HUMAN, ArenaApp, Settings
+from tcgtui.tui.games import screen_for
+from tcgtui.tui.games.duel import DuelScreen
+from tcgtui.tui.screens.dialogs import GameOverScreen
+from tcgtui.tui.widgets.text import Caption
+from tests.tui.helpers import screen_text, settle
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def duel_app(lang: str = "en", opponent: str = "puzzler", **agent_options: object) -> ArenaApp:
+    return ArenaApp(Settings((HUMAN, opponent), game_id="duel", params={"rounds": 2, "check_timeout": 3},
+                             lang=lang, seed=3, pause=0.0, agent_options=dict(agent_options)))
+
+
+async def until(pilot, condition, tries: int = 100) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.05)
+        await asyncio.sleep(0.02)
+    raise AssertionError("the screen did not get there")
+
+
+async def type_text(pilot, text: str) -> None:
+    await pilot.press(*["space" if ch == " " else ch for ch in text])
+
+
+def test_the_duel_has_its_screen() -> None:
+    assert screen_for("duel") is DuelScreen
+
+
+@pytest.mark.parametrize("opponent", ["puzzler", "llm:fake"])
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_a_person_proposes_and_solves_by_keys(lang: str, opponent: str) -> None:
+    from tcgtui.opponents.llm.testserver import ChatServer, duel_policy
+    with ChatServer(policy=duel_policy(seed=2)) as server:
+        options = {"base_url": server.base_url, "max_retries": 0, "api_key": "sk-test"}
+        await person_against(duel_app(lang, opponent, **(options if opponent.startswith("llm:") else {})), lang)
+
+
+async def person_against(app: ArenaApp, lang: str) -> None:
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        assert isinstance(board, DuelScreen) and board.session.observation(0).phase == "propose"
+        editor = board.query_one("#code", TextArea)
+        assert not editor.read_only and editor.has_focus
+        await pilot.press("f7", "backspace")                # select all, delete the template
+        await type_text(pilot, "def mystery(x): return x == 'ann'")
+        assert editor.text == "def mystery(x): return x == 'ann'"
+        await pilot.press("f2")
+        await type_text(pilot, "'bob'")                     # a wrong sample: refused before sending
+        await pilot.press("ctrl+s")
+        status = board.query_one("#status", Caption)
+        await until(pilot, lambda: status.key == "duel.ui.status.sample_fails")
+        assert status.params["result"] == "false"
+        assert board.session.observation(0).phase == "propose" and not board.session.decisions
+        await pilot.press(*["backspace"] * 5)
+        await type_text(pilot, "'ann'")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: board.session.observation(0).phase == "solve" or board.session.result)
+        await settle(pilot, app)
+        obs = board.session.observation(0)
+        assert obs.phase == "solve" and obs.history[0].outcome == "success"     # the opponent guessed 'ann'
+        assert board.query_one("#code", TextArea).read_only and obs.code in board.query_one("#code", TextArea).text
+        await type_text(pilot, "0")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        result = board.session.result
+        assert result is not None and result.status == FINISHED and app.failure is None
+        again = replay(app.game, GameRecord.from_json(result.record.to_json()))
+        assert again.state.outcome == result.outcome
+        mine = [d for d in board.session.decisions if d.seat == 0]
+        assert len(mine) == 2 and "'ann'" in mine[0].move
+        if lang == "en":                                    # Arabic is shaped on screen: compare English
+            text = screen_text(app)
+            assert "Score" in text and "Penalties" in text and "All rounds played" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_watching_a_model_duel_streams_its_replies(lang: str) -> None:
+    from tcgtui.opponents.llm.testserver import ChatServer, duel_policy
+    from tcgtui.tui.widgets.stream import StreamPanel
+    with ChatServer(policy=duel_policy(seed=4)) as server:
+        options = {"base_url": server.base_url, "stream": True, "max_retries": 0, "api_key": "sk-test"}
+        app = ArenaApp(Settings(("llm:fake", "puzzler"), game_id="duel", params={"rounds": 2, "check_timeout": 3},
+                                lang=lang, seed=5, pause=0.0, agent_options=options))
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot, app)
+            await until(pilot, lambda: app.board.session.result is not None)
+            board = app.board
+            assert board.session.spectating and app.failure is None
+            assert board.session.result.status == FINISHED and len(board.session.observation(0).history) == 2
+            kinds = {kind for kind, _ in board.query_one(StreamPanel).body.parts}
+            assert "answer" in kinds                      # the model's last reply, as it streamed
+        assert len(server.requests) == sum(1 for d in board.session.decisions if d.seat == 0)
