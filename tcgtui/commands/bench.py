@@ -100,7 +100,9 @@ async def _describe(specs: list[str], langs: list[str], game: Any, options: dict
 
 async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
                  specs: list[str]) -> SweepResult:
-    executor = process_pool()
+    # Two pools, each starting its workers only when first used: searches' batches, and cheap games
+    # played whole, so a cheap game never waits in line behind a dear search's batches.
+    executor, game_pool = process_pool(), process_pool()
     try:
         options = agent_options(args, executor)
         langs = sorted({c.lang for c in cells})
@@ -112,9 +114,11 @@ async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: A
         config = build_config(ident, cells, players, args.games, settings)
         name = args.run or default_run_name(ident)
         with RunLock(store.path, name):
-            return await _locked_sweep(args, store, spec, game, cells, name, config, options, game_options)
+            return await _locked_sweep(args, store, spec, game, cells, name, config, options, game_options,
+                                       game_pool)
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+        game_pool.shutdown(wait=True, cancel_futures=True)
 
 
 def plan_cells(agents: list[str], opponents: list[str], langs: list[str], seats: int,
@@ -142,14 +146,14 @@ def _languages(args: argparse.Namespace, game: Any) -> list[str]:
 
 async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
                         name: str, config: dict[str, Any], options: dict[str, Any],
-                        game_options: dict[str, Any]) -> SweepResult:
+                        game_options: dict[str, Any], game_pool: Executor) -> SweepResult:
     """The sweep proper, while this process holds the run's lock."""
     text = locales.load()
     run = open_run(store, name, config)
     console = Console(stderr=True)
     console.print(text.t("cmd_bench.starting", **safe_params(run=name, db=str(store.path))), highlight=False)
     sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
-                  args.retry_errored, args.log_prompts, game_options, spec.info.seats)
+                  args.retry_errored, args.log_prompts, game_options, spec.info.seats, game_pool)
     view = ProgressView(console)
     try:
         result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)

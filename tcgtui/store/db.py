@@ -45,7 +45,13 @@ def _default(value: Any) -> Any:
     return item() if callable(item) else str(value)
 
 
+class JsonText(str):
+    """JSON encoded already (a worker process encodes the game it played), stored as it is."""
+
+
 def to_json(value: Any) -> str:
+    if isinstance(value, JsonText):
+        return value
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_default)
 
 
