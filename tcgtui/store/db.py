@@ -20,11 +20,14 @@ from typing import Any, Iterator
 
 from tcgtui import locales
 from tcgtui.errors import UserError
-from tcgtui.store.schema import LATEST, MIGRATIONS
+from tcgtui.store.schema import DECISION_FACTS, LATEST, MIGRATIONS
 
 FINISHED, ERRORED, ABANDONED, IN_PROGRESS = "finished", "errored", "abandoned", "in_progress"
 BUSY_TIMEOUT_MS = 30_000
 MERGE_BATCH, MERGE_BATCH_S = 200, 1.0      # an import commits at least this often (games, seconds)
+
+
+_FACTS_FROM_INFO = ", ".join(f"json_extract(?9, '$.{name}')" for name in DECISION_FACTS)
 
 
 class StoreError(UserError):
@@ -272,10 +275,12 @@ class Store:
         self._insert_decisions(game.id, decisions)
 
     def _insert_decisions(self, game_id: str, decisions: list[DecisionRow], replace: bool = False) -> None:
-        """The one place decisions are written (whole games and move-by-move saves alike)."""
+        """The one place decisions are written (whole games and move-by-move saves alike), with
+        the details the report reads extracted from their JSON into their own columns."""
         self.conn.executemany(
             f"INSERT {'OR REPLACE ' if replace else ''}INTO decisions"
-            " (game_id, idx, turn, seat, agent, move, kind, seconds, info_json) VALUES (?,?,?,?,?,?,?,?,?)",
+            f" (game_id, idx, turn, seat, agent, move, kind, seconds, info_json, {', '.join(DECISION_FACTS)})"
+            f" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9, {_FACTS_FROM_INFO})",
             [(game_id, d.idx, d.turn, d.seat, d.agent, d.move, d.kind, d.seconds, to_json(d.info))
              for d in decisions])
 

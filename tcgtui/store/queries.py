@@ -1,9 +1,9 @@
 """What ``tcgtui report`` reads: games with their seats and the measured player's decisions.
 
 Everything is read in bulk (two queries, whatever the number of games), so a
-store of tens of thousands of games reports in about a second; decision
-details come out of the info JSON through SQLite's json_extract in the same
-pass.  Rows come back as plain tuples, in the order ``GAME_COLUMNS`` and
+store of tens of thousands of games reports in about a second; the decision
+details it needs are columns of their own (schema version 3), not read out of
+each decision's JSON.  Rows come back as plain tuples, in the order ``GAME_COLUMNS`` and
 ``DECISION_COLUMNS`` name: the report builds its own objects from them once
 (hundreds of thousands of decisions: no second object per row).
 """
@@ -67,11 +67,8 @@ def measured_decisions(conn: sqlite3.Connection, *, game: str | None = None, run
         where = " AND ".join(filter(None, ["g.status = ?", where]))
         params = [status, *params]
     return conn.execute(
-        "SELECT d.game_id, d.move, d.kind, d.seconds,"
-        " json_extract(d.info_json, '$.prompt_tokens'), json_extract(d.info_json, '$.completion_tokens'),"
-        " json_extract(d.info_json, '$.tokens_estimated'), json_extract(d.info_json, '$.parse_path'),"
-        " json_extract(d.info_json, '$.invalid'), json_extract(d.info_json, '$.fallback')"
-        " FROM decisions d JOIN games g ON g.id = d.game_id"
+        "SELECT d.game_id, d.move, d.kind, d.seconds, d.prompt_tokens, d.completion_tokens, d.tokens_estimated,"
+        " d.parse_path, d.invalid, d.fallback FROM decisions d JOIN games g ON g.id = d.game_id"
         f" WHERE d.seat = g.agent_seat {('AND ' + where) if where else ''} ORDER BY d.game_id, d.idx", params)
 
 
