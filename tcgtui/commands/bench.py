@@ -16,7 +16,6 @@ from tcgtui.opponents.base import SeatContext
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui.opponents.registry import builder, make_agent
 from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, expand_specs, grammars
-from tcgtui.bench.errors import error_report, sanitize
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
 from tcgtui.bench.lock import RunLock
 from tcgtui.bench.pool import process_pool
@@ -163,6 +162,8 @@ async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, 
 
 
 def run(args: argparse.Namespace) -> int:
+    from tcgtui.bench.errors import error_report, sanitize     # the HTTP client: not for every command's start
+
     text = locales.load()
     spec, game = game_from_args(args)
     agents = check_players("--agent", args.agent, spec)
