@@ -69,6 +69,18 @@ def test_only_cheap_games_leave_the_bench_process(tmp_path: Path, community: Pac
     assert pool.games == 0                         # a worker cannot stop a game at its timeout
 
 
+def test_a_game_that_cannot_be_pickled_plays_here(tmp_path: Path, community: Pack) -> None:
+    class Local(TcgGame):
+        """Defined in a function: pickle cannot name it, so no worker could rebuild it."""
+
+    game = Local(community)
+    with Store(tmp_path / "l.sqlite3") as store, CountingPool() as pool:
+        cells = [Cell("random", "mc:1", "en")]
+        run = open_run(store, "t", build_config(identity(game, 5), cells, {}, 2, {}))
+        result = asyncio.run(run_sweep(store, Sweep(run, game, cells, 2, 5, game_pool=pool), make_agent))
+    assert result.stored == 2 and pool.games == 0
+
+
 def test_which_players_are_cheap() -> None:
     assert cheap_spec("random") and cheap_spec("mc:1") and cheap_spec(f"mcts:{CHEAP_BUDGET}")
     assert not cheap_spec(f"mc:{CHEAP_BUDGET + 1}") and not cheap_spec("llm:m") and not cheap_spec("perfect")

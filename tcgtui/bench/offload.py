@@ -40,10 +40,20 @@ def cheap_spec(spec: str) -> bool:
 class Offload:
     """The worker pool cheap games go to, and the sweep they belong to, pickled once."""
 
-    def __init__(self, executor: Executor, sweep: Any) -> None:
+    def __init__(self, executor: Executor, blob: bytes) -> None:
         self.executor = executor
-        self.blob = pickle.dumps(sweep, protocol=pickle.HIGHEST_PROTOCOL)
-        self.key = hashlib.sha256(self.blob).hexdigest()
+        self.blob = blob
+        self.key = hashlib.sha256(blob).hexdigest()
+
+    @classmethod
+    def of(cls, executor: Executor | None, sweep: Any) -> Offload | None:
+        """None without a pool, or when the sweep's game cannot travel to a worker (then all play here)."""
+        if executor is None:
+            return None
+        try:
+            return cls(executor, pickle.dumps(sweep, protocol=pickle.HIGHEST_PROTOCOL))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return None
 
     def wanted(self, sweep: Any, specs: tuple[str, ...]) -> bool:
         return sweep.timeout is None and all(cheap_spec(s) for s in specs)

@@ -214,7 +214,7 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
         observer.started(tallies)
     pool = AgentPool(factory)
     queue: Iterator[tuple[Cell, int]] = iter(jobs)
-    offload = None if sweep.game_pool is None else Offload(sweep.game_pool, replace(sweep, game_pool=None))
+    offload = Offload.of(sweep.game_pool, replace(sweep, game_pool=None))
 
     errored_in_a_row = 0
 
