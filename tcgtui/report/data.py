@@ -105,15 +105,18 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
                with_record: bool = False) -> list[Game]:
     """The games of one game id (None: every game) with the measured player's decisions in finished games."""
     games: dict[str, Game] = {}
-    params: dict[str, dict[str, Any]] = {}        # most games share their parameters' text: parse it once
+    params: dict[str, dict[str, Any]] = {}        # most games share their parameters' and seats' text:
+    seated: dict[str, tuple[str, ...]] = {}        # parse each text once
     for (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack_id,
          pack_hash, score, result, reason, error, started, finished, seats, record) in queries.games(
             store.conn, game=game, runs=runs, humans=humans, with_record=with_record):
         if params_json not in params:
             params[params_json] = json.loads(params_json)
+        if seats not in seated:
+            seated[seats] = tuple(json.loads(seats)) if seats else ()
         games[gid] = Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns,
                           _pack(pack_id, pack_hash), game_id, dict(params[params_json]), score, result, reason,
-                          error, tuple(json.loads(seats)) if seats else (), started, finished,
+                          error, seated[seats], started, finished,
                           None if record is None else json.loads(record))
     moves: list[Move] = []
     last = None

@@ -153,6 +153,8 @@ CREATE INDEX games_by_game ON games (game, run_id, status);
 # reads hundreds of thousands of decisions, and extracting six values from each one's JSON took
 # most of its time.  The columns have no type, so each holds exactly what json_extract gives
 # (numbers, text, 1/0 for true/false, NULL when absent); they are written with the decision.
+# The index covers what the report reads of the measured seat's decisions, so it never reads
+# the decisions' JSON pages (a model's replies make them large).
 V3 = """
 ALTER TABLE decisions ADD COLUMN prompt_tokens;
 ALTER TABLE decisions ADD COLUMN completion_tokens;
@@ -167,6 +169,9 @@ UPDATE decisions SET prompt_tokens = json_extract(info_json, '$.prompt_tokens'),
                      parse_path = json_extract(info_json, '$.parse_path'),
                      invalid = json_extract(info_json, '$.invalid'),
                      fallback = json_extract(info_json, '$.fallback');
+
+CREATE INDEX decisions_for_report ON decisions (game_id, seat, idx, move, kind, seconds, prompt_tokens,
+                                                completion_tokens, tokens_estimated, parse_path, invalid, fallback);
 """
 
 # The decision details V3 keeps in columns of the same names (info_json keeps them too).
