@@ -2,10 +2,10 @@
 
 Games run as asyncio tasks, at most ``concurrency`` at a time, so a sweep of
 language models keeps that many requests in flight while Monte Carlo agents
-hand their playouts to the process pool they were built with.  Cheap games
-(see ``offload``) are played whole in ``game_pool``'s worker processes instead.  A game that
-raises, or outlives ``timeout``, ends as ``errored`` with what it had played;
-it is never counted as a loss and ``--retry-errored`` plays it again.
+hand their playouts to the process pool they were built with; cheap games (see
+``offload``) are played whole in ``game_pool``'s worker processes instead.  A
+game that raises, or outlives ``timeout``, ends as ``errored`` with what it had
+played; it is never counted as a loss and ``--retry-errored`` plays it again.
 """
 
 from __future__ import annotations
