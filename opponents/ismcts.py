@@ -27,7 +27,7 @@ from tcgtui.engine import registry
 from tcgtui.engine.core import Event, Game
 from tcgtui.opponents.base import Agent, Decision, SeatContext
 from tcgtui.opponents.montecarlo import best_moves, random_playout, score_of
-from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, run_batches, split
+from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, is_cheap, run_batches, split
 from tcgtui.opponents.spec import AgentSpec
 
 EXPLORE = 0.7   # UCB1's constant for rewards in [0, 1], about 1/sqrt(2)
@@ -75,15 +75,17 @@ class ISMCTSAgent(Agent):
         if executor is None:
             tree = Tree(code, base, self.iterations, seed, self.explore)
             ranges = split(self.iterations, math.ceil(self.iterations / (BATCH_PLAYOUTS // 2)))
-            await run_batches(lambda r: tree.grow(r[1]), ranges, None, self.progress,
-                              [count for _, count in ranges])
+            units = [count for _, count in ranges]
+            await run_batches(lambda r: tree.grow(r[1]), ranges, None, self.progress, units,
+                              inline=is_cheap(units, True))
             root = tree.root(obs.seat, index)
         else:
             shares = split(self.iterations, self.workers.workers)
             tasks = [TreeTask(code, base, obs.seat, index, count, seed ^ t, self.explore)
                      for t, (_, count) in enumerate(shares)]
-            root = np.sum(await run_batches(run_tree, tasks, executor, self.progress,
-                                            [count for _, count in shares]), axis=0)
+            units = [count for _, count in shares]
+            root = np.sum(await run_batches(run_tree, tasks, executor, self.progress, units,
+                                            inline=is_cheap(units, True)), axis=0)
         return self._choose(moves, root)
 
     def _choose(self, moves: list[Any], root: np.ndarray) -> Decision:

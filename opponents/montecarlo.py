@@ -28,7 +28,7 @@ from tcgtui.engine import registry
 from tcgtui.engine.core import Event, Game, GameState
 from tcgtui.engine.fast import DRAW, WIN
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
-from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, run_batches, split
+from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, is_cheap, run_batches, split
 from tcgtui.opponents.spec import AgentSpec
 
 
@@ -120,7 +120,8 @@ class MonteCarloAgent(Agent):
         seed = self.rng.getrandbits(63)
         fn, ranges, units = self._tasks(obs, moves, seed)
         executor = self.workers.executor if self.fast is not None else None
-        results = await run_batches(fn, ranges, executor, self.progress, units)
+        results = await run_batches(fn, ranges, executor, self.progress, units,
+                                    inline=is_cheap(units, self.fast is not None))
         tally = np.sum(results, axis=0)
         scores = [(int(t[WIN]) + 0.5 * int(t[DRAW])) / self.k for t in tally]
         tied = best_moves(moves, scores)

@@ -79,6 +79,18 @@ def test_outside_text_report_tables_show_hostile_names_plainly(tmp_path, capsys)
         assert no_control(out) and "[bold]m[/]" in out, (fmt, repr(out))
 
 
+def test_outside_text_report_json_lets_no_control_through(tmp_path, capsys):
+    db = tmp_path / "t.sqlite3"
+    assert main(bench(db)) == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET agent = ?", ("llm:" + HOSTILE + "\x85\x7fm\x9f",))
+    capsys.readouterr()
+    assert main(["report", "--db", str(db), "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert no_control(out) and "\\u00" not in out, repr(out)
+    assert json.loads(out)["win_rates"][0]["agent"] == "llm:xm"
+
+
 def test_outside_text_tui_stream_and_top_bar_are_sanitised():
     from tcgtui.tui.widgets.bars import TopBar
     from tcgtui.tui.widgets.stream import StreamPanel

@@ -24,20 +24,22 @@ def _candidates(state: GridState) -> list[tuple[int, int]]:
     return [(i // cfg.cols, i % cfg.cols) for i, v in enumerate(state.board) if v == EMPTY]
 
 
-def immediate_wins(state: GridState, seat: int) -> list[tuple[int, int]]:
-    """0-based cells where a stone of ``seat`` would complete a line now (row-major order)."""
+def immediate_wins(state: GridState, seat: int,
+                   candidates: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+    """0-based cells where a stone of ``seat`` would complete a line now (row-major order);
+    ``candidates`` are the state's playable cells when the caller has them already."""
     cfg = state.config
     if state.board.count(seat + 1) < cfg.connect - 1:       # too few stones for any line yet
         return []
-    return sorted((r, c) for r, c in _candidates(state)
+    return sorted((r, c) for r, c in (_candidates(state) if candidates is None else candidates)
                   if completes(state.board, cfg.rows, cfg.cols, r, c, cfg.connect, seat + 1))
 
 
-def blocks(state: GridState) -> list[tuple[int, int]]:
+def blocks(state: GridState, candidates: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """The opponent's immediate wins: the cells the side to move must take to stop them."""
     if state.is_terminal():
         return []
-    return immediate_wins(state, 1 - state.to_move)
+    return immediate_wins(state, 1 - state.to_move, candidates)
 
 
 def _as_move(cfg: GridConfig, cell: tuple[int, int]) -> Any:
@@ -84,8 +86,9 @@ def missed(record_json: dict[str, Any]) -> dict[str, Any]:
             state.apply_invalid(kind, "")
             continue
         cell = state.target(game.move_from_text(text))
-        wins = immediate_wins(state, seat)
-        threats = [] if wins else blocks(state)     # a block counts only when there is no win to take
+        playable = _candidates(state)               # one position, asked twice
+        wins = immediate_wins(state, seat, playable)
+        threats = [] if wins else blocks(state, playable)    # a block counts only when there is no win to take
         tally["valid"] += 1
         if wins:
             tally["win_chances"] += 1

@@ -224,10 +224,10 @@ def quarters(games: list[Any]) -> list[Row]:
         tokens: list[list[float]] = [[], [], [], []]
         for g in gs:
             n = len(g.moves)
-            for j, m in enumerate(g.moves):
-                seconds[4 * j // n].append(m.seconds)
-                if m.tokens is not None:
-                    tokens[4 * j // n].append(m.tokens)
+            for q in range(4):          # decision j is in quarter 4j // n: j from ceil(qn/4) to ceil((q+1)n/4)
+                part = g.moves[-(-q * n // 4):-(-(q + 1) * n // 4)]
+                seconds[q] += [m.seconds for m in part]
+                tokens[q] += [m.tokens for m in part if m.tokens is not None]
         parts = _deal_quarters(gs)
         if not parts:
             continue

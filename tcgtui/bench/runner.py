@@ -2,9 +2,10 @@
 
 Games run as asyncio tasks, at most ``concurrency`` at a time, so a sweep of
 language models keeps that many requests in flight while Monte Carlo agents
-hand their playouts to the process pool they were built with.  A game that
-raises, or outlives ``timeout``, ends as ``errored`` with what it had played;
-it is never counted as a loss and ``--retry-errored`` plays it again.
+hand their playouts to the process pool they were built with; cheap games (see
+``offload``) are played whole in ``game_pool``'s worker processes instead.  A
+game that raises, or outlives ``timeout``, ends as ``errored`` with what it had
+played; it is never counted as a loss and ``--retry-errored`` plays it again.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections import defaultdict
-from dataclasses import dataclass, field
+from concurrent.futures import Executor
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Protocol
 
 from tcgtui.engine.core import GameRecord, Match
 from tcgtui.opponents.base import Agent
+from tcgtui.bench.offload import Offload
 from tcgtui.bench.plan import Cell, agent_seat, game_deal_seed
 from tcgtui.match import DecisionRecord, MatchResult, run_match
 from tcgtui.store import ERRORED, EXISTS, FINISHED, REPLACED, DecisionRow, GameRow, Run, Store
@@ -74,6 +77,7 @@ class Sweep:
     # Games whose protocol varies the setup game by game (Eleusis: every rule on the same deals):
     # index -> (the game of that index, the index its deal is drawn from).  None: one game, deal = index.
     rounds: Callable[[int], tuple[Any, int]] | None = None
+    game_pool: Executor | None = None     # worker processes that play cheap games whole; None: all here
 
     def round(self, index: int) -> tuple[Any, int]:
         return self.rounds(index) if self.rounds is not None else (self.game, index)
@@ -217,6 +221,7 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
         observer.started(tallies)
     pool = AgentPool(factory)
     queue: Iterator[tuple[Cell, int]] = iter(jobs)
+    offload = Offload.of(sweep.game_pool, replace(sweep, game_pool=None))
 
     errored_in_a_row = 0
 
@@ -226,7 +231,11 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
             await asyncio.sleep(0)       # let Ctrl-C and the other games in, even when no agent ever waits
             if result.halted is not None:
                 return
-            row, rows = await play_game(sweep, pool, cell, index)
+            specs = (cell.agent,) if sweep.seats == 1 else (cell.agent, cell.opponent)
+            if offload is not None and offload.wanted(sweep, specs):
+                row, rows = await offload.play(cell, index)
+            else:
+                row, rows = await play_game(sweep, pool, cell, index)
             outcome = await save_with_retry(store, row, rows, sweep.retry_errored)
             result.played += 1
             errored_in_a_row = errored_in_a_row + 1 if row.status == ERRORED else 0

@@ -18,7 +18,6 @@ from tcgtui.opponents.base import SeatContext
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui.opponents.registry import builder, make_agent
 from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, expand_specs, grammars
-from tcgtui.bench.errors import error_report, sanitize
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
 from tcgtui.bench.lock import RunLock
 from tcgtui.bench.pool import process_pool
@@ -143,7 +142,9 @@ async def _describe(specs: list[str], langs: list[str], game: Any, options: dict
 
 async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
                  specs: list[str], rounds: Any = None) -> SweepResult:
-    executor = process_pool()
+    # Two pools, each starting its workers only when first used: searches' batches, and cheap games
+    # played whole, so a cheap game never waits in line behind a dear search's batches.
+    executor, game_pool = process_pool(), process_pool()
     try:
         options = agent_options(args, executor)
         langs = sorted({c.lang for c in cells})
@@ -158,9 +159,10 @@ async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: A
         name = args.run or default_run_name(ident)
         with RunLock(store.path, name):
             return await _locked_sweep(args, store, spec, game, cells, name, config, options, game_options,
-                                       rounds[1] if rounds is not None else None)
+                                       game_pool, rounds[1] if rounds is not None else None)
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+        game_pool.shutdown(wait=True, cancel_futures=True)
 
 
 def plan_cells(agents: list[str], opponents: list[str], langs: list[str], seats: int,
@@ -188,14 +190,14 @@ def _languages(args: argparse.Namespace, game: Any) -> list[str]:
 
 async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
                         name: str, config: dict[str, Any], options: dict[str, Any],
-                        game_options: dict[str, Any], rounds: Any = None) -> SweepResult:
+                        game_options: dict[str, Any], game_pool: Executor, rounds: Any = None) -> SweepResult:
     """The sweep proper, while this process holds the run's lock."""
     text = locales.load()
     run = open_run(store, name, config)
     console = Console(stderr=True)
     console.print(text.t("cmd_bench.starting", **safe_params(run=name, db=str(store.path))), highlight=False)
     sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
-                  args.retry_errored, args.log_prompts, game_options, spec.info.seats, rounds)
+                  args.retry_errored, args.log_prompts, game_options, spec.info.seats, rounds, game_pool)
     view = ProgressView(console)
     try:
         result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)
@@ -205,6 +207,8 @@ async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, 
 
 
 def run(args: argparse.Namespace) -> int:
+    from tcgtui.bench.errors import error_report, sanitize     # the HTTP client: not for every command's start
+
     text = locales.load()
     spec, game = game_from_args(args)
     agents = check_players("--agent", args.agent, spec)

@@ -6,6 +6,11 @@ temporary file) through the same runner ``tcgtui bench`` uses:
 - For every registered kind that thinks locally (random, and mc/mcts when
   present), the overhead is the sweep's wall time minus the time spent inside
   the agents' ``decide``, per decision, one game at a time.
+- As ``tcgtui bench`` runs a cheap sweep (random against mc:1, 16 games at a
+  time, cheap games played whole in a worker pool): the bench process's CPU
+  time per game, which caps how many games per second one process can store;
+  and how long mc:1's decisions take while mc:1000 games share the sweep
+  (a cheap decision must not wait behind dear ones).
 - With ``llm`` registered, a zero-latency fake endpoint runs in a separate
   process, so the bench process's CPU time per model decision is exactly what
   tcgtui adds (engine, prompt, HTTP client, parsing, records, database), split
@@ -52,19 +57,22 @@ class Measured:
     decisions: int           # of the measured agent
     all_decisions: int
     agent_s: float           # inside every decide() call, both seats
+    mine_s: float = 0.0      # inside the measured agent's decide() calls
 
 
 def _sweep(agent: str, opponent: str, games: int, concurrency: int, seed: int,
-           options: dict[str, Any], inside: dict[str, float] | None = None) -> Measured:
+           options: dict[str, Any], inside: dict[str, float] | None = None,
+           game_pool: Executor | None = None, more: tuple[Cell, ...] = ()) -> Measured:
     """Play a sweep into a fresh store; time it from the first game to the last commit.
 
-    With ``inside``, the CPU time spent in each spec's ``decide`` is added up there.
+    With ``inside``, the CPU time spent in each spec's ``decide`` is added up there; ``more``
+    are cells played beside the measured one.
     """
     game = TcgGame(load_pack())
-    cells = [Cell(agent, opponent, "en")]
+    cells = [Cell(agent, opponent, "en"), *more]
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "perf.sqlite3") as store:
         run = open_run(store, "perf", build_config(identity(game, seed), cells, {}, games, {}))
-        sweep = Sweep(run, game, cells, games, seed, concurrency)
+        sweep = Sweep(run, game, cells, games, seed, concurrency, game_pool=game_pool)
         wall, cpu = time.perf_counter(), time.process_time()
         def factory(spec: str) -> Agent:
             agent = make_agent(spec, **options)
@@ -72,9 +80,10 @@ def _sweep(agent: str, opponent: str, games: int, concurrency: int, seed: int,
 
         asyncio.run(run_sweep(store, sweep, factory))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        mine, total, agent_s = store.conn.execute(
-            "SELECT sum(d.agent = ?), count(*), sum(d.seconds) FROM decisions d", (agent,)).fetchone()
-    return Measured(wall, cpu, int(mine or 0), int(total), float(agent_s or 0))
+        mine, total, agent_s, mine_s = store.conn.execute(
+            "SELECT sum(d.agent = ?), count(*), sum(d.seconds), sum(CASE WHEN d.agent = ? THEN d.seconds END)"
+            " FROM decisions d", (agent, agent)).fetchone()
+    return Measured(wall, cpu, int(mine or 0), int(total), float(agent_s or 0), float(mine_s or 0))
 
 
 def _local(kind: str, spec: str, opts: PerfOptions, executor: Executor | None) -> list[Metric]:
@@ -88,6 +97,27 @@ def _local(kind: str, spec: str, opts: PerfOptions, executor: Executor | None) -
                    f"{spec} vs random, {games} games one at a time: (wall - time in decide) / decisions"),
             Metric(f"{kind}_decisions_per_second", m.all_decisions / m.wall_s, "1/s",
                    f"{spec} vs random, both seats, stored")]
+
+
+def _cheap_sweep(opts: PerfOptions, executor: Executor) -> list[Metric]:
+    """A cheap sweep as ``tcgtui bench`` runs it, then mc:1 beside mc:1000 games."""
+    from tcgtui.bench.pool import process_pool
+
+    games = 100 if opts.quick else 2000
+    game_pool = process_pool()
+    try:
+        _sweep("mc:1", "random", 32, 16, opts.seed, {"executor": executor}, game_pool=game_pool)   # warm up
+        m = _sweep("mc:1", "random", games, 16, opts.seed, {"executor": executor}, game_pool=game_pool)
+        beside = _sweep("mc:1", "random", 4 if opts.quick else 40, 16, opts.seed, {"executor": executor},
+                        game_pool=game_pool, more=(Cell("mc:1000", "random", "en"),))
+    finally:
+        game_pool.shutdown(wait=True, cancel_futures=True)
+    return [Metric("bench_cpu_per_game", m.cpu_s / games * 1000, "ms",
+                   f"the bench process's CPU per game, mc:1 vs random, {games} games 16 at a time as tcgtui bench "
+                   "plays them (cheap games whole in a worker pool)"),
+            Metric("bench_games_per_second", games / m.wall_s, "1/s", "in that sweep, stored"),
+            Metric("mc1_decision_beside_mc1000", beside.mine_s / max(1, beside.decisions) * 1000, "ms",
+                   "mean time of an mc:1 decision in a sweep that plays mc:1000 games beside it, 16 at a time")]
 
 
 def _free_port() -> int:
@@ -233,6 +263,8 @@ def run(options: PerfOptions) -> list[Metric]:
         for kind, spec in LOCAL_KINDS.items():
             if kind in BUILDERS:
                 metrics += _local(kind, spec, options, executor)
+        if executor is not None:
+            metrics += _cheap_sweep(options, executor)
     finally:
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)

@@ -143,10 +143,10 @@ def decisions(games: list[Game]) -> list[Row]:
     for (agent, lang), gs in sorted(groups.items()):
         moves = [m for g in gs for m in g.moves]
         tokens = [m.tokens for m in moves if m.tokens is not None]
-        invalid = sum(m.invalid_attempt for m in moves)
+        seconds = [m.seconds for m in moves]
+        invalid = sum(1 for m in moves if m.invalid_attempt)
         rows.append({"agent": agent, "lang": lang, "finished": len(gs), "decisions": len(moves),
-                     "median_decision_s": median([m.seconds for m in moves]),
-                     "mean_decision_s": mean([m.seconds for m in moves]),
+                     "median_decision_s": median(seconds), "mean_decision_s": mean(seconds),
                      "mean_tokens": mean(tokens), "tokens_estimated": any(m.tokens_estimated for m in moves),
                      "invalid_moves": invalid, "invalid_share": invalid / len(moves) if moves else None})
     return rows
@@ -161,13 +161,14 @@ def llm_rates(games: list[Game]) -> list[Row]:
         if not reported:
             continue
         paths = Counter(m.parse_path for m in reported)
+        fallbacks = Counter(m.fallback for m in reported)
         n = len(reported)
         row: Row = {"agent": agent, "decisions": n}
         for p in PARSE_PATHS:
             row[f"parse_{p}"] = paths[p] / n
-        row["invalid"] = sum(m.invalid for m in reported) / n
-        row["fallback_random"] = sum(m.fallback == "random" for m in reported) / n
-        row["fallback_forfeit"] = sum(m.fallback == "forfeit" for m in reported) / n
+        row["invalid"] = sum(1 for m in reported if m.invalid) / n
+        row["fallback_random"] = fallbacks["random"] / n
+        row["fallback_forfeit"] = fallbacks["forfeit"] / n
         rows.append(row)
     return rows
 

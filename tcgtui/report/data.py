@@ -2,11 +2,14 @@
 
 The reading itself is ``tcgtui.store.queries`` (no SQL here); this module
 turns its rows into the ``Game`` and ``Move`` objects the analyses use, the
-common ones and each game's own (see ``tcgtui.engine.tcg.analyses``).
+common ones and each game's own (see ``tcgtui.engine.tcg.analyses``).  A large
+store holds hundreds of thousands of decisions, so each row becomes one
+object with slots, built once.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +23,7 @@ POOLED_HUMAN = "human"
 INVALID = "!"
 
 
-@dataclass
+@dataclass(slots=True)
 class Move:
     """One decision of the measured player."""
 
@@ -39,7 +42,7 @@ class Move:
         return self.move.startswith(INVALID)
 
 
-@dataclass
+@dataclass(slots=True)
 class Game:
     id: str
     run: str | None
@@ -92,23 +95,35 @@ def run_ids(store: Store, names: list[str] | None) -> list[int] | None:
     return ids
 
 
-def _pack(f: queries.GameFacts) -> str | None:
-    if f.pack_id is None:
+def _pack(pack_id: str | None, pack_hash: str | None) -> str | None:
+    if pack_id is None:
         return None
-    return f"{f.pack_id}@{(f.pack_hash or '')[:12]}"
+    return f"{pack_id}@{(pack_hash or '')[:12]}"
 
 
 def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: str | None = "tcg", *,
                with_record: bool = False) -> list[Game]:
     """The games of one game id (None: every game) with the measured player's decisions in finished games."""
     games: dict[str, Game] = {}
-    for f in queries.games(store.conn, game=game, runs=runs, humans=humans, with_record=with_record):
-        games[f.id] = Game(f.id, f.run, f.agent, f.opponent, f.lang, f.index, f.seat, f.status, f.winner, f.turns,
-                           _pack(f), f.game, f.params, f.score, f.result, f.reason, f.error, f.seats,
-                           f.started_at, f.finished_at, f.record)
-    for d in queries.measured_decisions(store.conn, game=game, runs=runs, humans=humans):
-        tokens = (None if d.prompt_tokens is None and d.completion_tokens is None
-                  else float(d.prompt_tokens or 0) + float(d.completion_tokens or 0))
-        games[d.game_id].moves.append(Move(d.move, d.kind, d.seconds, tokens, d.parse_path, d.invalid, d.fallback,
-                                           d.tokens_estimated))
+    params: dict[str, dict[str, Any]] = {}        # most games share their parameters' and seats' text:
+    seated: dict[str, tuple[str, ...]] = {}        # parse each text once
+    for (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack_id,
+         pack_hash, score, result, reason, error, started, finished, seats, record) in queries.games(
+            store.conn, game=game, runs=runs, humans=humans, with_record=with_record):
+        if params_json not in params:
+            params[params_json] = json.loads(params_json)
+        if seats not in seated:
+            seated[seats] = tuple(json.loads(seats)) if seats else ()
+        games[gid] = Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns,
+                          _pack(pack_id, pack_hash), game_id, dict(params[params_json]), score, result, reason,
+                          error, seated[seats], started, finished,
+                          None if record is None else json.loads(record))
+    moves: list[Move] = []
+    last = None
+    for gid, move, kind, seconds, ptok, ctok, est, path, invalid, fallback in queries.measured_decisions(
+            store.conn, game=game, runs=runs, humans=humans):
+        if gid != last:
+            moves, last = games[gid].moves, gid
+        tokens = None if ptok is None and ctok is None else float(ptok or 0) + float(ctok or 0)
+        moves.append(Move(move, kind, float(seconds), tokens, path, bool(invalid), fallback, bool(est)))
     return list(games.values())

@@ -196,6 +196,19 @@ def as_csv(report: Report, section: str) -> str:
 
 
 def as_json(report: Report, sections: list[str], meta: dict[str, Any]) -> str:
+    """The sections as JSON, every string cleaned like the other formats' (JSON itself escapes
+    C0 controls but would let DEL and the 8-bit C1 controls through to a terminal)."""
     text = locales.load()
-    return json.dumps({**meta, **report.meta, "notes": notes(report, text),
-                       **{name: report.sections.get(name) or [] for name in sections}}, indent=2, ensure_ascii=False)
+    return json.dumps(_cleaned({**meta, **report.meta, "notes": notes(report, text),
+                                **{name: report.sections.get(name) or [] for name in sections}}),
+                      indent=2, ensure_ascii=False)
+
+
+def _cleaned(value: Any) -> Any:
+    if isinstance(value, str):
+        return clean(value, newlines=True)
+    if isinstance(value, list):
+        return [_cleaned(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _cleaned(v) for k, v in value.items()}
+    return value

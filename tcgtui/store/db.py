@@ -20,11 +20,14 @@ from typing import Any, Iterator
 
 from tcgtui import locales
 from tcgtui.errors import UserError
-from tcgtui.store.schema import LATEST, MIGRATIONS
+from tcgtui.store.schema import DECISION_FACTS, LATEST, MIGRATIONS
 
 FINISHED, ERRORED, ABANDONED, IN_PROGRESS = "finished", "errored", "abandoned", "in_progress"
 BUSY_TIMEOUT_MS = 30_000
 MERGE_BATCH, MERGE_BATCH_S = 200, 1.0      # an import commits at least this often (games, seconds)
+
+
+_FACTS_FROM_INFO = ", ".join(f"json_extract(?9, '$.{name}')" for name in DECISION_FACTS)
 
 
 class StoreError(UserError):
@@ -45,7 +48,13 @@ def _default(value: Any) -> Any:
     return item() if callable(item) else str(value)
 
 
+class JsonText(str):
+    """JSON encoded already (a worker process encodes the game it played), stored as it is."""
+
+
 def to_json(value: Any) -> str:
+    if isinstance(value, JsonText):
+        return value
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_default)
 
 
@@ -186,7 +195,8 @@ class Store:
                     for stmt in _statements(MIGRATIONS[version - 1]):
                         self.conn.execute(stmt)
                     self.conn.execute("INSERT INTO schema_version VALUES (?, ?)", (version, now()))
-                bad = self.conn.execute("PRAGMA foreign_key_check").fetchone()
+                # Checked after an upgrade only: it reads every row (a third of a second on a large store).
+                bad = self.conn.execute("PRAGMA foreign_key_check").fetchone() if current < LATEST else None
                 if bad is not None:
                     raise sqlite3.DatabaseError(f"foreign key check failed after upgrading: {tuple(bad)}")
         finally:
@@ -266,10 +276,12 @@ class Store:
         self._insert_decisions(game.id, decisions)
 
     def _insert_decisions(self, game_id: str, decisions: list[DecisionRow], replace: bool = False) -> None:
-        """The one place decisions are written (whole games and move-by-move saves alike)."""
+        """The one place decisions are written (whole games and move-by-move saves alike), with
+        the details the report reads extracted from their JSON into their own columns."""
         self.conn.executemany(
             f"INSERT {'OR REPLACE ' if replace else ''}INTO decisions"
-            " (game_id, idx, turn, seat, agent, move, kind, seconds, info_json) VALUES (?,?,?,?,?,?,?,?,?)",
+            f" (game_id, idx, turn, seat, agent, move, kind, seconds, info_json, {', '.join(DECISION_FACTS)})"
+            f" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9, {_FACTS_FROM_INFO})",
             [(game_id, d.idx, d.turn, d.seat, d.agent, d.move, d.kind, d.seconds, to_json(d.info))
              for d in decisions])
 

@@ -1,65 +1,21 @@
 """What ``tcgtui report`` reads: games with their seats and the measured player's decisions.
 
 Everything is read in bulk (two queries, whatever the number of games), so a
-store of tens of thousands of games reports in seconds; decision details come
-out of the info JSON through SQLite's json_extract in the same pass.
+store of tens of thousands of games reports in about a second; the decision
+details it needs are columns of their own (schema version 3), not read out of
+each decision's JSON.  Rows come back as plain tuples, in the order ``GAME_COLUMNS`` and
+``DECISION_COLUMNS`` name: the report builds its own objects from them once
+(hundreds of thousands of decisions: no second object per row).
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from dataclasses import dataclass
 from typing import Any, Iterator
 
 from tcgtui.store.db import FINISHED
 
 HUMAN_PREFIX = "human:"
-
-
-@dataclass(frozen=True)
-class GameFacts:
-    """One game as the report sees it."""
-
-    id: str
-    run: str | None
-    agent: str
-    opponent: str
-    lang: str
-    index: int
-    seat: int
-    status: str
-    winner: int | None
-    turns: int
-    game: str
-    params: dict[str, Any]
-    pack_id: str | None
-    pack_hash: str | None
-    score: float | None
-    result: str | None
-    reason: str | None
-    error: str | None
-    seats: tuple[str, ...]
-    seat_scores: tuple[float | None, ...]
-    started_at: str
-    finished_at: str | None
-    record: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class DecisionFacts:
-    """One decision of a game's measured player."""
-
-    game_id: str
-    move: str
-    kind: str | None
-    seconds: float
-    prompt_tokens: float | None
-    completion_tokens: float | None
-    tokens_estimated: bool
-    parse_path: str | None
-    invalid: bool
-    fallback: str | None
 
 
 def _where(game: str | None, runs: list[int] | None, humans: bool) -> tuple[str, list[Any]]:
@@ -78,46 +34,42 @@ def _where(game: str | None, runs: list[int] | None, humans: bool) -> tuple[str,
     return " AND ".join(conds), params
 
 
+GAME_COLUMNS = ("id", "run", "agent", "opponent", "lang", "index", "seat", "status", "winner", "turns", "game",
+                "params_json", "pack_id", "pack_hash", "score", "result", "reason", "error", "started_at",
+                "finished_at", "seats_json", "record_json")
+
+
 def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
-          humans: bool = True, with_record: bool = False) -> list[GameFacts]:
-    """Games of one game id (None: all), of the given runs (None: all), with their seats."""
+          humans: bool = True, with_record: bool = False) -> list[tuple]:
+    """Games of one game id (None: all), of the given runs (None: all), as GAME_COLUMNS rows;
+    ``seats_json`` is the seats' agents in seat order, ``record_json`` None unless asked for."""
     where, params = _where(game, runs, humans)
-    seats: dict[str, list[tuple[int, str, float | None]]] = {}
-    for gid, seat, agent, score in conn.execute(
-            "SELECT s.game_id, s.seat, s.agent, s.score FROM seats s JOIN games g ON g.id = s.game_id"
-            f" {('WHERE ' + where) if where else ''}", params):
-        seats.setdefault(gid, []).append((seat, agent, score))
     record = "g.record_json" if with_record else "NULL"
-    out = []
-    for row in conn.execute(
-            "SELECT g.id, r.name, g.agent, g.opponent, g.lang, g.game_index, g.agent_seat, g.status, g.winner,"
-            " g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score, g.result, g.reason, g.error,"
-            f" g.started_at, g.finished_at, {record} FROM games g LEFT JOIN runs r ON r.id = g.run_id"
-            f" {('WHERE ' + where) if where else ''}"
-            " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params):
-        sat = sorted(seats.get(row[0], ()))
-        out.append(GameFacts(*row[:11], json.loads(row[11]), *row[12:18],
-                             tuple(a for _, a, _ in sat), tuple(s for _, _, s in sat),
-                             row[18], row[19], None if row[20] is None else json.loads(row[20])))
-    return out
+    return conn.execute(
+        "SELECT g.id, r.name, g.agent, g.opponent, g.lang, g.game_index, g.agent_seat, g.status, g.winner,"
+        " g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score, g.result, g.reason, g.error,"
+        " g.started_at, g.finished_at,"
+        " (SELECT json_group_array(agent) FROM (SELECT agent FROM seats WHERE game_id = g.id ORDER BY seat)),"
+        f" {record} FROM games g LEFT JOIN runs r ON r.id = g.run_id"
+        f" {('WHERE ' + where) if where else ''}"
+        " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params).fetchall()
+
+
+DECISION_COLUMNS = ("game_id", "move", "kind", "seconds", "prompt_tokens", "completion_tokens", "tokens_estimated",
+                    "parse_path", "invalid", "fallback")
 
 
 def measured_decisions(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
-                       humans: bool = True, status: str | None = FINISHED) -> Iterator[DecisionFacts]:
-    """The measured player's decisions (its seat's), game by game in move order."""
+                       humans: bool = True, status: str | None = FINISHED) -> Iterator[tuple]:
+    """The measured player's decisions (its seat's), game by game in move order, as DECISION_COLUMNS rows."""
     where, params = _where(game, runs, humans)
     if status is not None:
         where = " AND ".join(filter(None, ["g.status = ?", where]))
         params = [status, *params]
-    for row in conn.execute(
-            "SELECT d.game_id, d.move, d.kind, d.seconds,"
-            " json_extract(d.info_json, '$.prompt_tokens'), json_extract(d.info_json, '$.completion_tokens'),"
-            " json_extract(d.info_json, '$.tokens_estimated'), json_extract(d.info_json, '$.parse_path'),"
-            " json_extract(d.info_json, '$.invalid'), json_extract(d.info_json, '$.fallback')"
-            " FROM decisions d JOIN games g ON g.id = d.game_id"
-            f" WHERE d.seat = g.agent_seat {('AND ' + where) if where else ''} ORDER BY d.game_id, d.idx", params):
-        gid, move, kind, seconds, ptok, ctok, est, path, invalid, fallback = row
-        yield DecisionFacts(gid, move, kind, float(seconds), ptok, ctok, bool(est), path, bool(invalid), fallback)
+    return conn.execute(
+        "SELECT d.game_id, d.move, d.kind, d.seconds, d.prompt_tokens, d.completion_tokens, d.tokens_estimated,"
+        " d.parse_path, d.invalid, d.fallback FROM decisions d JOIN games g ON g.id = d.game_id"
+        f" WHERE d.seat = g.agent_seat {('AND ' + where) if where else ''} ORDER BY d.game_id, d.idx", params)
 
 
 def game_ids(conn: sqlite3.Connection) -> list[str]:

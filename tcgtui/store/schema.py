@@ -149,5 +149,33 @@ CREATE INDEX games_by_cell ON games (agent, opponent, lang, status);
 CREATE INDEX games_by_game ON games (game, run_id, status);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2)
+# Version 3: what the report reads of each decision's details, kept beside them.  The report
+# reads hundreds of thousands of decisions, and extracting six values from each one's JSON took
+# most of its time.  The columns have no type, so each holds exactly what json_extract gives
+# (numbers, text, 1/0 for true/false, NULL when absent); they are written with the decision.
+# The index covers what the report reads of the measured seat's decisions, so it never reads
+# the decisions' JSON pages (a model's replies make them large).
+V3 = """
+ALTER TABLE decisions ADD COLUMN prompt_tokens;
+ALTER TABLE decisions ADD COLUMN completion_tokens;
+ALTER TABLE decisions ADD COLUMN tokens_estimated;
+ALTER TABLE decisions ADD COLUMN parse_path;
+ALTER TABLE decisions ADD COLUMN invalid;
+ALTER TABLE decisions ADD COLUMN fallback;
+
+UPDATE decisions SET prompt_tokens = json_extract(info_json, '$.prompt_tokens'),
+                     completion_tokens = json_extract(info_json, '$.completion_tokens'),
+                     tokens_estimated = json_extract(info_json, '$.tokens_estimated'),
+                     parse_path = json_extract(info_json, '$.parse_path'),
+                     invalid = json_extract(info_json, '$.invalid'),
+                     fallback = json_extract(info_json, '$.fallback');
+
+CREATE INDEX decisions_for_report ON decisions (game_id, seat, idx, move, kind, seconds, prompt_tokens,
+                                                completion_tokens, tokens_estimated, parse_path, invalid, fallback);
+"""
+
+# The decision details V3 keeps in columns of the same names (info_json keeps them too).
+DECISION_FACTS = ("prompt_tokens", "completion_tokens", "tokens_estimated", "parse_path", "invalid", "fallback")
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3)
 LATEST = len(MIGRATIONS)
