@@ -20,6 +20,7 @@ from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction
 from tcgtui.tui.narration import SPECTATOR
+from tcgtui.tui.render_caches import release_render_caches
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.session import GameSession
 
@@ -153,6 +154,10 @@ class GameScreen(LocalizedScreen[None]):
 
     def feed_stream(self, kind: str, text: str) -> None:
         """A language model's output as it arrives (screens with a stream panel show it)."""
+
+    def on_unmount(self) -> None:
+        """A rematch replaced this board: let Textual's caches drop its rendered lines."""
+        release_render_caches()
 
     # --- actions ---------------------------------------------------------------------
 
