@@ -20,7 +20,7 @@ from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction
 from tcgtui.tui.narration import SPECTATOR
-from tcgtui.tui.render_caches import release_render_caches
+from tcgtui.tui import memory
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.session import GameSession
 
@@ -156,8 +156,13 @@ class GameScreen(LocalizedScreen[None]):
         """A language model's output as it arrives (screens with a stream panel show it)."""
 
     def on_unmount(self) -> None:
-        """A rematch replaced this board: let Textual's caches drop its rendered lines."""
-        release_render_caches()
+        """A rematch replaced this board: what it held may go (``tcgtui.tui.memory``)."""
+        memory.forget_game()
+
+    def collect_garbage_soon(self) -> None:
+        """Collect once the board a person must read is drawn, so that the collector's
+        full passes do not fall in the opponent's move (``tcgtui.tui.memory``)."""
+        self.call_after_refresh(memory.collect_while_reading)
 
     # --- actions ---------------------------------------------------------------------
 

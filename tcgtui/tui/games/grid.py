@@ -314,6 +314,7 @@ class GridScreen(GameScreen):
         if o.last_move is not None and not o.gravity and o.board[self.cursor[0]][self.cursor[1]] != ".":
             self.cursor = self._nearest_free(o)
         self.redraw()
+        self.collect_garbage_soon()
 
     def _nearest_free(self, o: Any) -> tuple[int, int]:
         r0, c0 = self.cursor

@@ -8,7 +8,6 @@ both hands.
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -197,9 +196,7 @@ class BoardScreen(GameScreen):
     def ask_human(self, seat: int) -> None:
         self.query_one(TopBar).show(your_move=True, thinking=None, phase="main")
         self._show_selected()
-        # Collect garbage now, while a person reads the board, so that the collector's
-        # full passes do not fall in the opponent's move (see tcgtui perf tui_frames).
-        self.call_after_refresh(gc.collect)
+        self.collect_garbage_soon()
 
     # --- drawing ---------------------------------------------------------------------
 
