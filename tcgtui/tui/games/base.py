@@ -24,6 +24,9 @@ from tcgtui.tui import memory
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.session import GameSession
 
+SEARCH_KINDS = ("mc", "mcts")          # players that search with the game's compiled code
+NOTICE_S = 600                         # the compile notice stays until the compile is done
+
 Column = tuple[str, int, list[str]]     # a game-over table column: title key, minimum width, a value per seat
 
 
@@ -62,17 +65,34 @@ class GameScreen(LocalizedScreen[None]):
 
     @classmethod
     def warm_up(cls, host: Any, game: Any, seats: Sequence[str]) -> None:
-        """Compile the game's search path in a worker thread while the person reads the board
-        (numba compiles once per install: seconds the opponent's first move need not wait)."""
-        from functools import partial
+        """Make the game's compiled search ready in the background while the person reads the
+        board, and set ``host.search_ready`` when it is (search players wait for it).
 
+        With an empty numba cache (a new install) the compile runs in a child process, so
+        this process keeps the GIL for the screen, and a notice says what happens and that
+        it happens once; the code is then loaded from the cache in a thread (about 1 s)."""
+        from tcgtui import compile_cache
         from tcgtui.engine import registry
         from tcgtui.opponents.human import HUMAN
         from tcgtui.opponents.spec import parse_spec
         spec = registry.get(game.name)
-        if spec.fast is None or not any(s != HUMAN and parse_spec(s).kind in ("mc", "mcts") for s in seats):
+        if spec.fast is None or not any(s != HUMAN and parse_spec(s).kind in SEARCH_KINDS for s in seats):
+            host.search_ready.set()
             return
-        host.run_worker(partial(spec.fast().warm_up, game), thread=True, group="warm-up", exit_on_error=False)
+        host.search_ready.clear()
+        cold = not compile_cache.is_filled(game.name)
+        if cold:
+            host.notify(host.catalog.t("ui.notify.compiling"), timeout=NOTICE_S)
+
+        def prepare() -> None:
+            try:
+                if cold:
+                    compile_cache.fill_in_child(game.name)
+                spec.fast().warm_up(game)
+                compile_cache.mark_filled(game.name)
+            finally:
+                host.call_from_thread(host.search_prepared, cold)
+        host.run_worker(prepare, thread=True, group="warm-up", exit_on_error=False)
 
     # --- names -----------------------------------------------------------------------
 
