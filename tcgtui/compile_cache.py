@@ -39,11 +39,21 @@ def mark_filled(game_id: str) -> None:
         pass                   # a read-only cache: numba skips it too, and the next start compiles again
 
 
-def fill_in_child(game_id: str) -> bool:
-    """Compile the game's search in a child process (blocks the calling thread, not the GIL)."""
-    done = subprocess.run([sys.executable, "-m", __name__, game_id], stdin=subprocess.DEVNULL,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return done.returncode == 0
+class ChildCompile:
+    """The game's search compiling in a child process; ``wait`` blocks the calling thread, not the GIL."""
+
+    def __init__(self, game_id: str) -> None:
+        self.process = subprocess.Popen([sys.executable, "-m", __name__, game_id], stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def wait(self) -> bool:
+        return self.process.wait() == 0
+
+    def stop(self) -> None:
+        """The person left before it was done: the next start compiles again."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
 
 
 def compile_game(game_id: str) -> None:

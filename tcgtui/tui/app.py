@@ -92,6 +92,8 @@ class ArenaApp(App[None]):
         self.game: Any = None
         self.screen_class: type[GameScreen] | None = None
         self.search_ready = asyncio.Event()          # the game's compiled search is loaded (GameScreen.warm_up)
+        self.pending_warm_up: Callable[[], object] | None = None   # started once the first board is drawn
+        self.compiling: Any = None                   # a compile_cache.ChildCompile while a new install compiles
 
     @property
     def pack(self) -> Any:
@@ -180,6 +182,10 @@ class ArenaApp(App[None]):
             await self.search_ready.wait()
             return await decide(obs, events)
         agent.decide = when_ready  # type: ignore[method-assign]
+
+    def on_unmount(self) -> None:
+        if self.compiling is not None:
+            self.compiling.stop()
 
     def search_prepared(self, compiled: bool) -> None:
         """The warm-up worker is done (or gave up: then the search compiles as it plays)."""

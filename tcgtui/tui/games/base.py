@@ -71,6 +71,8 @@ class GameScreen(LocalizedScreen[None]):
         With an empty numba cache (a new install) the compile runs in a child process, so
         this process keeps the GIL for the screen, and a notice says what happens and that
         it happens once; the code is then loaded from the cache in a thread (about 1 s)."""
+        from functools import partial
+
         from tcgtui import compile_cache
         from tcgtui.engine import registry
         from tcgtui.opponents.human import HUMAN
@@ -87,12 +89,17 @@ class GameScreen(LocalizedScreen[None]):
         def prepare() -> None:
             try:
                 if cold:
-                    compile_cache.fill_in_child(game.name)
+                    host.compiling = compile_cache.ChildCompile(game.name)
+                    if not host.compiling.wait():
+                        return             # stopped (the app is closing) or failed: the search compiles as it plays
                 spec.fast().warm_up(game)
                 compile_cache.mark_filled(game.name)
             finally:
-                host.call_from_thread(host.search_prepared, cold)
-        host.run_worker(prepare, thread=True, group="warm-up", exit_on_error=False)
+                if host.is_running:
+                    host.call_from_thread(host.search_prepared, cold)
+        # Loading takes the GIL for about a second: it starts once the board is drawn (on_mount).
+        host.pending_warm_up = partial(host.run_worker, prepare, thread=True, group="warm-up",
+                                       exit_on_error=False)
 
     # --- names -----------------------------------------------------------------------
 
@@ -174,6 +181,15 @@ class GameScreen(LocalizedScreen[None]):
 
     def feed_stream(self, kind: str, text: str) -> None:
         """A language model's output as it arrives (screens with a stream panel show it)."""
+
+    def on_mount(self) -> None:
+        """Once this board is drawn, the game's search may start loading (see ``warm_up``)."""
+        self.call_after_refresh(self._start_warm_up)
+
+    def _start_warm_up(self) -> None:
+        start, self.host.pending_warm_up = self.host.pending_warm_up, None  # type: ignore[attr-defined]
+        if start is not None:
+            start()
 
     def on_unmount(self) -> None:
         """A rematch replaced this board: what it held may go (``tcgtui.tui.memory``)."""
