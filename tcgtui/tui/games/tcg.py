@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 
 from tcgtui.engine.core import Event
 from tcgtui.engine.tcg import Pack
-from tcgtui.engine.tcg.describe import card_text, rules_sentences
+from tcgtui.engine.tcg.describe import card_text, rules_sentences, shown_lp
 from tcgtui.engine.tcg.observation import TcgObservation
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
@@ -123,7 +123,7 @@ class BoardScreen(GameScreen):
 
     def summary_columns(self) -> list[Column]:
         state = self.session.match.state
-        return [("ui.over.lp", 4, [str(state.lp[seat]) for seat in range(len(self.session.seats))])]
+        return [("ui.over.lp", 4, [str(shown_lp(state.lp[seat])) for seat in range(len(self.session.seats))])]
 
     # --- layout ----------------------------------------------------------------------
 
@@ -202,7 +202,7 @@ class BoardScreen(GameScreen):
 
     def _player_state(self, obs: TcgObservation, seat: int) -> PlayerState:
         mine = seat == obs.seat
-        return PlayerState(self.label_for(seat), obs.lp[seat], self.pack.rules.starting_lp,
+        return PlayerState(self.label_for(seat), shown_lp(obs.lp[seat]), self.pack.rules.starting_lp,
                            obs.deck_sizes[seat], len(obs.hand) if mine else obs.opp_hand_size,
                            len(obs.my_tricks) if mine else obs.opp_trick_count,
                            to_move=obs.current_player == seat)
