@@ -257,8 +257,10 @@ class ArenaApp(App[None]):
             if yes:
                 self.exit()
         board = self.board
-        saved = (self.deal is not None and self.deal.on_move is not None and board is not None
-                 and not board.session.spectating and board.session.result is None)
+        deal = self.deal
+        saved = (deal is not None and deal.on_move is not None and board is not None
+                 and not board.session.spectating and board.session.result is None
+                 and (deal.kept is None or deal.kept() is not None))     # at move 0 nothing is stored yet
         self.push_screen(QuitScreen(saved), after)
 
 
