@@ -19,6 +19,7 @@ from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction
+from tcgtui.tui.keys import keys
 from tcgtui.tui.narration import SPECTATOR
 from tcgtui.tui import memory
 from tcgtui.tui.screens.base import LocalizedScreen
@@ -35,10 +36,10 @@ class GameScreen(LocalizedScreen[None]):
 
     # Keys every game's screen has (its own moves are bound by the game's screen).
     BINDINGS: ClassVar[list[Binding]] = [
-        Binding("question_mark,f1", "rules", show=False),
-        Binding("q,Q", "quit_game", show=False),
+        Binding(keys("question_mark,f1"), "rules", show=False),
+        Binding(keys("q"), "quit_game", show=False),
         Binding("space", "pause", show=False),
-        Binding("n,N,full_stop", "step", show=False),
+        Binding(keys("n,full_stop"), "step", show=False),
         Binding("plus,equals_sign", "speed(1)", show=False),
         Binding("minus", "speed(-1)", show=False),
     ]
