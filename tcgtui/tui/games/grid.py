@@ -323,7 +323,8 @@ class GridScreen(GameScreen):
 
     async def game_ended(self, result: MatchResult | None) -> None:
         self.redraw()
-        self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
+        self.query_one(TopBar).show(phase="over", thinking=None, your_move=False,
+                                    watch=None)   # nothing plays any more: no "Playing 0.25s"
 
     def feed_stream(self, kind: str, text: str) -> None:
         if self.streams:

@@ -160,7 +160,8 @@ class BoardScreen(GameScreen):
 
     async def game_ended(self, result: MatchResult | None) -> None:
         await self.redraw()
-        self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
+        self.query_one(TopBar).show(phase="over", thinking=None, your_move=False,
+                                    watch=None)   # nothing plays any more: no "Playing 0.25s"
 
     # --- SessionView -----------------------------------------------------------------
 
