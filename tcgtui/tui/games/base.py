@@ -26,6 +26,7 @@ from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.session import GameSession
 
 SEARCH_KINDS = ("mc", "mcts")          # players that search with the game's compiled code
+TITLE_WIDTH = 40                       # a pane not laid out yet: cut its title here
 NOTICE_S = 600                         # the compile notice stays until the compile is done
 
 Column = tuple[str, int, list[str]]     # a game-over table column: title key, minimum width, a value per seat
@@ -45,6 +46,8 @@ class GameScreen(LocalizedScreen[None]):
     ]
 
     GAME_IDS: ClassVar[tuple[str, ...]] = ()
+    # Panes named on their border (selector -> locale key), in the reader's language.
+    PANE_TITLES: ClassVar[dict[str, str]] = {}
     AUTO_FOCUS = None
 
     def __init__(self, session: GameSession, *, streams: bool = False,
@@ -185,7 +188,22 @@ class GameScreen(LocalizedScreen[None]):
 
     def on_mount(self) -> None:
         """Once this board is drawn, the game's search may start loading (see ``warm_up``)."""
+        self.title_panes()
         self.call_after_refresh(self._start_warm_up)
+
+    def title_panes(self) -> None:
+        """Each pane's name on its border, shaped and ordered like every other text."""
+        from rich.markup import escape
+
+        from tcgtui.tui.bidi_text import display_line
+        for selector, key in self.PANE_TITLES.items():
+            for pane in self.query(selector):
+                width = max(8, (pane.size.width or TITLE_WIDTH) - 4)
+                pane.border_title = escape(display_line(self.tr(key), width, self.direction))
+
+    async def relocalize(self) -> None:
+        await super().relocalize()
+        self.title_panes()
 
     def _start_warm_up(self) -> None:
         start, self.host.pending_warm_up = self.host.pending_warm_up, None  # type: ignore[attr-defined]

@@ -67,6 +67,7 @@ def split_stages(events: Sequence[Event]) -> list[list[Event]]:
 @register("tcg")
 class BoardScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
+    PANE_TITLES = {"#detail": "ui.detail.title", "#log": "ui.log.title", "#stream": "ui.stream.title"}
     BINDINGS = [
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
@@ -133,10 +134,8 @@ class BoardScreen(GameScreen):
         with Horizontal(id="main"):
             with Vertical(id="side"):
                 yield DetailPane(id="detail")
-                yield Caption("ui.log.title", classes="pane-title")
                 yield BattleLog(self.narrate, id="log")
                 if self.streams:
-                    yield Caption("ui.stream.title", classes="pane-title")
                     yield StreamPanel(id="stream")
             with Vertical(id="board"):
                 yield PlayerBar(id="top-bar")
