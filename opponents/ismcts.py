@@ -16,6 +16,7 @@ it is plain UCT).
 
 from __future__ import annotations
 
+import asyncio
 import math
 import random
 from concurrent.futures import Executor
@@ -47,17 +48,24 @@ class ISMCTSAgent(Agent):
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
         self.game = ctx.game
+        self._loaded = False           # the compiled path loads at the first decision, off the event loop
+
+    def _load(self) -> None:
+        """Import (so compile, or load from numba's cache) the game's compiled path, in a thread."""
         spec = registry.get(self.game.name)
         fast = spec.fast() if spec.fast is not None else None
         self.fast = fast if fast is not None and hasattr(fast, "Tree") else None
         self.rollouts = fast if fast is not None and self.fast is None else None   # compiled playouts only
         if fast is not None:
             self.program = fast.prepare(self.game)
+        self._loaded = True
 
     async def decide(self, obs: Any, events: list[Event]) -> Decision:
         moves = list(obs.legal_moves)
         if len(moves) == 1:
             return Decision(moves[0], {"iterations": 0})
+        if not self._loaded:
+            await asyncio.to_thread(self._load)
         seed = self.rng.getrandbits(63)
         if self.fast is None:
             tree = UctTree(self.game, obs, seed, self.explore, self.rollouts,

@@ -16,6 +16,7 @@ play the evaluated card.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import random
 from concurrent.futures import Executor
@@ -83,6 +84,15 @@ class MonteCarloAgent(Agent):
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
         self.game = ctx.game
+        self.fast = None
+        self._loaded = False           # the compiled path loads at the first decision, off the event loop
+        self._true_state = None
+        if self.peek and registry.get(self.game.name).fast is None:
+            raise AgentError(f"{self.spec}: {self.game.name} has no compiled path to peek with")
+
+    def _load(self) -> None:
+        """Import (so compile, or load from numba's cache) the game's compiled path: seconds
+        on a new install, so it runs in a thread, never when the agent is started."""
         spec = registry.get(self.game.name)
         self.fast = spec.fast() if spec.fast is not None else None
         if self.fast is not None:
@@ -90,12 +100,10 @@ class MonteCarloAgent(Agent):
             if key not in self._prepared:          # agents are reused across a sweep's games
                 self._prepared = {key: self.fast.prepare(self.game)}
             self.program = self._prepared[key]
-        elif self.peek:
-            raise AgentError(f"{self.spec}: {self.game.name} has no compiled path to peek with")
-        self._true_state = None
+        self._loaded = True
 
     def see_state(self, state: Any) -> None:
-        self._true_state = self.fast.encode_state(state, self.program)
+        self._true_state = state                   # encoded once the compiled path is loaded
 
     def _tasks(self, obs: Any, moves: list[Any], seed: int) -> tuple[Any, list[Any], list[int]]:
         parts = max(self.workers.workers, math.ceil(self.k * len(moves) / BATCH_PLAYOUTS))
@@ -106,7 +114,7 @@ class MonteCarloAgent(Agent):
         if self.peek:
             if self._true_state is None:
                 raise AgentError(f"{self.spec} needs the true state, and this runner did not hand it over")
-            base, self._true_state = self._true_state, None
+            base, self._true_state = self.fast.encode_state(self._true_state, self.program), None
         else:
             base = self.fast.encode(self.program, obs)
         index = self.fast.move_index(self.program, obs, moves)
@@ -117,6 +125,8 @@ class MonteCarloAgent(Agent):
         moves = list(obs.legal_moves)
         if len(moves) == 1:
             return Decision(moves[0], {"playouts": 0})
+        if not self._loaded:
+            await asyncio.to_thread(self._load)
         seed = self.rng.getrandbits(63)
         fn, ranges, units = self._tasks(obs, moves, seed)
         executor = self.workers.executor if self.fast is not None else None

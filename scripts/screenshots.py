@@ -64,6 +64,16 @@ def grid_moves(*keys: str) -> Scene:
     return scene
 
 
+async def full_hand(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    """Seed 2: after these three cards the person holds eight (compact cards on a crowded row)."""
+    await settle(pilot, app)
+    for key in ("1", "1", "4"):
+        await pilot.press(key, "enter")
+        await settle(pilot, app)
+    await pilot.press("right")
+    await pilot.pause()
+
+
 async def home(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
@@ -82,6 +92,8 @@ SHOTS: list[tuple[str, Scene, tuple[str, str], tuple[int, int], str]] = [
     ("start", start, (HUMAN, "random"), (120, 40), "tcg"),
     ("mid-game", mid_game, (HUMAN, "random"), (120, 40), "tcg"),
     ("mid-game-80x24", mid_game, (HUMAN, "random"), (80, 24), "tcg"),
+    ("full-hand", full_hand, (HUMAN, "random"), (120, 40), "tcg"),
+    ("full-hand-80x24", full_hand, (HUMAN, "random"), (80, 24), "tcg"),
     ("rules", rules, (HUMAN, "random"), (120, 40), "tcg"),
     ("game-over", game_over, (HUMAN, "random"), (120, 40), "tcg"),
     ("watch", watching, ("random", "random"), (120, 40), "tcg"),
@@ -92,6 +104,8 @@ SHOTS: list[tuple[str, Scene, tuple[str, str], tuple[int, int], str]] = [
     ("gomoku-120x40", grid_moves("enter", "up", "left", "enter"), (HUMAN, "random"), (120, 40), "gomoku"),
 ]
 
+
+SEEDS = {"full-hand": 2, "full-hand-80x24": 2}     # the rest: seed 7
 
 _TEXT = re.compile(r'(<text\b[^>]*?\bx=")([\d.]+)("[^>]*?\btextLength=")([\d.]+)("[^>]*>)([^<]*)(</text>)')
 
@@ -119,7 +133,8 @@ def fix_svg(svg: str) -> str:
 async def shoot(name: str, scene: Scene, seats: tuple[str, str], size: tuple[int, int], lang: str,
                 game: str) -> str:
     params = {"pack": load_pack("community")} if game == "tcg" else {}
-    app = TcgApp(Settings(seats, game_id=game or "tcg", params=params, lang=lang, seed=7, home=not game,
+    app = TcgApp(Settings(seats, game_id=game or "tcg", params=params, lang=lang, seed=SEEDS.get(name, 7),
+                          home=not game,
                           pause=0.05 if seats and seats[0] != HUMAN else 0.0))
     async with app.run_test(size=size) as pilot:
         await scene(pilot, app)
@@ -130,6 +145,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="screenshots", type=Path)
     parser.add_argument("--no-png", action="store_true")
+    parser.add_argument("--only", action="append", metavar="NAME", help="only these shots (e.g. mid-game)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     converter = shutil.which("rsvg-convert")
@@ -138,6 +154,8 @@ def main() -> int:
         return 2
     for lang in ("en", "ar"):
         for name, scene, seats, size, game in SHOTS:
+            if args.only and name not in args.only:
+                continue
             svg_path = args.out / f"{name}-{lang}.svg"
             svg_path.write_text(fix_svg(asyncio.run(shoot(name, scene, seats, size, lang, game))), encoding="utf-8")
             if not args.no_png:

@@ -70,6 +70,10 @@ class LiveGame:
         earlier = [DecisionRecord(d.idx, d.turn, d.seat, d.move, d.seconds, d.info) for d in store.decisions(row.id)]
         return cls(store, game, match, row, row.seats, resume, earlier=earlier)
 
+    def kept(self) -> tuple[str, int] | None:
+        """This game's id and moves once it is in the store; None while no move was made."""
+        return (self.row.id, len(self.match.moves)) if self.stored else None
+
     def _record(self) -> dict[str, Any]:
         return {**self.match.record().to_json(), RESUME_KEY: self.resume}
 

@@ -222,3 +222,21 @@ def test_handle_is_kept_in_the_config_and_checked(tmp_path, monkeypatch):
     (tmp_path / "cfg" / "config.toml").write_text("handle = [", encoding="utf-8")
     with pytest.raises(UserError, match="not a readable settings file"):
         config.saved_handle()
+
+
+def test_leaving_a_fresh_rematch_names_no_other_game(store, community, capsys):
+    """Quitting at move 0 said "Game <an older one> is saved after move 1" (issue 12 §4)."""
+    from tcgtui.commands.play import farewell
+    from tcgtui.tables import person_deal
+    game = TcgGame(community)
+    older = begin(store, game, seed=5, run_id=None)
+    leave_after_first_move(older)                      # an older unfinished game stays in the store
+    fresh = begin(store, game, seed=6)
+    farewell(store, "ada", person_deal(fresh))
+    said = capsys.readouterr().out
+    assert older.row.id[:8] not in said and "Nothing of the game you left is saved" in said
+
+    leave_after_first_move(fresh)
+    farewell(store, "ada", person_deal(fresh))
+    said = capsys.readouterr().out
+    assert fresh.row.id[:8] in said and older.row.id[:8] not in said and "after move 2" in said

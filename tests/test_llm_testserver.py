@@ -41,3 +41,33 @@ def test_the_command_line_server_answers_requests(community):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_a_paced_server_streams_a_reply_token_by_token_over_time():
+    """The test server streamed instantly, so streaming was never seen (issue 12 §4)."""
+    import time
+
+    from tcgtui.opponents.llm.testserver import ChatServer, Reply
+    text = "<BEGIN_MOVE>" + "x" * 68 + "<END_MOVE>"       # 90 characters: about 23 tokens
+    body = {"model": "m", "stream": True, "messages": [{"role": "user", "content": "hi"}]}
+
+    def arrivals(server: ChatServer) -> list[float]:
+        times = []
+        with httpx.stream("POST", server.base_url + "/chat/completions", json=body, timeout=10) as r:
+            for line in r.iter_lines():
+                if '"content"' in line:
+                    times.append(time.perf_counter())
+        return times
+
+    with ChatServer([Reply(text)], tokens_per_second=100) as paced:
+        times = arrivals(paced)
+    assert len(times) >= 20 and times[-1] - times[0] >= 0.15        # 23 tokens at 100/s: about 0.23 s
+    with ChatServer([Reply(text)]) as instant:                        # what tests use: all at once
+        times = arrivals(instant)
+    assert times[-1] - times[0] < 0.1
+
+
+def test_the_command_line_refuses_a_negative_pace():
+    done = subprocess.run([sys.executable, "-m", "tcgtui.opponents.llm.testserver", "--tokens-per-second", "-1"],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and "--tokens-per-second: -1.0 is not a pace" in done.stderr

@@ -49,6 +49,12 @@ def ability_text(ab: C.Ability, tpl: Templates) -> str:
     return _sentence(tpl.t("cards.join.ability", when=when, effects=effects_text(ab.effects, tpl)))
 
 
+def shown_lp(lp: int) -> int:
+    """Life points as players read them: damage past zero is kept in the state (it decides
+    nothing more) but never shown, so a player is at 0, not at -1."""
+    return max(0, int(lp))
+
+
 def card_text(card: C.Card, tpl: Templates) -> str:
     """What the card does, without its name, type or stats."""
     if card.type == C.SPELL:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Protocol
 
 from tcgtui.engine.core import Event
+from tcgtui.engine.tcg.describe import shown_lp
 
 
 class Catalog(Protocol):
@@ -65,7 +66,7 @@ class Narrator:
             params["attacker"] = self.card(d.get("attacker"))
             params["blockers"] = join_names([self._quoted(b) for b in d.get("blockers", [])], t)
         elif kind in ("damage", "heal"):
-            params.update(amount=d.get("amount"), lp=d.get("lp"))
+            params.update(amount=d.get("amount"), lp=shown_lp(d.get("lp", 0)))
             if d.get("source") is None:
                 key += "_plain"
             else:

@@ -33,6 +33,10 @@ from typing import Any, Callable, Iterable
 from tcgtui import locales
 
 
+REALISTIC_PACE = 40.0      # tokens a second: a small local model on a laptop
+CHARS_PER_TOKEN = 4        # a paced stream sends about a token per event
+
+
 @dataclass
 class Reply:
     """One model reply; ``usage="auto"`` counts characters / 4, None leaves usage out."""
@@ -502,15 +506,18 @@ class _Handler(BaseHTTPRequestHandler):
             self._chunk(b"data: " + json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n\n")
 
         event({"role": "assistant"})
+        pace = self.server.owner.tokens_per_second
         pieces: list[tuple[str, str]] = []
         for fld, text in ((reply.reasoning_field, reply.reasoning), ("content", reply.content)):
             if text:
-                size = max(8, len(text) // 64)
+                size = CHARS_PER_TOKEN if pace > 0 else max(8, len(text) // 64)   # paced: a token per event
                 pieces += [(fld, text[i:i + size]) for i in range(0, len(text), size)]
         for n, (fld, text) in enumerate(pieces):
             if cut and n >= max(1, len(pieces) // 2):
                 self._hang_up()
                 return
+            if pace > 0:
+                time.sleep(1 / pace)
             event({fld: text})
         if cut:
             self._hang_up()
@@ -531,11 +538,17 @@ class _Server(ThreadingHTTPServer):
 
 
 class ChatServer:
-    """A fake endpoint on 127.0.0.1 (port 0: any free port), served from a background thread."""
+    """A fake endpoint on 127.0.0.1 (port 0: any free port), served from a background thread.
+
+    ``tokens_per_second`` paces a streamed reply like a model writing it (0: all at once,
+    what tests want; the command line defaults to ``REALISTIC_PACE`` so streaming is seen)."""
 
     def __init__(self, script: Iterable[str | Reply] = (), policy: Policy | None = None,
                  faults: Iterable[Fault | None] | Callable[[int, Received], Fault | None] = (),
-                 host: str = "127.0.0.1", port: int = 0) -> None:
+                 host: str = "127.0.0.1", port: int = 0, tokens_per_second: float = 0.0) -> None:
+        if not tokens_per_second >= 0:
+            raise ValueError(f"tokens_per_second: {tokens_per_second} is not a pace; expected 0 or more")
+        self.tokens_per_second = tokens_per_second
         self.script = [r if isinstance(r, Reply) else Reply(r) for r in script]
         self.policy = policy or hand_policy()
         self.faults = faults if callable(faults) else list(faults)
@@ -590,8 +603,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8765, help=text.t("llm_options.testserver.port"))
     parser.add_argument("--seed", type=int, default=0, help=text.t("llm_options.testserver.seed"))
     parser.add_argument("--think", action="store_true", help=text.t("llm_options.testserver.think"))
+    parser.add_argument("--tokens-per-second", type=float, default=REALISTIC_PACE, metavar="N",
+                        help=text.t("llm_options.testserver.pace", default=REALISTIC_PACE))
     args = parser.parse_args(argv)
-    server = ChatServer(policy=hand_policy(args.seed, args.think), port=args.port)
+    if not args.tokens_per_second >= 0:
+        parser.error(text.t("llm_options.testserver.bad_pace", value=args.tokens_per_second))
+    server = ChatServer(policy=hand_policy(args.seed, args.think), port=args.port,
+                        tokens_per_second=args.tokens_per_second)
     print(text.t("llm_options.testserver.ready", url=server.base_url), flush=True)
     try:
         server._httpd.serve_forever()

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         from tcgtui.tui.app import ArenaApp        # Textual loads only once a screen is wanted
         app = ArenaApp(settings)
         app.run()
-        farewell(store, settings.handle)
+        farewell(store, settings.handle, app.deal)
     if app.refusal is not None:
         raise app.refusal
     return app.return_code or 0
@@ -133,11 +133,16 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     return settings
 
 
-def farewell(store: Store, handle: str) -> None:
-    """After the screen closes: say what is saved, so nobody thinks a game was lost."""
-    if not handle:
+def farewell(store: Store, handle: str, left: Any) -> None:
+    """After the screen closes: say what is saved of the game the person left (a ``Deal``),
+    so nobody thinks it was lost, and name no other game."""
+    if not handle or left is None or left.kept is None:
         return
     text = locales.load()
-    rows = unfinished(store, human_spec(handle))
-    if rows:
-        print(clean(text.t("humans.saved_unfinished", game=rows[-1].id[:8], moves=rows[-1].moves)))
+    kept = left.kept()
+    if kept is None:
+        print(text.t("humans.nothing_saved"))
+        return
+    row = next((r for r in unfinished(store, human_spec(handle)) if r.id == kept[0]), None)
+    if row is not None:
+        print(clean(text.t("humans.saved_unfinished", game=row.id[:8], moves=row.moves)))

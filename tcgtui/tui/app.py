@@ -11,6 +11,7 @@ the ones over the store.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,7 @@ from tcgtui.opponents.spec import parse_spec
 from tcgtui.tui.bidi_text import Direction
 from tcgtui.tui.deals import Deal, Note, PlainTable, Table
 from tcgtui.tui.games import screen_for
-from tcgtui.tui.games.base import GameScreen
+from tcgtui.tui.games.base import SEARCH_KINDS, GameScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.session import GameSession, SeatInfo
@@ -90,6 +91,9 @@ class ArenaApp(App[None]):
         self.deal: Deal | None = None
         self.game: Any = None
         self.screen_class: type[GameScreen] | None = None
+        self.search_ready = asyncio.Event()          # the game's compiled search is loaded (GameScreen.warm_up)
+        self.pending_warm_up: Callable[[], object] | None = None   # started once the first board is drawn
+        self.compiling: Any = None                   # a compile_cache.ChildCompile while a new install compiles
 
     @property
     def pack(self) -> Any:
@@ -162,9 +166,33 @@ class ArenaApp(App[None]):
             return HumanAgent(self.settings.handle)
         options = dict(self.settings.agent_options)
         options["game"] = self.game
-        if parse_spec(spec).kind == "llm":
+        kind = parse_spec(spec).kind
+        if kind == "llm":
             options["on_stream"] = self._stream_hook()
-        return make_agent(spec, **options)
+        agent = make_agent(spec, **options)
+        if kind in SEARCH_KINDS:
+            self._wait_for_search(agent)
+        return agent
+
+    def _wait_for_search(self, agent: Agent) -> None:
+        """The agent's decisions wait (without blocking the loop) until the compiled search is ready."""
+        decide = agent.decide
+
+        async def when_ready(obs: Any, events: Any) -> Any:
+            await self.search_ready.wait()
+            return await decide(obs, events)
+        agent.decide = when_ready  # type: ignore[method-assign]
+
+    def on_unmount(self) -> None:
+        if self.compiling is not None:
+            self.compiling.stop()
+
+    def search_prepared(self, compiled: bool) -> None:
+        """The warm-up worker is done (or gave up: then the search compiles as it plays)."""
+        self.search_ready.set()
+        if compiled:
+            self.clear_notifications()
+            self.notify(self.catalog.t("ui.notify.compiled"), timeout=3)
 
     def _stream_hook(self) -> Callable[[str, str], None]:
         """Model output may arrive on any thread; ``post_message`` is thread-safe and never blocks."""
@@ -229,8 +257,10 @@ class ArenaApp(App[None]):
             if yes:
                 self.exit()
         board = self.board
-        saved = (self.deal is not None and self.deal.on_move is not None and board is not None
-                 and not board.session.spectating and board.session.result is None)
+        deal = self.deal
+        saved = (deal is not None and deal.on_move is not None and board is not None
+                 and not board.session.spectating and board.session.result is None
+                 and (deal.kept is None or deal.kept() is not None))     # at move 0 nothing is stored yet
         self.push_screen(QuitScreen(saved), after)
 
 

@@ -90,6 +90,12 @@ def _display(text: str, width: int, direction: Direction) -> str:
     return rtl.truncate(text, width)
 
 
+def display_line(text: str, width: int, direction: Direction) -> str:
+    """One line as the terminal must print it (shaped, cut, reordered): for text Textual
+    prints itself, such as border titles."""
+    return _display(text, width, direction)
+
+
 class Para:
     """Prose wrapped at render width: shaped, wrapped, then each line reordered.
 

@@ -28,6 +28,7 @@ class Deal:
     on_result: Callable[[MatchResult], None] | None = None       # called once, when the game ends
     note: Note | None = None                                      # shown on the top bar (a campaign's level)
     after: Callable[[], Note] | None = None                       # shown on the game-over screen
+    kept: Callable[[], tuple[str, int] | None] | None = None      # the stored game's id and moves (None: none yet)
 
 
 class Table(Protocol):

@@ -51,3 +51,17 @@ async def test_an_endpoint_that_is_down_ends_the_game_as_errored_not_lost() -> N
             result = app.board.session.result
             assert app.failure is None and result.status == ERRORED and result.outcome is None
             assert "The game could not finish" in screen_text(app)
+
+
+async def test_a_first_request_is_not_announced_as_a_new_attempt() -> None:
+    """Every decision began with a yellow "New attempt: 1", which reads like a retry (issue 12 §4)."""
+    with testserver.ChatServer(policy=testserver.hand_policy(1)) as server:
+        app = make_app(("llm:fake", "random"), seed=3, **options(server.base_url))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.pause(0.3)
+            panel = app.board.query_one(StreamPanel)
+            assert panel.body.parts, "the last decision's stream is on screen"
+            assert "attempt" not in {kind for kind, _ in panel.body.parts}
+            panel.feed("attempt", "2")              # a real retry is still announced
+            assert panel.body.parts[-1] == ["attempt", "New attempt: 2\n"]

@@ -84,3 +84,17 @@ async def test_watch_mc10_vs_random() -> None:
         await settle(pilot, app)
         await pilot.pause()
         assert app.failure is None and app.board.session.result.status == FINISHED
+
+
+async def test_after_the_game_the_top_bar_no_longer_says_playing() -> None:
+    app = make_app(("random", "random"), seed=5, pause=0.25)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("plus", "plus")       # faster: 0.25 s, then 0 s per move
+        await settle(pilot, app)
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("b")                  # back to the board
+        await pilot.pause()
+        top = screen_text(app).splitlines()[0]
+    assert "Playing" not in top and "Paused" not in top, top
+

@@ -19,9 +19,15 @@ from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction
+from tcgtui.tui.keys import keys
 from tcgtui.tui.narration import SPECTATOR
+from tcgtui.tui import memory
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.session import GameSession
+
+SEARCH_KINDS = ("mc", "mcts")          # players that search with the game's compiled code
+TITLE_WIDTH = 40                       # a pane not laid out yet: cut its title here
+NOTICE_S = 600                         # the compile notice stays until the compile is done
 
 Column = tuple[str, int, list[str]]     # a game-over table column: title key, minimum width, a value per seat
 
@@ -31,15 +37,17 @@ class GameScreen(LocalizedScreen[None]):
 
     # Keys every game's screen has (its own moves are bound by the game's screen).
     BINDINGS: ClassVar[list[Binding]] = [
-        Binding("question_mark,f1", "rules", show=False),
-        Binding("q,Q", "quit_game", show=False),
+        Binding(keys("question_mark,f1"), "rules", show=False),
+        Binding(keys("q"), "quit_game", show=False),
         Binding("space", "pause", show=False),
-        Binding("n,N,full_stop", "step", show=False),
+        Binding(keys("n,full_stop"), "step", show=False),
         Binding("plus,equals_sign", "speed(1)", show=False),
         Binding("minus", "speed(-1)", show=False),
     ]
 
     GAME_IDS: ClassVar[tuple[str, ...]] = ()
+    # Panes named on their border (selector -> locale key), in the reader's language.
+    PANE_TITLES: ClassVar[dict[str, str]] = {}
     AUTO_FOCUS = None
 
     def __init__(self, session: GameSession, *, streams: bool = False,
@@ -61,17 +69,41 @@ class GameScreen(LocalizedScreen[None]):
 
     @classmethod
     def warm_up(cls, host: Any, game: Any, seats: Sequence[str]) -> None:
-        """Compile the game's search path in a worker thread while the person reads the board
-        (numba compiles once per install: seconds the opponent's first move need not wait)."""
+        """Make the game's compiled search ready in the background while the person reads the
+        board, and set ``host.search_ready`` when it is (search players wait for it).
+
+        With an empty numba cache (a new install) the compile runs in a child process, so
+        this process keeps the GIL for the screen, and a notice says what happens and that
+        it happens once; the code is then loaded from the cache in a thread (about 1 s)."""
         from functools import partial
 
+        from tcgtui import compile_cache
         from tcgtui.engine import registry
         from tcgtui.opponents.human import HUMAN
         from tcgtui.opponents.spec import parse_spec
         spec = registry.get(game.name)
-        if spec.fast is None or not any(s != HUMAN and parse_spec(s).kind in ("mc", "mcts") for s in seats):
+        if spec.fast is None or not any(s != HUMAN and parse_spec(s).kind in SEARCH_KINDS for s in seats):
+            host.search_ready.set()
             return
-        host.run_worker(partial(spec.fast().warm_up, game), thread=True, group="warm-up", exit_on_error=False)
+        host.search_ready.clear()
+        cold = not compile_cache.is_filled(game.name)
+        if cold:
+            host.notify(host.catalog.t("ui.notify.compiling"), timeout=NOTICE_S)
+
+        def prepare() -> None:
+            try:
+                if cold:
+                    host.compiling = compile_cache.ChildCompile(game.name)
+                    if not host.compiling.wait():
+                        return             # stopped (the app is closing) or failed: the search compiles as it plays
+                spec.fast().warm_up(game)
+                compile_cache.mark_filled(game.name)
+            finally:
+                if host.is_running:
+                    host.call_from_thread(host.search_prepared, cold)
+        # Loading takes the GIL for about a second: it starts once the board is drawn (on_mount).
+        host.pending_warm_up = partial(host.run_worker, prepare, thread=True, group="warm-up",
+                                       exit_on_error=False)
 
     # --- names -----------------------------------------------------------------------
 
@@ -153,6 +185,39 @@ class GameScreen(LocalizedScreen[None]):
 
     def feed_stream(self, kind: str, text: str) -> None:
         """A language model's output as it arrives (screens with a stream panel show it)."""
+
+    def on_mount(self) -> None:
+        """Once this board is drawn, the game's search may start loading (see ``warm_up``)."""
+        self.title_panes()
+        self.call_after_refresh(self._start_warm_up)
+
+    def title_panes(self) -> None:
+        """Each pane's name on its border, shaped and ordered like every other text."""
+        from rich.markup import escape
+
+        from tcgtui.tui.bidi_text import display_line
+        for selector, key in self.PANE_TITLES.items():
+            for pane in self.query(selector):
+                width = max(8, (pane.size.width or TITLE_WIDTH) - 4)
+                pane.border_title = escape(display_line(self.tr(key), width, self.direction))
+
+    async def relocalize(self) -> None:
+        await super().relocalize()
+        self.title_panes()
+
+    def _start_warm_up(self) -> None:
+        start, self.host.pending_warm_up = self.host.pending_warm_up, None  # type: ignore[attr-defined]
+        if start is not None:
+            start()
+
+    def on_unmount(self) -> None:
+        """A rematch replaced this board: what it held may go (``tcgtui.tui.memory``)."""
+        memory.forget_game()
+
+    def collect_garbage_soon(self) -> None:
+        """Collect once the board a person must read is drawn, so that the collector's
+        full passes do not fall in the opponent's move (``tcgtui.tui.memory``)."""
+        self.call_after_refresh(memory.collect_while_reading)
 
     # --- actions ---------------------------------------------------------------------
 

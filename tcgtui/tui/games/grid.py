@@ -33,7 +33,6 @@ from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.widgets.log import BattleLog
 from tcgtui.tui.widgets.stream import StreamPanel
-from tcgtui.tui.widgets.text import Caption
 
 # How each game draws its two sides: glyph and colour (distinct on dark and light terminals).
 PIECES = {
@@ -190,6 +189,7 @@ class GridPanel(Localized, Widget):
 @register("tictactoe", "connect4", "gomoku")
 class GridScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
+    PANE_TITLES = {"#log": "grid.ui.log.title", "#stream": "ui.stream.title"}
     BINDINGS = [
         Binding("left", "move(0,-1)", show=False),
         Binding("right", "move(0,1)", show=False),
@@ -218,10 +218,8 @@ class GridScreen(GameScreen):
                 yield GridBoard(id="grid")
             with Vertical(id="side"):
                 yield GridPanel(self, id="panel")
-                yield Caption("grid.ui.log.title", classes="pane-title")
                 yield BattleLog(self.narrate, id="log")
                 if self.streams:
-                    yield Caption("ui.stream.title", classes="pane-title")
                     yield StreamPanel(id="stream")
 
     async def on_mount(self) -> None:
@@ -314,6 +312,7 @@ class GridScreen(GameScreen):
         if o.last_move is not None and not o.gravity and o.board[self.cursor[0]][self.cursor[1]] != ".":
             self.cursor = self._nearest_free(o)
         self.redraw()
+        self.collect_garbage_soon()
 
     def _nearest_free(self, o: Any) -> tuple[int, int]:
         r0, c0 = self.cursor
@@ -322,7 +321,8 @@ class GridScreen(GameScreen):
 
     async def game_ended(self, result: MatchResult | None) -> None:
         self.redraw()
-        self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
+        self.query_one(TopBar).show(phase="over", thinking=None, your_move=False,
+                                    watch=None)   # nothing plays any more: no "Playing 0.25s"
 
     def feed_stream(self, kind: str, text: str) -> None:
         if self.streams:

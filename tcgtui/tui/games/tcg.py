@@ -8,7 +8,6 @@ both hands.
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -19,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 
 from tcgtui.engine.core import Event
 from tcgtui.engine.tcg import Pack
-from tcgtui.engine.tcg.describe import card_text, rules_sentences
+from tcgtui.engine.tcg.describe import card_text, rules_sentences, shown_lp
 from tcgtui.engine.tcg.observation import TcgObservation
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
@@ -68,6 +67,7 @@ def split_stages(events: Sequence[Event]) -> list[list[Event]]:
 @register("tcg")
 class BoardScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
+    PANE_TITLES = {"#detail": "ui.detail.title", "#log": "ui.log.title", "#stream": "ui.stream.title"}
     BINDINGS = [
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
@@ -124,7 +124,7 @@ class BoardScreen(GameScreen):
 
     def summary_columns(self) -> list[Column]:
         state = self.session.match.state
-        return [("ui.over.lp", 4, [str(state.lp[seat]) for seat in range(len(self.session.seats))])]
+        return [("ui.over.lp", 4, [str(shown_lp(state.lp[seat])) for seat in range(len(self.session.seats))])]
 
     # --- layout ----------------------------------------------------------------------
 
@@ -134,10 +134,8 @@ class BoardScreen(GameScreen):
         with Horizontal(id="main"):
             with Vertical(id="side"):
                 yield DetailPane(id="detail")
-                yield Caption("ui.log.title", classes="pane-title")
                 yield BattleLog(self.narrate, id="log")
                 if self.streams:
-                    yield Caption("ui.stream.title", classes="pane-title")
                     yield StreamPanel(id="stream")
             with Vertical(id="board"):
                 yield PlayerBar(id="top-bar")
@@ -161,7 +159,8 @@ class BoardScreen(GameScreen):
 
     async def game_ended(self, result: MatchResult | None) -> None:
         await self.redraw()
-        self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
+        self.query_one(TopBar).show(phase="over", thinking=None, your_move=False,
+                                    watch=None)   # nothing plays any more: no "Playing 0.25s"
 
     # --- SessionView -----------------------------------------------------------------
 
@@ -197,15 +196,13 @@ class BoardScreen(GameScreen):
     def ask_human(self, seat: int) -> None:
         self.query_one(TopBar).show(your_move=True, thinking=None, phase="main")
         self._show_selected()
-        # Collect garbage now, while a person reads the board, so that the collector's
-        # full passes do not fall in the opponent's move (see tcgtui perf tui_frames).
-        self.call_after_refresh(gc.collect)
+        self.collect_garbage_soon()
 
     # --- drawing ---------------------------------------------------------------------
 
     def _player_state(self, obs: TcgObservation, seat: int) -> PlayerState:
         mine = seat == obs.seat
-        return PlayerState(self.label_for(seat), obs.lp[seat], self.pack.rules.starting_lp,
+        return PlayerState(self.label_for(seat), shown_lp(obs.lp[seat]), self.pack.rules.starting_lp,
                            obs.deck_sizes[seat], len(obs.hand) if mine else obs.opp_hand_size,
                            len(obs.my_tricks) if mine else obs.opp_trick_count,
                            to_move=obs.current_player == seat)

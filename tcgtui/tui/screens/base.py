@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 
+from tcgtui.tui.keys import keys
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
 
@@ -46,8 +47,8 @@ class _Localizing(Localized):
 
 
 class LocalizedScreen(_Localizing, Screen[R]):
-    BINDINGS = [Binding("l,L", "language", show=False)]
+    BINDINGS = [Binding(keys("l"), "language", show=False)]
 
 
 class LocalizedModal(_Localizing, ModalScreen[R]):
-    BINDINGS = [Binding("l,L", "language", show=False)]
+    BINDINGS = [Binding(keys("l"), "language", show=False)]

@@ -22,6 +22,7 @@ from tcgtui import config, rtl
 from tcgtui.errors import UserError
 from tcgtui.match import ERRORED, MatchResult
 from tcgtui.tui.bidi_text import Line, Para, Piece
+from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedModal
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
@@ -130,11 +131,11 @@ class GameOverScreen(LocalizedModal[str]):
 
     AUTO_FOCUS = None
     BINDINGS = [
-        Binding("r,R", "choose('rematch')", show=False),
+        Binding(keys("r"), "choose('rematch')", show=False),
         Binding("enter", "stay", show=False),
-        Binding("q,Q", "choose('quit')", show=False),
-        Binding("escape,b,B", "choose('board')", show=False),
-        Binding("l,L", "language", show=False),
+        Binding(keys("q"), "choose('quit')", show=False),
+        Binding(keys("escape,b"), "choose('board')", show=False),
+        Binding(keys("l"), "language", show=False),
     ]
 
     def __init__(self, board: GameScreen, result: MatchResult | None,
@@ -173,8 +174,8 @@ class Question(Localized, Widget):
 class QuitScreen(LocalizedModal[bool]):
     AUTO_FOCUS = None
     BINDINGS = [
-        Binding("y,Y,q,Q", "answer(True)", show=False),
-        Binding("n,N,escape", "answer(False)", show=False),
+        Binding(keys("y,q"), "answer(True)", show=False),
+        Binding(keys("n,escape"), "answer(False)", show=False),
     ]
 
     def __init__(self, saved: bool = False) -> None:

@@ -22,6 +22,7 @@ from textual.widgets import Input
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.tui.bidi_text import Line, Piece
+from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
@@ -121,8 +122,8 @@ class HomeScreen(LocalizedScreen[None]):
         Binding("enter", "play", show=False),
         Binding("tab,right", "app.focus_next", show=False),
         Binding("shift+tab,left", "app.focus_previous", show=False),
-        Binding("question_mark,f1", "noop", show=False),
-        Binding("q,Q,escape", "leave", show=False),
+        Binding(keys("question_mark,f1"), "noop", show=False),
+        Binding(keys("q,escape"), "leave", show=False),
     ]
 
     def __init__(self) -> None:

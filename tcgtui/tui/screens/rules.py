@@ -18,6 +18,7 @@ from textual.widget import Widget
 
 from tcgtui.locales import Catalog
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
+from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
@@ -63,8 +64,8 @@ class RulesText(Localized, Widget):
 class RulesScreen(LocalizedScreen[None]):
     AUTO_FOCUS = "#rules-scroll"
     BINDINGS = [
-        Binding("escape,q,Q,question_mark,f1", "close", show=False),
-        Binding("l,L", "language", show=False),
+        Binding(keys("escape,q,question_mark,f1"), "close", show=False),
+        Binding(keys("l"), "language", show=False),
     ]
 
     def __init__(self, source: RulesSource | None = None) -> None:

@@ -88,16 +88,36 @@ class CardFace(Localized, Widget):
             self.set_class(key == "ui.status.ready", "-ready")
         self.refresh(layout=True)
 
-    def stats_line(self, card: C.Card) -> Line:
+    def stats_rows(self, card: C.Card, spare: int) -> list[Line]:
+        """Power and Guard, labelled in words: on one line where it fits ("Power 2  Guard 1"),
+        else on two when the card has a line to spare, else by initials; a very narrow card
+        keeps the numbers only."""
         ch = self.slot.champion
         power = ch.power if ch else card.power
         guard = ch.guard if ch else card.guard
         p = Piece(str(power), stat_style(power, card.power), shrink=False)
         g = Piece(str(guard), stat_style(guard, card.guard), shrink=False)
-        if self.content_size.width < 8:                # a narrow card keeps the numbers only
-            return Line([p, Piece("/", "dim", shrink=False), g], self.direction)
-        return Line([Piece(self.tr("ui.stat_short.power"), "dim"), Piece(" ", shrink=False), p, Piece("  "),
-                     Piece(self.tr("ui.stat_short.guard"), "dim"), Piece(" ", shrink=False), g], self.direction)
+        d, width = self.direction, self.content_size.width
+        if width < 8:
+            return [Line([p, Piece("/", "dim", shrink=False), g], d)]
+
+        def stat(key: str, value: Piece) -> list[Piece]:
+            return [Piece(self.tr(key), "dim"), Piece(" ", shrink=False), value]
+        words = Line(stat("cards.stat.power", p) + [Piece("  ", shrink=False)] + stat("cards.stat.guard", g), d)
+        if words.natural_width <= width:
+            return [words]
+        if spare >= 1:
+            return [Line(stat("cards.stat.power", p), d), Line(stat("cards.stat.guard", g), d)]
+        return [Line(stat("ui.stat_short.power", p) + [Piece("  ", shrink=False)] + stat("ui.stat_short.guard", g), d)]
+
+    def compact(self, card: C.Card, name: str) -> RenderableType:
+        """A card of a crowded hand, borderless: its number and name, then its type if the
+        name left room (the colour says the type too; the detail pane says everything)."""
+        d, label = self.direction, f"{self.slot.index + 1} {name}"
+        if cell_len(label) > self.content_size.width and self.content_size.height >= 2:
+            return Para(label, d, "bold", max_lines=self.content_size.height)
+        return Group(Line([Piece(f"{self.slot.index + 1} ", "dim", shrink=False), Piece(name, "bold")], d),
+                     Line([Piece(self.tr(f"cards.type.{card.type}"), "italic")], d))
 
     def name_rows(self, name: str, lines: int) -> Line | Para:
         """Up to ``lines`` wrapped lines; one truncated line if a word would have to be split."""
@@ -113,16 +133,23 @@ class CardFace(Localized, Widget):
         name = card.name(self.catalog.code)
         champion = self.slot.champion is not None
         fixed = 2 if champion or card.type == C.CHAMPION else 1
+        if self.has_class("-compact") and self.slot.index >= 0:
+            return self.compact(card, name)
+        if (self.slot.zone == HAND and 2 <= room <= 3 and not champion
+                and cell_len(name) > self.content_size.width):
+            return self.name_rows(name, room)   # a low card in hand: the whole name; its colour says the type
         rows: list[RenderableType] = [self.name_rows(name, max(1, min(2, room - fixed)))]
-        if champion:
-            key, style = champion_status(self.slot, card)
-            rows += [self.stats_line(card), Line([Piece(self.tr(key), style)], d)]
-        else:
-            rows.append(Line([Piece(self.tr(f"cards.type.{card.type}"), "italic")], d))
-            if card.type == C.CHAMPION:
-                rows.append(self.stats_line(card))
         used = len(rows[0].lines(self.content_size.width)) if isinstance(rows[0], Para) else 1
         used += fixed
+        if champion:
+            key, style = champion_status(self.slot, card)
+            stats = self.stats_rows(card, room - used)
+            rows += [*stats, Line([Piece(self.tr(key), style)], d)]
+        else:
+            rows.append(Line([Piece(self.tr(f"cards.type.{card.type}"), "italic")], d))
+            stats = self.stats_rows(card, room - used) if card.type == C.CHAMPION else []
+            rows += stats
+        used += max(0, len(stats) - 1)
         if room - used >= 2:          # a tall card also shows what it does
             rows.append(Para(card_text(card, self.catalog), d, "dim", max_lines=room - used, clip_words=True))
         return Group(*rows)
@@ -156,6 +183,10 @@ class CardBack(Widget):
         return "▒" * max(1, self.size.width)
 
 
+MIN_CARD_WIDTH = 13      # columns a card needs to show a name of one or two words
+COMPACT_BELOW = 8        # a crowded row lower than this shows borderless one-line-name cards
+
+
 class CardRow(Localized, Horizontal):
     """A row of cards kept in step with a list of slots; mirrored in right-to-left layouts.
 
@@ -169,8 +200,26 @@ class CardRow(Localized, Horizontal):
         self.slots: list[Slot] = []
         self.selected = -1
 
+    def on_resize(self) -> None:
+        self._crowd()
+
+    def _crowd(self) -> None:
+        """Cards narrower than a name are stubs ("Dir…"): a crowded row lays them out on two
+        lines of compact cards instead (the selected card's whole text is in the detail pane)."""
+        if self.chips:
+            return
+        n = len(self.slots)
+        crowded = n > 1 and n * MIN_CARD_WIDTH > self.size.width > 0
+        self.set_class(crowded, "-crowded")
+        if crowded:
+            self.styles.grid_size_columns = (n + 1) // 2
+        short = crowded and self.size.height < COMPACT_BELOW
+        for face in self.query(CardFace):
+            face.set_class(short, "-compact")
+
     async def show(self, slots: list[Slot], selected: int = -1) -> None:
         self.slots, self.selected = slots, selected
+        self.set_class(not slots, "-empty")
         shown = list(reversed(slots)) if self.direction.rtl else slots
         kind = CardChip if self.chips else CardFace
         current = [w for w in self.children if isinstance(w, kind)]
@@ -190,6 +239,7 @@ class CardRow(Localized, Horizontal):
             await self.mount_all(new)
         if not shown and self.empty_key:
             await self.mount(Caption(self.empty_key, classes="empty", justify=None if self.chips else "center"))
+        self._crowd()
 
     def _make(self, slot: Slot, selected: int) -> Widget:
         if self.chips:

@@ -58,6 +58,8 @@ class StreamPanel(Localized, VerticalScroll, can_focus=False):
         text = clean(text, newlines=True)          # a model's reply: never escape sequences
         parts = self.body.parts
         if kind == "attempt":
+            if text.strip() in ("", "1"):      # every decision's first request: not news
+                return
             parts.append([kind, self.tr("ui.stream.attempt", text=text) + "\n"])
         elif parts and parts[-1][0] == kind:
             parts[-1][1] += text

@@ -1,0 +1,61 @@
+"""On a new install (an empty compile cache) the first screen comes before any compiling,
+with a notice saying what happens and that it happens once (issue 12 §2)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = """
+import asyncio, sys, time
+started = time.perf_counter()
+from tcgtui.packs import load_pack
+from tcgtui.tui.app import HUMAN, Settings, TcgApp
+
+async def main():
+    app = TcgApp(Settings((HUMAN, "mc:100"), params={"pack": load_pack("community")}, seed=0, pause=0.0,
+                          lang=sys.argv[1]))
+    async with app.run_test(size=(100, 30)) as pilot:
+        while app.board is None or not app.board.is_mounted:
+            await asyncio.sleep(0.005)
+        await pilot.pause()
+        print("seconds", time.perf_counter() - started)
+        print("kernel", "tcgtui.engine.tcg.fast.kernel" in sys.modules)
+        print("notice", " ".join(n.message.replace(chr(10), " ") for n in app._notifications))
+        for _ in range(200):                    # the child compile has started
+            if app.compiling is not None:
+                break
+            await asyncio.sleep(0.01)
+        child = app.compiling.process
+    print("stopped", child.poll() is not None)
+    print("ready", app.search_ready.is_set())
+
+asyncio.run(main())
+"""
+
+
+def _first_screen(tmp_path: Path, lang: str) -> dict[str, str]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "empty-cache")}
+    done = subprocess.run([sys.executable, "-c", SCRIPT, lang], cwd=ROOT, env=env, check=True,
+                          capture_output=True, text=True, timeout=120)
+    return dict(line.split(" ", 1) for line in done.stdout.splitlines())
+
+
+def test_an_empty_cache_shows_the_board_and_a_notice_before_compiling(tmp_path: Path) -> None:
+    out = _first_screen(tmp_path, "en")
+    assert out["kernel"] == "False", "the compiled search was imported before the first screen"
+    assert "compiling" in out["notice"] and "once" in out["notice"], out["notice"]
+    # The target is 2 s (tcgtui perf --only cold_start); a loaded test machine gets slack,
+    # a compile on the screen's thread (20 s and more) does not.
+    assert float(out["seconds"]) < 8, out["seconds"]
+    # Leaving during the compile stops it, and no decision was let through unprepared.
+    assert out["stopped"] == "True" and out["ready"] == "False"
+    assert not (tmp_path / "empty-cache" / "compiled-tcg").exists()
+
+
+def test_the_notice_is_in_arabic_too(tmp_path: Path) -> None:
+    out = _first_screen(tmp_path, "ar")
+    assert "مرة واحدة" in out["notice"], out["notice"]

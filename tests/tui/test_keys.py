@@ -1,0 +1,59 @@
+"""Letter keys work with Shift, Caps Lock and an Arabic keyboard layout (issue 12 §4)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.screen import Screen
+
+from tcgtui.tui.games import screen_for
+from tcgtui.tui.keys import ARABIC_101, keys
+from tcgtui.tui.screens import dialogs, home, rules
+from tcgtui.tui.screens.dialogs import GameOverScreen, QuitScreen
+from tests.tui.helpers import make_app, play_moves, settle
+
+pytestmark = pytest.mark.anyio
+
+
+def test_a_letter_is_bound_in_both_cases_and_on_the_arabic_layout() -> None:
+    assert keys("q,escape") == "q,Q,ض,escape"
+    assert keys("n,full_stop") == "n,N,ى,full_stop,ز"
+    assert keys("question_mark") == "question_mark,arabic_question_mark"
+
+
+def _screens() -> list[type[Screen]]:
+    classes = [screen_for("tcg"), screen_for("connect4")]
+    for mod in (dialogs, home, rules):
+        classes += [c for c in vars(mod).values() if isinstance(c, type) and issubclass(c, Screen)]
+    return classes
+
+
+@pytest.mark.parametrize("cls", _screens(), ids=lambda c: c.__name__)
+def test_every_letter_binding_of_every_screen_has_its_twins(cls: type[Screen]) -> None:
+    for klass in cls.__mro__:
+        for binding in vars(klass).get("BINDINGS", []):
+            bound = binding.key.split(",")
+            for key in bound:
+                if len(key) == 1 and key.isascii() and key.isalpha():
+                    twins = {key.lower(), key.upper(), ARABIC_101.get(key.lower(), key.lower())}
+                    assert twins <= set(bound), (cls.__name__, binding.key)
+
+
+async def test_arabic_layout_keys_quit_switch_language_and_rematch() -> None:
+    app = make_app(seed=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("م")                  # L on the Arabic layout: the language changes
+        await pilot.pause()
+        assert app.lang == "ar"
+        await pilot.press("ض")                  # Q: the quit question
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("ى")                  # N: no, stay
+        await pilot.pause()
+        assert not isinstance(app.screen, QuitScreen)
+        first = app.board
+        await play_moves(pilot, app)
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("ق")                  # R: a rematch
+        await pilot.pause()
+        assert app.board is not first and app.board.session.seed == first.session.seed + 1
