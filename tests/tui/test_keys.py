@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from textual.screen import Screen
 
-from tcgtui.tui.games import screen_for
+from tcgtui.engine import registry
+from tcgtui.tui.games import has_screen, screen_for
 from tcgtui.tui.keys import ARABIC_101, keys
 from tcgtui.tui.screens import dialogs, home, rules
 from tcgtui.tui.screens.dialogs import GameOverScreen, QuitScreen
@@ -21,7 +22,7 @@ def test_a_letter_is_bound_in_both_cases_and_on_the_arabic_layout() -> None:
 
 
 def _screens() -> list[type[Screen]]:
-    classes = [screen_for("tcg"), screen_for("connect4")]
+    classes = sorted({screen_for(g.info.id) for g in registry.games() if has_screen(g.info.id)}, key=lambda c: c.__name__)
     for mod in (dialogs, home, rules):
         classes += [c for c in vars(mod).values() if isinstance(c, type) and issubclass(c, Screen)]
     return classes
