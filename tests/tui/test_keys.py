@@ -22,7 +22,8 @@ def test_a_letter_is_bound_in_both_cases_and_on_the_arabic_layout() -> None:
 
 
 def _screens() -> list[type[Screen]]:
-    classes = sorted({screen_for(g.info.id) for g in registry.games() if has_screen(g.info.id)}, key=lambda c: c.__name__)
+    games = {screen_for(g.info.id) for g in registry.games() if has_screen(g.info.id)}
+    classes = sorted(games, key=lambda c: c.__name__)
     for mod in (dialogs, home, rules):
         classes += [c for c in vars(mod).values() if isinstance(c, type) and issubclass(c, Screen)]
     return classes
