@@ -109,8 +109,10 @@ def test_a_server_killed_and_restarted_mid_game(model, community, tmp_path):
                 t = threading.Thread(target=srv.start)       # back a moment later, on the same port
                 t.start()
                 restarted.append(t)
+        # A history budget well inside the server's context: this test is about the kill, and the
+        # byte-level vocabulary of the tiny model can spend more tokens than the estimate.
         second = sweep(store, game, srv.base_url, "en", 2, stream=True, on_stream=on_stream,
-                       max_retries=8)
+                       max_retries=8, history_tokens=4000)
         for t in restarted:
             t.join(120)
         games = sorted(store.games(), key=lambda g: g.game_index)
@@ -119,7 +121,7 @@ def test_a_server_killed_and_restarted_mid_game(model, community, tmp_path):
         assert games[0].status == FINISHED and games[0].moves > 0          # nothing finished is lost
         if games[1].status == ERRORED:                                      # allowed, if it says so
             assert "can be rerun" in (games[1].error or "") and second.errors
-            sweep(store, game, srv.base_url, "en", 2, retry_errored=True, stream=True)
+            sweep(store, game, srv.base_url, "en", 2, retry_errored=True, stream=True, history_tokens=4000)
             games = sorted(store.games(), key=lambda g: g.game_index)
         assert [g.status for g in games] == [FINISHED, FINISHED]
         faults = [f for i in agent_decisions(store) for f in i["faults"]]
