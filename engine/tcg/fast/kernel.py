@@ -24,7 +24,7 @@ from numba import njit
 
 from tcgtui.engine.tcg.fast.layout import (
     A_EF_HI, A_EF_LO, A_N, A_WHEN, AW, C_AB_HI, C_AB_LO, C_EF_HI, C_EF_LO, C_GUARD, C_KW, C_POWER,
-    C_TYPE, C_WMASK, CH_BLOCKED, CH_CARD, CH_FROZEN, CH_GUARD, CH_POWER, CH_SUMMONED, CH_TGUARD,
+    C_OWN, C_TYPE, C_WMASK, CH_BLOCKED, CH_CARD, CH_FROZEN, CH_GUARD, CH_POWER, CH_SUMMONED, CH_TGUARD,
     CH_TPOWER, CHW, CT_CHAMPION, CT_SPELL, CT_TRICK, CW, DAMAGE_MASK, DO_BLOCK_WITH, DO_BUFF,
     DO_CANCEL_ATTACK, DO_DAMAGE, DO_DESTROY, DO_DRAW, DO_FREEZE, DO_HEAL, DO_REPEAT_SPELL,
     DO_SHUFFLE_HAND, E_AMOUNT, E_DO, E_IF_DONE, E_STAT, E_TARGET, E_TO, E_UNTIL, EW, F_ABILITY,
@@ -127,6 +127,12 @@ def o_board(n, p):
 @jit("i8(A, i8)")
 def card_row(P, c):
     return P[P_CARDS] + c * CW
+
+
+@jit("b1(A, i8, i8)")
+def owns(P, c, p):
+    """Whether slot ``c`` is a copy in seat ``p``'s deck."""
+    return (P[card_row(P, c) + C_OWN] >> p) & 1 == 1
 
 
 @jit("i8(A, i8)")
@@ -790,11 +796,14 @@ def deal(P, S, W, rs, n):
     S[:] = 0
     for p in range(2):
         d = o_deck(n, p)
+        cnt = 0
         for i in range(n):
-            S[d + i] = i
-        S[S_DECKN + p] = n
+            if owns(P, i, p):
+                S[d + cnt] = i
+                cnt += 1
+        S[S_DECKN + p] = cnt
     for p in range(2):
-        shuffle(S, o_deck(n, p), n, rs)
+        shuffle(S, o_deck(n, p), S[S_DECKN + p], rs)
     S[S_LP] = P[P_LP]
     S[S_LP + 1] = P[P_LP]
     for p in range(2):
@@ -856,7 +865,7 @@ def determinize(P, O, S, W, rs, n):
     d = o_deck(n, me)
     cnt = 0
     for i in range(n):
-        if W[mark + i] == 0:
+        if W[mark + i] == 0 and owns(P, i, me):
             S[d + cnt] = i
             cnt += 1
     shuffle(S, d, cnt, rs)
@@ -876,7 +885,7 @@ def determinize(P, O, S, W, rs, n):
         W[mark + S[o_board(n, opp) + i * CHW + CH_CARD]] = 1
     tp = 0
     for i in range(n):
-        if W[mark + i] == 0 and P[card_row(P, i) + C_TYPE] == CT_TRICK:
+        if W[mark + i] == 0 and owns(P, i, opp) and P[card_row(P, i) + C_TYPE] == CT_TRICK:
             W[pool + tp] = i
             tp += 1
     k = O[O_OPP_TRICKS]
@@ -891,7 +900,7 @@ def determinize(P, O, S, W, rs, n):
     S[S_TRICKN + opp] = k
     rest = 0
     for i in range(n):
-        if W[mark + i] == 0:
+        if W[mark + i] == 0 and owns(P, i, opp):
             W[pool + rest] = i
             rest += 1
     shuffle(W, pool, rest, rs)

@@ -17,7 +17,7 @@ import numpy as np
 
 from tcgtui.engine.tcg import Pack, TcgGame
 from tcgtui.engine.tcg.fast import layout as L
-from tcgtui.engine.tcg.fast.encode import encode_observation, encode_state
+from tcgtui.engine.tcg.fast.encode import encode_observation, encode_state, observed_slots
 from tcgtui.engine.tcg.fast.kernel import DRAW, LOSS, WIN, find_child, ismcts_iterate, mc_playouts
 
 __all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "encode", "encode_state", "move_index",
@@ -27,7 +27,7 @@ __all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "encode", 
 # --- the FastSearch protocol -----------------------------------------------------------------
 
 def prepare(game: TcgGame) -> L.Program:
-    return L.compile_pack(game.pack)
+    return L.compile_pack(game.pack, None if game.default_decks else game.owned())
 
 
 def encode(program: L.Program, obs: object) -> np.ndarray:
@@ -35,7 +35,9 @@ def encode(program: L.Program, obs: object) -> np.ndarray:
 
 
 def move_index(program: L.Program, obs: object, moves: list[str]) -> np.ndarray:
-    return np.array([program.card_ids.index(m) for m in moves], dtype=np.int64)
+    """Each move as the slot of its first copy in the hand."""
+    hand = observed_slots(obs, program)[0]  # type: ignore[arg-type]
+    return np.array([next(k for k in hand if program.card_ids[k] == m) for m in moves], dtype=np.int64)
 
 
 def playouts(program: L.Program, encoded: np.ndarray, seat: int, moves: np.ndarray, first: int, count: int,
@@ -94,10 +96,14 @@ class Tree:
     def root(self, seat: int, moves: np.ndarray) -> np.ndarray:
         """Visits and total reward of the root's children for ``moves``, shape (len(moves), 2)."""
         out = np.zeros((len(moves), 2))
-        for i, c in enumerate(moves):
-            k = find_child(self.first, self.sibling, self.edge, 0, seat * self.n + int(c))
-            if k >= 0:
-                out[i] = self.visits[k], self.reward[k]
+        card = [int(self.code[L.PH + int(c) * L.CW + L.C_CARD]) for c in moves]
+        k = self.first[0]
+        while k >= 0:                         # copies of one card in hand add up to one move
+            mover, slot = divmod(int(self.edge[k]), self.n)
+            c = int(self.code[L.PH + slot * L.CW + L.C_CARD])
+            if mover == seat and c in card:
+                out[card.index(c)] += self.visits[k], self.reward[k]
+            k = self.sibling[k]
         return out
 
 
@@ -131,6 +137,6 @@ def warm_up(game: TcgGame | Pack) -> None:
     state = TcgGame(pack).new_state(0)
     seat = state.current_player
     obs = encode_observation(state.observation(seat), program)
-    moves = np.array([program.card_ids.index(m) for m in state.legal_moves()], dtype=np.int64)
+    moves = move_index(program, state.observation(seat), state.legal_moves())
     run_playouts(PlayoutBatch(program.code, obs, True, seat, moves, 0, 1, 0))
     run_tree(TreeTask(program.code, obs, seat, moves, 1, 0, 1.0))
