@@ -17,7 +17,7 @@ from tcgtui.engine import registry
 from tcgtui.engine.registry import GameSpec, ParamError, UnknownGame
 from tcgtui.errors import UserError
 
-SHORTCUTS = {"pack": "pack", "position": "position", "to_move": "to_move"}
+SHORTCUTS = {"pack": "pack", "deck": "deck", "opp_deck": "opp_deck", "position": "position", "to_move": "to_move"}
 
 
 def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog, *, pack: bool = True,
@@ -26,9 +26,16 @@ def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog, *, pac
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("arena.param"))
     if pack:
         p.add_argument("--pack", default=None, metavar="DIR", help=text.t("arena.pack"))
+        add_deck_arguments(p, text)
     if position:
         p.add_argument("--position", default=None, metavar="ROWS", help=text.t("arena.position"))
         p.add_argument("--to-move", dest="to_move", default=None, metavar="X|O", help=text.t("arena.to_move"))
+
+
+def add_deck_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    """--deck and --opp-deck: the deck lists of a game whose parameters take them (the card game)."""
+    p.add_argument("--deck", default=None, metavar="FILE", help=text.t("arena.deck"))
+    p.add_argument("--opp-deck", dest="opp_deck", default=None, metavar="FILE", help=text.t("arena.opp_deck"))
 
 
 def game_spec(game_id: str) -> GameSpec:
@@ -71,6 +78,16 @@ def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
         if p.kind == "pack":
             from tcgtui.packs import load_pack
             out[p.name] = load_pack(str(params[p.name]))
+    return load_files(spec, out)
+
+
+def load_files(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
+    """Parameters of kind ``deck`` (a file path, or empty for none) become the parsed file."""
+    out = dict(params)
+    for p in spec.info.params:
+        if p.kind == "deck" and isinstance(out.get(p.name), str):
+            from tcgtui.packs import read_deck
+            out[p.name] = read_deck("--" + p.name.replace("_", "-"), out[p.name]) if out[p.name] else None
     return out
 
 

@@ -125,6 +125,11 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
+def seated(game: Any, agent_seat: int) -> Any:
+    """The game with what belongs to the measured player (the card game's deck) at its seat."""
+    return game.seated(agent_seat) if hasattr(game, "seated") else game
+
+
 async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tuple[GameRow, list[DecisionRow]]:
     """Play game ``index`` of ``cell`` to the end (or to errored) and build its rows."""
     seed, seat = deal_seed(sweep.seed, index), agent_seat(index, sweep.seats)
@@ -133,14 +138,15 @@ async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tu
     else:
         specs = (cell.agent, cell.opponent) if seat == 0 else (cell.opponent, cell.agent)
     agents = tuple(pool.take(s) for s in specs)
-    match = Match(sweep.game, seed)
+    game = seated(sweep.game, seat)
+    match = Match(game, seed)
     decisions: list[DecisionRecord] = []
     started = now()
     error: str | None = None
     healthy = True
     try:
         result = await asyncio.wait_for(
-            run_match(sweep.game, seed, agents, lang=cell.lang, match=match, on_decision=decisions.append,
+            run_match(game, seed, agents, lang=cell.lang, match=match, on_decision=decisions.append,
                       options=sweep.options),
             sweep.timeout)
     except TimeoutError:
@@ -157,10 +163,10 @@ async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tu
             pool.give(specs[s], agent)
         else:
             await pool.discard(agent)
-    row = game_row(result, game=sweep.game, agent=cell.agent, opponent=cell.opponent, lang=cell.lang,
+    row = game_row(result, game=game, agent=cell.agent, opponent=cell.opponent, lang=cell.lang,
                    game_index=index, agent_seat=seat, run_id=sweep.run.id, started_at=started, finished_at=now(),
                    options=sweep.options)
-    rows = decision_rows(decisions, row.seats, sweep.game, lambda info: scrub_info(info, sweep.log_prompts))
+    rows = decision_rows(decisions, row.seats, game, lambda info: scrub_info(info, sweep.log_prompts))
     return row, rows
 
 

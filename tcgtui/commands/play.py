@@ -93,7 +93,7 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     opponent = next(s for s in settings.seats if s != HUMAN)
     where = card_source(source) if settings.game_id == registry.DEFAULT else {
         "game": settings.game_id, "params": dict(settings.params)}
-    game = registry.get(settings.game_id).game(settings.params)
+    game = registry.get(settings.game_id).game(settings.params).seated(settings.seats.index(HUMAN))
 
     def table(person: str) -> CampaignTable | FreeTable:
         if args.campaign:

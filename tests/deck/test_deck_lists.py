@@ -204,3 +204,17 @@ def test_fresh_deck_games_have_the_same_outcomes_on_both_paths(copies_pack):
     table = np.array([fast[1:], ref[1:]])
     table = table[:, table.sum(axis=0) > 0]
     assert chi2_contingency(table).pvalue > 0.001, (fast, ref)
+
+
+def test_the_frontier_pack_uses_every_primitive_and_builds_decks():
+    from tcgtui.packs import load_pack
+    from tests.opponents_support import primitives, vocabulary
+    frontier = load_pack("frontier")
+    assert len(frontier.cards) >= 40 and {"en", "ar"} <= set(frontier.languages)
+    assert primitives(frontier) == vocabulary()
+    assert (frontier.rules.deck_size, frontier.rules.max_copies) == (20, 2)
+    L.compile_pack(frontier)                     # the fast path knows every card
+    deck = from_ids(frontier, [c.id for c in frontier.cards[:10]] * 2)
+    game = TcgGame(frontier, (deck, deck))
+    moves, end = play(game, 1)
+    assert end["outcome"] is not None
