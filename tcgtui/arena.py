@@ -81,13 +81,22 @@ def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
     return load_files(spec, out)
 
 
+def _file_loaders() -> dict[str, Any]:
+    from tcgtui.packs import read_deck
+    from tcgtui.questions import load_set
+    return {"deck": read_deck, "questions": load_set}
+
+
 def load_files(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
-    """Parameters of kind ``deck`` (a file path, or empty for none) become the parsed file."""
+    """Parameters naming a file (kinds ``deck``: a deck list, ``questions``: a question set;
+    empty for none) become what the file holds, read here: the engine does no I/O."""
     out = dict(params)
+    loaders = None
     for p in spec.info.params:
-        if p.kind == "deck" and isinstance(out.get(p.name), str):
-            from tcgtui.packs import read_deck
-            out[p.name] = read_deck("--" + p.name.replace("_", "-"), out[p.name]) if out[p.name] else None
+        if p.kind in ("deck", "questions") and isinstance(out.get(p.name), str):
+            loaders = loaders or _file_loaders()
+            flag = "--" + p.name.replace("_", "-") if p.name in SHORTCUTS else f"--param {p.name}"
+            out[p.name] = loaders[p.kind](flag, out[p.name]) if out[p.name] else None
     return out
 
 
