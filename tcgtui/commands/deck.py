@@ -3,7 +3,8 @@
 Candidates are dealt from ``--seed`` (candidate i from its own stream), simulated in the
 bench's process pool, and kept only when the verdict (``engine/deck/make.py``) says the
 best option beats every other at the 95 % level.  Kept questions are written as JSON Lines,
-one line per question and language, with the win rates and the simulation's setup.
+one file per language (``--out q.jsonl --lang en,ar``: ``q.en.jsonl`` and ``q.ar.jsonl``, the
+same questions), with the win rates and the simulation's setup.
 """
 
 from __future__ import annotations
@@ -118,7 +119,10 @@ def run(args: argparse.Namespace) -> int:
         if pool:
             pool.shutdown(cancel_futures=True)
     seconds = time.perf_counter() - started
-    out_path.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in lines), encoding="utf-8")
+    for lang in langs:
+        target = out_path if len(langs) == 1 else out_path.with_name(f"{out_path.stem}.{lang}{out_path.suffix}")
+        target.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in lines if q["language"] == lang),
+                          encoding="utf-8")
     kept = len(lines) // max(1, len(langs))
     print(text.t("cmd_deck.made", kept=kept, tried=tried, share=100 * kept / max(1, tried), seconds=seconds,
                  per_hour=3600 * kept / seconds if seconds else 0, path=str(out_path)), file=sys.stderr)

@@ -20,8 +20,9 @@ def bench(db: Path, *extra: str) -> int:
 def test_a_model_answers_a_question_set_in_both_languages(tmp_path: Path, capsys) -> None:
     db = tmp_path / "t.sqlite3"
     with ChatServer(policy=deck_policy(3, ("answer", "letter", "boxed", "none"))) as server:
-        assert bench(db, "--agent", "llm:fake-model", "--lang", "en,ar", "--base-url", server.base_url,
-                     "--log-prompts") == 0
+        for lang, qset in (("en", "frontier-sample"), ("ar", "frontier-sample-ar")):
+            assert bench(db, "--agent", "llm:fake-model", "--lang", lang, "--param", f"questions={qset}",
+                         "--base-url", server.base_url, "--run", f"llm-{lang}") == 0
         prompts = [r.json["messages"][-1]["content"] for r in server.requests]
     assert any("ANSWER: X" in p and "مجموعة" in p for p in prompts)                        # Arabic prompts
     assert any("completes the deck" in p for p in prompts)                                # English prompts
@@ -43,7 +44,11 @@ def test_a_model_answers_a_question_set_in_both_languages(tmp_path: Path, capsys
     assert main(["report", "--game", "deck", "--db", str(db), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     text = json.dumps(report)
-    assert "accuracy" in text and "paths" in text and "letters" in text
+    accuracy = report["sections"]["accuracy"] if "sections" in report else report["accuracy"]
+    assert {(r["questions"], r["lang"]) for r in accuracy} == {("frontier-sample", "en"),
+                                                               ("frontier-sample-ar", "ar")}
+    assert all(r["n"] == 12 and r["low"] <= r["accuracy"] <= r["high"] for r in accuracy)
+    assert "paths" in text and "letters" in text
 
 
 def test_the_oracle_finds_the_answer_of_a_clear_question() -> None:

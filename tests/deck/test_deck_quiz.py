@@ -128,7 +128,7 @@ def test_a_file_with_one_bad_line_is_refused_whole(tmp_path: Path, capsys):
     good = SAMPLE.read_text(encoding="utf-8").splitlines()
     bad = json.dumps(a_question(id="x", answer="Z"))
     path = tmp_path / "set.jsonl"
-    path.write_text("\n".join([good[0], good[2], bad, good[4]]) + "\n", encoding="utf-8")
+    path.write_text("\n".join([good[0], good[1], bad, good[2]]) + "\n", encoding="utf-8")
     with pytest.raises(UserError, match=r"set.jsonl:3: answer: expected one letter .* nothing of the file was used"):
         read_questions("--param questions", path)
     path.write_text(good[0] + "\n{not json\n", encoding="utf-8")
