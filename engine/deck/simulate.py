@@ -38,7 +38,7 @@ def run_task(task: SimTask) -> np.ndarray:
     """Each game's score for the option's deck: 1 win, 0.5 draw, 0 loss."""
     from tcgtui.engine.tcg.fast.kernel import mc_games
     out = np.zeros(task.count, dtype=np.int64)
-    mc_games(task.code, task.k, task.seed, task.first, task.count, out)
+    mc_games(np.require(task.code, requirements="W"), task.k, task.seed, task.first, task.count, out)
     win = 1 + task.seat
     return np.where(out == win, 1.0, np.where(out == L.OUT_DRAW, 0.5, 0.0))
 

@@ -19,7 +19,7 @@ from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, expand_
 from tcgtui.bench.errors import error_report, sanitize
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
 from tcgtui.bench.lock import RunLock
-from tcgtui.bench.pool import process_pool
+from tcgtui.bench import cluster
 from tcgtui.bench.progress import ProgressView, summary_table
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
 from tcgtui.console_text import safe_params
@@ -46,6 +46,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--log-prompts", action="store_true", help=text.t("cmd_bench.log_prompts"))
     p.add_argument("--retry-errored", action="store_true", help=text.t("cmd_bench.retry_errored"))
     p.add_argument("--timeout-per-game", type=float, default=None, metavar="S", help=text.t("cmd_bench.timeout"))
+    p.add_argument("--ray", default=None, metavar="ADDRESS", help=text.t("cmd_bench.ray"))
     add_endpoint_arguments(p, text)
 
 
@@ -100,7 +101,7 @@ async def _describe(specs: list[str], langs: list[str], game: Any, options: dict
 
 async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
                  specs: list[str]) -> SweepResult:
-    executor = process_pool()
+    executor = cluster.executor(args.ray)
     try:
         options = agent_options(args, executor)
         langs = sorted({c.lang for c in cells})

@@ -39,6 +39,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     m.add_argument("--seed", type=int, default=DEFAULTS["seed"], metavar="N", help=text.t("cmd_deck.seed"))
     m.add_argument("--max-candidates", type=int, default=None, metavar="N", help=text.t("cmd_deck.max_candidates"))
     m.add_argument("--workers", type=int, default=None, metavar="N", help=text.t("cmd_deck.workers"))
+    m.add_argument("--ray", default=None, metavar="ADDRESS", help=text.t("cmd_bench.ray"))
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -107,8 +108,8 @@ def run(args: argparse.Namespace) -> int:
     out_path = Path(args.out)
     if not out_path.parent.is_dir():
         raise UserError(text.t("cmd_deck.errors.out", path=str(out_path)))
-    from tcgtui.bench.pool import process_pool
-    pool = process_pool() if (args.workers or 2) > 1 else None
+    from tcgtui.bench.cluster import executor
+    pool = executor(args.ray) if args.ray or (args.workers or 2) > 1 else None
     started = time.perf_counter()
     try:
         def submit(work: list) -> list:

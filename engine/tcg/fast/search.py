@@ -63,10 +63,16 @@ class PlayoutBatch:
     seed: int
 
 
+def writable(a: np.ndarray) -> np.ndarray:
+    """The array itself, or a copy when it came read-only (Ray's object store hands arrays over so),
+    since the compiled loops take writable arrays."""
+    return np.require(a, requirements="W")
+
+
 def run_playouts(batch: PlayoutBatch) -> np.ndarray:
     """Win, draw and loss counts per move, from the searching seat's side."""
     out = np.zeros((len(batch.moves), 3), dtype=np.int64)
-    mc_playouts(batch.code, batch.base, batch.redeal, batch.seat, batch.moves, batch.first,
+    mc_playouts(writable(batch.code), writable(batch.base), batch.redeal, batch.seat, batch.moves, batch.first,
                 batch.count, batch.seed, out)
     return out
 
@@ -121,7 +127,7 @@ class TreeTask:
 
 
 def run_tree(task: TreeTask) -> np.ndarray:
-    tree = Tree(task.code, task.obs, task.iterations, task.seed, task.explore)
+    tree = Tree(writable(task.code), writable(task.obs), task.iterations, task.seed, task.explore)
     tree.grow(task.iterations)
     return tree.root(task.seat, task.moves)
 
