@@ -19,7 +19,7 @@ from tcgtui.engine.prompting import Message, Parsed
 ANSWER_RE = re.compile(r"ANSWER:\s*\[?\s*([A-F])\s*\]?")
 BOXED_RE = re.compile(r"\\boxed\{\s*([A-F])\s*\}")
 PATHS = ("answer", "letter", "boxed", "none")
-KEYS = ("intro", "rules_head", "task", "deck_line", "options_head", "option", "option_cost", "format",
+KEYS = ("intro", "rules_head", "decks_rule", "task", "deck_line", "options_head", "option", "option_cost", "format",
         "reason.format")
 
 
@@ -57,7 +57,10 @@ class DeckPrompter:
         if pack is None:
             return []
         from tcgtui.engine.tcg.describe import rules_sentences
-        return [self._t("rules_head"), " ".join(text for _, text in rules_sentences(self.catalog, pack))]
+        sentences = [self._t("decks_rule", size=pack.rules.deck_size or len(pack.cards),
+                             copies=pack.rules.max_copies) if key == "setup.decks" else text
+                     for key, text in rules_sentences(self.catalog, pack)]       # decks are lists here
+        return [self._t("rules_head"), " ".join(sentences)]
 
     def turn(self, obs: Any, events: list[Any], fallback: Any = None,
              retry: tuple[str, str] | None = None) -> Message:

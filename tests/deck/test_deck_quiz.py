@@ -162,3 +162,24 @@ def test_rules_text_is_one_sentence_per_key_in_both_languages(game):
         assert [k for k, _ in pairs] == [f"deck.rules.{k}" for k in
                                          ("question", "one_move", "right", "wrong", "unusable", "over")]
         assert all(text.strip() for _, text in pairs)
+
+
+@pytest.mark.parametrize("lang, qset", [("en", "frontier-sample"), ("ar", "frontier-sample-ar")])
+def test_the_prompt_holds_the_whole_deck_every_option_and_the_rules(lang, qset):
+    spec = registry.get("deck")
+    game = spec.make(load_resources(spec, spec.info.resolve({"questions": qset, "index": 1})))
+    catalog = locales.load(lang)
+    prompter = spec.prompter(game, catalog, 0)
+    obs = game.new_state(0).observation(0)
+    text = prompter.turn(obs, [])["content"]
+    q = game.qset.questions[1]
+    for name, count in q.deck:
+        assert catalog.t("deck.prompts.deck_line", count=count, name=name) in text
+    for letter, option in zip(LETTERS, q.options):
+        assert f"{letter}. {option.name}" in text and option.text in text
+    pack = game.qset.packs["frontier"]
+    assert catalog.t("deck.prompts.decks_rule", size=20, copies=2) in text
+    assert catalog.t("rules.goal.lp", starting_lp=pack.rules.starting_lp) in text
+    assert catalog.t("rules.setup.decks") not in text           # not the whole pack: deck lists
+    assert "ANSWER: X" in text and q.answer not in text.split("ANSWER")[-1][:3].strip()
+    assert prompter.version.startswith(f"deck-v1-{lang}-")
