@@ -7,7 +7,6 @@ import json
 import sqlite3
 from pathlib import Path
 
-import pytest
 
 from tcgtui.cli import main
 from tcgtui.opponents.llm.testserver import ChatServer, deck_policy

@@ -4,7 +4,6 @@ answer extraction exactly as ManaBench's notes list it."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest

@@ -18,7 +18,7 @@ import numpy as np
 from tcgtui.engine.tcg import Pack, TcgGame
 from tcgtui.engine.tcg.fast import layout as L
 from tcgtui.engine.tcg.fast.encode import encode_observation, encode_state, observed_slots
-from tcgtui.engine.tcg.fast.kernel import DRAW, LOSS, WIN, find_child, ismcts_iterate, mc_playouts
+from tcgtui.engine.tcg.fast.kernel import DRAW, LOSS, WIN, ismcts_iterate, mc_playouts
 
 __all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "encode", "encode_state", "move_index",
            "playouts", "prepare", "run_playouts", "run_tree", "warm_up"]
