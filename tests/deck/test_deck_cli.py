@@ -67,3 +67,20 @@ def test_a_missing_deck_file_and_a_game_without_decks_are_one_line(tmp_path: Pat
     assert main(["bench", "--game", "connect4", "--agent", "random", "--vs", "random", "--games", "1",
                  "--deck", str(tmp_path / "none.toml")]) == 2
     assert "has no such setting" in capsys.readouterr().err
+
+
+def test_tree_search_plays_decks_with_copies(tmp_path: Path, frontier) -> None:
+    """ISMCTS on the compiled path: copies of a card in hand are one move at the root."""
+    import asyncio
+
+    from tcgtui.engine.tcg import TcgGame
+    from tcgtui.engine.tcg.decks import from_ids
+    from tcgtui.match import run_match
+    from tcgtui.opponents.registry import make_agent
+    ids = [c.id for c in frontier.cards]
+    deck = from_ids(frontier, ids[:10] * 2)
+    game = TcgGame(frontier, (deck, from_ids(frontier, ids[20:30] * 2)))
+    agents = (make_agent("mcts:40"), make_agent("mc:3"))
+    result = asyncio.run(run_match(game, 11, agents))
+    assert result.status == "finished" and result.outcome is not None
+    assert all(d.move in ids[:10] for d in result.decisions if d.seat == 0)
