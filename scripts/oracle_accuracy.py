@@ -1,7 +1,7 @@
 """How many games per option the simulation oracle (``oracle:K``) needs to find the answers of
 a question set made by ``tcgtui deck make``: its accuracy for each K, with exact intervals.
 
-    python scripts/oracle_accuracy.py --questions frontier-sample --k 25,100,400 --repeats 10
+    python -m scripts.oracle_accuracy --questions frontier-sample --k 25,100,400 --repeats 10
 """
 
 from __future__ import annotations
