@@ -175,6 +175,11 @@ class Game(ABC, Generic[Move]):
     @abstractmethod
     def move_from_text(self, text: str) -> Move: ...
 
+    def seated(self, agent_seat: int) -> Game[Move]:
+        """This game as played with the measured player at ``agent_seat``: itself, unless
+        the setup gives each side something of its own (the card game's deck lists)."""
+        return self
+
     def resample(self, obs: Any, rng: Any) -> GameState[Move]:
         """A full state consistent with ``obs``: exactly the state in a game of perfect
         information, a fresh re-deal of what the seat cannot see otherwise.  Search

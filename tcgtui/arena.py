@@ -17,7 +17,7 @@ from tcgtui.engine import registry
 from tcgtui.engine.registry import GameSpec, ParamError, UnknownGame
 from tcgtui.errors import UserError
 
-SHORTCUTS = {"pack": "pack", "position": "position", "to_move": "to_move"}
+SHORTCUTS = {"pack": "pack", "deck": "deck", "opp_deck": "opp_deck", "position": "position", "to_move": "to_move"}
 
 
 def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog, *, pack: bool = True,
@@ -26,6 +26,7 @@ def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog, *, pac
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("arena.param"))
     if pack:
         p.add_argument("--pack", default=None, metavar="DIR", help=text.t("arena.pack"))
+        add_deck_arguments(p, text)
     if position:
         p.add_argument("--position", default=None, metavar="ROWS", help=text.t("arena.position"))
         p.add_argument("--to-move", dest="to_move", default=None, metavar="X|O", help=text.t("arena.to_move"))
@@ -41,6 +42,12 @@ def game_shortcuts() -> dict[str, tuple[str, str]]:
         for flag, target in dict(spec.extras.get("shortcuts") or {}).items():
             out.setdefault(flag, tuple(target))
     return out
+
+
+def add_deck_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    """--deck and --opp-deck: the deck lists of a game whose parameters take them (the card game)."""
+    p.add_argument("--deck", default=None, metavar="FILE", help=text.t("arena.deck"))
+    p.add_argument("--opp-deck", dest="opp_deck", default=None, metavar="FILE", help=text.t("arena.opp_deck"))
 
 
 def game_spec(game_id: str) -> GameSpec:
@@ -87,6 +94,25 @@ def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
             out[p.name] = load_pack(str(params[p.name]))
         elif p.kind == "jsonl" and params.get(p.name):
             out[p.name] = {"path": str(params[p.name]), "rows": read_jsonl(str(params[p.name]), f"--param {p.name}")}
+    return load_files(spec, out)
+
+
+def _file_loaders() -> dict[str, Any]:
+    from tcgtui.packs import read_deck
+    from tcgtui.questions import load_set
+    return {"deck": read_deck, "questions": load_set}
+
+
+def load_files(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
+    """Parameters naming a file (kinds ``deck``: a deck list, ``questions``: a question set;
+    empty for none) become what the file holds, read here: the engine does no I/O."""
+    out = dict(params)
+    loaders = None
+    for p in spec.info.params:
+        if p.kind in ("deck", "questions") and isinstance(out.get(p.name), str):
+            loaders = loaders or _file_loaders()
+            flag = "--" + p.name.replace("_", "-") if p.name in SHORTCUTS else f"--param {p.name}"
+            out[p.name] = loaders[p.kind](flag, out[p.name]) if out[p.name] else None
     return out
 
 

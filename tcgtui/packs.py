@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tcgtui import engine, locales
 from tcgtui.engine.tcg import Pack, PackError, build_pack
+from tcgtui.errors import UserError
 
 BUILTIN_DIR = Path(engine.__file__).resolve().parent / "packs"
 DEFAULT_PACK = "community"
@@ -45,6 +46,19 @@ def resolve(spec: str) -> Path:
     if path.exists():
         raise PackError(spec, "is a file; expected a pack directory holding pack.toml")
     raise PackError(spec, f"no such directory or built-in pack (built-in: {', '.join(builtin_names())})")
+
+
+def read_deck(flag: str, path: str) -> dict:
+    """A deck list file (TOML: a ``[cards]`` table of card ids and counts), parsed; the pack
+    checks it when the game is made.  Any problem with the file is one line naming it."""
+    try:
+        with Path(path).expanduser().open("rb") as fh:
+            doc = tomllib.load(fh)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise UserError(f"{flag}: {path}: not a TOML deck list ({type(exc).__name__})") from None
+    except OSError as exc:
+        raise UserError(f"{flag}: {path}: cannot be read ({exc.strerror})") from None
+    return {**doc, "file": path}
 
 
 def load_pack(spec: str = DEFAULT_PACK) -> Pack:

@@ -13,7 +13,16 @@ __all__ = ["Card", "ChampionView", "Pack", "PackError", "TcgGame", "TcgObservati
 
 
 def _make(params: dict) -> TcgGame:
-    return TcgGame(params["pack"])
+    from tcgtui.engine.tcg.decks import build_deck, whole_pack
+    pack = params["pack"]
+    if not params.get("deck") and not params.get("opp_deck"):
+        return TcgGame(pack)
+
+    def deck(raw: dict | None):
+        if not raw:
+            return whole_pack(pack)
+        return build_deck(pack, {k: v for k, v in raw.items() if k != "file"}, str(raw.get("file", "deck")))
+    return TcgGame(pack, (deck(params.get("deck")), deck(params.get("opp_deck"))))
 
 
 def _prompter(game: TcgGame, catalog, seat: int, style: str | None = None):
@@ -52,7 +61,9 @@ def _analyses(games: list) -> dict:
 # The report shows the card game's sections in this order, always (its layout predates the arena).
 REPORT_LAYOUT = ("win_rates", "decay", "language_gap", "summary", "error_patterns", "quarters", "llm")
 
-register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),),
+register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),
+                                                             Param("deck", str, "", kind="deck"),
+                                                             Param("opp_deck", str, "", kind="deck")),
                            prompt_styles=("text",)),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
                   extras={"peek": True, "move_kind": _move_kind, "report_layout": REPORT_LAYOUT,

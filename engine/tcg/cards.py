@@ -123,6 +123,8 @@ class Rules:
     starting_lp: int = 10
     opening_hand: int = 3
     turn_limit: int = 50
+    deck_size: int = 0          # cards in a deck list; 0: as many as the pack has
+    max_copies: int = 1         # copies of one card a deck list may hold
 
 
 MAX_CHAIN = 8   # reactions set off by reactions stop after this many links

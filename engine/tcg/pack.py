@@ -17,7 +17,8 @@ from tcgtui.engine.tcg import cards as C
 ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 PACK_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
-RULE_RANGES = {"starting_lp": (1, 100), "opening_hand": (0, 10), "turn_limit": (2, 500)}
+RULE_RANGES = {"starting_lp": (1, 100), "opening_hand": (0, 10), "turn_limit": (2, 500),
+               "deck_size": (1, 500), "max_copies": (1, 20)}
 
 
 class PackError(ValueError):

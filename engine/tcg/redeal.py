@@ -8,6 +8,7 @@ drawn afresh from the searcher's own RNG; everything it can see is copied.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from tcgtui.engine.tcg import cards as C
 from tcgtui.engine.tcg.observation import TcgObservation
@@ -19,12 +20,22 @@ class InconsistentObservation(ValueError):
 
 
 Indices = list[int]
+Owned = tuple[tuple[int, ...], tuple[int, ...]]
 
 
-def seen_cards(obs: TcgObservation, index: dict[str, int], pack_id: str
+def left_over(owned: tuple[int, ...] | None, n: int, seen: list[int]) -> list[int]:
+    """Copies per card of a deck (``owned``; None: one each of ``n``) not among ``seen``."""
+    left = list(owned) if owned is not None else [1] * n
+    for i in seen:
+        left[i] -= 1
+    return left
+
+
+def seen_cards(obs: TcgObservation, index: dict[str, int], pack_id: str, owned: Owned | None = None
                ) -> tuple[Indices, Indices, list[Indices], list[Indices]]:
     """The cards ``obs`` shows (hand, own tricks, both graves, both boards) as pack
-    indices, after checking that they and the card counts fit a pack of ``len(index)``."""
+    indices, after checking that they and the card counts fit the decks (``owned``:
+    copies per card and seat; None: one copy each of a pack of ``len(index)``)."""
     if obs.outcome is not None:
         raise InconsistentObservation("the game is over; there is nothing to search")
     try:
@@ -35,29 +46,38 @@ def seen_cards(obs: TcgObservation, index: dict[str, int], pack_id: str
     except KeyError as exc:
         raise InconsistentObservation(f"card {exc.args[0]!r} is not in pack {pack_id!r}") from None
     n, me, opp = len(index), obs.seat, 1 - obs.seat
-    if n - len(set(hand) | set(my_tricks) | set(graves[me]) | set(boards[me])) != obs.deck_sizes[me]:
+    mine = left_over(owned[me] if owned else None, n, hand + my_tricks + graves[me] + boards[me])
+    if min(mine) < 0 or sum(mine) != obs.deck_sizes[me]:
         raise InconsistentObservation("own deck size does not match the pack")
-    unseen = n - len(set(graves[opp]) | set(boards[opp]))
-    if unseen != obs.opp_hand_size + obs.opp_trick_count + obs.deck_sizes[opp]:
+    theirs = left_over(owned[opp] if owned else None, n, graves[opp] + boards[opp])
+    if min(theirs) < 0 or sum(theirs) != obs.opp_hand_size + obs.opp_trick_count + obs.deck_sizes[opp]:
         raise InconsistentObservation("opponent card counts do not match the pack")
     return hand, my_tricks, graves, boards
 
 
-def determinize(obs: TcgObservation, pack: C.Pack, rng: random.Random) -> TcgState:
-    """A state drawn uniformly from those consistent with ``obs`` (card-count wise)."""
+def determinize(obs: TcgObservation, pack: C.Pack, rng: random.Random, owned: Owned | None = None) -> TcgState:
+    """A state drawn uniformly from those consistent with ``obs`` (card-count wise);
+    ``owned``: copies per card in each seat's deck (None: the whole pack, once)."""
     n = len(pack.cards)
     me, opp = obs.seat, 1 - obs.seat
-    hand, my_tricks, graves, on_board = seen_cards(obs, pack.index, pack.id)  # type: ignore[attr-defined]
-    seen_mine = set(hand) | set(my_tricks) | set(graves[me]) | set(on_board[me])
-    my_deck = [i for i in range(n) if i not in seen_mine]
+    hand, my_tricks, graves, on_board = seen_cards(obs, pack.index, pack.id, owned)  # type: ignore[attr-defined]
+    mine = left_over(owned[me] if owned else None, n, hand + my_tricks + graves[me] + on_board[me])
+    my_deck = [i for i in range(n) for _ in range(mine[i])]
     rng.shuffle(my_deck)
 
-    unseen = [i for i in range(n) if i not in set(graves[opp]) | set(on_board[opp])]
+    theirs = left_over(owned[opp] if owned else None, n, graves[opp] + on_board[opp])
+    unseen = [i for i in range(n) for _ in range(theirs[i])]
     trick_pool = [i for i in unseen if pack.cards[i].type == C.TRICK]
     if len(trick_pool) < obs.opp_trick_count:
         raise InconsistentObservation("more face-down tricks than unseen trick cards")
     opp_tricks = rng.sample(trick_pool, obs.opp_trick_count)
-    rest = [i for i in unseen if i not in set(opp_tricks)]
+    taken = Counter(opp_tricks)
+    rest = []
+    for i in unseen:
+        if taken[i]:
+            taken[i] -= 1
+        else:
+            rest.append(i)
     rng.shuffle(rest)
     opp_hand, opp_deck = rest[:obs.opp_hand_size], rest[obs.opp_hand_size:]
 

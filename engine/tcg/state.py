@@ -86,12 +86,13 @@ class TcgState(GameState[str]):
     # --- construction -----------------------------------------------------------------
 
     @classmethod
-    def new(cls, pack: C.Pack, seed: int) -> TcgState:
+    def new(cls, pack: C.Pack, seed: int, decks: tuple[list[int], list[int]] | None = None) -> TcgState:
+        """A fresh deal; ``decks`` are the two players' cards as pack indices (default: the whole pack)."""
         s = cls.__new__(cls)
         s.pack, s.cards, s.rules = pack, pack.cards, pack.rules
         s.rng = random.Random(seed)
         n = len(pack.cards)
-        s.decks = [list(range(n)), list(range(n))]
+        s.decks = [list(range(n)), list(range(n))] if decks is None else [list(decks[0]), list(decks[1])]
         for deck in s.decks:
             s.rng.shuffle(deck)
         s.lp = [pack.rules.starting_lp] * 2
@@ -131,7 +132,7 @@ class TcgState(GameState[str]):
         if self._outcome is not None:
             return []
         cards = self.cards
-        return [cards[i].id for i in self.hands[self.current]]
+        return list(dict.fromkeys(cards[i].id for i in self.hands[self.current]))   # copies: one move
 
     def is_terminal(self) -> bool:
         return self._outcome is not None

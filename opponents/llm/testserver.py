@@ -200,6 +200,31 @@ def eleusis_policy(seed: int = 0, rule: str = "return True", guess_from: int = 0
     return answer
 
 
+# --- the deck-completion quiz ------------------------------------------------------------------------
+
+_OPTION_LINE = re.compile(r"^([A-F])\. ", re.MULTILINE)
+DECK_FORMS = ("answer", "letter", "boxed", "none")
+
+
+def deck_policy(seed: int = 0, forms: tuple[str, ...] = ("answer",)) -> Policy:
+    """A fake model that picks a random option letter it read in the quiz prompt (seeded) and
+    writes it in each of ``forms`` in turn: ``answer`` (reasoning then ``ANSWER: X``),
+    ``letter`` (the letter alone), ``boxed`` (``\\boxed{X}``) or ``none`` (no letter at all)."""
+    rng = random.Random(seed)
+    turn = iter(range(1 << 62))
+
+    def answer(request: dict[str, Any]) -> Reply:
+        messages = [m for m in request.get("messages", []) if m.get("role") == "user"]
+        letters = _OPTION_LINE.findall(_text(messages[-1].get("content")) if messages else "")
+        if len(letters) != 6:
+            return Reply("I cannot see six options.")
+        letter = rng.choice(letters)
+        form = forms[next(turn) % len(forms)]
+        return Reply({"answer": f"Option {letter} fits the curve best.\nANSWER: {letter}", "letter": letter,
+                      "boxed": f"The best is \\boxed{{{letter}}}", "none": "They all look good to me."}[form])
+    return answer
+
+
 # --- grid games -------------------------------------------------------------------------------------
 
 _EMPTY_MARKS = set("e.-_·")

@@ -59,8 +59,11 @@ def identity(game: Any, seed: int) -> dict[str, Any]:
     """What a run is: the game, its setup and the seed (a card game by its pack's content)."""
     pack = getattr(game, "pack", None)
     if pack is not None:
-        return {"game": game.name, "pack": {"id": pack.id, "version": pack.version, "hash": pack.hash},
-                "seed": seed}
+        out = {"game": game.name, "pack": {"id": pack.id, "version": pack.version, "hash": pack.hash},
+               "seed": seed}
+        if "decks" in game.setup():          # deck lists, when the game has them, are part of the run
+            out["decks"] = game.setup()["decks"]
+        return out
     return {"game": game.name, "params": game.setup(), "seed": seed}
 
 

@@ -135,6 +135,11 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
+def seated(game: Any, agent_seat: int) -> Any:
+    """The game with what belongs to the measured player (the card game's deck) at its seat."""
+    return game.seated(agent_seat) if hasattr(game, "seated") else game
+
+
 async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tuple[GameRow, list[DecisionRow]]:
     """Play game ``index`` of ``cell`` to the end (or to errored) and build its rows."""
     game, deal = sweep.round(index)
@@ -144,6 +149,7 @@ async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tu
     else:
         specs = (cell.agent, cell.opponent) if seat == 0 else (cell.opponent, cell.agent)
     agents = tuple(pool.take(s) for s in specs)
+    game = seated(game, seat)
     match = Match(game, seed)
     decisions: list[DecisionRecord] = []
     started = now()

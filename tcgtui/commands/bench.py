@@ -20,6 +20,7 @@ from tcgtui.opponents.registry import builder, make_agent
 from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, expand_specs, grammars
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
 from tcgtui.bench.lock import RunLock
+from tcgtui.bench import cluster
 from tcgtui.bench.pool import process_pool
 from tcgtui.bench.progress import ProgressView, summary_table
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
@@ -47,6 +48,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--log-prompts", action="store_true", help=text.t("cmd_bench.log_prompts"))
     p.add_argument("--retry-errored", action="store_true", help=text.t("cmd_bench.retry_errored"))
     p.add_argument("--timeout-per-game", type=float, default=None, metavar="S", help=text.t("cmd_bench.timeout"))
+    p.add_argument("--ray", default=None, metavar="ADDRESS", help=text.t("cmd_bench.ray"))
     add_endpoint_arguments(p, text)
     add_round_arguments(p, text)
 
@@ -143,8 +145,10 @@ async def _describe(specs: list[str], langs: list[str], game: Any, options: dict
 async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
                  specs: list[str], rounds: Any = None) -> SweepResult:
     # Two pools, each starting its workers only when first used: searches' batches, and cheap games
-    # played whole, so a cheap game never waits in line behind a dear search's batches.
-    executor, game_pool = process_pool(), process_pool()
+    # played whole, so a cheap game never waits in line behind a dear search's batches.  On a Ray
+    # cluster (--ray) both go to the cluster.
+    executor = cluster.executor(args.ray)
+    game_pool = executor if args.ray else process_pool()
     try:
         options = agent_options(args, executor)
         langs = sorted({c.lang for c in cells})
@@ -162,7 +166,8 @@ async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: A
                                        game_pool, rounds[1] if rounds is not None else None)
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
-        game_pool.shutdown(wait=True, cancel_futures=True)
+        if game_pool is not executor:
+            game_pool.shutdown(wait=True, cancel_futures=True)
 
 
 def plan_cells(agents: list[str], opponents: list[str], langs: list[str], seats: int,

@@ -91,9 +91,12 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     """Wire the games to the store: the campaign where the person left it, or games against --vs."""
     source = pack_source(args.pack or DEFAULT_PACK)
     opponent = next(s for s in settings.seats if s != HUMAN)
+    game = registry.get(settings.game_id).game(settings.params).seated(settings.seats.index(HUMAN))
     where = card_source(source) if settings.game_id == registry.DEFAULT else {
         "game": settings.game_id, "params": dict(settings.params)}
-    game = registry.get(settings.game_id).game(settings.params)
+    decks = game.setup().get("decks")
+    if decks:           # --resume rebuilds the deck lists as seated, without the files
+        where["params"].update(deck={"cards": decks[0]}, opp_deck={"cards": decks[1]})
 
     def table(person: str) -> CampaignTable | FreeTable:
         if args.campaign:

@@ -30,6 +30,22 @@ def _fast(code: np.ndarray, n: int, seed: int, first: int, count: int) -> tuple[
     return turns, counts
 
 
+def _deck_rate(options: PerfOptions, games: int) -> Metric:
+    """The fast path on deck lists (frontier: two 20-card decks, 2 copies of each card), the
+    quiz's simulations: one slot per copy, so the same loop as the whole-pack game."""
+    from tcgtui.engine.tcg.decks import from_ids
+    pack = load_pack("frontier")
+    ids = [c.id for c in pack.cards]
+    decks = (from_ids(pack, ids[:10] * 2), from_ids(pack, ids[22:32] * 2))
+    program = L.compile_pack(pack, (decks[0].counts, decks[1].counts))
+    _fast(program.code, program.n, options.seed, 0, 10)
+    started = time.perf_counter()
+    turns, _ = _fast(program.code, program.n, options.seed, 0, games)
+    rate = games / (time.perf_counter() - started)
+    return Metric("fast_deck_playouts_per_second", rate, "1/s",
+                  locales.load().t("perf_opponents.deck_playouts", games=games, turns=round(turns / games, 1)))
+
+
 def run(options: PerfOptions) -> list[Metric]:
     text = locales.load()
     pack = load_pack("community")
@@ -51,6 +67,7 @@ def run(options: PerfOptions) -> list[Metric]:
                text.t("perf_opponents.fast_playouts", games=games, turns=round(fast_turns / games, 1))),
         Metric("fast_speedup", fast_rate / ref_rate, "x", text.t("perf_opponents.speedup")),
     ]
+    metrics.append(_deck_rate(options, games))
     if options.workers > 1:
         parts = split(games, options.workers)
         with ThreadPoolExecutor(options.workers) as pool:

@@ -14,7 +14,7 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
-from tcgtui.arena import game_spec, given_params
+from tcgtui.arena import add_deck_arguments, game_spec, given_params, load_files
 from tcgtui.llm_options import endpoint_options
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.registry import builder
@@ -32,6 +32,7 @@ def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, pre
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("cli.param"))
     p.add_argument("--lang", default=locales.DEFAULT, metavar="LANG", help=text.t(f"{prefix}.lang"))
     p.add_argument("--pack", default=None, metavar="DIR", help=text.t(f"{prefix}.pack"))
+    add_deck_arguments(p, text)
     p.add_argument("--seed", type=int, default=None, metavar="N", help=text.t(f"{prefix}.seed"))
     p.add_argument("--rtl", default=None, metavar="MODE", help=text.t(f"{prefix}.rtl"))
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS", help=text.t(f"{prefix}.pause"))
@@ -78,6 +79,11 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
     params = game_params(args)
     if game_id == registry.DEFAULT:
         params["pack"] = pack or load_pack(params.get("pack") or DEFAULT_PACK)
+    params = load_files(registry.get(game_id), params)
+    try:
+        registry.get(game_id).make(params)       # a deck that does not fit the pack: one line, now
+    except ValueError as exc:
+        raise UserError(f"--game {game_id}: {exc}") from None
     return Settings(seats=seats, game_id=game_id, params=params, lang=args.lang,
                     rtl_mode=rtl.resolve_mode(args.rtl), seed=seed, handle=handle, pause=args.pause,
                     agent_options=endpoint_options(args))

@@ -20,12 +20,38 @@ from tcgtui.engine.core import Outcome
 from tcgtui.engine.tcg.cards import Pack
 from tcgtui.engine.tcg.fast import layout as L
 from tcgtui.engine.tcg.observation import TcgObservation
-from tcgtui.engine.tcg.redeal import seen_cards
+from tcgtui.engine.tcg.redeal import InconsistentObservation, seen_cards
 from tcgtui.engine.tcg.state import Champion, TcgState
 
 
-def _index(program: L.Program) -> dict[str, int]:
-    return {cid: i for i, cid in enumerate(program.card_ids)}
+class _Slots:
+    """Hands out, per seat, the program's slots (copies) of each card in turn: whole-pack
+    decks have one slot per card, so a card's slot is its pack index."""
+
+    def __init__(self, program: L.Program) -> None:
+        self.free = [program.slots(0), program.slots(1)]
+        self.used = [dict.fromkeys(self.free[0], 0), dict.fromkeys(self.free[1], 0)]
+
+    def take(self, seat: int, card_ids: Any) -> list[int]:
+        out = []
+        for cid in card_ids:
+            k = self.used[seat].get(cid, 0)
+            slots = self.free[seat].get(cid, [])
+            if k >= len(slots):
+                raise InconsistentObservation(f"more copies of {cid!r} than seat {seat + 1}'s deck holds")
+            self.used[seat][cid] = k + 1
+            out.append(slots[k])
+        return out
+
+
+def _deck_counts(program: L.Program) -> tuple[dict[str, int], tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The cards the program knows (id -> index) and each seat's copies of them."""
+    index = {cid: j for j, cid in enumerate(dict.fromkeys(program.card_ids))}
+    owned = [[0] * len(index), [0] * len(index)]
+    for cid, own in zip(program.card_ids, program.owners):
+        for p in (0, 1):
+            owned[p][index[cid]] += own >> p & 1
+    return index, (tuple(owned[0]), tuple(owned[1]))
 
 
 def _put_champion(a: np.ndarray, at: int, row: list[int]) -> None:
@@ -35,8 +61,10 @@ def _put_champion(a: np.ndarray, at: int, row: list[int]) -> None:
 def encode_state(state: TcgState, program: L.Program) -> np.ndarray:
     """The whole true state (decks in order included) as one array."""
     n = program.n
-    if tuple(c.id for c in state.cards) != program.card_ids:
+    if state.pack.hash != program.pack_hash:
         raise ValueError(f"the state is not a game of pack {program.pack_id!r}")
+    ids = [c.id for c in state.cards]
+    slots = _Slots(program)
     S = np.zeros(L.state_size(n), dtype=np.int64)
     S[L.S_LP:L.S_LP + 2] = state.lp
     S[L.S_TURN], S[L.S_CUR] = state.turn, state.current
@@ -45,23 +73,40 @@ def encode_state(state: TcgState, program: L.Program) -> np.ndarray:
         S[L.S_OUT] = L.OUT_DRAW if out.winner is None else 1 + out.winner
         S[L.S_REASON] = {v: k for k, v in L.REASONS.items()}[out.reason]
     for p in (0, 1):
+        on_board = slots.take(p, [ids[ch.card] for ch in state.boards[p]])
         for base, field, items in ((L.SH + p * n, L.S_DECKN, state.decks[p]),
                                    (L.SH + (2 + p) * n, L.S_HANDN, state.hands[p]),
                                    (L.SH + (4 + p) * n, L.S_TRICKN, state.tricks[p]),
                                    (L.SH + (6 + p) * n, L.S_GRAVEN, state.graves[p])):
-            S[base:base + len(items)] = items
+            S[base:base + len(items)] = slots.take(p, [ids[i] for i in items])
             S[field + p] = len(items)
         b = L.SH + 8 * n + p * n * L.CHW
         for k, ch in enumerate(state.boards[p]):
-            _put_champion(S, b + k * L.CHW, ch.to_json())
+            _put_champion(S, b + k * L.CHW, [on_board[k], *ch.to_json()[1:]])
         S[L.S_BOARDN + p] = len(state.boards[p])
     return S
+
+
+def observed_slots(obs: TcgObservation, program: L.Program
+                   ) -> tuple[list[int], list[int], list[list[int]], list[list[int]]]:
+    """Hand, own tricks, both graves and both boards of ``obs`` as program slots, checked
+    against the two decks."""
+    index, owned = _deck_counts(program)
+    seen_cards(obs, index, program.pack_id, owned)
+    me, opp = obs.seat, 1 - obs.seat
+    slots = _Slots(program)
+    hand, my_tricks = slots.take(me, obs.hand), slots.take(me, obs.my_tricks)
+    graves, boards = [[], []], [[], []]
+    for p in (me, opp):
+        graves[p] = slots.take(p, obs.graves[p])
+        boards[p] = slots.take(p, [v.card for v in obs.boards[p]])
+    return hand, my_tricks, graves, boards
 
 
 def encode_observation(obs: TcgObservation, program: L.Program) -> np.ndarray:
     """One seat's view as an array; the fast re-deal fills in everything hidden."""
     n = program.n
-    hand, my_tricks, graves, boards = seen_cards(obs, _index(program), program.pack_id)
+    hand, my_tricks, graves, boards = observed_slots(obs, program)
     me = obs.seat
     O = np.zeros(L.obs_size(n), dtype=np.int64)
     O[L.O_SEAT], O[L.O_TURN], O[L.O_CUR] = me, obs.turn, obs.current_player

@@ -24,13 +24,13 @@ from numba import njit
 
 from tcgtui.engine.tcg.fast.layout import (
     A_EF_HI, A_EF_LO, A_N, A_WHEN, AW, C_AB_HI, C_AB_LO, C_EF_HI, C_EF_LO, C_GUARD, C_KW, C_POWER,
-    C_TYPE, C_WMASK, CH_BLOCKED, CH_CARD, CH_FROZEN, CH_GUARD, CH_POWER, CH_SUMMONED, CH_TGUARD,
+    C_OWN, C_TYPE, C_WMASK, CH_BLOCKED, CH_CARD, CH_FROZEN, CH_GUARD, CH_POWER, CH_SUMMONED, CH_TGUARD,
     CH_TPOWER, CHW, CT_CHAMPION, CT_SPELL, CT_TRICK, CW, DAMAGE_MASK, DO_BLOCK_WITH, DO_BUFF,
     DO_CANCEL_ATTACK, DO_DAMAGE, DO_DESTROY, DO_DRAW, DO_FREEZE, DO_HEAL, DO_REPEAT_SPELL,
     DO_SHUFFLE_HAND, E_AMOUNT, E_DO, E_IF_DONE, E_STAT, E_TARGET, E_TO, E_UNTIL, EW, F_ABILITY,
     F_CHAMP, F_DONE, F_HAS_ATTACK, F_HAS_BLOCKERS, F_HI, F_I, F_J, F_KIND, F_NSNAP, F_OWNER,
     F_PHASE, F_POS, F_SOURCE, F_SPELL, F_WHEN, FW, K_REACT, K_RESOLVE, KW_ATTACKS_TWICE,
-    KW_CANNOT_ATTACK, KW_HASTE, MAX_CHAIN, MAX_FRAMES, N_PICKS, O_BOARDN, O_CUR,
+    KW_CANNOT_ATTACK, KW_HASTE, MAX_CHAIN, MAX_FRAMES, N_PICKS, O_BOARDN, O_CUR, O_DECKN,
     O_GRAVEN, O_HANDN, O_LP, O_OPP_HAND, O_OPP_TRICKS, O_SEAT, O_TRICKN, O_TURN, OH, OUT_DRAW,
     OUT_NONE, P_ABILITIES, P_CARDS, P_EFFECTS, P_HAND, P_LIMIT, P_LP, P_N, PICK_HIGHEST_GUARD,
     PICK_LOWEST_GUARD, PICK_LOWEST_POWER, PICK_NEWEST, PICK_OLDEST, REASON_LP, REASON_TURN_LIMIT,
@@ -38,7 +38,8 @@ from tcgtui.engine.tcg.fast.layout import (
     S_GRAVEN, S_HANDN, S_LP, S_NBLK, S_OUT, S_REASON, S_TRICKN, S_TURN, SH, SIDE_YOUR,
     STAT_POWER, T_ATTACKED_DIRECTLY, T_CAST, T_END, T_ENEMY_ATTACKS, T_LP_BELOW, T_LP_EXACTLY,
     T_ON_SUMMON, T_START, T_TAKE_DAMAGE, T_THIS_BLOCKED, TG_ALL_ENEMIES, TG_ALL_YOURS,
-    TG_ATTACKER, TG_BLOCKERS, TG_SIDE0, TG_THIS, TO_OPPONENT, UNTIL_PERMANENT, state_size, work_size,
+    TG_ATTACKER, TG_BLOCKERS, TG_SIDE0, TG_THIS, TO_OPPONENT, UNTIL_PERMANENT, C_CARD, obs_size, state_size,
+    work_size,
 )
 
 
@@ -129,6 +130,12 @@ def card_row(P, c):
     return P[P_CARDS] + c * CW
 
 
+@jit("b1(A, i8, i8)")
+def owns(P, c, p):
+    """Whether slot ``c`` is a copy in seat ``p``'s deck."""
+    return (P[card_row(P, c) + C_OWN] >> p) & 1 == 1
+
+
 @jit("i8(A, i8)")
 def ability_row(P, a):
     return P[P_ABILITIES] + a * AW
@@ -142,6 +149,7 @@ def effect_row(P, e):
 # The sizes of a state and of the scratch array, as layout defines them (one formula each).
 state_len = jit("i8(i8)")(state_size)
 work_len = jit("i8(i8)")(work_size)
+obs_len = jit("i8(i8)")(obs_size)
 
 # scratch offsets (see layout.work_size)
 @jit("i8(i8)")
@@ -790,11 +798,14 @@ def deal(P, S, W, rs, n):
     S[:] = 0
     for p in range(2):
         d = o_deck(n, p)
+        cnt = 0
         for i in range(n):
-            S[d + i] = i
-        S[S_DECKN + p] = n
+            if owns(P, i, p):
+                S[d + cnt] = i
+                cnt += 1
+        S[S_DECKN + p] = cnt
     for p in range(2):
-        shuffle(S, o_deck(n, p), n, rs)
+        shuffle(S, o_deck(n, p), S[S_DECKN + p], rs)
     S[S_LP] = P[P_LP]
     S[S_LP + 1] = P[P_LP]
     for p in range(2):
@@ -856,7 +867,7 @@ def determinize(P, O, S, W, rs, n):
     d = o_deck(n, me)
     cnt = 0
     for i in range(n):
-        if W[mark + i] == 0:
+        if W[mark + i] == 0 and owns(P, i, me):
             S[d + cnt] = i
             cnt += 1
     shuffle(S, d, cnt, rs)
@@ -876,7 +887,7 @@ def determinize(P, O, S, W, rs, n):
         W[mark + S[o_board(n, opp) + i * CHW + CH_CARD]] = 1
     tp = 0
     for i in range(n):
-        if W[mark + i] == 0 and P[card_row(P, i) + C_TYPE] == CT_TRICK:
+        if W[mark + i] == 0 and owns(P, i, opp) and P[card_row(P, i) + C_TYPE] == CT_TRICK:
             W[pool + tp] = i
             tp += 1
     k = O[O_OPP_TRICKS]
@@ -891,7 +902,7 @@ def determinize(P, O, S, W, rs, n):
     S[S_TRICKN + opp] = k
     rest = 0
     for i in range(n):
-        if W[mark + i] == 0:
+        if W[mark + i] == 0 and owns(P, i, opp):
             W[pool + rest] = i
             rest += 1
     shuffle(W, pool, rest, rs)
@@ -981,6 +992,94 @@ def mc_playouts(P, base, redeal, seat, moves, first, count, seed, out):
                 out[m, WIN] += 1
             else:
                 out[m, LOSS] += 1
+
+
+@jit("void(A, A, i8, i8)")
+def observe(S, O, n, me):
+    """What seat ``me`` sees of state ``S``, as ``encode.encode_observation`` writes it."""
+    O[:] = 0
+    opp = 1 - me
+    O[O_SEAT] = me
+    O[O_TURN] = S[S_TURN]
+    O[O_CUR] = S[S_CUR]
+    O[O_LP] = S[S_LP]
+    O[O_LP + 1] = S[S_LP + 1]
+    O[O_OPP_HAND] = S[S_HANDN + opp]
+    O[O_OPP_TRICKS] = S[S_TRICKN + opp]
+    O[O_DECKN] = S[S_DECKN]
+    O[O_DECKN + 1] = S[S_DECKN + 1]
+    for i in range(S[S_HANDN + me]):
+        O[OH + i] = S[o_hand(n, me) + i]
+    O[O_HANDN] = S[S_HANDN + me]
+    for i in range(S[S_TRICKN + me]):
+        O[OH + n + i] = S[o_trick(n, me) + i]
+    O[O_TRICKN] = S[S_TRICKN + me]
+    for p in range(2):
+        for i in range(S[S_GRAVEN + p]):
+            O[OH + (2 + p) * n + i] = S[o_grave(n, p) + i]
+        O[O_GRAVEN + p] = S[S_GRAVEN + p]
+        b = OH + 4 * n + p * n * CHW
+        for k in range(S[S_BOARDN + p]):
+            for f in range(CHW):
+                O[b + k * CHW + f] = S[o_board(n, p) + k * CHW + f]
+            if O[b + k * CHW + CH_BLOCKED] != S[S_TURN]:
+                O[b + k * CHW + CH_BLOCKED] = 0
+        O[O_BOARDN + p] = S[S_BOARDN + p]
+
+
+@entry
+def observation(S, O, n, me):
+    """``observe`` for tests (the inner functions cannot be called from Python)."""
+    observe(S, O, n, me)
+
+
+@entry
+def mc_games(P, k, seed, first, count, out):
+    """``count`` whole games from fresh deals (game g on stream (seed, g)) with flat Monte Carlo
+    (``k`` >= 1 re-dealt playouts per card in hand, the ``mc:K`` player) in both seats; game g's
+    outcome code goes to ``out[g - first]``.  Copies of one card in hand are one move; the
+    first best move is played."""
+    n = P[P_N]
+    S = np.zeros(state_len(n), dtype=np.int64)
+    T = np.zeros(state_len(n), dtype=np.int64)
+    O = np.zeros(obs_len(n), dtype=np.int64)
+    W = np.zeros(work_len(n), dtype=np.int64)
+    rs = np.zeros(1, dtype=np.uint64)
+    rt = np.zeros(1, dtype=np.uint64)
+    for g in range(first, first + count):
+        rng_seed(rs, seed, g, 2)
+        deal(P, S, W, rs, n)
+        while S[S_OUT] == OUT_NONE:
+            p = S[S_CUR]
+            h = o_hand(n, p)
+            hn = S[S_HANDN + p]
+            best = S[h]
+            if hn > 1:
+                observe(S, O, n, p)
+                best_value = -1.0
+                for t in range(hn):
+                    c = S[h + t]
+                    seen = False
+                    for u in range(t):
+                        if P[card_row(P, S[h + u]) + C_CARD] == P[card_row(P, c) + C_CARD]:
+                            seen = True
+                    if seen:
+                        continue
+                    value = 0.0
+                    for j in range(k):
+                        rt[0] = rng_next(rs)
+                        determinize(P, O, T, W, rt, n)
+                        apply_move(P, T, W, rt, n, c)
+                        o = playout(P, T, W, rt, n)
+                        if o == 1 + p:
+                            value += 1.0
+                        elif o == OUT_DRAW:
+                            value += 0.5
+                    if value > best_value:
+                        best_value = value
+                        best = c
+            apply_move(P, S, W, rs, n, best)
+        out[g - first] = S[S_OUT]
 
 
 @entry

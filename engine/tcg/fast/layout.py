@@ -81,8 +81,11 @@ MAX_CHAIN = C.MAX_CHAIN
 P_N, P_LP, P_HAND, P_LIMIT, P_CARDS, P_ABILITIES, P_EFFECTS = range(7)
 PH = 8
 # card rows
-C_TYPE, C_POWER, C_GUARD, C_KW, C_AB_LO, C_AB_HI, C_EF_LO, C_EF_HI, C_WMASK = range(9)
-CW = 9
+# A row is one copy of a card (a slot): C_OWN has bit p set when seat p's deck holds that copy,
+# C_CARD is the card's index in the pack.  Whole-pack decks: one slot per card, both bits set.
+C_TYPE, C_POWER, C_GUARD, C_KW, C_AB_LO, C_AB_HI, C_EF_LO, C_EF_HI, C_WMASK, C_OWN, C_CARD = range(11)
+CW = 11
+BOTH_SEATS = 3
 # ability rows: a champion's ability, or a trick's trigger
 A_WHEN, A_N, A_EF_LO, A_EF_HI = range(4)
 AW = 4
@@ -147,7 +150,16 @@ class Program:
     code: np.ndarray      # int64: header, card rows, ability rows, effect rows
     pack_id: str
     pack_hash: str
-    card_ids: tuple[str, ...]
+    card_ids: tuple[str, ...]        # per slot (a card id repeats once per copy)
+    owners: tuple[int, ...] = ()     # per slot: bit p set when seat p's deck holds it
+
+    def slots(self, seat: int) -> dict[str, list[int]]:
+        """Card id -> the slots of that card in ``seat``'s deck, in order."""
+        out: dict[str, list[int]] = {}
+        for k, cid in enumerate(self.card_ids):
+            if self.owners[k] >> seat & 1:
+                out.setdefault(cid, []).append(k)
+        return out
 
     @property
     def n(self) -> int:
@@ -170,10 +182,24 @@ def _effect_row(eff: C.Effect) -> list[int]:
 _CACHE: dict[str, Program] = {}
 
 
-def compile_pack(pack: C.Pack) -> Program:
-    """The pack as opcodes; cached by content hash, so each process compiles a pack once."""
-    hit = _CACHE.get(pack.hash)
-    if hit is not None and hit.card_ids == tuple(c.id for c in pack.cards):
+def slot_plan(pack: C.Pack, owned: tuple[tuple[int, ...], tuple[int, ...]] | None
+              ) -> list[tuple[int, int]]:
+    """(pack index, owner bits) per slot: as many copies of a card as the larger deck holds."""
+    if owned is None:
+        return [(i, BOTH_SEATS) for i in range(len(pack.cards))]
+    plan = []
+    for i in range(len(pack.cards)):
+        for copy in range(max(owned[0][i], owned[1][i])):
+            plan.append((i, (copy < owned[0][i]) | (copy < owned[1][i]) << 1))
+    return plan
+
+
+def compile_pack(pack: C.Pack, owned: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> Program:
+    """The pack (and the two decks, ``owned``: copies per card and seat; None: the whole pack
+    once each) as opcodes; cached by content, so each process compiles a setup once."""
+    key = pack.hash if owned is None else f"{pack.hash}/{owned}"
+    hit = _CACHE.get(key)
+    if hit is not None and hit.card_ids == tuple(pack.cards[i].id for i, _ in slot_plan(pack, owned)):
         return hit
     cards: list[list[int]] = []
     abilities: list[list[int]] = []
@@ -191,6 +217,7 @@ def compile_pack(pack: C.Pack) -> Program:
         abilities.append([C.TRIGGERS.index(ab.when), ab.n, lo, hi])
         return 1 << C.TRIGGERS.index(ab.when)
 
+    rows: list[list[int]] = []
     for card in pack.cards:
         unknown = set(card.keywords) - IMPLEMENTED_KEYWORDS
         if unknown:
@@ -204,14 +231,17 @@ def compile_pack(pack: C.Pack) -> Program:
             wmask |= add_ability(card.trigger)
         ab_hi = len(abilities)
         ef_lo, ef_hi = add_effects(card.effects) if card.type == C.SPELL else (0, 0)
-        cards.append([C.CARD_TYPES.index(card.type), card.power, card.guard, kw,
-                      ab_lo, ab_hi, ef_lo, ef_hi, wmask])
+        rows.append([C.CARD_TYPES.index(card.type), card.power, card.guard, kw,
+                     ab_lo, ab_hi, ef_lo, ef_hi, wmask])
+    plan = slot_plan(pack, owned)
+    cards = [rows[i] + [own, i] for i, own in plan]
 
     n = len(cards)
     header = [n, pack.rules.starting_lp, pack.rules.opening_hand, pack.rules.turn_limit,
               PH, PH + n * CW, PH + n * CW + len(abilities) * AW, 0]
     flat = header + [v for row in cards for v in row] + [v for row in abilities for v in row] \
         + [v for row in effects for v in row]
-    program = Program(np.array(flat, dtype=np.int64), pack.id, pack.hash, tuple(c.id for c in pack.cards))
-    _CACHE[pack.hash] = program
+    program = Program(np.array(flat, dtype=np.int64), pack.id, pack.hash,
+                      tuple(pack.cards[i].id for i, _ in plan), tuple(own for _, own in plan))
+    _CACHE[key] = program
     return program

@@ -17,8 +17,8 @@ import numpy as np
 
 from tcgtui.engine.tcg import Pack, TcgGame
 from tcgtui.engine.tcg.fast import layout as L
-from tcgtui.engine.tcg.fast.encode import encode_observation, encode_state
-from tcgtui.engine.tcg.fast.kernel import DRAW, LOSS, WIN, find_child, ismcts_iterate, mc_playouts
+from tcgtui.engine.tcg.fast.encode import encode_observation, encode_state, observed_slots
+from tcgtui.engine.tcg.fast.kernel import DRAW, LOSS, WIN, ismcts_iterate, mc_playouts
 
 __all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "encode", "encode_state", "move_index",
            "playouts", "prepare", "run_playouts", "run_tree", "warm_up"]
@@ -27,7 +27,7 @@ __all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "encode", 
 # --- the FastSearch protocol -----------------------------------------------------------------
 
 def prepare(game: TcgGame) -> L.Program:
-    return L.compile_pack(game.pack)
+    return L.compile_pack(game.pack, None if game.default_decks else game.owned())
 
 
 def encode(program: L.Program, obs: object) -> np.ndarray:
@@ -35,7 +35,9 @@ def encode(program: L.Program, obs: object) -> np.ndarray:
 
 
 def move_index(program: L.Program, obs: object, moves: list[str]) -> np.ndarray:
-    return np.array([program.card_ids.index(m) for m in moves], dtype=np.int64)
+    """Each move as the slot of its first copy in the hand."""
+    hand = observed_slots(obs, program)[0]  # type: ignore[arg-type]
+    return np.array([next(k for k in hand if program.card_ids[k] == m) for m in moves], dtype=np.int64)
 
 
 def playouts(program: L.Program, encoded: np.ndarray, seat: int, moves: np.ndarray, first: int, count: int,
@@ -61,10 +63,16 @@ class PlayoutBatch:
     seed: int
 
 
+def writable(a: np.ndarray) -> np.ndarray:
+    """The array itself, or a copy when it came read-only (Ray's object store hands arrays over so),
+    since the compiled loops take writable arrays."""
+    return np.require(a, requirements="W")
+
+
 def run_playouts(batch: PlayoutBatch) -> np.ndarray:
     """Win, draw and loss counts per move, from the searching seat's side."""
     out = np.zeros((len(batch.moves), 3), dtype=np.int64)
-    mc_playouts(batch.code, batch.base, batch.redeal, batch.seat, batch.moves, batch.first,
+    mc_playouts(writable(batch.code), writable(batch.base), batch.redeal, batch.seat, batch.moves, batch.first,
                 batch.count, batch.seed, out)
     return out
 
@@ -94,10 +102,14 @@ class Tree:
     def root(self, seat: int, moves: np.ndarray) -> np.ndarray:
         """Visits and total reward of the root's children for ``moves``, shape (len(moves), 2)."""
         out = np.zeros((len(moves), 2))
-        for i, c in enumerate(moves):
-            k = find_child(self.first, self.sibling, self.edge, 0, seat * self.n + int(c))
-            if k >= 0:
-                out[i] = self.visits[k], self.reward[k]
+        card = [int(self.code[L.PH + int(c) * L.CW + L.C_CARD]) for c in moves]
+        k = self.first[0]
+        while k >= 0:                         # copies of one card in hand add up to one move
+            mover, slot = divmod(int(self.edge[k]), self.n)
+            c = int(self.code[L.PH + slot * L.CW + L.C_CARD])
+            if mover == seat and c in card:
+                out[card.index(c)] += self.visits[k], self.reward[k]
+            k = self.sibling[k]
         return out
 
 
@@ -115,7 +127,7 @@ class TreeTask:
 
 
 def run_tree(task: TreeTask) -> np.ndarray:
-    tree = Tree(task.code, task.obs, task.iterations, task.seed, task.explore)
+    tree = Tree(writable(task.code), writable(task.obs), task.iterations, task.seed, task.explore)
     tree.grow(task.iterations)
     return tree.root(task.seat, task.moves)
 
@@ -131,6 +143,6 @@ def warm_up(game: TcgGame | Pack) -> None:
     state = TcgGame(pack).new_state(0)
     seat = state.current_player
     obs = encode_observation(state.observation(seat), program)
-    moves = np.array([program.card_ids.index(m) for m in state.legal_moves()], dtype=np.int64)
+    moves = move_index(program, state.observation(seat), state.legal_moves())
     run_playouts(PlayoutBatch(program.code, obs, True, seat, moves, 0, 1, 0))
     run_tree(TreeTask(program.code, obs, seat, moves, 1, 0, 1.0))

@@ -1,0 +1,52 @@
+"""Deck completion (ManaBench style): a deck with one card missing, six options, one move.
+
+Questions come from a question set (JSON Lines, read by ``tcgtui/questions.py``); the
+ones made from our own cards (``tcgtui deck make``) carry their simulation, so the answer
+is the option that wins most, and anyone can check it.  Outcome: a score of 1 (right) or
+0 (wrong), so a report's mean score is the accuracy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcgtui.engine.deck.game import DeckGame
+from tcgtui.engine.deck.questions import LETTERS, Option, Question, QuestionError, QuestionSet, parse_question
+from tcgtui.engine.registry import LIST, RULES, SCORE, GameInfo, GameSpec, Param, Reference, register
+
+__all__ = ["DeckGame", "LETTERS", "Option", "Question", "QuestionError", "QuestionSet", "parse_question"]
+
+DEFAULT_SET = "frontier-sample"
+RULE_KEYS = ("question", "one_move", "right", "wrong", "unusable", "over")
+
+
+def _make(params: dict[str, Any]) -> DeckGame:
+    return DeckGame(params["questions"], int(params["index"]))
+
+
+def _prompter(game: DeckGame, catalog: Any, seat: int, style: str | None = None) -> Any:
+    from tcgtui.engine.deck.prompter import DeckPrompter
+    return DeckPrompter(game, catalog, seat)
+
+
+def rules_text(game: Any, catalog: Any) -> list[tuple[str, str]]:
+    """The quiz's rules as (key, sentence) pairs, keys ``deck.rules.*``."""
+    return [(f"deck.rules.{k}", catalog.t(f"deck.rules.{k}")) for k in RULE_KEYS]
+
+
+def _oracle(game: Any, arg: int | None) -> Any:
+    from tcgtui.engine.deck.oracle import policy
+    return policy(game, arg)
+
+
+def _analyses(games: list) -> dict:
+    from tcgtui.engine.deck.analyses import sections
+    return sections(games)
+
+
+SPEC = register(GameSpec(
+    GameInfo("deck", seats=1, outcome=SCORE, moves=LIST, invalid=RULES, prompt_styles=("text",),
+             params=(Param("questions", str, DEFAULT_SET, kind="questions"), Param("index", int, -1, low=-1))),
+    make=_make, prompter=_prompter, rules_text=rules_text, analyses=_analyses,
+    references=(Reference("oracle", _oracle, takes_arg=True, default_arg=100, max_arg=100_000),),
+    extras={"reads_records": True}))

@@ -1,0 +1,130 @@
+"""``tcgtui deck make``: deck-completion questions from a pack, each answer proved by simulation.
+
+Candidates are dealt from ``--seed`` (candidate i from its own stream), simulated in the
+bench's process pool, and kept only when the verdict (``engine/deck/make.py``) says the
+best option beats every other at the 95 % level.  Kept questions are written as JSON Lines,
+one file per language (``--out q.jsonl --lang en,ar``: ``q.en.jsonl`` and ``q.ar.jsonl``, the
+same questions), with the win rates and the simulation's setup.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tcgtui import locales
+from tcgtui.engine.deck import make as M
+from tcgtui.engine.deck.simulate import run_task, scores, tasks
+from tcgtui.errors import UserError
+from tcgtui.packs import BUILTIN_DIR, load_pack, resolve
+
+DEFAULTS = {"pack": "frontier", "count": 10, "playouts": 5, "games": 200, "field": 4, "seed": 0}
+
+
+def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    sub = p.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    m = sub.add_parser("make", help=text.t("cmd_deck.make"))
+    m.add_argument("--pack", default=DEFAULTS["pack"], metavar="DIR", help=text.t("cmd_deck.pack"))
+    m.add_argument("--count", type=int, default=DEFAULTS["count"], metavar="N", help=text.t("cmd_deck.count"))
+    m.add_argument("--out", required=True, metavar="FILE", help=text.t("cmd_deck.out"))
+    m.add_argument("--lang", default="en", metavar="LANGS", help=text.t("cmd_deck.lang"))
+    m.add_argument("--playouts", type=int, default=DEFAULTS["playouts"], metavar="K", help=text.t("cmd_deck.playouts"))
+    m.add_argument("--games", type=int, default=DEFAULTS["games"], metavar="G", help=text.t("cmd_deck.games"))
+    m.add_argument("--field", type=int, default=DEFAULTS["field"], metavar="F", help=text.t("cmd_deck.field"))
+    m.add_argument("--seed", type=int, default=DEFAULTS["seed"], metavar="N", help=text.t("cmd_deck.seed"))
+    m.add_argument("--max-candidates", type=int, default=None, metavar="N", help=text.t("cmd_deck.max_candidates"))
+    m.add_argument("--workers", type=int, default=None, metavar="N", help=text.t("cmd_deck.workers"))
+    m.add_argument("--ray", default=None, metavar="ADDRESS", help=text.t("cmd_bench.ray"))
+
+
+def _check(args: argparse.Namespace) -> None:
+    for flag, value, lo, hi in (("--count", args.count, 1, 100_000), ("--playouts", args.playouts, 1, 10_000),
+                                ("--games", args.games, 2, 1_000_000), ("--field", args.field, 1, 100),
+                                ("--max-candidates", args.max_candidates or 1, 1, 10_000_000),
+                                ("--workers", args.workers or 1, 1, 1024)):
+        if not lo <= value <= hi:
+            raise UserError(locales.load().t("cmd_deck.errors.range", flag=flag, value=value, lo=lo, hi=hi))
+
+
+def sim_setup(pack: Any, spec: str, cand: M.Candidate, field: list[tuple[int, ...]], k: int, games: int) -> dict:
+    """What a question carries so anyone can re-run its simulation."""
+    ids = [c.id for c in pack.cards]
+
+    def table(counts: tuple[int, ...]) -> dict[str, int]:
+        return {ids[i]: c for i, c in enumerate(counts) if c}
+    out = {"pack": pack.id, "pack_hash": pack.hash, "deck": table(cand.partial),
+           "options": [ids[i] for i in cand.options], "removed": ids[cand.removed],
+           "field": [table(f) for f in field], "playouts": k, "games_per_pairing": games}
+    if resolve(spec) != BUILTIN_DIR / pack.id:
+        out["pack_dir"] = str(resolve(spec).resolve())
+    return out
+
+
+def make_questions(pack: Any, spec: str, count: int, langs: list[str], k: int, games: int, field_size: int,
+                   seed: int, max_candidates: int, submit: Any) -> tuple[list[dict], int]:
+    """Kept questions (JSON objects, one per language) and how many candidates were tried.
+    ``submit(tasks) -> results`` runs simulation tasks (in a pool, or a cluster)."""
+    catalogs = [locales.load(lang) for lang in langs]
+    field = M.field(pack, field_size, seed)
+    out: list[dict] = []
+    kept = tried = 0
+    batch = 4
+    while kept < count and tried < max_candidates:
+        cands = [M.candidate(pack, random.Random(f"tcgtui/deck/{seed}/{tried + b}"))
+                 for b in range(min(batch, max_candidates - tried))]
+        work = [tasks(pack, [c.deck(o) for o in range(len(c.options))], field, k, games,
+                      seed * 1_000_003 + tried + b) for b, c in enumerate(cands)]
+        flat = [t for w in work for t in w]
+        results = submit(flat)
+        at = 0
+        for b, (c, w) in enumerate(zip(cands, work)):
+            table = scores(w, results[at:at + len(w)], len(c.options))
+            at += len(w)
+            v = M.verdict(table)
+            if v.kept and kept < count:
+                qid = f"{pack.id}-{seed}-{tried + b}"
+                sim = sim_setup(pack, spec, c, field, k, games)
+                sim["seed"] = seed * 1_000_003 + tried + b
+                sim["p_values"] = list(v.p_values)
+                out += [M.question(pack, c, v, qid, cat, sim).to_json() for cat in catalogs]
+                kept += 1
+        tried += len(cands)
+    return out, tried
+
+
+def run(args: argparse.Namespace) -> int:
+    text = locales.load()
+    _check(args)
+    pack = load_pack(args.pack)
+    langs = [x.strip() for x in args.lang.split(",") if x.strip()]
+    for lang in langs:
+        if lang not in locales.available() or lang not in pack.languages:
+            raise UserError(text.t("cmd_deck.errors.lang", lang=lang, langs=", ".join(pack.languages)))
+    out_path = Path(args.out)
+    if not out_path.parent.is_dir():
+        raise UserError(text.t("cmd_deck.errors.out", path=str(out_path)))
+    from tcgtui.bench.cluster import executor
+    pool = executor(args.ray) if args.ray or (args.workers or 2) > 1 else None
+    started = time.perf_counter()
+    try:
+        def submit(work: list) -> list:
+            return list(pool.map(run_task, work, chunksize=4)) if pool else [run_task(t) for t in work]
+        lines, tried = make_questions(pack, args.pack, args.count, langs, args.playouts, args.games, args.field,
+                                      args.seed, args.max_candidates or 20 * args.count, submit)
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
+    seconds = time.perf_counter() - started
+    for lang in langs:
+        target = out_path if len(langs) == 1 else out_path.with_name(f"{out_path.stem}.{lang}{out_path.suffix}")
+        target.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in lines if q["language"] == lang),
+                          encoding="utf-8")
+    kept = len(lines) // max(1, len(langs))
+    print(text.t("cmd_deck.made", kept=kept, tried=tried, share=100 * kept / max(1, tried), seconds=seconds,
+                 per_hour=3600 * kept / seconds if seconds else 0, path=str(out_path)), file=sys.stderr)
+    return 0 if kept >= args.count else 1
