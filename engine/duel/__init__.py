@@ -82,7 +82,8 @@ def _bank_deal_seed(run_seed: int, index: int) -> int:
     return deal_seed(run_seed, index)
 
 
-# The puzzle bank: one seat solves puzzle i of a fixed bank in game i (see bank.py).
+# The puzzle bank: one seat solves puzzle i of a fixed bank in game i (see bank.py).  Users reach it as
+# ``--game duel --bank FILE`` (a variant of the duel); ``duel-bank`` is the id its records keep.
 BANK = register(GameSpec(
     GameInfo("duel-bank", seats=1, outcome=SCORE, moves=TEXT, invalid=RULES, family="duel",
              params=(Param("bank", str, "", kind="jsonl"), Param("attempts", int, 3, low=1, high=10),
@@ -92,4 +93,5 @@ BANK = register(GameSpec(
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
     references=(Reference("puzzler", _puzzler),),
     extras={"referee": "python-check", "random_move": _random_move, "deal_seed": _bank_deal_seed,
+            "variant_of": ("duel", "bank"),
             "shortcuts": {"bank": ("bank", "duel.games.bank_flag"), **SHORTCUTS}}))
