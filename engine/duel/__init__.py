@@ -62,7 +62,8 @@ def _random_move(state: DuelState, rng: Any) -> str:
 DUEL = register(GameSpec(
     GameInfo("duel", seats=2, outcome=SCORE, moves=TEXT, invalid=RULES,
              params=(Param("rounds", int, 10, low=2, high=100), Param("attempts", int, 3, low=1, high=10),
-                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX)),
+                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX,
+                     Param("solve_time", float, 0.0, low=0.0, high=3600.0))),
     make=DuelGame.from_params,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),

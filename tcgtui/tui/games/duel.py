@@ -5,14 +5,19 @@ right; Tab indents, F2 goes to the field below) and its secret sample in the fie
 Ctrl+S pre-checks the sample in the
 sandbox and sends the puzzle only if the sample works.  Solving, the puzzle is shown
 read-only and the answer goes in the field (Enter or Ctrl+S sends it; the referee
-checks it).  The side panel holds the scoreboard and the history (the opponent's
-explanations are never in an observation), above the log the game's narrator writes.
+checks it).  With a time to solve (``--param solve_time=SECONDS``) a countdown runs from
+the moment the puzzle is shown; at 0 the answer written so far is sent, or, with nothing
+written, ``TimeUp`` (a failure).  The side panel holds the scoreboard and the history
+(the opponent's explanations are never in an observation), above the log the game's
+narrator writes.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.console import Group
 from rich.text import Text
@@ -26,6 +31,7 @@ from textual.widgets import Input, TextArea
 from tcgtui.console_text import clean
 from tcgtui.engine.core import Event
 from tcgtui.engine.duel import Answer, Proposal
+from tcgtui.engine.duel.moves import TimeUp
 from tcgtui.engine.duel.moves import parse_answer, parse_proposal
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
@@ -86,12 +92,14 @@ class DuelScreen(GameScreen):
                 Binding("f2", "switch_field", show=False, priority=True),
                 Binding("f1", "rules", show=False, priority=True),
                 Binding("ctrl+q", "quit_game", show=False, priority=True)]
+    clock: Callable[[], float] = staticmethod(time.monotonic)     # the countdown's time source (tests fix it)
 
     def __init__(self, session: GameSession, *, streams: bool = False,
                  note: tuple[str, dict[str, Any]] | None = None) -> None:
         super().__init__(session, streams=streams, note=note)
         self.obs: Any = None
         self.checking = False
+        self.deadline: float | None = None          # the clock's time at which the solver's time runs out
         self._narrators: dict[tuple[str, int | None], Any] = {}
 
     # --- layout ----------------------------------------------------------------------
@@ -105,6 +113,7 @@ class DuelScreen(GameScreen):
                 yield TextArea.code_editor(TEMPLATE, language="python", read_only=True, id="code")
                 yield Caption("duel.ui.value.sample", id="value-title", classes="pane-title")
                 yield Input(id="value", disabled=True)
+                yield Caption("duel.ui.status.clock", id="clock", seconds=0)
                 yield Caption("duel.ui.status.idle", id="status", wrap=True)
             with Vertical(id="side"):
                 yield DuelPanel(self, id="panel")
@@ -120,6 +129,8 @@ class DuelScreen(GameScreen):
                                              self.label_for(1 - self.session.viewer)),
                                     seed=self.session.seed, watch=self._watch_state(), note=self.note,
                                     your_move_key="duel.ui.top.your_move", phase="play")
+        self.query_one("#clock", Caption).display = False
+        self.set_interval(0.25, self.tick)
         self.redraw()
         self.run_game()
 
@@ -177,6 +188,9 @@ class DuelScreen(GameScreen):
             self._set_editor(o.code, read_only=True, title="duel.ui.code.solve")
             self.query_one("#value-title", Caption).set("duel.ui.value.answer")
             field.focus()
+            if self.session.game.solve_time > 0 and self.deadline is None:
+                self.deadline = self.clock() + self.session.game.solve_time
+                self.tick()
         self.query_one("#status", Caption).set("duel.ui.status.attempts", left=o.attempts_left)
         self.redraw()
 
@@ -187,7 +201,29 @@ class DuelScreen(GameScreen):
         editor.load_text(clean(code, newlines=True) if read_only else code)
         self.query_one("#code-title", Caption).set(title)
 
+    def tick(self) -> None:
+        """The countdown: the seconds left, and at 0 the answer written so far (or ``TimeUp``) sent."""
+        if self.deadline is None:
+            return
+        left = self.deadline - self.clock()
+        clock = self.query_one("#clock", Caption)
+        if left > 0:
+            clock.display = True
+            clock.set("duel.ui.status.clock", seconds=math.ceil(left))
+            return
+        self.deadline = None
+        clock.display = False
+        if not self.choosing():
+            return
+        value = self.query_one("#value", Input).value.strip()
+        answer = Answer(value).text()
+        self._send(answer if parse_answer(answer) is not None else TimeUp().text())
+        self.query_one("#status", Caption).set("duel.ui.status.time_up")
+        self.notify(self.tr("duel.ui.status.time_up"), timeout=4)
+
     async def game_ended(self, result: MatchResult | None) -> None:
+        self.deadline = None
+        self.query_one("#clock", Caption).display = False
         self.query_one("#value", Input).disabled = True
         self.query_one("#code", TextArea).read_only = True
         self.redraw()
@@ -261,6 +297,8 @@ class DuelScreen(GameScreen):
 
     def _send(self, move: str) -> None:
         if self.session.choose(move):
+            self.deadline = None
+            self.query_one("#clock", Caption).display = False
             self.query_one("#value", Input).disabled = True
             self.query_one("#code", TextArea).read_only = True
             self.query_one("#status", Caption).set("duel.ui.status.sent")
