@@ -12,12 +12,17 @@ TIMED = ("solve_time", "time_up")      # told only in duels with a time to solve
 
 
 class DuelNarrator:
-    def __init__(self, game: Any, catalog: Any, viewer: int = -1) -> None:
+    """``names``: how a screen calls the two seats (its labels); by default "the first player"."""
+
+    def __init__(self, game: Any, catalog: Any, viewer: int = -1, names: tuple[str, str] | None = None) -> None:
         self.game = game
         self.catalog = catalog
         self.viewer = viewer
+        self.names = names
 
     def name(self, seat: int) -> str:
+        if self.names is not None:
+            return self.names[seat]
         return self.catalog.t(f"duel.events.seat.{'first' if seat == 0 else 'second'}")
 
     def one(self, event: Event | dict) -> str | None:

@@ -30,7 +30,7 @@ from textual.widgets import Input, TextArea
 
 from tcgtui.console_text import clean
 from tcgtui.engine.core import Event
-from tcgtui.engine.duel import Answer, Proposal
+from tcgtui.engine.duel import Answer, DuelNarrator, Proposal
 from tcgtui.engine.duel.moves import TimeUp
 from tcgtui.engine.duel.moves import parse_answer, parse_proposal
 from tcgtui.locales import Catalog
@@ -73,15 +73,15 @@ class DuelPanel(Localized, Widget):
         for seat in (0, 1):
             score = o.wins[seat] - o.penalties[seat]
             lines.append(Line([Piece("  ", shrink=False), Piece(s.label_for(seat)), Piece(" ", shrink=False),
-                               Piece(tr("duel.ui.panel.score", score=score, penalties=o.penalties[seat]), "bold",
-                                     shrink=False)], d))
+                               Piece(tr("duel.ui.panel.score", score=score, penalties=o.penalties[seat]), "bold")],
+                              d))      # shrinkable: only those pieces are shaped and reordered
         if o.history:
             lines.append(Line([Piece(tr("duel.ui.panel.history"), "bold")], d))
         for r in o.history:
-            lines.append(Line([Piece(f"{r.number:>2} ", "dim", shrink=False), Piece(s.label_for(r.proposer)),
-                               Piece(" ", shrink=False),
-                               Piece(tr(f"duel.prompts.outcome.{r.outcome}"), OUTCOME_STYLE.get(r.outcome, ""))],
-                              d))
+            line = tr("duel.ui.panel.line", proposer=s.label_for(r.proposer),
+                      outcome=tr(f"duel.prompts.outcome.{r.outcome}"))
+            lines.append(Line([Piece(f"{r.number:>2} ", "dim", shrink=False),
+                               Piece(line, OUTCOME_STYLE.get(r.outcome, ""))], d))
         return Group(*lines)
 
 
@@ -137,11 +137,11 @@ class DuelScreen(GameScreen):
     # --- hooks -----------------------------------------------------------------------
 
     def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
-        from tcgtui.engine import registry
         viewer = None if seat == SPECTATOR else seat
         key = (catalog.code, viewer)
-        if key not in self._narrators:
-            self._narrators[key] = registry.get("duel").narrator(self.session.game, catalog, viewer)
+        if key not in self._narrators:      # the log names the players as the panel does
+            names = (self.label_for(0), self.label_for(1))
+            self._narrators[key] = DuelNarrator(self.session.game, catalog, -1 if viewer is None else viewer, names)
         lines = self._narrators[key].all([event])
         return " ".join(lines) if lines else None
 
