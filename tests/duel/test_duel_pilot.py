@@ -65,7 +65,7 @@ async def person_against(app: ArenaApp, lang: str) -> None:
         board = app.board
         assert isinstance(board, DuelScreen) and board.session.observation(0).phase == "propose"
         editor = board.query_one("#code", TextArea)
-        assert not editor.read_only and editor.has_focus
+        assert not editor.read_only and editor.has_focus and not editor.soft_wrap
         await pilot.press("f7", "backspace")                # select all, delete the template
         await type_text(pilot, "def mystery(x): return x == 'ann'")
         assert editor.text == "def mystery(x): return x == 'ann'"
@@ -144,6 +144,7 @@ async def test_the_countdown_starts_at_the_time_to_solve_when_the_puzzle_is_show
         clock = board.query_one("#clock", Caption)
         assert board.session.observation(1).phase == "solve"
         assert clock.display and clock.params == {"seconds": 20}
+        assert board.query_one("#code", TextArea).soft_wrap      # a long puzzle line is read whole
         fixed_clock[0] += 7.5
         await pilot.pause(0.3)
         assert clock.params == {"seconds": 13}              # 12.5 seconds left, counted up

@@ -191,13 +191,17 @@ class DuelScreen(GameScreen):
             if self.session.game.solve_time > 0 and self.deadline is None:
                 self.deadline = self.clock() + self.session.game.solve_time
                 self.tick()
-        self.query_one("#status", Caption).set("duel.ui.status.attempts", left=o.attempts_left)
+        if o.phase == "propose":
+            self.query_one("#status", Caption).set("duel.ui.status.propose")
+        else:
+            self.query_one("#status", Caption).set("duel.ui.status.attempts", left=o.attempts_left)
         self.redraw()
 
     def _set_editor(self, code: str, *, read_only: bool, title: str) -> None:
         """Show ``code``; a puzzle from outside (a model's) loses escape sequences and bidi overrides."""
         editor = self.query_one("#code", TextArea)
         editor.read_only = read_only
+        editor.soft_wrap = read_only       # a puzzle to read is wrapped whole; code being written is not
         editor.load_text(clean(code, newlines=True) if read_only else code)
         self.query_one("#code-title", Caption).set(title)
 
