@@ -69,6 +69,10 @@ def test_mine_then_check_then_bench_the_bank(tmp_path, capsys):
     asked = sorted(g.record["events"][0]["puzzle"] for g in games)
     assert asked == list(range(len(rows)))                              # game i solves puzzle i, each once
     assert {g.record["setup"]["bank"] for g in games} == {str(bank)}
+    capsys.readouterr()
+    assert main(["report", "--game", "duel", "--db", bench_db]) == 0      # the bank's runs, under the duel
+    out = capsys.readouterr().out
+    assert "puzzler" in out and str(len(rows)) in out
 
 
 def test_bad_bank_files_are_one_line(tmp_path, capsys):
