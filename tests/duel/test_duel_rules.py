@@ -241,7 +241,7 @@ def test_time_up_with_nothing_written_is_a_failure_for_the_solver():
     assert game.setup()["solve_time"] == 30.0 and replay(game, match.record()).state.to_json() == \
         match.state.to_json()
     said = registry.get("duel").narrator(game, locales.load("en")).all(match.events)
-    assert any("time to solve runs out" in s for s in said)
+    assert any("time to solve is up" in s for s in said)
 
 
 @rule("duel.rules.solve_time")
