@@ -31,8 +31,7 @@ from textual.widgets import Input, TextArea
 from tcgtui.console_text import clean
 from tcgtui.engine.core import Event
 from tcgtui.engine.duel import Answer, DuelNarrator, Proposal
-from tcgtui.engine.duel.moves import TimeUp
-from tcgtui.engine.duel.moves import parse_answer, parse_proposal
+from tcgtui.engine.duel.moves import TimeUp, parse_answer, parse_proposal
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Line, Piece
