@@ -74,6 +74,49 @@ async def full_hand(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
 
+async def until(pilot, condition: Callable[[], object]) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(400):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise RuntimeError("the screen did not get there")
+
+
+async def duel_keys(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press(*[{" ": "space", "\n": "enter"}.get(ch, ch) for ch in text])
+
+
+async def duel_send(pilot, app: TcgApp, key: str) -> None:  # type: ignore[no-untyped-def]
+    assert app.board is not None
+    before = len(app.board.session.decisions)
+    await pilot.press(key)
+    await until(pilot, lambda: len(app.board.session.decisions) > before or app.board.session.result is not None)
+    await settle(pilot, app)
+
+
+async def duel_propose(pilot, app: TcgApp, send: bool = False) -> None:  # type: ignore[no-untyped-def]
+    await settle(pilot, app)
+    await pilot.press("f7", "backspace")
+    await duel_keys(pilot, "def mystery(x):\n    return x == 'ann'")
+    await pilot.press("f2")
+    await duel_keys(pilot, "'ann'")
+    if send:
+        await duel_send(pilot, app, "ctrl+s")
+
+
+async def duel_solve(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    await settle(pilot, app)
+    await duel_keys(pilot, "12")
+
+
+async def duel_over(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(2):
+        await duel_propose(pilot, app, send=True)
+        await duel_keys(pilot, "0")
+        await duel_send(pilot, app, "enter")
+    await pilot.pause(0.3)
+
+
 async def home(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
@@ -102,7 +145,12 @@ SHOTS: list[tuple[str, Scene, tuple[str, str], tuple[int, int], str]] = [
     ("connect4", grid_moves("4", "3", "4"), (HUMAN, "random"), (80, 24), "connect4"),
     ("gomoku", grid_moves("enter", "up", "left", "enter", "down", "enter"), (HUMAN, "random"), (80, 24), "gomoku"),
     ("gomoku-120x40", grid_moves("enter", "up", "left", "enter"), (HUMAN, "random"), (120, 40), "gomoku"),
+    ("duel-propose", duel_propose, (HUMAN, "puzzler"), (120, 40), "duel"),
+    ("duel-solve", duel_solve, ("puzzler", HUMAN), (120, 40), "duel"),
+    ("duel-over", duel_over, (HUMAN, "puzzler"), (120, 40), "duel"),
 ]
+# Parameters of the games other than the card game (whose pack is loaded in ``shoot``).
+PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90}}
 
 
 SEEDS = {"full-hand": 2, "full-hand-80x24": 2}     # the rest: seed 7
@@ -132,7 +180,7 @@ def fix_svg(svg: str) -> str:
 
 async def shoot(name: str, scene: Scene, seats: tuple[str, str], size: tuple[int, int], lang: str,
                 game: str) -> str:
-    params = {"pack": load_pack("community")} if game == "tcg" else {}
+    params = {"pack": load_pack("community")} if game == "tcg" else PARAMS.get(name, PARAMS.get(game, {}))
     app = TcgApp(Settings(seats, game_id=game or "tcg", params=params, lang=lang, seed=SEEDS.get(name, 7),
                           home=not game,
                           pause=0.05 if seats and seats[0] != HUMAN else 0.0))

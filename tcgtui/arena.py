@@ -143,8 +143,37 @@ def build_game(spec: GameSpec, params: dict[str, Any]) -> Any:
 
 
 def game_from_args(args: argparse.Namespace) -> tuple[GameSpec, Any]:
-    spec = game_spec(getattr(args, "game", None) or registry.DEFAULT)
+    spec = variant(game_spec(getattr(args, "game", None) or registry.DEFAULT), args)
     return spec, build_game(spec, given_params(args, spec))
+
+
+def variants(spec: GameSpec) -> list[tuple[GameSpec, str]]:
+    """The variants of a game, each with the parameter that selects it (``extras["variant_of"]``:
+    (the game's id, parameter)): ``--game duel --bank FILE`` plays the puzzle bank."""
+    out = []
+    for other in registry.games():
+        parent, param = tuple(other.extras.get("variant_of") or ("", ""))
+        if parent == spec.id:
+            out.append((other, param))
+    return out
+
+
+def variant_flag(param: str) -> str:
+    """How a user sets a variant's parameter: its shortcut flag, else ``--param NAME=VALUE``."""
+    for flag, target in game_shortcuts().items():
+        if target[0] == param:
+            return f"--{flag.replace('_', '-')} {param.upper()}"
+    return f"--param {param}=VALUE"
+
+
+def variant(spec: GameSpec, args: argparse.Namespace) -> GameSpec:
+    """The game the command line names: ``spec``, or its variant whose parameter is given."""
+    for other, param in variants(spec):
+        flags = [flag for flag, target in game_shortcuts().items() if target[0] == param]
+        named = [item.partition("=")[0].strip() for item in getattr(args, "param", None) or []]
+        if param in named or any(getattr(args, flag, None) is not None for flag in flags):
+            return other
+    return spec
 
 
 def game_name(spec: GameSpec, text: locales.Catalog) -> str:

@@ -80,9 +80,17 @@ class LiveGame:
     def on_decision(self, rec: DecisionRecord) -> None:
         """The hook for ``run_match``: called once the move is on the board."""
         self._store()
-        turns = max((e.data.get("turn", 0) for e in self.match.events if e.kind == "turn"), default=0)
         rows = decision_rows([rec], self.specs, self.game, lambda info: scrub_info(info, False))
-        self.store.save_move(self.row.id, rows, self._record(), turns, len(self.match.moves))
+        self.store.save_move(self.row.id, rows, self._record(), self._turns(), len(self.match.moves))
+
+    def save(self) -> None:
+        """The hook for a referee's move (``run_match``'s ``on_settled``): the record with the verdict,
+        stored at once, so resuming never asks the referee again.  No decision row: nobody chose it."""
+        self._store()
+        self.store.save_move(self.row.id, [], self._record(), self._turns(), len(self.match.moves))
+
+    def _turns(self) -> int:
+        return max((e.data.get("turn", 0) for e in self.match.events if e.kind == "turn"), default=0)
 
     def finish(self, result: MatchResult) -> None:
         self._store()

@@ -48,6 +48,7 @@ class MatchResult:
 
 EventHook = Callable[[list[Event]], Awaitable[None] | None]
 DecisionHook = Callable[[DecisionRecord], Awaitable[None] | None]
+SettledHook = Callable[[], Awaitable[None] | None]
 
 
 async def _call(hook: Callable[..., Any] | None, *args: Any) -> None:
@@ -76,14 +77,18 @@ def refusal(state: Any, obs: Any, move: Any) -> str | None:
     return ", not a legal move" if obs.legal_moves else f": {why}"
 
 
-async def _settle(match: Match, referee: Referee | None, on_events: EventHook | None) -> bool:
-    """Apply the referee's move if the game waits on one (a check to run); False if it does not."""
+async def _settle(match: Match, referee: Referee | None, on_events: EventHook | None,
+                  on_settled: SettledHook | None = None) -> bool:
+    """Apply the referee's move if the game waits on one (a check to run); False if it does not.
+    ``on_settled`` runs as soon as the move is applied: a person's game stores the verdict then,
+    so a resume never runs the check again."""
     request = pending(match.state)
     if request is None:
         return False
     if referee is None:
         raise IllegalMove(f"{match.game.name} waits on a referee but none is given")
     events = match.play(await referee(request))
+    await _call(on_settled)
     await _call(on_events, events)
     return True
 
@@ -91,7 +96,8 @@ async def _settle(match: Match, referee: Referee | None, on_events: EventHook | 
 async def run_match(game: Game, seed: int, agents: tuple[Agent, ...], *, lang: str = "en",
                     match: Match | None = None, on_events: EventHook | None = None,
                     on_decision: DecisionHook | None = None,
-                    options: dict[str, Any] | None = None, referee: Referee | None = None) -> MatchResult:
+                    options: dict[str, Any] | None = None, referee: Referee | None = None,
+                    on_settled: SettledHook | None = None) -> MatchResult:
     """Play to the end.  Pass ``match`` to continue a game already under way;
     ``options`` are game-level settings for the players (e.g. the prompt style) and
     its referee (``tcgtui.referee``); ``referee`` replaces the one the game names."""
@@ -106,7 +112,7 @@ async def run_match(game: Game, seed: int, agents: tuple[Agent, ...], *, lang: s
     outcome: Outcome | None = None
     try:
         while not match.state.is_terminal():
-            if await _settle(match, referee, on_events):
+            if await _settle(match, referee, on_events, on_settled):
                 continue
             seat = match.state.current_player
             obs = match.state.observation(seat)

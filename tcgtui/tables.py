@@ -39,7 +39,8 @@ def person_seats(row: GameRow) -> tuple[str, str]:
 
 def person_deal(live: LiveGame, note: Note | None = None, after: Callable[[], Note] | None = None) -> Deal:
     return Deal(live.match.seed, person_seats(live.row), resume=live.match, earlier=live.earlier,
-                on_move=live.on_decision, on_result=live.finish, note=note, after=after, kept=live.kept)
+                on_move=live.on_decision, on_settled=live.save, on_result=live.finish, note=note, after=after,
+                kept=live.kept)
 
 
 @dataclass

@@ -62,7 +62,8 @@ def _random_move(state: DuelState, rng: Any) -> str:
 DUEL = register(GameSpec(
     GameInfo("duel", seats=2, outcome=SCORE, moves=TEXT, invalid=RULES,
              params=(Param("rounds", int, 10, low=2, high=100), Param("attempts", int, 3, low=1, high=10),
-                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX)),
+                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX,
+                     Param("solve_time", float, 0.0, low=0.0, high=3600.0))),
     make=DuelGame.from_params,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
@@ -82,7 +83,8 @@ def _bank_deal_seed(run_seed: int, index: int) -> int:
     return deal_seed(run_seed, index)
 
 
-# The puzzle bank: one seat solves puzzle i of a fixed bank in game i (see bank.py).
+# The puzzle bank: one seat solves puzzle i of a fixed bank in game i (see bank.py).  Users reach it as
+# ``--game duel --bank FILE`` (a variant of the duel); ``duel-bank`` is the id its records keep.
 BANK = register(GameSpec(
     GameInfo("duel-bank", seats=1, outcome=SCORE, moves=TEXT, invalid=RULES, family="duel",
              params=(Param("bank", str, "", kind="jsonl"), Param("attempts", int, 3, low=1, high=10),
@@ -92,4 +94,5 @@ BANK = register(GameSpec(
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
     references=(Reference("puzzler", _puzzler),),
     extras={"referee": "python-check", "random_move": _random_move, "deal_seed": _bank_deal_seed,
+            "variant_of": ("duel", "bank"),
             "shortcuts": {"bank": ("bank", "duel.games.bank_flag"), **SHORTCUTS}}))

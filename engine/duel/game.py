@@ -5,42 +5,47 @@ from __future__ import annotations
 from typing import Any
 
 from tcgtui.engine.core import Game, IllegalMove
-from tcgtui.engine.duel.moves import parse_answer, parse_proposal, parse_verdict
+from tcgtui.engine.duel.moves import parse_answer, parse_proposal, parse_time_up, parse_verdict
 from tcgtui.engine.duel.state import DuelObservation, DuelState, Round
 
 
 class DuelGame(Game[str]):
     """``rounds`` rounds (an even number: both players propose equally often), ``attempts``
-    tries per reply before an unusable one is scored."""
+    tries per reply before an unusable one is scored; ``solve_time`` seconds to solve (0: no limit),
+    counted by the solver's screen, which sends the answer written so far or ``TimeUp``."""
 
     name = "duel"
 
     def __init__(self, rounds: int = 10, attempts: int = 3, check_timeout: float = 5.0,
-                 sandbox: str = "local") -> None:
+                 sandbox: str = "local", solve_time: float = 0.0) -> None:
         if rounds % 2:
             raise ValueError(f"rounds={rounds}: expected an even number (each player proposes as often)")
         self.rounds = rounds
         self.attempts = attempts
         self.check_timeout = float(check_timeout)
         self.sandbox = sandbox
+        self.solve_time = float(solve_time)
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> DuelGame:
         return cls(int(params.get("rounds", 10)), int(params.get("attempts", 3)),
-                   float(params.get("check_timeout", 5.0)), str(params.get("sandbox", "local")))
+                   float(params.get("check_timeout", 5.0)), str(params.get("sandbox", "local")),
+                   float(params.get("solve_time", 0.0)))
 
     def new_state(self, seed: int) -> DuelState:
-        return DuelState(self.rounds, self.attempts, timeout=self.check_timeout, backend=self.sandbox)
+        return DuelState(self.rounds, self.attempts, timeout=self.check_timeout, backend=self.sandbox,
+                         solve_time=self.solve_time)
 
     def setup(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "attempts": self.attempts, "check_timeout": self.check_timeout,
-                "sandbox": self.sandbox}
+        setup = {"rounds": self.rounds, "attempts": self.attempts, "check_timeout": self.check_timeout,
+                 "sandbox": self.sandbox}
+        return {**setup, "solve_time": self.solve_time} if self.solve_time else setup
 
     def move_to_text(self, move: str) -> str:
         return move
 
     def move_from_text(self, text: str) -> str:
-        for parse in (parse_proposal, parse_answer, parse_verdict):
+        for parse in (parse_proposal, parse_answer, parse_time_up, parse_verdict):
             parsed = parse(text)
             if parsed is not None:
                 return parsed.text()
@@ -51,7 +56,8 @@ class DuelGame(Game[str]):
         samples) stays blank: no player's choice depends on it."""
         state = DuelState(obs.rounds, self.attempts, list(obs.history), None, obs.phase,
                           self.attempts - obs.attempts_left if obs.attempts_left else 0,
-                          list(obs.wins), list(obs.penalties), timeout=self.check_timeout, backend=self.sandbox)
+                          list(obs.wins), list(obs.penalties), timeout=self.check_timeout, backend=self.sandbox,
+                          solve_time=self.solve_time)
         if obs.outcome is None:
             number = len(obs.history) + 1
             proposer = (number - 1) % 2

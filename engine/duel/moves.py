@@ -1,7 +1,8 @@
 """The duel's moves as text: canonical JSON objects, so a record replays byte for byte.
 
-A proposal ``{"code", "explanation", "solution"}``, an answer ``{"value"}``, and the
-referee's verdict on a pending check ``{"detail", "result", "seconds"}``.  The value
+A proposal ``{"code", "explanation", "solution"}``, an answer ``{"value"}``, a solver's
+time running out with nothing written ``{"time_up": true}`` (duels with a time to solve),
+and the referee's verdict on a pending check ``{"detail", "result", "seconds"}``.  The value
 and the solution are kept exactly as the player wrote them after ``SOLUTION:``.
 """
 
@@ -33,6 +34,14 @@ class Answer:
 
     def text(self) -> str:
         return _dump({"value": self.value})
+
+
+@dataclass(frozen=True)
+class TimeUp:
+    """The solver's time ran out with no answer written: the round is a failure."""
+
+    def text(self) -> str:
+        return _dump({"time_up": True})
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,11 @@ def parse_answer(text: str) -> Answer | None:
         return None
     value = obj["value"]
     return Answer(value) if value.strip() and len(value) <= VALUE_LIMIT else None
+
+
+def parse_time_up(text: str) -> TimeUp | None:
+    obj = _load(text)
+    return TimeUp() if obj == {"time_up": True} else None
 
 
 def parse_verdict(text: str) -> Verdict | None:

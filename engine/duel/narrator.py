@@ -7,16 +7,22 @@ from typing import Any
 from tcgtui.engine.core import Event
 
 RULES = ("rounds", "propose", "value", "sample", "solve", "success", "failure", "only_true", "errors", "sandbox",
-         "history", "attempts", "score")
+         "history", "attempts", "solve_time", "time_up", "score")
+TIMED = ("solve_time", "time_up")      # told only in duels with a time to solve
 
 
 class DuelNarrator:
-    def __init__(self, game: Any, catalog: Any, viewer: int = -1) -> None:
+    """``names``: how a screen calls the two seats (its labels); by default "the first player"."""
+
+    def __init__(self, game: Any, catalog: Any, viewer: int = -1, names: tuple[str, str] | None = None) -> None:
         self.game = game
         self.catalog = catalog
         self.viewer = viewer
+        self.names = names
 
     def name(self, seat: int) -> str:
+        if self.names is not None:
+            return self.names[seat]
         return self.catalog.t(f"duel.events.seat.{'first' if seat == 0 else 'second'}")
 
     def one(self, event: Event | dict) -> str | None:
@@ -30,6 +36,8 @@ class DuelNarrator:
         if event.kind == "checked":
             return t("duel.events.checked", purpose=t(f"duel.events.purpose.{d['purpose']}"),
                      result=t(f"duel.events.result.{d['result']}"), seconds=f"{d['seconds']:.2f}")
+        if event.kind == "time_up":
+            return t("duel.events.time_up", round=d["round"], player=who)
         if event.kind == "invalid":
             return t("duel.events.invalid", player=who, kind=d["kind"], left=d["left"])
         if event.kind == "scored":
@@ -46,5 +54,6 @@ class DuelNarrator:
 def rules_text(game: Any, catalog: Any) -> list[tuple[str, str]]:
     """The rules as (key, sentence) pairs, keys ``duel.rules.*``."""
     params = {"rounds": {"rounds": game.rounds}, "attempts": {"attempts": game.attempts},
-              "sandbox": {"timeout": f"{game.check_timeout:g}"}}
-    return [(f"duel.rules.{k}", catalog.t(f"duel.rules.{k}", **params.get(k, {}))) for k in RULES]
+              "sandbox": {"timeout": f"{game.check_timeout:g}"}, "solve_time": {"seconds": f"{game.solve_time:g}"}}
+    keys = [k for k in RULES if k not in TIMED or game.solve_time > 0]
+    return [(f"duel.rules.{k}", catalog.t(f"duel.rules.{k}", **params.get(k, {}))) for k in keys]

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
-from tcgtui.engine.duel.moves import Answer, Proposal, Verdict, parse_answer, parse_proposal, parse_verdict
+from tcgtui.engine.duel.moves import Answer, Proposal, Verdict, parse_answer, parse_proposal, parse_time_up, \
+    parse_verdict
 
 REFEREE = -2                       # current_player while a check is pending
 PROPOSE, SAMPLE, SOLVE, ANSWER, OVER = "propose", "sample", "solve", "answer", "over"
@@ -21,6 +22,7 @@ SUCCESS, FAILURE, PUZZLE_WRONG = "success", "failure", "puzzle-wrong"
 EX = "-ex"                         # suffix when an exception or a timeout caused the outcome
 OUTCOMES = (SUCCESS, FAILURE, FAILURE + EX, PUZZLE_WRONG, PUZZLE_WRONG + EX)
 UNUSABLE = "unusable"              # cause of a round scored because the attempts ran out
+TIME_UP = "time"                   # cause of a failure because the solver's time ran out with no answer
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class DuelState(GameState[str]):
     penalties: list[int] = field(default_factory=lambda: [0, 0])
     timeout: float = 5.0
     backend: str = "local"
+    solve_time: float = 0.0        # seconds a solver has (0: no limit); the clock is the player's screen
     num_seats: int = 2
 
     def __post_init__(self) -> None:
@@ -121,6 +124,8 @@ class DuelState(GameState[str]):
     def validate(self, move: str) -> str | None:
         if self.phase == OVER:
             return "over"
+        if self.phase == SOLVE and parse_time_up(move) is not None:
+            return None if self.solve_time > 0 else "no time limit"
         parse = {PROPOSE: parse_proposal, SOLVE: parse_answer}.get(self.phase, parse_verdict)
         return None if parse(move) is not None else "format"
 
@@ -137,6 +142,8 @@ class DuelState(GameState[str]):
             self.phase = SAMPLE
             return [Event("proposed", cur.proposer, {"round": cur.number, "code": p.code, "solution": p.solution,
                                                      "explanation": p.explanation}, ("solution", "explanation"))]
+        if self.phase == SOLVE and parse_time_up(move) is not None:
+            return [Event("time_up", cur.solver, {"round": cur.number})] + self._score(FAILURE, TIME_UP)
         if self.phase == SOLVE:
             a: Answer = parse_answer(move)  # type: ignore[assignment]
             self.current = replace(cur, value=a.value)
@@ -190,7 +197,7 @@ class DuelState(GameState[str]):
 
     def clone(self) -> DuelState:
         return DuelState(self.rounds, self.attempts, list(self.history), self.current, self.phase, self.invalid,
-                         list(self.wins), list(self.penalties), self.timeout, self.backend)
+                         list(self.wins), list(self.penalties), self.timeout, self.backend, self.solve_time)
 
     def is_terminal(self) -> bool:
         return self.phase == OVER

@@ -58,6 +58,11 @@ def _analyses(games: list) -> dict:
     return sections(games)
 
 
+def _rules_text(game: TcgGame, catalog) -> list:
+    from tcgtui.engine.tcg.describe import rules_sentences
+    return rules_sentences(catalog, game.pack)
+
+
 # The report shows the card game's sections in this order, always (its layout predates the arena).
 REPORT_LAYOUT = ("win_rates", "decay", "language_gap", "summary", "error_patterns", "quarters", "llm")
 
@@ -66,6 +71,7 @@ register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community
                                                              Param("opp_deck", str, "", kind="deck")),
                            prompt_styles=("text",)),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
+                  rules_text=_rules_text,
                   extras={"peek": True, "move_kind": _move_kind, "report_layout": REPORT_LAYOUT,
                           "report_meta": _report_meta,
                           "report_notes": {"decay": "decay", "summary": "decisions", "error_patterns": "patterns",

@@ -3,7 +3,7 @@
 ``duel check FILE.jsonl`` re-checks puzzles (each row's code against its value) in
 the sandbox and prints one JSON verdict per row, in order: how a user audits a
 puzzle or re-tests a bank.  ``duel mine`` collects the valid puzzles of recorded
-duels into a bank (JSON Lines), which ``tcgtui bench --game duel-bank --bank FILE``
+duels into a bank (JSON Lines), which ``tcgtui bench --game duel --bank FILE``
 has models solve.
 """
 

@@ -1,11 +1,15 @@
-"""``tcgtui games``: what the arena can play, with each game's players and parameters."""
+"""``tcgtui games``: what the arena can play, with each game's players and parameters.
+
+A variant (a game selected by a flag of another, ``--game duel --bank FILE``) is listed
+under its game, never as a game of its own: its id is internal.  ``human`` is offered only
+for games with a screen (a person plays through ``tcgtui play``)."""
 
 from __future__ import annotations
 
 import argparse
 
 from tcgtui import locales, rtl
-from tcgtui.arena import game_description, game_name
+from tcgtui.arena import game_description, game_name, variant_flag, variants
 from tcgtui.engine import registry
 from tcgtui.opponents.spec import grammars
 
@@ -22,7 +26,8 @@ def run(args: argparse.Namespace) -> int:
 
     text = locales.load(args.lang)
     out = ProsePrinter(Console(), text.rtl, rtl.resolve_mode(args.rtl))
-    for i, spec in enumerate(registry.games()):
+    listed = [spec for spec in registry.games() if not spec.extras.get("variant_of")]
+    for i, spec in enumerate(listed):
         info = spec.info
         if i:
             out.blank()
@@ -30,7 +35,21 @@ def run(args: argparse.Namespace) -> int:
         out.paragraph(game_description(spec, text), indent=2)
         out.paragraph(f"{text.t('arena.games.seats')}: {info.seats} · {text.t('arena.games.outcome')}: "
                       f"{text.t(f'arena.games.outcome_{info.outcome}')}", indent=2)
-        out.paragraph(f"{text.t('arena.games.players')}: {', '.join(grammars(spec))}", indent=2)
-        params = ", ".join(f"{p.name}={p.default}" for p in info.params)
-        out.paragraph(f"{text.t('arena.games.params')}: {params or '-'}", indent=2)
+        out.paragraph(f"{text.t('arena.games.players')}: {', '.join(players(spec))}", indent=2)
+        out.paragraph(f"{text.t('arena.games.params')}: {params(spec)}", indent=2)
+        for other, param in variants(spec):
+            out.paragraph(text.t("arena.games.variant", flag=variant_flag(param), name=game_name(other, text),
+                                 description=game_description(other, text)), indent=2)
+            out.paragraph(f"{text.t('arena.games.players')}: {', '.join(players(other))} · "
+                          f"{text.t('arena.games.params')}: {params(other, skip=param)}", indent=4)
     return 0
+
+
+def players(spec: registry.GameSpec) -> list[str]:
+    """The players a user may name for this game; ``human`` only where a screen shows the game."""
+    from tcgtui.tui.games import has_screen
+    return [g for g in grammars(spec) if g != "human" or has_screen(spec.id)]
+
+
+def params(spec: registry.GameSpec, skip: str = "") -> str:
+    return ", ".join(f"{p.name}={p.default}" for p in spec.info.params if p.name != skip) or "-"

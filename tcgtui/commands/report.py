@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from tcgtui import locales
+from tcgtui.arena import variants
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.report import COMMON, SECTIONS
@@ -82,8 +83,11 @@ def run(args: argparse.Namespace) -> int:
         from tcgtui.report.plot import check_target
         check_target(plot_path)
     with open_store(args.db, create=False) as store:
-        games = load_games(store, run_ids(store, args.run), humans=not args.no_humans, game=spec.id,
-                           with_record=args.format == "seed-json" or bool(spec.extras.get("reads_records")))
+        for spec in [spec] + [other for other, _ in variants(spec)]:   # a game, else its variants (the bank)
+            games = load_games(store, run_ids(store, args.run), humans=not args.no_humans, game=spec.id,
+                               with_record=args.format == "seed-json" or bool(spec.extras.get("reads_records")))
+            if games:
+                break
         runs = [r.name for r in store.runs() if not args.run or r.name in args.run]
         path = str(store.path)
     if not games:

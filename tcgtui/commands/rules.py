@@ -1,4 +1,10 @@
-"""``tcgtui rules``: the rules text, exactly as players and models are given it."""
+"""``tcgtui rules [--game ID]``: a game's rules text, exactly as players and models are given it.
+
+Any registered game with a ``rules_text`` (the card game by default), built from the same
+``--game``/``--param`` flags as play and bench, so the numbers are those of the game played.
+Sentences whose keys share a section (the card game's ``goal.*``, ``turn.*``) come under its
+title; Arabic goes through the one shaping path (``ProsePrinter``).
+"""
 
 from __future__ import annotations
 
@@ -6,31 +12,44 @@ import argparse
 
 from rich.console import Console
 
-from tcgtui import locales
-from tcgtui.engine.tcg.describe import rules_sentences
-from tcgtui import rtl
-from tcgtui.commands.cards import check_lang
+from tcgtui import locales, rtl
+from tcgtui.arena import add_game_arguments, game_from_args, game_name
 from tcgtui.console_text import ProsePrinter
-from tcgtui.packs import DEFAULT_PACK, load_pack
+from tcgtui.errors import UserError
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    p.add_argument("--pack", default=DEFAULT_PACK, metavar="DIR", help=text.t("cmd_cards.pack"))
+    add_game_arguments(p, text)
     p.add_argument("--lang", default="en", help=text.t("cmd_rules.lang"))
     p.add_argument("--rtl", choices=rtl.MODES, default=None, help=text.t("cmd_cards.rtl"))
 
 
+def check_lang(lang: str, game: object) -> locales.Catalog:
+    """The catalog for ``--lang``, which the locales and (for card games) the pack must have."""
+    if lang not in locales.available():
+        raise UserError(f"--lang: {lang!r} is not a language; expected one of {', '.join(locales.available())}")
+    pack = getattr(game, "pack", None)
+    if pack is not None and lang not in pack.languages:
+        raise UserError(f"--lang: pack {pack.id!r} ({pack.source}) has no text in {lang!r}; "
+                        f"it has {', '.join(pack.languages)}")
+    return locales.load(lang)
+
+
 def run(args: argparse.Namespace) -> int:
-    pack = load_pack(args.pack)
-    cat = check_lang(args.lang, pack)
+    spec, game = game_from_args(args)
+    cat = check_lang(args.lang, game)
+    if spec.rules_text is None:
+        raise UserError(cat.t("cmd_rules.none", game=spec.id))
     out = ProsePrinter(Console(), cat.rtl, rtl.resolve_mode(args.rtl))
+    out.paragraph(cat.t("cmd_rules.title", game=game_name(spec, cat)), style="bold")
     section = None
-    for key, sentence in rules_sentences(cat, pack):
-        head = key.split(".")[0]
+    for key, sentence in spec.rules_text(game, cat):
+        head = key.rpartition(".")[0]
         if head != section:
-            if section is not None:
-                out.blank()
-            out.paragraph(cat.t(f"cmd_rules.section.{head}"), style="bold")
             section = head
+            title = f"cmd_rules.section.{head}"
+            if cat.has(title):
+                out.blank()
+                out.paragraph(cat.t(title), style="bold")
         out.paragraph(sentence, indent=2)
     return 0

@@ -209,7 +209,7 @@ class ArenaApp(App[None]):
                       for i, spec in enumerate(deal.seats))
         return GameSession(self.game, deal.seed, seats, lang=self.lang,
                            pause=self.settings.pause, resume=deal.resume, earlier=deal.earlier,
-                           on_move=deal.on_move)
+                           on_move=deal.on_move, on_settled=deal.on_settled)
 
     def next_game(self) -> None:
         """Put the table's next game on the board; leave when there is none."""

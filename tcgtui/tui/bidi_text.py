@@ -56,13 +56,17 @@ class Piece:
 
 
 # A signed number in right-to-left prose ("-1") would show as "1-" (UAX #9: the
-# sign joins the Arabic run).  Wrapped in a left-to-right isolate it keeps its
-# order; the isolate marks are dropped once the line is in display order.
+# sign joins the Arabic run), and a quoted Latin value ('ann', a player's answer)
+# would lose a quote to the far side of the run.  Wrapped in a left-to-right
+# isolate each keeps its order; the marks are dropped once the line is in display order.
 _SIGNED = re.compile(r"(?<![\w.])([-+\u2212]\d+(?:[.,:/]\d+)*)")
+_QUOTED = re.compile(r"""('[^'\n\u0590-\u08ff]*'|"[^"\n\u0590-\u08ff]*")""")
 _LRI, _PDI = "\u2066", "\u2069"
 
 
 def _isolate(text: str) -> str:
+    if "'" in text or '"' in text:
+        text = _QUOTED.sub(lambda m: _LRI + m.group(1) + _PDI, text)
     return _SIGNED.sub(lambda m: _LRI + m.group(1) + _PDI, text) if "-" in text or "+" in text else text
 
 

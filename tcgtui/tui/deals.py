@@ -25,6 +25,7 @@ class Deal:
     resume: Match | None = None                                   # a game under way, rebuilt from the store
     earlier: list[DecisionRecord] = field(default_factory=list)   # its moves so far (for the summary)
     on_move: Callable[[DecisionRecord], None] | None = None      # called after every move
+    on_settled: Callable[[], None] | None = None                  # called after every referee's move (a verdict)
     on_result: Callable[[MatchResult], None] | None = None       # called once, when the game ends
     note: Note | None = None                                      # shown on the top bar (a campaign's level)
     after: Callable[[], Note] | None = None                       # shown on the game-over screen

@@ -68,6 +68,7 @@ class GameSession:
     resume: Match | None = None                # a game under way (a resumed one); else a new deal
     earlier: list[DecisionRecord] = field(default_factory=list)   # the resumed game's moves so far
     on_move: Callable[[DecisionRecord], None] | None = None   # e.g. save the game after every move
+    on_settled: Callable[[], None] | None = None              # e.g. save a referee's verdict as soon as applied
     stager: Stager = one_stage              # how an opponent's move is cut into steps (the screen's choice)
     phase_of: dict[str, str] = field(default_factory=dict)    # event kind -> the phase the top bar shows
     match: Match = field(init=False)
@@ -148,7 +149,7 @@ class GameSession:
         try:
             self.result = await run_match(self.game, self.seed, tuple(s.agent for s in self.seats),  # type: ignore[arg-type]
                                           lang=self.lang, match=self.match, on_events=self._on_events,
-                                          on_decision=self._on_decision)
+                                          on_decision=self._on_decision, on_settled=self.on_settled)
         finally:
             self.thinking = None
             self._idle.set()

@@ -1,5 +1,6 @@
 """The puzzle bank: ``tcgtui duel mine`` turns recorded duels into a bank, and
-``tcgtui bench --game duel-bank --bank FILE`` has a player solve puzzle i in game i."""
+``tcgtui bench --game duel --bank FILE`` has a player solve puzzle i in game i (``duel-bank``
+is the id its records keep; nobody types it)."""
 
 from __future__ import annotations
 
@@ -61,28 +62,38 @@ def test_mine_then_check_then_bench_the_bank(tmp_path, capsys):
     verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [v["result"] for v in verdicts] == ["true"] * len(rows)      # mined puzzles are valid
     bench_db = str(tmp_path / "bank.sqlite3")
-    assert main(["bench", "--game", "duel-bank", "--bank", str(bank), "--agent", "puzzler",
+    assert main(["bench", "--game", "duel", "--bank", str(bank), "--agent", "puzzler",
                  "--games", str(len(rows)), "--db", bench_db]) == 0
     with Store(Path(bench_db)) as store:
         games = load_games(store, None, game="duel-bank", with_record=True)
     asked = sorted(g.record["events"][0]["puzzle"] for g in games)
     assert asked == list(range(len(rows)))                              # game i solves puzzle i, each once
     assert {g.record["setup"]["bank"] for g in games} == {str(bank)}
+    capsys.readouterr()
+    assert main(["report", "--game", "duel", "--db", bench_db]) == 0      # the bank's runs, under the duel
+    out = capsys.readouterr().out
+    assert "puzzler" in out and str(len(rows)) in out
 
 
 def test_bad_bank_files_are_one_line(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"code": "def mystery(x): return 1", "value": "1"}\nnot json\n')
-    assert main(["bench", "--game", "duel-bank", "--bank", str(bad), "--agent", "puzzler", "--games", "1",
+    assert main(["bench", "--game", "duel", "--bank", str(bad), "--agent", "puzzler", "--games", "1",
                  "--db", str(tmp_path / "x.sqlite3")]) == 2
     assert "line 2: not JSON" in capsys.readouterr().err
     bad.write_text('{"code": "def mystery(x): return 1"}\n')
-    assert main(["bench", "--game", "duel-bank", "--bank", str(bad), "--agent", "puzzler", "--games", "1",
+    assert main(["bench", "--game", "duel", "--bank", str(bad), "--agent", "puzzler", "--games", "1",
                  "--db", str(tmp_path / "x.sqlite3")]) == 2
     assert 'bank row 1: expected "code" and "value"' in capsys.readouterr().err
-    assert main(["bench", "--game", "duel-bank", "--bank", str(tmp_path / "none.jsonl"), "--agent", "puzzler",
+    assert main(["bench", "--game", "duel", "--param", f"bank={tmp_path / 'none.jsonl'}", "--agent", "puzzler",
                  "--db", str(tmp_path / "x.sqlite3")]) == 2
     assert "cannot be read" in capsys.readouterr().err
-    assert main(["bench", "--game", "duel", "--bank", str(bad), "--agent", "puzzler",
+    assert main(["bench", "--game", "tictactoe", "--bank", str(bad), "--agent", "random",
                  "--db", str(tmp_path / "x.sqlite3")]) == 2
     assert "--bank" in capsys.readouterr().err
+
+
+def test_the_bank_is_a_variant_of_the_duel_not_a_game_of_its_own(capsys):
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "duel-bank" not in out and "--bank BANK" in out

@@ -90,3 +90,67 @@ def test_a_persons_duel_is_saved_after_every_move_and_resumes_exactly(tmp_path):
         again.finish(result)
         assert result.status == "finished" and len(again.match.state.history) == 4
         assert store.games("status = ?", (IN_PROGRESS,)) == []
+
+
+def test_a_verdict_is_stored_when_applied_so_a_resume_runs_no_check(tmp_path):
+    """The person walks away while asked to solve, right after the sample's verdict: the verdict is
+    already in the store, so the resumed duel asks the referee nothing before the person answers."""
+    from pathlib import Path
+
+    from tcgtui.live import LiveGame, human_spec
+    from tcgtui.opponents.base import Agent, Decision
+    from tcgtui.referee import referee_for
+    from tcgtui.store import IN_PROGRESS, Store
+    from tcgtui.tables import person_deal
+
+    calls = []
+
+    def counting(game):
+        real = referee_for(game)
+
+        async def settle(request):
+            calls.append(request.purpose)
+            return await real(request)
+        return settle
+
+    class Person(Agent):
+        """Seat 1: solves first; ``calls_seen`` is how many checks had run when first asked."""
+        spec = "human:ann"
+
+        def __init__(self, leave):
+            self.leave, self.calls_seen = leave, None
+
+        async def decide(self, obs, events):
+            if self.calls_seen is None:
+                self.calls_seen = len(calls)
+            if self.leave:
+                await asyncio.Event().wait()
+            return Decision(Answer("0").text() if obs.phase == "solve" else
+                            Proposal("def mystery(x):\n    return x == 'ann'\n", "'ann'").text())
+
+    params = {"rounds": 2, "check_timeout": 3}
+    game = registry.get("duel").game(params)
+    with Store(Path(tmp_path) / "h.sqlite3") as store:
+        live = LiveGame.begin(store, game, 4, agent=human_spec("ann"), opponent="puzzler", agent_seat=1, lang="en",
+                              resume={"game": "duel", "params": params, "vs": "puzzler"})
+        assert person_deal(live).on_settled == live.save           # the app's person games are wired so
+
+        async def leave():
+            person = Person(leave=True)
+            task = asyncio.ensure_future(run_match(game, 4, (make_agent("puzzler"), person), match=live.match,
+                                                   on_decision=live.on_decision, on_settled=live.save,
+                                                   referee=counting(game)))
+            while person.calls_seen is None:
+                await asyncio.sleep(0.01)
+            task.cancel()
+        asyncio.run(leave())
+        assert calls == ["sample"]
+        again = LiveGame.reopen(store, store.games("status = ?", (IN_PROGRESS,))[0])
+        assert again.match.state.phase == "solve"                 # the verdict came back from the store
+        calls.clear()
+        person = Person(leave=False)
+        result = asyncio.run(run_match(again.game, 4, (make_agent("puzzler"), person), match=again.match,
+                                       on_decision=again.on_decision, on_settled=again.save,
+                                       referee=counting(again.game)))
+        assert person.calls_seen == 0 and calls[0] == "answer"     # no check ran again before the answer
+        assert result.status == "finished"

@@ -9,12 +9,15 @@ import pytest
 from textual.widgets import TextArea
 
 from tcgtui.engine.core import GameRecord, replay
+from tcgtui.engine.duel import Answer
+from tcgtui.engine.duel.moves import TimeUp
 from tcgtui.match import FINISHED
 from tcgtui.tui.app import HUMAN, ArenaApp, Settings
 from tcgtui.tui.games import screen_for
 from tcgtui.tui.games.duel import DuelScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen
 from tcgtui.tui.widgets.text import Caption
+from tests.scenario import rule
 from tests.tui.helpers import screen_text, settle
 
 pytestmark = pytest.mark.anyio
@@ -62,7 +65,7 @@ async def person_against(app: ArenaApp, lang: str) -> None:
         board = app.board
         assert isinstance(board, DuelScreen) and board.session.observation(0).phase == "propose"
         editor = board.query_one("#code", TextArea)
-        assert not editor.read_only and editor.has_focus
+        assert not editor.read_only and editor.has_focus and not editor.soft_wrap
         await pilot.press("f7", "backspace")                # select all, delete the template
         await type_text(pilot, "def mystery(x): return x == 'ann'")
         assert editor.text == "def mystery(x): return x == 'ann'"
@@ -112,3 +115,68 @@ async def test_watching_a_model_duel_streams_its_replies(lang: str) -> None:
             kinds = {kind for kind, _ in board.query_one(StreamPanel).body.parts}
             assert "answer" in kinds                      # the model's last reply, as it streamed
         assert len(server.requests) == sum(1 for d in board.session.decisions if d.seat == 0)
+
+
+def timed_app(lang: str = "en", seconds: float = 20) -> ArenaApp:
+    """The person sits second, so the first thing asked is to solve the puzzler's puzzle."""
+    return ArenaApp(Settings(("puzzler", HUMAN), game_id="duel", lang=lang, seed=3, pause=0.0,
+                             params={"rounds": 2, "check_timeout": 3, "solve_time": seconds}))
+
+
+def mine(board):
+    return [d for d in board.session.decisions if d.seat == 1]
+
+
+@pytest.fixture
+def fixed_clock(monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(DuelScreen, "clock", staticmethod(lambda: now[0]))
+    return now
+
+
+@rule("duel.rules.solve_time")
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_the_countdown_starts_at_the_time_to_solve_when_the_puzzle_is_shown(lang, fixed_clock) -> None:
+    app = timed_app(lang, 20)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        clock = board.query_one("#clock", Caption)
+        assert board.session.observation(1).phase == "solve"
+        assert clock.display and clock.params == {"seconds": 20}
+        assert board.query_one("#code", TextArea).soft_wrap      # a long puzzle line is read whole
+        fixed_clock[0] += 7.5
+        await pilot.pause(0.3)
+        assert clock.params == {"seconds": 13}              # 12.5 seconds left, counted up
+        await type_text(pilot, "5")
+        await pilot.press("enter")                         # sent in time: the countdown stops
+        await until(pilot, lambda: not clock.display)
+        assert board.deadline is None
+
+
+@rule("duel.rules.time_up")
+async def test_at_zero_the_answer_written_so_far_is_sent(fixed_clock) -> None:
+    app = timed_app("en", 10)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        await type_text(pilot, "'half'")                   # written, never sent by the person
+        fixed_clock[0] += 10
+        await until(pilot, lambda: mine(board))
+        assert mine(board)[0].move == Answer("'half'").text()
+        await until(pilot, lambda: board.session.observation(1).history)
+        assert board.session.observation(1).history[0].answer is not None      # checked as usual
+        assert any("Time is up" in n.message for n in app._notifications)
+
+
+@rule("duel.rules.time_up")
+async def test_at_zero_with_nothing_written_the_round_is_a_failure(fixed_clock) -> None:
+    app = timed_app("en", 10)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        fixed_clock[0] += 11
+        await until(pilot, lambda: board.session.observation(1).history)
+        first = board.session.observation(1).history[0]
+        assert first.outcome == "failure" and first.cause == "time" and first.answer is None
+        assert mine(board)[0].move == TimeUp().text()

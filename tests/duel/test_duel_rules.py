@@ -221,3 +221,32 @@ def test_the_record_keeps_every_verdict_and_replays_without_running_code():
     again = replay(game, result.record)                   # no referee here: replay runs no code
     assert again.state.is_terminal() and again.state.outcome == result.outcome
     assert again.record().to_json() == result.record.to_json()
+
+
+@rule("duel.rules.time_up")
+def test_time_up_with_nothing_written_is_a_failure_for_the_solver():
+    from tcgtui.engine.duel.moves import TimeUp
+    untimed = Match(duel(rounds=2), 0)
+    play_round(untimed)
+    with pytest.raises(IllegalMove):                       # no time to solve: nothing can run out
+        untimed.play(TimeUp().text())
+    game = duel(rounds=2, solve_time=30)
+    match = Match(game, 0)
+    play_round(match)
+    assert match.state.phase == SOLVE
+    match.play(TimeUp().text())
+    first = match.state.history[0]
+    assert first.outcome == "failure" and first.cause == "time" and first.value is None
+    assert match.state.wins == [1, 0] and match.state.phase == PROPOSE     # no check: nothing to run
+    assert game.setup()["solve_time"] == 30.0 and replay(game, match.record()).state.to_json() == \
+        match.state.to_json()
+    said = registry.get("duel").narrator(game, locales.load("en")).all(match.events)
+    assert any("time to solve is up" in s for s in said)
+
+
+@rule("duel.rules.solve_time")
+def test_the_time_to_solve_is_told_only_in_timed_duels():
+    timed = dict(registry.get("duel").rules_text(duel(solve_time=45), locales.load("en")))
+    assert "45 seconds" in timed["duel.rules.solve_time"] and "duel.rules.time_up" in timed
+    untimed = dict(registry.get("duel").rules_text(duel(), locales.load("en")))
+    assert "duel.rules.solve_time" not in untimed and "duel.rules.time_up" not in untimed

@@ -69,3 +69,10 @@ def test_a_signed_number_in_arabic_prose_keeps_its_sign_in_front() -> None:
 def test_markup_like_text_stays_literal() -> None:
     [line] = render(Line([Piece("[bold]Fire Bolt[/bold] [3]")]), 40)
     assert line.rstrip() == "[bold]Fire Bolt[/bold] [3]"
+
+
+def test_a_quoted_latin_value_in_arabic_prose_keeps_its_quotes_around_it() -> None:
+    [line] = render(Para("الجولة 1: إجابة من puzzler: 'ann'.", AR), 60)
+    assert "'ann'" in line and "ann''" not in line and "''ann" not in line
+    [two] = render(Para("القيمة \"a b\" ثم 'c'", AR), 60)
+    assert '"a b"' in two and "'c'" in two

@@ -5,14 +5,19 @@ right; Tab indents, F2 goes to the field below) and its secret sample in the fie
 Ctrl+S pre-checks the sample in the
 sandbox and sends the puzzle only if the sample works.  Solving, the puzzle is shown
 read-only and the answer goes in the field (Enter or Ctrl+S sends it; the referee
-checks it).  The side panel holds the scoreboard and the history (the opponent's
-explanations are never in an observation), above the log the game's narrator writes.
+checks it).  With a time to solve (``--param solve_time=SECONDS``) a countdown runs from
+the moment the puzzle is shown; at 0 the answer written so far is sent, or, with nothing
+written, ``TimeUp`` (a failure).  The side panel holds the scoreboard and the history
+(the opponent's explanations are never in an observation), above the log the game's
+narrator writes.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.console import Group
 from rich.text import Text
@@ -25,8 +30,8 @@ from textual.widgets import Input, TextArea
 
 from tcgtui.console_text import clean
 from tcgtui.engine.core import Event
-from tcgtui.engine.duel import Answer, Proposal
-from tcgtui.engine.duel.moves import parse_answer, parse_proposal
+from tcgtui.engine.duel import Answer, DuelNarrator, Proposal
+from tcgtui.engine.duel.moves import TimeUp, parse_answer, parse_proposal
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Line, Piece
@@ -67,15 +72,15 @@ class DuelPanel(Localized, Widget):
         for seat in (0, 1):
             score = o.wins[seat] - o.penalties[seat]
             lines.append(Line([Piece("  ", shrink=False), Piece(s.label_for(seat)), Piece(" ", shrink=False),
-                               Piece(tr("duel.ui.panel.score", score=score, penalties=o.penalties[seat]), "bold",
-                                     shrink=False)], d))
+                               Piece(tr("duel.ui.panel.score", score=score, penalties=o.penalties[seat]), "bold")],
+                              d))      # shrinkable: only those pieces are shaped and reordered
         if o.history:
             lines.append(Line([Piece(tr("duel.ui.panel.history"), "bold")], d))
         for r in o.history:
-            lines.append(Line([Piece(f"{r.number:>2} ", "dim", shrink=False), Piece(s.label_for(r.proposer)),
-                               Piece(" ", shrink=False),
-                               Piece(tr(f"duel.prompts.outcome.{r.outcome}"), OUTCOME_STYLE.get(r.outcome, ""))],
-                              d))
+            line = tr("duel.ui.panel.line", proposer=s.label_for(r.proposer),
+                      outcome=tr(f"duel.prompts.outcome.{r.outcome}"))
+            lines.append(Line([Piece(f"{r.number:>2} ", "dim", shrink=False),
+                               Piece(line, OUTCOME_STYLE.get(r.outcome, ""))], d))
         return Group(*lines)
 
 
@@ -86,12 +91,14 @@ class DuelScreen(GameScreen):
                 Binding("f2", "switch_field", show=False, priority=True),
                 Binding("f1", "rules", show=False, priority=True),
                 Binding("ctrl+q", "quit_game", show=False, priority=True)]
+    clock: Callable[[], float] = staticmethod(time.monotonic)     # the countdown's time source (tests fix it)
 
     def __init__(self, session: GameSession, *, streams: bool = False,
                  note: tuple[str, dict[str, Any]] | None = None) -> None:
         super().__init__(session, streams=streams, note=note)
         self.obs: Any = None
         self.checking = False
+        self.deadline: float | None = None          # the clock's time at which the solver's time runs out
         self._narrators: dict[tuple[str, int | None], Any] = {}
 
     # --- layout ----------------------------------------------------------------------
@@ -105,6 +112,7 @@ class DuelScreen(GameScreen):
                 yield TextArea.code_editor(TEMPLATE, language="python", read_only=True, id="code")
                 yield Caption("duel.ui.value.sample", id="value-title", classes="pane-title")
                 yield Input(id="value", disabled=True)
+                yield Caption("duel.ui.status.clock", id="clock", seconds=0)
                 yield Caption("duel.ui.status.idle", id="status", wrap=True)
             with Vertical(id="side"):
                 yield DuelPanel(self, id="panel")
@@ -120,17 +128,19 @@ class DuelScreen(GameScreen):
                                              self.label_for(1 - self.session.viewer)),
                                     seed=self.session.seed, watch=self._watch_state(), note=self.note,
                                     your_move_key="duel.ui.top.your_move", phase="play")
+        self.query_one("#clock", Caption).display = False
+        self.set_interval(0.25, self.tick)
         self.redraw()
         self.run_game()
 
     # --- hooks -----------------------------------------------------------------------
 
     def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
-        from tcgtui.engine import registry
         viewer = None if seat == SPECTATOR else seat
         key = (catalog.code, viewer)
-        if key not in self._narrators:
-            self._narrators[key] = registry.get("duel").narrator(self.session.game, catalog, viewer)
+        if key not in self._narrators:      # the log names the players as the panel does
+            names = (self.label_for(0), self.label_for(1))
+            self._narrators[key] = DuelNarrator(self.session.game, catalog, -1 if viewer is None else viewer, names)
         lines = self._narrators[key].all([event])
         return " ".join(lines) if lines else None
 
@@ -177,17 +187,46 @@ class DuelScreen(GameScreen):
             self._set_editor(o.code, read_only=True, title="duel.ui.code.solve")
             self.query_one("#value-title", Caption).set("duel.ui.value.answer")
             field.focus()
-        self.query_one("#status", Caption).set("duel.ui.status.attempts", left=o.attempts_left)
+            if self.session.game.solve_time > 0 and self.deadline is None:
+                self.deadline = self.clock() + self.session.game.solve_time
+                self.tick()
+        if o.phase == "propose":
+            self.query_one("#status", Caption).set("duel.ui.status.propose")
+        else:
+            self.query_one("#status", Caption).set("duel.ui.status.attempts", left=o.attempts_left)
         self.redraw()
 
     def _set_editor(self, code: str, *, read_only: bool, title: str) -> None:
         """Show ``code``; a puzzle from outside (a model's) loses escape sequences and bidi overrides."""
         editor = self.query_one("#code", TextArea)
         editor.read_only = read_only
+        editor.soft_wrap = read_only       # a puzzle to read is wrapped whole; code being written is not
         editor.load_text(clean(code, newlines=True) if read_only else code)
         self.query_one("#code-title", Caption).set(title)
 
+    def tick(self) -> None:
+        """The countdown: the seconds left, and at 0 the answer written so far (or ``TimeUp``) sent."""
+        if self.deadline is None:
+            return
+        left = self.deadline - self.clock()
+        clock = self.query_one("#clock", Caption)
+        if left > 0:
+            clock.display = True
+            clock.set("duel.ui.status.clock", seconds=math.ceil(left))
+            return
+        self.deadline = None
+        clock.display = False
+        if not self.choosing():
+            return
+        value = self.query_one("#value", Input).value.strip()
+        answer = Answer(value).text()
+        self._send(answer if parse_answer(answer) is not None else TimeUp().text())
+        self.query_one("#status", Caption).set("duel.ui.status.time_up")
+        self.notify(self.tr("duel.ui.status.time_up"), timeout=4)
+
     async def game_ended(self, result: MatchResult | None) -> None:
+        self.deadline = None
+        self.query_one("#clock", Caption).display = False
         self.query_one("#value", Input).disabled = True
         self.query_one("#code", TextArea).read_only = True
         self.redraw()
@@ -261,6 +300,8 @@ class DuelScreen(GameScreen):
 
     def _send(self, move: str) -> None:
         if self.session.choose(move):
+            self.deadline = None
+            self.query_one("#clock", Caption).display = False
             self.query_one("#value", Input).disabled = True
             self.query_one("#code", TextArea).read_only = True
             self.query_one("#status", Caption).set("duel.ui.status.sent")
