@@ -91,6 +91,9 @@ class GameInfo:
     params: tuple[Param, ...] = ()
     prompt_styles: tuple[str, ...] = ()         # forms of the state in prompts; the first is the default
     family: str = ""                            # games that share a package, screen and locale folder
+    # Whether random playouts from a re-deal say anything about a move.  Not where the result hangs
+    # on one secret the seat must find (Eleusis's rule, a quiz's answer): there mc/mcts only guess.
+    search: bool = True
 
     def param(self, name: str) -> Param:
         for p in self.params:

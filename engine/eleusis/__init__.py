@@ -36,7 +36,7 @@ def _scientist(game: Any, arg: int | None) -> Any:
 
 
 SPEC = register(GameSpec(
-    GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT,
+    GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT, search=False,
              params=(Param("rule", int, 0, low=0, high=COUNT - 1),
                      Param("guess_format", str, "text", choices=FORMATS),
                      Param("rule_code", str, ""))),

@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tcgtui import locales
-from tcgtui.engine.deck import make as M
-from tcgtui.engine.deck.simulate import run_task, scores, tasks
 from tcgtui.errors import UserError
 from tcgtui.packs import BUILTIN_DIR, load_pack, resolve
+
+if TYPE_CHECKING:
+    from tcgtui.engine.deck.make import Candidate
 
 DEFAULTS = {"pack": "frontier", "count": 10, "playouts": 5, "games": 200, "field": 4, "seed": 0}
 
@@ -51,7 +53,7 @@ def _check(args: argparse.Namespace) -> None:
             raise UserError(locales.load().t("cmd_deck.errors.range", flag=flag, value=value, lo=lo, hi=hi))
 
 
-def sim_setup(pack: Any, spec: str, cand: M.Candidate, field: list[tuple[int, ...]], k: int, games: int) -> dict:
+def sim_setup(pack: Any, spec: str, cand: Candidate, field: list[tuple[int, ...]], k: int, games: int) -> dict:
     """What a question carries so anyone can re-run its simulation."""
     ids = [c.id for c in pack.cards]
 
@@ -69,6 +71,8 @@ def make_questions(pack: Any, spec: str, count: int, langs: list[str], k: int, g
                    seed: int, max_candidates: int, submit: Any) -> tuple[list[dict], int]:
     """Kept questions (JSON objects, one per language) and how many candidates were tried.
     ``submit(tasks) -> results`` runs simulation tasks (in a pool, or a cluster)."""
+    from tcgtui.engine.deck import make as M          # numpy: only when questions are made
+    from tcgtui.engine.deck.simulate import scores, tasks
     catalogs = [locales.load(lang) for lang in langs]
     field = M.field(pack, field_size, seed)
     out: list[dict] = []
@@ -109,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if not out_path.parent.is_dir():
         raise UserError(text.t("cmd_deck.errors.out", path=str(out_path)))
     from tcgtui.bench.cluster import executor
+    from tcgtui.engine.deck.simulate import run_task
     pool = executor(args.ray) if args.ray or (args.workers or 2) > 1 else None
     started = time.perf_counter()
     try:
@@ -122,8 +127,10 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     for lang in langs:
         target = out_path if len(langs) == 1 else out_path.with_name(f"{out_path.stem}.{lang}{out_path.suffix}")
-        target.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in lines if q["language"] == lang),
-                          encoding="utf-8")
+        partial = target.with_name(target.name + ".tmp")       # whole or not at all: renamed when written
+        partial.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in lines if q["language"] == lang),
+                           encoding="utf-8")
+        os.replace(partial, target)
     kept = len(lines) // max(1, len(langs))
     print(text.t("cmd_deck.made", kept=kept, tried=tried, share=100 * kept / max(1, tried), seconds=seconds,
                  per_hour=3600 * kept / seconds if seconds else 0, path=str(out_path)), file=sys.stderr)
