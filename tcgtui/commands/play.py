@@ -18,6 +18,7 @@ from tcgtui.campaign import DEFAULT_GAMES, KIND
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, LiveGame, human_spec, resume_source, unfinished
+from tcgtui.arena import game_spec
 from tcgtui.engine import registry
 from tcgtui.packs import BUILTIN_DIR, DEFAULT_PACK, resolve
 from tcgtui.store import Store, add_db_argument, open_store
@@ -81,7 +82,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def start(args: argparse.Namespace, handle: str | None) -> Any:
-    """The settings of a new game against --vs, or of the campaign; every flag checked."""
+    """The settings of a new game against --vs, or of the campaign; every flag checked.
+    A one-seat game (Eleusis) seats the person alone: --vs and --seat have nothing to choose."""
+    if game_spec(args.game).info.seats == 1:
+        for flag, given in (("--vs", args.vs), ("--seat", args.seat)):
+            if given is not None:
+                raise UserError(locales.load().t("humans.one_seat", flag=flag, game=args.game))
+        return settings_from(args, (HUMAN,), handle=handle or "")
     opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS, args.game)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
     return settings_from(args, seats, handle=handle or "")
@@ -90,7 +97,7 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
 def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | None) -> Any:
     """Wire the games to the store: the campaign where the person left it, or games against --vs."""
     source = pack_source(args.pack or DEFAULT_PACK)
-    opponent = next(s for s in settings.seats if s != HUMAN)
+    opponent = next((s for s in settings.seats if s != HUMAN), "")     # "": a one-seat game
     where = card_source(source) if settings.game_id == registry.DEFAULT else {
         "game": settings.game_id, "params": dict(settings.params)}
     game = registry.get(settings.game_id).game(settings.params)

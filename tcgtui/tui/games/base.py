@@ -133,6 +133,11 @@ class GameScreen(LocalizedScreen[None]):
         """Lines (locale key, parameters) the game adds under the game-over headline."""
         return []
 
+    def summary_block(self) -> list[RenderableType]:
+        """Renderables the game adds at the end of the game-over summary, drawn as given
+        (Eleusis: the true rule's code, left to right in every language)."""
+        return []
+
     # --- the game worker -------------------------------------------------------------
 
     @work(exclusive=True, group="game")

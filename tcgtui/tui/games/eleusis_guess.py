@@ -1,0 +1,95 @@
+"""The rule editor of Eleusis: a guess written in the rule language, checked as one types.
+
+A ``TextArea`` with Python highlighting (Textual draws it with tree-sitter,
+the ``syntax`` extra of this package; without it the text is plain and
+everything else works).  Under it, the checker's first complaint in the
+reader's language, or a line saying the rule is well formed.  Ctrl+S (or
+F2) sends the guess with the chosen card; Escape goes back without guessing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import TextArea
+
+from tcgtui.console_text import clean
+from tcgtui.engine.eleusis.cards import parse_card
+from tcgtui.engine.eleusis.rulelang import check
+from tcgtui.tui.screens.base import LocalizedModal
+from tcgtui.tui.widgets.bars import KeyBar
+from tcgtui.tui.widgets.text import Caption
+
+MAX_CHARS = 4_000       # a move's rule text limit (moves.MAX_TEXT)
+
+
+def highlighting() -> str | None:
+    """``python`` when tree-sitter can highlight it, else None (plain text)."""
+    try:
+        import tree_sitter  # noqa: F401
+        import tree_sitter_python  # noqa: F401
+    except ImportError:
+        return None
+    return "python"
+
+
+class GuessScreen(LocalizedModal["str | None"]):
+    """Dismisses with the rule's code, or None (Escape)."""
+
+    CSS_PATH = Path(__file__).with_name("eleusis.tcss")
+    AUTO_FOCUS = "#rule"
+    BINDINGS = [Binding("ctrl+s,f2", "send", show=False, priority=True),
+                Binding("escape", "cancel", show=False, priority=True)]
+
+    def __init__(self, card: str, text: str = "") -> None:
+        super().__init__()
+        self.card, self.start = card, text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="guess"):
+            yield Caption("eleusis.ui.guess.title", style="bold", wrap=True,
+                          card=parse_card(self.card).symbol())
+            yield Caption("eleusis.ui.guess.help", wrap=True, style="italic")
+            yield TextArea.code_editor(self.start, language=highlighting(), id="rule", soft_wrap=True)
+            yield Caption("eleusis.ui.guess.empty", style="bold yellow", wrap=True, id="rule-check")
+            yield KeyBar([("Ctrl+S", "eleusis.ui.keys.send", "send"), ("Esc", "eleusis.ui.keys.back", "cancel")],
+                         id="dialog-keys")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.show_check()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self.show_check()
+
+    def problem(self) -> str | None:
+        """What is wrong with the text as a rule, in the reader's language (None: a rule)."""
+        text = self.query_one("#rule", TextArea).text
+        if not text.strip():
+            return self.tr("eleusis.ui.guess.empty")
+        if len(text) > MAX_CHARS:
+            return self.tr("eleusis.ui.guess.too_long", limit=MAX_CHARS)
+        error = check(text)
+        return None if error is None else error.text(self.catalog)
+
+    def show_check(self) -> None:
+        caption = self.query_one("#rule-check", Caption)
+        problem = self.problem()
+        if problem is None:
+            caption.style = "bold green"
+            caption.set("eleusis.ui.guess.ok")
+        else:
+            caption.style = "bold red"
+            caption.set("eleusis.ui.guess.problem", problem=clean(problem))
+
+    def action_send(self) -> None:
+        if self.problem() is None:
+            self.dismiss(self.query_one("#rule", TextArea).text.strip("\n"))
+        else:
+            self.notify(self.tr("eleusis.ui.guess.fix"), timeout=2)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
