@@ -49,9 +49,11 @@ class HumanAgent(Agent):
             self._legal = ()
         return Decision(move)
 
-    def choose(self, move: str) -> bool:
-        """Answer the pending question; False (and nothing happens) if none or not legal."""
-        if not self.waiting or move not in self._legal:
+    def choose(self, move: str, stands_for: str | None = None) -> bool:
+        """Answer the pending question; False (and nothing happens) if none or not legal.
+        ``stands_for``: the legal move that ``move`` carries more words with (Eleusis: a card
+        played with a guess, whose text is not among the legal moves but whose card is)."""
+        if not self.waiting or (stands_for or move) not in self._legal:
             return False
         assert self._pending is not None
         self._pending.set_result(move)

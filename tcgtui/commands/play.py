@@ -127,8 +127,9 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     args.lang, args.game = row.lang, game_id
     pack = getattr(live.game, "pack", None)
     settings = settings_from(args, person_seats(row), handle=handle, pack=pack)
-    if pack is None:
-        settings.params = dict(live.game.setup())
+    if pack is None:       # the game's parameters from its setup (which may hold more: Eleusis's turn limit)
+        names = {p.name for p in registry.get(game_id).info.params}
+        settings.params = {k: v for k, v in live.game.setup().items() if k in names}
     if run is not None and run.kind == KIND:
         campaign = CampaignTable(store, pack, params["pack"], handle, row.lang,
                                  int(run.config["games_per_level"]), int(run.config["seed"]), first=live)

@@ -325,7 +325,7 @@ class EleusisScreen(GameScreen):
             return False
         card = parse_card(self.obs.hand[index])
         move = Play(card, guess=True, rule=guess, code=guess).text() if guess else card.text()
-        if self.session.choose(move):
+        if self.session.choose(move, card.text()):
             self.query_one(TopBar).show(your_move=False)
             self.redraw()
             return True

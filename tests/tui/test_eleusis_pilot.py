@@ -1,0 +1,174 @@
+"""Eleusis on the screen, driven by keys and clicks as a person would; recorded and resumed through ``tcgtui play``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import TextArea
+
+from tcgtui import config
+from tcgtui.cli import main
+from tcgtui.engine.core import GameRecord, replay
+from tcgtui.live import human_spec
+from tcgtui.match import FINISHED
+from tcgtui.store import IN_PROGRESS, Store
+from tcgtui.store import FINISHED as STORED_FINISHED
+from tcgtui.tui.app import HUMAN, ArenaApp, Settings
+from tcgtui.tui.games import screen_for
+from tcgtui.tui.games.eleusis import EleusisScreen, HandView
+from tcgtui.tui.games.eleusis_guess import GuessScreen
+from tcgtui.tui.screens.dialogs import GameOverScreen
+from tcgtui.tui.screens.rules import RulesScreen
+from tests.tui.helpers import screen_text, settle
+from tests.tui.test_recorded_play import app_for, quit_by_keys
+
+pytestmark = pytest.mark.anyio
+
+EVEN = "return card.rank % 2 == 0"          # rule 0, "Even ranks", written as a person would
+
+
+def eleusis_app(lang: str = "en", seed: int = 3, rule: int = 0) -> ArenaApp:
+    return ArenaApp(Settings((HUMAN,), game_id="eleusis", params={"rule": rule}, lang=lang, seed=seed, pause=0.0))
+
+
+async def guess_by_keys(pilot, app: ArenaApp, text: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press("g")
+    await pilot.pause()
+    assert isinstance(app.screen, GuessScreen)
+    await pilot.press(*text)
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await settle(pilot, app)
+
+
+def test_eleusis_finds_its_screen() -> None:
+    assert screen_for("eleusis") is EleusisScreen
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_a_full_round_by_keys_wrong_guess_then_right(lang: str) -> None:
+    app = eleusis_app(lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        assert board.has_class("rtl") == (lang == "ar")
+        hand = board.obs.hand
+        row = " ".join(f"{board.query_one(HandView).hand[i]}" for i in range(3))
+        assert row and hand[0] in board.query_one(HandView).hand
+        # The hand's card row reads left to right in both languages: 1 2 3 ... over the cards.
+        text = screen_text(app)
+        assert "1   2   3   4   5   6   7   8   9   10  11  12" in text
+        await pilot.press("1")                    # a digit plays that card
+        await settle(pilot, app)
+        await pilot.press("right", "enter")       # arrows choose, Enter plays
+        await settle(pilot, app)
+        moves = [d.move for d in board.session.decisions]
+        assert moves == [hand[0], board.session.decisions[1].move] and len(moves) == 2
+        await guess_by_keys(pilot, app, "return card.rank > 5")
+        assert board.obs.wrong == 1 and board.obs.failed_guesses == ("return card.rank > 5",)
+        assert board.obs.potential == 31 - 4 - 2
+        await guess_by_keys(pilot, app, EVEN)
+        result = board.session.result
+        assert app.failure is None and result is not None and result.status == FINISHED
+        assert result.outcome.reason == "solved" and result.outcome.scores == (31 - 4 - 2,)
+        assert isinstance(app.screen, GameOverScreen)
+        over = screen_text(app)
+        assert "25" in over and "card.rank % 2 == 0" in over     # the score and the true rule's code
+        if lang == "en":
+            assert "Even ranks" in over and "not equivalent" in over and "is equivalent" in over
+        again = replay(app.game, GameRecord.from_json(result.record.to_json()))
+        assert again.state.outcome == result.outcome
+
+
+async def test_a_card_is_played_by_a_click() -> None:
+    app = eleusis_app(seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        hand = board.query_one(HandView)
+        third = board.obs.hand[2]
+        await pilot.click(hand, offset=(1 + 2 * 4 + 1, 1))
+        await settle(pilot, app)
+        assert [d.move for d in board.session.decisions] == [third]
+
+
+async def test_the_editor_checks_as_one_types_and_refuses_what_is_not_a_rule() -> None:
+    app = eleusis_app("ar")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        await pilot.press("g")
+        await pilot.pause()
+        editor = app.screen.query_one(TextArea)
+        await pilot.press(*"import os")
+        await pilot.pause()
+        assert editor.text == "import os"            # "l", "q" and the rest are text here, not keys of the screen
+        assert "import" in screen_text(app) and app.lang == "ar"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, GuessScreen) and not board.session.decisions
+        editor.text = ""
+        await pilot.press(*"return card.color == 'black'")
+        await pilot.pause()
+        assert app.screen.problem() is None           # type: ignore[attr-defined]
+        await pilot.press("escape")                    # back without guessing: no move made
+        await settle(pilot, app)
+        assert isinstance(app.screen, EleusisScreen) and not board.session.decisions
+
+
+async def test_the_rules_screen_shows_example_rules_in_the_rule_language() -> None:
+    app = eleusis_app()
+    async with app.run_test(size=(120, 60)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        text = screen_text(app)
+        assert "The rule language by example" in text and "return card.rank % 2 == 0" in text
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(config.ENV, str(tmp_path / "config.toml"))
+    return tmp_path / "games.sqlite3"
+
+
+async def test_a_round_is_recorded_move_by_move_resumed_and_finished(db: Path) -> None:
+    with Store(db) as store:
+        app = app_for(store, "--game", "eleusis", "--param", "rule=0", "--name", "ada", "--seed", "3")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            for key in "123":
+                await pilot.press(key)
+                await settle(pilot, app)
+            await quit_by_keys(pilot, app)
+        [saved] = store.games()
+        assert (saved.status, saved.game, saved.agent, saved.seats) == (
+            IN_PROGRESS, "eleusis", human_spec("ada"), (human_spec("ada"),))
+        assert saved.moves == 3 and len(store.decisions(saved.id)) == 3
+        position = app.board.session.match.state.to_json()
+
+        app = app_for(store, "--resume", "--name", "ada")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            assert app.board.session.match.state.to_json() == position
+            await guess_by_keys(pilot, app, EVEN)
+            assert isinstance(app.screen, GameOverScreen)
+        [done] = store.games()
+        assert done.id == saved.id and done.status == STORED_FINISHED and done.moves == 4
+        assert "card.rank % 2 == 0" in store.decisions(done.id)[-1].move
+
+
+def test_play_refuses_an_opponent_for_a_one_seat_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--game", "eleusis", "--vs", "random", "--name", "ada"]) == 2
+    assert "--vs: eleusis is played alone against a hidden rule; leave --vs out" in capsys.readouterr().err
+
+
+def test_play_says_when_a_game_has_no_screen(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import tcgtui.tui.games as games
+    monkeypatch.setattr(games, "has_screen", lambda gid: gid != "eleusis")
+    assert main(["play", "--game", "eleusis", "--name", "ada"]) == 2
+    err = capsys.readouterr().err
+    assert "--game: eleusis has no screen to be played on yet" in err and "is not a game" not in err
