@@ -172,3 +172,20 @@ def test_play_says_when_a_game_has_no_screen(monkeypatch: pytest.MonkeyPatch,
     assert main(["play", "--game", "eleusis", "--name", "ada"]) == 2
     err = capsys.readouterr().err
     assert "--game: eleusis has no screen to be played on yet" in err and "is not a game" not in err
+
+
+async def test_the_home_screen_opens_eleusis_alone() -> None:
+    app = ArenaApp(Settings(home=True, seed=3, pause=0.0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        games = app.screen.query_one("#games")
+        await pilot.press(*["down"] * games.values.index("eleusis"))
+        await pilot.pause()
+        assert app.screen.query_one("#opponents").values == ["-"]
+        assert "you play alone" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, EleusisScreen) and len(app.board.session.seats) == 1
+        await pilot.press("1")
+        await settle(pilot, app)
+        assert len(app.board.session.decisions) == 1

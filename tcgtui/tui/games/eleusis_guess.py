@@ -50,11 +50,12 @@ class GuessScreen(LocalizedModal["str | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="guess"):
-            yield Caption("eleusis.ui.guess.title", style="bold", wrap=True,
+            yield Caption("eleusis.ui.guess.title", style="bold", wrap=True, justify="center",
                           card=parse_card(self.card).symbol())
-            yield Caption("eleusis.ui.guess.help", wrap=True, style="italic")
+            yield Caption("eleusis.ui.guess.help", wrap=True, style="italic", justify="center")
             yield TextArea.code_editor(self.start, language=highlighting(), id="rule", soft_wrap=True)
-            yield Caption("eleusis.ui.guess.empty", style="bold yellow", wrap=True, id="rule-check")
+            yield Caption("eleusis.ui.guess.empty", style="bold yellow", wrap=True, justify="center",
+                          id="rule-check")
             yield KeyBar([("Ctrl+S", "eleusis.ui.keys.send", "send"), ("Esc", "eleusis.ui.keys.back", "cancel")],
                          id="dialog-keys")
 
