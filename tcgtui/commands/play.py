@@ -12,7 +12,7 @@ import argparse
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.llm_options import add_endpoint_arguments
+from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui import config
 from tcgtui.campaign import DEFAULT_GAMES, KIND
 from tcgtui.console_text import clean
@@ -23,6 +23,7 @@ from tcgtui.engine import registry
 from tcgtui.packs import BUILTIN_DIR, DEFAULT_PACK, resolve
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
+from tcgtui.opponents.llm.followup import judge_settings
 from tcgtui.tables import CampaignTable, FreeTable, card_source, person_seats
 from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
 
@@ -88,6 +89,8 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
         for flag, given in (("--vs", args.vs), ("--seat", args.seat)):
             if given is not None:
                 raise UserError(locales.load().t("humans.one_seat", flag=flag, game=args.game))
+        if args.judge:                   # --judge: checked before the screen opens (a person's guesses in words)
+            judge_settings(endpoint_options(args))
         return settings_from(args, (HUMAN,), handle=handle or "")
     opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS, args.game)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)

@@ -189,3 +189,33 @@ async def test_the_home_screen_opens_eleusis_alone() -> None:
         await pilot.press("1")
         await settle(pilot, app)
         assert len(app.board.session.decisions) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_with_a_judge_a_person_guesses_in_words_through_the_real_test_server(lang: str) -> None:
+    from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+    words = {"en": "even ranks only", "ar": "الرتب الزوجية فقط"}[lang]
+    with ChatServer(policy=eleusis_policy(translations={words: EVEN})) as server:
+        app = ArenaApp(Settings((HUMAN,), game_id="eleusis", params={"rule": 0}, lang=lang, seed=3, pause=0.0,
+                                agent_options={"judge": "llm:translator", "base_url": server.base_url}))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("g")
+            await pilot.pause()
+            assert app.screen.query_one(TextArea).language is None     # words: no rule checker, no highlighting
+            app.screen.query_one(TextArea).insert(words)            # typed (Arabic has no keys in the Pilot)
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            for _ in range(100):                                     # the translator answers over HTTP
+                if app.board.session.result is not None:
+                    break
+                await pilot.pause(0.05)
+            await settle(pilot, app)
+            result = app.board.session.result
+            assert result is not None and result.outcome.reason == "solved" and result.outcome.scores == (30.0,)
+            sent = [r.json for r in server.requests]
+            assert sent and all(r["model"] == "translator" and r["temperature"] == 0 for r in sent)
+            assert words in sent[0]["messages"][-1]["content"]
+            from tcgtui.engine.eleusis.moves import parse_play
+            play = parse_play(app.board.session.decisions[0].move)
+            assert (play.rule, play.code, play.guess) == (words, EVEN, True)

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -351,6 +351,11 @@ class EleusisScreen(GameScreen):
         if self.obs is not None and self.obs.hand:
             self.play(self.cursor)
 
+    @property
+    def judge(self) -> str | None:
+        """``--judge llm:MODEL``: a person guesses in plain words, which that model writes as a rule."""
+        return self.host.settings.agent_options.get("judge") or None
+
     def action_guess(self) -> None:
         """The rule editor; the guess it returns goes with the chosen card."""
         if not self.choosing():
@@ -358,10 +363,36 @@ class EleusisScreen(GameScreen):
         from tcgtui.tui.games.eleusis_guess import GuessScreen
         index = self.cursor
 
-        def after(code: str | None) -> None:
-            if code:
-                self.play(index, code)
-        self.app.push_screen(GuessScreen(self.obs.hand[index]), after)
+        def after(text: str | None) -> None:
+            if text and self.judge:
+                self.translate(index, text)
+            elif text:
+                self.play(index, text)
+        self.app.push_screen(GuessScreen(self.obs.hand[index], words=bool(self.judge)), after)
+
+    @work(exclusive=True, group="translate")
+    async def translate(self, index: int, words: str) -> None:
+        """The words to the judge model (the ``llm:`` agent's translator, same prompt, same cache),
+        then the card played with the guess: the words and the code it wrote."""
+        from tcgtui.engine import registry
+        from tcgtui.opponents.llm.followup import FollowUp, judge_settings
+        card = parse_card(self.obs.hand[index])
+        game = self.session.game.public()
+        game.guess_format = "text"           # a person's words are always text, whatever the round's format
+        prompter = registry.get("eleusis").prompter(game, self.catalog, 0, None)
+        self.notify(self.tr("eleusis.ui.guess.translating"), timeout=3)
+        translator = FollowUp(judge_settings(dict(self.host.settings.agent_options)))  # type: ignore[arg-type]
+        try:
+            move, _ = await translator.complete(prompter, Play(card, guess=True, rule=words).text())
+        except Exception as exc:     # an endpoint down or refusing: said on the board, the turn still open
+            self.notify(self.tr("eleusis.ui.guess.translate_failed", error=clean(str(exc))[:200]),
+                        severity="error", timeout=6)
+            return
+        finally:
+            await translator.aclose()
+        if self.session.choose(move, card.text()):
+            self.query_one(TopBar).show(your_move=False)
+            self.redraw()
 
     async def clicked(self, index: int) -> None:
         self.cursor = index

@@ -9,6 +9,7 @@ F2) sends the guess with the chosen card; Escape goes back without guessing.
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from textual.app import ComposeResult
@@ -28,32 +29,33 @@ MAX_CHARS = 4_000       # a move's rule text limit (moves.MAX_TEXT)
 
 def highlighting() -> str | None:
     """``python`` when tree-sitter can highlight it, else None (plain text)."""
-    try:
-        import tree_sitter  # noqa: F401
-        import tree_sitter_python  # noqa: F401
-    except ImportError:
-        return None
-    return "python"
+    have = all(importlib.util.find_spec(name) is not None for name in ("tree_sitter", "tree_sitter_python"))
+    return "python" if have else None
 
 
 class GuessScreen(LocalizedModal["str | None"]):
-    """Dismisses with the rule's code, or None (Escape)."""
+    """Dismisses with the rule's code (``words``: the rule in plain words, for the translator),
+    or None (Escape)."""
 
     CSS_PATH = Path(__file__).with_name("eleusis.tcss")
     AUTO_FOCUS = "#rule"
     BINDINGS = [Binding("ctrl+s,f2", "send", show=False, priority=True),
                 Binding("escape", "cancel", show=False, priority=True)]
 
-    def __init__(self, card: str, text: str = "") -> None:
+    def __init__(self, card: str, text: str = "", words: bool = False) -> None:
         super().__init__()
-        self.card, self.start = card, text
+        self.card, self.start, self.words = card, text, words
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="guess"):
-            yield Caption("eleusis.ui.guess.title", style="bold", wrap=True, justify="center",
+            mode = "words" if self.words else "code"
+            yield Caption(f"eleusis.ui.guess.title_{mode}", style="bold", wrap=True, justify="center",
                           card=parse_card(self.card).symbol())
-            yield Caption("eleusis.ui.guess.help", wrap=True, style="italic", justify="center")
-            yield TextArea.code_editor(self.start, language=highlighting(), id="rule", soft_wrap=True)
+            yield Caption(f"eleusis.ui.guess.help_{mode}", wrap=True, style="italic", justify="center")
+            if self.words:
+                yield TextArea(self.start, id="rule", soft_wrap=True)
+            else:
+                yield TextArea.code_editor(self.start, language=highlighting(), id="rule", soft_wrap=True)
             yield Caption("eleusis.ui.guess.empty", style="bold yellow", wrap=True, justify="center",
                           id="rule-check")
             yield KeyBar([("Ctrl+S", "eleusis.ui.keys.send", "send"), ("Esc", "eleusis.ui.keys.back", "cancel")],
@@ -73,6 +75,8 @@ class GuessScreen(LocalizedModal["str | None"]):
             return self.tr("eleusis.ui.guess.empty")
         if len(text) > MAX_CHARS:
             return self.tr("eleusis.ui.guess.too_long", limit=MAX_CHARS)
+        if self.words:            # words are the translator's to read: any text will do
+            return None
         error = check(text)
         return None if error is None else error.text(self.catalog)
 
@@ -81,7 +85,7 @@ class GuessScreen(LocalizedModal["str | None"]):
         problem = self.problem()
         if problem is None:
             caption.style = "bold green"
-            caption.set("eleusis.ui.guess.ok")
+            caption.set("eleusis.ui.guess.ok_words" if self.words else "eleusis.ui.guess.ok")
         else:
             caption.style = "bold red"
             caption.set("eleusis.ui.guess.problem", problem=clean(problem))
