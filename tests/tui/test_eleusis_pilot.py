@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -158,6 +159,12 @@ async def test_a_round_is_recorded_move_by_move_resumed_and_finished(db: Path) -
         [done] = store.games()
         assert done.id == saved.id and done.status == STORED_FINISHED and done.moves == 4
         assert "card.rank % 2 == 0" in store.decisions(done.id)[-1].move
+    out = db.parent / "people.jsonl"                      # exported like every human game
+    assert main(["baseline", "export", str(out), "--db", str(db)]) == 0
+    [line] = out.read_text(encoding="utf-8").splitlines()
+    exported = json.loads(line)
+    assert (exported["game"], exported["score"], exported["reason"]) == ("eleusis", 31.0 - 4, "solved")
+    assert len(exported["decisions"]) == 4
 
 
 def test_play_refuses_an_opponent_for_a_one_seat_game(capsys: pytest.CaptureFixture[str]) -> None:
