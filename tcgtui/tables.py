@@ -151,7 +151,8 @@ class WatchTable:
             run = self.run()
             index = len(self.store.games("run_id = ?", (run.id,)))
             game = self.game
-            row = game_row(result, game=game, agent=self.seats[0], opponent=self.seats[1], lang=lang,
+            opponent = self.seats[1] if len(self.seats) > 1 else ""      # "": a one-seat game
+            row = game_row(result, game=game, agent=self.seats[0], opponent=opponent, lang=lang,
                            game_index=index, agent_seat=0, run_id=run.id, started_at=started, finished_at=now())
             decisions = decision_rows(result.decisions, row.seats, game, lambda info: scrub_info(info, False))
             self.store.save_game(row, decisions)

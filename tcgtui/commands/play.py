@@ -24,7 +24,7 @@ from tcgtui.packs import BUILTIN_DIR, DEFAULT_PACK, resolve
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.llm.followup import judge_settings
-from tcgtui.tables import CampaignTable, FreeTable, card_source, person_seats
+from tcgtui.tables import CampaignTable, FreeTable, WatchTable, card_source, person_seats
 from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
 
 DEFAULT_VS = "mc:100"
@@ -34,6 +34,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--vs", default=None, metavar="SPEC", help=text.t("cmd_play.vs"))
     p.add_argument("--name", default="", metavar="HANDLE", help=text.t("cmd_play.name"))
     p.add_argument("--seat", type=int, default=None, metavar="1|2", help=text.t("cmd_play.seat"))
+    p.add_argument("--dealer", default=None, metavar="SPEC", help=text.t("cmd_play.dealer"))
     p.add_argument("--resume", action="store_true", help=text.t("cmd_play.resume"))
     p.add_argument("--campaign", action="store_true", help=text.t("cmd_play.campaign"))
     p.add_argument("--campaign-games", type=int, default=DEFAULT_GAMES, metavar="N",
@@ -54,7 +55,7 @@ def pack_source(spec: str) -> str:
 def run(args: argparse.Namespace) -> int:
     text = locales.load()
     handle = config.check_handle(args.name) if args.name else config.saved_handle()
-    for flag, given in (("--vs", args.vs), ("--seat", args.seat)):
+    for flag, given in (("--vs", args.vs), ("--seat", args.seat), ("--dealer", args.dealer)):
         if given is not None and (args.resume or args.campaign):
             key = "humans.resume_conflict" if args.resume else "humans.campaign_conflict"
             raise UserError(text.t(key, flag=flag))
@@ -85,10 +86,16 @@ def run(args: argparse.Namespace) -> int:
 def start(args: argparse.Namespace, handle: str | None) -> Any:
     """The settings of a new game against --vs, or of the campaign; every flag checked.
     A one-seat game (Eleusis) seats the person alone: --vs and --seat have nothing to choose."""
+    if args.dealer is not None and game_spec(args.game).info.seats != 1:
+        raise UserError(locales.load().t("humans.dealer_solo", game=args.game))
     if game_spec(args.game).info.seats == 1:
         for flag, given in (("--vs", args.vs), ("--seat", args.seat)):
             if given is not None:
                 raise UserError(locales.load().t("humans.one_seat", flag=flag, game=args.game))
+        if args.dealer is not None:      # the person deals (writes the secret rule) and watches SPEC play
+            settings = settings_from(args, (check_spec("--dealer", args.dealer, args.game),), handle=handle or "")
+            settings.setup = True
+            return settings
         if args.judge:                   # --judge: checked before the screen opens (a person's guesses in words)
             judge_settings(endpoint_options(args))
         return settings_from(args, (HUMAN,), handle=handle or "")
@@ -98,7 +105,12 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
 
 
 def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | None) -> Any:
-    """Wire the games to the store: the campaign where the person left it, or games against --vs."""
+    """Wire the games to the store: the campaign where the person left it, or games against --vs;
+    a dealer's rounds are stored whole, like watched games, once the rule is written."""
+    if args.dealer is not None:
+        settings.table = lambda person: WatchTable(store, registry.get(settings.game_id).game(settings.params),
+                                                   settings.seats, settings.seed)
+        return settings
     source = pack_source(args.pack or DEFAULT_PACK)
     opponent = next((s for s in settings.seats if s != HUMAN), "")     # "": a one-seat game
     where = card_source(source) if settings.game_id == registry.DEFAULT else {

@@ -226,3 +226,43 @@ async def test_with_a_judge_a_person_guesses_in_words_through_the_real_test_serv
             from tcgtui.engine.eleusis.moves import parse_play
             play = parse_play(app.board.session.decisions[0].move)
             assert (play.rule, play.code, play.guess) == (words, EVEN, True)
+
+
+async def test_dealer_mode_the_person_writes_the_rule_and_watches_the_scientist(db: Path) -> None:
+    from tcgtui.tables import WATCH_RUN
+    with Store(db) as store:
+        app = app_for(store, "--game", "eleusis", "--dealer", "scientist", "--name", "ada", "--seed", "3")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, GuessScreen) and app.board is None       # the rule first
+            assert "scientist will look for it" in screen_text(app)
+            await pilot.press(*"return open(card)", "ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, GuessScreen) and app.board is None       # not a rule: refused
+            app.screen.query_one(TextArea).text = ""
+            await pilot.press(*"return card.color == 'red'", "ctrl+s")
+            await settle(pilot, app)
+            assert app.board is not None and app.board.session.spectating
+            assert app.game.rule_code == "return card.color == 'red'"
+            for _ in range(200):
+                if app.board.session.result is not None:
+                    break
+                await pilot.pause(0.05)
+            await settle(pilot, app)
+            assert isinstance(app.screen, GameOverScreen)
+            assert app.board.session.result.outcome.reason == "solved"
+            assert "return card.color == 'red'" in screen_text(app)
+        [row] = store.games()
+        assert (row.agent, row.opponent, row.status) == ("scientist", "", STORED_FINISHED)
+        assert row.game_params["rule_code"] == "return card.color == 'red'"
+        assert [r.name for r in store.runs()] == [WATCH_RUN]
+
+
+async def test_dealer_mode_escape_leaves_without_a_game(db: Path) -> None:
+    with Store(db) as store:
+        app = app_for(store, "--game", "eleusis", "--dealer", "random", "--name", "ada")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+        assert app.board is None and not store.games()

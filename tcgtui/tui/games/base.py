@@ -60,6 +60,12 @@ class GameScreen(LocalizedScreen[None]):
         return dict(params)
 
     @classmethod
+    def setup_dialog(cls, settings: Any) -> Any:
+        """A dialog that completes the game's parameters before it is built (``Settings.setup``):
+        a modal screen that dismisses with a dict of parameters, or None to leave.  Default: none."""
+        return None
+
+    @classmethod
     def warm_up(cls, host: Any, game: Any, seats: Sequence[str]) -> None:
         """Compile the game's search path in a worker thread while the person reads the board
         (numba compiles once per install: seconds the opponent's first move need not wait)."""

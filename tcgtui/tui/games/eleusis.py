@@ -210,8 +210,18 @@ class EleusisScreen(GameScreen):
                     yield Caption("ui.stream.title", classes="pane-title")
                     yield StreamPanel(id="stream")
 
+    @classmethod
+    def setup_dialog(cls, settings: Any) -> Any:
+        """Dealer mode (``tcgtui play --game eleusis --dealer SPEC``): the person writes the secret rule
+        in the rule editor, checked as they type; the round starts once it is a rule."""
+        if settings.params.get("rule_code"):
+            return None
+        from tcgtui.tui.games.eleusis_guess import DealerScreen
+        return DealerScreen(dealer=settings.seats[0])
+
     def players(self) -> tuple[str, str]:
-        return self.label_for(0), self.tr("eleusis.ui.dealer")
+        dealer = "eleusis.ui.your_rule" if self.session.spectating else "eleusis.ui.dealer"
+        return self.label_for(0), self.tr(dealer)
 
     async def on_mount(self) -> None:
         self.obs = self.session.observation(0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -42,15 +43,20 @@ class GuessScreen(LocalizedModal["str | None"]):
     BINDINGS = [Binding("ctrl+s,f2", "send", show=False, priority=True),
                 Binding("escape", "cancel", show=False, priority=True)]
 
-    def __init__(self, card: str, text: str = "", words: bool = False) -> None:
+    def __init__(self, card: str = "", text: str = "", words: bool = False, dealer: str = "") -> None:
         super().__init__()
         self.card, self.start, self.words = card, text, words
+        self.dealer = dealer        # dealer mode: the player who will look for the rule (no card)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="guess"):
             mode = "words" if self.words else "code"
-            yield Caption(f"eleusis.ui.guess.title_{mode}", style="bold", wrap=True, justify="center",
-                          card=parse_card(self.card).symbol())
+            if self.dealer:
+                yield Caption("eleusis.ui.guess.title_dealer", style="bold", wrap=True, justify="center",
+                              who=clean(self.dealer))
+            else:
+                yield Caption(f"eleusis.ui.guess.title_{mode}", style="bold", wrap=True, justify="center",
+                              card=parse_card(self.card).symbol())
             yield Caption(f"eleusis.ui.guess.help_{mode}", wrap=True, style="italic", justify="center")
             if self.words:
                 yield TextArea(self.start, id="rule", soft_wrap=True)
@@ -92,9 +98,19 @@ class GuessScreen(LocalizedModal["str | None"]):
 
     def action_send(self) -> None:
         if self.problem() is None:
-            self.dismiss(self.query_one("#rule", TextArea).text.strip("\n"))
+            self.dismiss(self.answer(self.query_one("#rule", TextArea).text.strip("\n")))
         else:
             self.notify(self.tr("eleusis.ui.guess.fix"), timeout=2)
 
+    def answer(self, text: str) -> Any:
+        return text
+
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class DealerScreen(GuessScreen):
+    """Dealer mode: the person's secret rule, as the game's ``rule_code`` parameter (the app's setup dialog)."""
+
+    def answer(self, text: str) -> Any:
+        return {"rule_code": text}
