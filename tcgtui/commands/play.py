@@ -35,6 +35,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--name", default="", metavar="HANDLE", help=text.t("cmd_play.name"))
     p.add_argument("--seat", type=int, default=None, metavar="1|2", help=text.t("cmd_play.seat"))
     p.add_argument("--dealer", default=None, metavar="SPEC", help=text.t("cmd_play.dealer"))
+    p.add_argument("--race", default=None, metavar="SPEC", help=text.t("cmd_play.race"))
     p.add_argument("--resume", action="store_true", help=text.t("cmd_play.resume"))
     p.add_argument("--campaign", action="store_true", help=text.t("cmd_play.campaign"))
     p.add_argument("--campaign-games", type=int, default=DEFAULT_GAMES, metavar="N",
@@ -55,7 +56,7 @@ def pack_source(spec: str) -> str:
 def run(args: argparse.Namespace) -> int:
     text = locales.load()
     handle = config.check_handle(args.name) if args.name else config.saved_handle()
-    for flag, given in (("--vs", args.vs), ("--seat", args.seat), ("--dealer", args.dealer)):
+    for flag, given in (("--vs", args.vs), ("--seat", args.seat), ("--dealer", args.dealer), ("--race", args.race)):
         if given is not None and (args.resume or args.campaign):
             key = "humans.resume_conflict" if args.resume else "humans.campaign_conflict"
             raise UserError(text.t(key, flag=flag))
@@ -86,8 +87,11 @@ def run(args: argparse.Namespace) -> int:
 def start(args: argparse.Namespace, handle: str | None) -> Any:
     """The settings of a new game against --vs, or of the campaign; every flag checked.
     A one-seat game (Eleusis) seats the person alone: --vs and --seat have nothing to choose."""
-    if args.dealer is not None and game_spec(args.game).info.seats != 1:
-        raise UserError(locales.load().t("humans.dealer_solo", game=args.game))
+    for flag, given in (("--dealer", args.dealer), ("--race", args.race)):
+        if given is not None and game_spec(args.game).info.seats != 1:
+            raise UserError(locales.load().t("humans.solo_only", flag=flag, game=args.game))
+    if args.dealer is not None and args.race is not None:
+        raise UserError(locales.load().t("humans.dealer_race"))
     if game_spec(args.game).info.seats == 1:
         for flag, given in (("--vs", args.vs), ("--seat", args.seat)):
             if given is not None:
@@ -98,7 +102,10 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
             return settings
         if args.judge:                   # --judge: checked before the screen opens (a person's guesses in words)
             judge_settings(endpoint_options(args))
-        return settings_from(args, (HUMAN,), handle=handle or "")
+        settings = settings_from(args, (HUMAN,), handle=handle or "")
+        if args.race is not None:        # the same deal for SPEC, side by side, out of sight until the end
+            settings.rival = check_spec("--race", args.race, args.game)
+        return settings
     opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS, args.game)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
     return settings_from(args, seats, handle=handle or "")
@@ -116,6 +123,10 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     where = card_source(source) if settings.game_id == registry.DEFAULT else {
         "game": settings.game_id, "params": dict(settings.params)}
     game = registry.get(settings.game_id).game(settings.params)
+
+    if settings.rival:
+        rivals = WatchTable(store, game, (settings.rival,), settings.seed)
+        settings.keep_rival = rivals.keep
 
     def table(person: str) -> CampaignTable | FreeTable:
         if args.campaign:

@@ -63,6 +63,10 @@ class Settings:
     ask_handle: bool = False               # no handle yet: ask for one (and keep it) before the first game
     home: bool = False                     # open on the home screen (choose a game, an opponent, a language)
     setup: bool = False                    # ask the game's setup dialog first (Eleusis's dealer: the secret rule)
+    # A race (one-seat games): this player plays the person's deal at the same time, out of sight
+    # until both rounds end; ``keep_rival`` stores its round (result, lang, start time).
+    rival: str = ""
+    keep_rival: Callable[[MatchResult, str, str], None] | None = None
 
     @property
     def pack(self) -> Any:

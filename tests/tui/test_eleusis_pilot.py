@@ -266,3 +266,55 @@ async def test_dealer_mode_escape_leaves_without_a_game(db: Path) -> None:
             await pilot.press("escape")
             await pilot.pause()
         assert app.board is None and not store.games()
+
+
+async def test_race_the_scientist_plays_the_same_deal_out_of_sight_until_both_rounds_end(db: Path) -> None:
+    from tcgtui.tui.games.eleusis import MainlineView
+    with Store(db) as store:
+        app = app_for(store, "--game", "eleusis", "--param", "rule=0", "--race", "scientist", "--name", "ada",
+                      "--seed", "3")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            board = app.board
+            for _ in range(200):                     # the scientist finishes its round while the person thinks
+                if board.rival_result is not None:
+                    break
+                await pilot.pause(0.05)
+            assert board.rival_result is not None and board.rival_result.outcome.reason == "solved"
+            text = screen_text(app)
+            assert "scientist has finished" in text and "scored" not in text       # nothing of its round shows
+            assert not board.query_one("#rival-mainline", MainlineView).display
+            await pilot.press("1", "2")
+            await settle(pilot, app)
+            await guess_by_keys(pilot, app, EVEN)
+            assert isinstance(app.screen, GameOverScreen)
+            rival = board.rival_result.outcome.scores[0]
+            over = screen_text(app)
+            assert f"scientist scored {rival:g} on the same deal" in over
+            await pilot.press("b")                       # back to the board: both rounds side by side
+            await pilot.pause()
+            assert board.query_one("#rival-mainline", MainlineView).display
+            assert board.query_one("#rival-mainline", MainlineView).board == board.rival_board
+            assert f"scientist scored {rival:g} in {board.rival_result.turns} turns" in screen_text(app)
+        games = {g.agent: g for g in store.games()}
+        assert set(games) == {"human:ada", "scientist"}
+        assert games["scientist"].seed == games["human:ada"].seed == 3
+        assert games["scientist"].game_params["rule"] == 0 and games["scientist"].score == rival
+
+
+async def test_race_against_a_model_through_the_real_test_server(db: Path) -> None:
+    from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+    policy = eleusis_policy(3, rule="return card.color == 'red'", guess_from=2, confidence=8)
+    with ChatServer(policy=policy) as server, Store(db) as store:
+        app = app_for(store, "--game", "eleusis", "--param", "rule=7", "--param", "guess_format=code",
+                      "--race", "llm:fake", "--base-url", server.base_url, "--name", "ada", "--seed", "3")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            board = app.board
+            assert "llm:fake: thinking, turn" in screen_text(app) or board.rival_result is not None
+            await guess_by_keys(pilot, app, "return card.color == 'red'")      # the person solves on turn 1
+            await settle(pilot, app)
+            assert isinstance(app.screen, GameOverScreen) and board.rival_result is not None
+            assert "llm:fake scored 29 on the same deal" in screen_text(app)
+            assert not any("stream" in w.id for w in board.query("*") if w.id)   # its reasoning never shows
+        assert {g.agent for g in store.games()} == {"human:ada", "llm:fake"}

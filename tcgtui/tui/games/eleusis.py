@@ -22,9 +22,10 @@ from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from tcgtui.console_text import clean
-from tcgtui.engine.core import Event
+from tcgtui.engine.core import Event, Match
 from tcgtui.engine.eleusis.cards import Card, parse_card
 from tcgtui.engine.eleusis.moves import Play
 from tcgtui.locales import Catalog
@@ -173,6 +174,28 @@ class EleusisPanel(Localized, Widget):
         return Group(*lines)
 
 
+class RivalPanel(Localized, Widget):
+    """A race's rival: only "thinking, turn k" (or "done") until both rounds end, then its score."""
+
+    def __init__(self, screen: EleusisScreen, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.board_screen = screen
+
+    def render(self) -> RenderResult:
+        s, d, tr = self.board_screen, self.direction, self.tr
+        who = clean(s.rival)
+        if s.rival_error is not None:
+            return Para(tr("eleusis.ui.race.failed", who=who, error=clean(s.rival_error)[:200]), d, "bold red")
+        result = s.rival_result
+        if result is None:
+            return Line([Piece(tr("eleusis.ui.race.thinking", who=who, turn=s.rival_turns + 1), "bold cyan")], d)
+        if s.session.result is None:         # the rival is done; its score waits for the person's round
+            return Line([Piece(tr("eleusis.ui.race.done", who=who), "bold")], d)
+        score = result.outcome.scores[0] if result.outcome is not None and result.outcome.scores else None
+        return Para(tr("eleusis.ui.race.result", who=who, score=f"{score:g}" if score is not None else "-",
+                       turns=result.turns), d, "bold magenta")
+
+
 @register("eleusis")
 class EleusisScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
@@ -190,6 +213,11 @@ class EleusisScreen(GameScreen):
         self.obs: Any = None
         self.cursor = 0
         self._narrators: dict[tuple[str, int | None], Any] = {}
+        self.rival_result: MatchResult | None = None     # a race's rival round, once over
+        self.rival_turns = 0
+        self.rival_error: str | None = None
+        self.rival_worker: Any = None
+        self.rival_board: Any = ()
 
     # --- layout ----------------------------------------------------------------------
 
@@ -204,6 +232,10 @@ class EleusisScreen(GameScreen):
                 yield HandView(id="hand")
             with Vertical(id="side"):
                 yield EleusisPanel(self, id="panel")
+                if self.rival:
+                    yield Caption("eleusis.ui.race.title", classes="pane-title")
+                    yield RivalPanel(self, id="rival")
+                    yield MainlineView(id="rival-mainline")
                 yield Caption("eleusis.ui.log", classes="pane-title")
                 yield BattleLog(self.narrate, id="log")
                 if self.streams:
@@ -228,7 +260,55 @@ class EleusisScreen(GameScreen):
         self.query_one(TopBar).show(players=self.players(), seed=self.session.seed, watch=self._watch_state(),
                                     note=self.note, your_move_key="eleusis.ui.your_move", phase="play")
         self.redraw()
+        if self.rival:
+            self.query_one("#rival-mainline").display = False
+            self.rival_worker = self.run_rival()
         self.run_game()
+
+    # --- a race --------------------------------------------------------------------------
+
+    @property
+    def rival(self) -> str:
+        """``--race SPEC``: who plays this deal at the same time (not for a spectator or a resumed round)."""
+        return "" if self.session.spectating else (self.host.settings.rival or "")
+
+    @work(group="rival", exit_on_error=False)
+    async def run_rival(self) -> None:
+        """The rival's round on the same deal and rule, seen only as a turn count until both end."""
+        from tcgtui.match import run_match
+        from tcgtui.opponents.registry import make_agent
+        from tcgtui.store.db import now
+        settings, started = self.host.settings, now()
+
+        async def moved(rec: Any) -> None:
+            self.rival_turns += 1
+            self.query_one(RivalPanel).refresh(layout=True)
+        try:
+            agent = make_agent(self.rival, **{**settings.agent_options, "game": self.session.game})
+            match = Match(self.session.game, self.session.seed)
+            try:
+                result = await run_match(self.session.game, self.session.seed, (agent,), lang=self.catalog.code,
+                                         match=match, on_decision=moved)
+            finally:
+                await agent.aclose()
+            self.rival_board = match.state.observation(0).board
+        except Exception as exc:     # a rival that cannot play (an endpoint down) does not stop the person's round
+            self.rival_error = str(exc) or type(exc).__name__
+            self.query_one(RivalPanel).refresh(layout=True)
+            return
+        self.rival_result = result
+        if settings.keep_rival is not None:
+            settings.keep_rival(result, self.catalog.code, started)
+        self.query_one(RivalPanel).refresh(layout=True)
+
+    def show_rival(self) -> None:
+        """Both rounds are over: the rival's mainline under its score."""
+        if self.rival_result is None:
+            return
+        view = self.query_one("#rival-mainline", MainlineView)
+        view.show(self.rival_board)
+        view.display = True
+        self.query_one(RivalPanel).refresh(layout=True)
 
     # --- hooks -----------------------------------------------------------------------
 
@@ -275,7 +355,14 @@ class EleusisScreen(GameScreen):
                                                       "mainline": " ".join(ce.get("mainline", [])) or "-"}))
             else:
                 out.append(("eleusis.ui.over.wrong_error", {"turn": d["turn"], "guess": guess}))
-        return out
+        return out + self.summary_lines_rival()
+
+    def summary_lines_rival(self) -> list[tuple[str, dict[str, Any]]]:
+        r = self.rival_result
+        if r is None or r.outcome is None or not r.outcome.scores:
+            return []
+        return [("eleusis.ui.over.rival", {"who": clean(self.rival), "score": f"{r.outcome.scores[0]:g}",
+                                           "turns": r.turns})]
 
     def summary_block(self) -> list[RenderableType]:
         """The true rule's code under the summary, left to right in every language."""
@@ -313,6 +400,13 @@ class EleusisScreen(GameScreen):
 
     async def game_ended(self, result: MatchResult | None) -> None:
         self.redraw()
+        if self.rival_worker is not None and self.rival_result is None and self.rival_error is None:
+            self.query_one(TopBar).show(thinking=clean(self.rival), your_move=False)   # the person waits for the rival
+            try:
+                await self.rival_worker.wait()
+            except (WorkerCancelled, WorkerFailed):     # the screen is closing: nothing to show
+                pass
+        self.show_rival()
         self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
 
     def feed_stream(self, kind: str, text: str) -> None:
