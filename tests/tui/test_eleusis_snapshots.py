@@ -33,6 +33,11 @@ def scene(*, editor: str = "", guess: str = ""):  # type: ignore[no-untyped-def]
             await pilot.pause()
             await pilot.press(*editor)
             await pilot.pause()
+        if app.board.session.result is not None:     # a person's seconds per move are the clock's: pinned
+            for rec in app.board.session.decisions:
+                rec.seconds = 1.0
+            app.screen.query_one("#summary").refresh()
+            await pilot.pause()
     return run
 
 

@@ -52,17 +52,17 @@ class GuessScreen(LocalizedModal["str | None"]):
         with Vertical(id="dialog", classes="guess"):
             mode = "words" if self.words else "code"
             if self.dealer:
-                yield Caption("eleusis.ui.guess.title_dealer", style="bold", wrap=True, justify="center",
+                yield Caption("eleusis.ui.guess.title_dealer", style="bold", wrap=True,
                               who=clean(self.dealer))
             else:
-                yield Caption(f"eleusis.ui.guess.title_{mode}", style="bold", wrap=True, justify="center",
+                yield Caption(f"eleusis.ui.guess.title_{mode}", style="bold", wrap=True,
                               card=parse_card(self.card).symbol())
-            yield Caption(f"eleusis.ui.guess.help_{mode}", wrap=True, style="italic", justify="center")
+            yield Caption(f"eleusis.ui.guess.help_{mode}", wrap=True, style="italic")
             if self.words:
                 yield TextArea(self.start, id="rule", soft_wrap=True)
             else:
                 yield TextArea.code_editor(self.start, language=highlighting(), id="rule", soft_wrap=True)
-            yield Caption("eleusis.ui.guess.empty", style="bold yellow", wrap=True, justify="center",
+            yield Caption("eleusis.ui.guess.empty", style="bold yellow", wrap=True,
                           id="rule-check")
             yield KeyBar([("Ctrl+S", "eleusis.ui.keys.send", "send"), ("Esc", "eleusis.ui.keys.back", "cancel")],
                          id="dialog-keys")
