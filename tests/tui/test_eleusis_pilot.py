@@ -235,7 +235,7 @@ async def test_dealer_mode_the_person_writes_the_rule_and_watches_the_scientist(
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, GuessScreen) and app.board is None       # the rule first
-            assert "scientist will look for it" in screen_text(app)
+            assert "scientist will look for it" in screen_text(app) and "deal with this rule" in screen_text(app)
             await pilot.press(*"return open(card)", "ctrl+s")
             await pilot.pause()
             assert isinstance(app.screen, GuessScreen) and app.board is None       # not a rule: refused

@@ -64,7 +64,8 @@ class GuessScreen(LocalizedModal["str | None"]):
                 yield TextArea.code_editor(self.start, language=highlighting(), id="rule", soft_wrap=True)
             yield Caption("eleusis.ui.guess.empty", style="bold yellow", wrap=True,
                           id="rule-check")
-            yield KeyBar([("Ctrl+S", "eleusis.ui.keys.send", "send"), ("Esc", "eleusis.ui.keys.back", "cancel")],
+            send = "eleusis.ui.keys.deal" if self.dealer else "eleusis.ui.keys.send"
+            yield KeyBar([("Ctrl+S", send, "send"), ("Esc", "eleusis.ui.keys.back", "cancel")],
                          id="dialog-keys")
 
     def on_mount(self) -> None:
