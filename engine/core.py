@@ -180,6 +180,11 @@ class Game(ABC, Generic[Move]):
         the setup gives each side something of its own (the card game's deck lists)."""
         return self
 
+    def public(self) -> Game[Move]:
+        """The game as its players may know it (what agents are handed): the game itself,
+        unless its setup holds a secret (Eleusis's rule), which this copy leaves out."""
+        return self
+
     def resample(self, obs: Any, rng: Any) -> GameState[Move]:
         """A full state consistent with ``obs``: exactly the state in a game of perfect
         information, a fresh re-deal of what the seat cannot see otherwise.  Search

@@ -49,11 +49,13 @@ class HumanAgent(Agent):
             self._legal = ()
         return Decision(move)
 
-    def choose(self, move: str) -> bool:
+    def choose(self, move: str, stands_for: str | None = None) -> bool:
         """Answer the pending question; False (and nothing happens) if none or not legal.
         In free-text games (no move list) any text is passed on: the screen checks it with
-        the game's ``validate`` first, and ``run_match`` refuses what the game refuses."""
-        if not self.waiting or (self._legal and move not in self._legal):
+        the game's ``validate`` first, and ``run_match`` refuses what the game refuses.
+        ``stands_for``: the legal move that ``move`` carries more words with (Eleusis: a card
+        played with a guess, whose text is not among the legal moves but whose card is)."""
+        if not self.waiting or (self._legal and (stands_for or move) not in self._legal):
             return False
         assert self._pending is not None
         self._pending.set_result(move)

@@ -130,8 +130,28 @@ async def watching(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause(0.3)
 
 
+def eleusis(*guesses: str, editor: str = "") -> Scene:
+    """Four cards by keys, then each guess through the rule editor; ``editor``: left open with that text."""
+    async def scene(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot, app)
+        for key in ("1", "right", "enter", "5"):
+            await pilot.press(key)
+            await settle(pilot, app)
+        for text in guesses:
+            await pilot.press("g")
+            await pilot.pause()
+            await pilot.press(*text, "ctrl+s")
+            await settle(pilot, app)
+        if editor:
+            await pilot.press("g")
+            await pilot.pause()
+            await pilot.press(*editor)
+            await pilot.pause()
+    return scene
+
+
 # name, scene, seats, size, game ("" : the home screen)
-SHOTS: list[tuple[str, Scene, tuple[str, str], tuple[int, int], str]] = [
+SHOTS: list[tuple[str, Scene, tuple[str, ...], tuple[int, int], str]] = [
     ("start", start, (HUMAN, "random"), (120, 40), "tcg"),
     ("mid-game", mid_game, (HUMAN, "random"), (120, 40), "tcg"),
     ("mid-game-80x24", mid_game, (HUMAN, "random"), (80, 24), "tcg"),
@@ -148,6 +168,10 @@ SHOTS: list[tuple[str, Scene, tuple[str, str], tuple[int, int], str]] = [
     ("duel-propose", duel_propose, (HUMAN, "puzzler"), (120, 40), "duel"),
     ("duel-solve", duel_solve, ("puzzler", HUMAN), (120, 40), "duel"),
     ("duel-over", duel_over, (HUMAN, "puzzler"), (120, 40), "duel"),
+    ("eleusis", eleusis("return card.rank > 5"), (HUMAN,), (120, 40), "eleusis"),
+    ("eleusis-80x24", eleusis("return card.rank > 5"), (HUMAN,), (80, 24), "eleusis"),
+    ("eleusis-editor", eleusis(editor="return card.rank % 2 == 0 and open"), (HUMAN,), (120, 40), "eleusis"),
+    ("eleusis-over", eleusis("return card.rank > 5", "return card.rank % 2 == 0"), (HUMAN,), (120, 40), "eleusis"),
 ]
 # Parameters of the games other than the card game (whose pack is loaded in ``shoot``).
 PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90}}
@@ -178,7 +202,7 @@ def fix_svg(svg: str) -> str:
     return svg.replace("<style>", "<style>\n    text { unicode-bidi: bidi-override; direction: ltr; }", 1)
 
 
-async def shoot(name: str, scene: Scene, seats: tuple[str, str], size: tuple[int, int], lang: str,
+async def shoot(name: str, scene: Scene, seats: tuple[str, ...], size: tuple[int, int], lang: str,
                 game: str) -> str:
     params = {"pack": load_pack("community")} if game == "tcg" else PARAMS.get(name, PARAMS.get(game, {}))
     app = TcgApp(Settings(seats, game_id=game or "tcg", params=params, lang=lang, seed=SEEDS.get(name, 7),
@@ -193,7 +217,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="screenshots", type=Path)
     parser.add_argument("--no-png", action="store_true")
-    parser.add_argument("--only", action="append", metavar="NAME", help="only these shots (e.g. mid-game)")
+    parser.add_argument("--only", action="append", metavar="PREFIX",
+                        help="only the shots whose name starts so (repeatable, e.g. duel, mid-game)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     converter = shutil.which("rsvg-convert")
@@ -202,7 +227,7 @@ def main() -> int:
         return 2
     for lang in ("en", "ar"):
         for name, scene, seats, size, game in SHOTS:
-            if args.only and name not in args.only:
+            if args.only and not any(name.startswith(o) for o in args.only):
                 continue
             svg_path = args.out / f"{name}-{lang}.svg"
             svg_path.write_text(fix_svg(asyncio.run(shoot(name, scene, seats, size, lang, game))), encoding="utf-8")

@@ -104,8 +104,8 @@ async def run_match(game: Game, seed: int, agents: tuple[Agent, ...], *, lang: s
     match = match or Match(game, seed)
     referee = referee or referee_for(game, options)
     pack = getattr(game, "pack", None)
-    for seat, agent in enumerate(agents):
-        agent.start(SeatContext(seat, seed, pack, lang, game, dict(options or {})))
+    for seat, agent in enumerate(agents):      # the game without its secrets (Game.public)
+        agent.start(SeatContext(seat, seed, pack, lang, game.public(), dict(options or {})))
     seen = [0] * len(agents)
     decisions: list[DecisionRecord] = []
     await _call(on_events, list(match.events))

@@ -147,13 +147,15 @@ class WatchTable:
     def deal(self, previous: Deal | None, lang: str) -> Deal | None:
         seed = self.seed if previous is None else previous.seed + 1
         started = now()
+        return Deal(seed, self.seats, on_result=lambda result: self.keep(result, lang, started))
 
-        def keep(result: MatchResult) -> None:
-            run = self.run()
-            index = len(self.store.games("run_id = ?", (run.id,)))
-            game = self.game
-            row = game_row(result, game=game, agent=self.seats[0], opponent=self.seats[1], lang=lang,
-                           game_index=index, agent_seat=0, run_id=run.id, started_at=started, finished_at=now())
-            decisions = decision_rows(result.decisions, row.seats, game, lambda info: scrub_info(info, False))
-            self.store.save_game(row, decisions)
-        return Deal(seed, self.seats, on_result=keep)
+    def keep(self, result: MatchResult, lang: str, started: str) -> None:
+        """Store a game played by ``seats`` whole, in the ``watch`` run (a race's rival too)."""
+        run = self.run()
+        index = len(self.store.games("run_id = ?", (run.id,)))
+        game = self.game
+        opponent = self.seats[1] if len(self.seats) > 1 else ""      # "": a one-seat game
+        row = game_row(result, game=game, agent=self.seats[0], opponent=opponent, lang=lang,
+                       game_index=index, agent_seat=0, run_id=run.id, started_at=started, finished_at=now())
+        decisions = decision_rows(result.decisions, row.seats, game, lambda info: scrub_info(info, False))
+        self.store.save_game(row, decisions)

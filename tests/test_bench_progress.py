@@ -33,3 +33,16 @@ def test_no_live_bars_when_output_is_not_a_terminal() -> None:
     view.started({Cell("a", "b", "en"): Tally(3)})
     view.stop()
     assert out.getvalue() == ""
+
+
+def test_a_score_game_shows_the_mean_score_so_far() -> None:
+    out = io.StringIO()
+    view = ProgressView(Console(file=out, force_terminal=True, width=120, color_system=None))
+    cell = Cell("scientist", "", "en")
+    tallies = {cell: Tally(4)}
+    view.started(tallies)
+    for score in (24.0, 21.0):
+        tallies[cell].add("finished", None, 0, score=score)
+    view.game_done(cell, tallies[cell])
+    view.stop()
+    assert "mean score 22.5" in out.getvalue() and "win" not in out.getvalue()

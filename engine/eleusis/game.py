@@ -35,6 +35,8 @@ def consistent(rule: Rule, plays: Any, start: Any = ()) -> bool:
 class EleusisGame(Game[str]):
     name = "eleusis"
 
+    rule: Rule | None           # None in the players' copy (public)
+
     def __init__(self, rule: int = 0, guess_format: str = "text", rule_code: str = "") -> None:
         if guess_format not in FORMATS:
             raise ValueError(f"guess_format={guess_format!r}: expected one of {', '.join(FORMATS)}")
@@ -57,9 +59,20 @@ class EleusisGame(Game[str]):
                    params.get("rule_code", "") or "")
 
     def new_state(self, seed: int) -> EleusisState:
+        if self.rule is None:
+            raise ValueError("the players' copy of the game has no rule to deal with (EleusisGame.public)")
         return EleusisState(self.rule, seed, self.guess_format)
 
+    def public(self) -> EleusisGame:
+        """The game as the scientist may know it: the guess format and the turns, never the rule."""
+        copy = EleusisGame.__new__(EleusisGame)
+        copy.rule_number, copy.rule_code, copy.rule = None, "", None   # type: ignore[assignment]
+        copy.guess_format = self.guess_format
+        return copy
+
     def setup(self) -> dict[str, Any]:
+        if self.rule is None:           # the players' copy
+            return {"guess_format": self.guess_format, "max_turns": MAX_TURNS}
         return {"rule": self.rule_number, "rule_code": self.rule_code, "guess_format": self.guess_format,
                 "max_turns": MAX_TURNS}
 

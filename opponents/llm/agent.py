@@ -50,7 +50,6 @@ Options (``make_agent("llm:MODEL", **options)``): the endpoint settings of
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any, Callable
 
@@ -61,6 +60,7 @@ from tcgtui.engine.prompting import Parsed, Prompter
 from tcgtui.opponents.base import Agent, Decision, OptionError, SeatContext, agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Completion, Sleep, StreamHook
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
+from tcgtui.opponents.llm.followup import FollowUp, judge_settings
 from tcgtui.opponents.llm.prompts import Message, TurnLog, estimate_tokens, fit_history, message_tokens
 from tcgtui.opponents.llm.reasoning import split_reasoning
 from tcgtui.opponents.spec import AgentSpec
@@ -107,7 +107,7 @@ class LLMAgent(Agent):
                  judge: EndpointSettings | None = None) -> None:
         self.settings = settings
         self.judge = judge
-        self.judge_client = ChatClient(judge, agent_rng(0, 0, "llm-judge"), sleep) if judge is not None else None
+        self.translator = FollowUp(judge, sleep) if judge is not None else None
         self.spec = f"llm:{settings.model}"
         self.on_stream = on_stream
         self.log_prompts = log_prompts
@@ -124,7 +124,7 @@ class LLMAgent(Agent):
         self.fallback_move: Any = None
         self.retry: tuple[str, str] | None = None
         self.client.rng = agent_rng(ctx.game_seed, ctx.seat, "llm-backoff")
-        if getattr(self.prompter, "needs_follow_up", False) and self.judge_client is None:
+        if getattr(self.prompter, "needs_follow_up", False) and self.translator is None:
             raise OptionError(locales.load().t("llm_options.judge_needed", game=ctx.game.name))
 
     def describe(self) -> dict[str, Any]:
@@ -139,23 +139,18 @@ class LLMAgent(Agent):
 
     async def aclose(self) -> None:
         await self.client.aclose()
-        if self.judge_client is not None:
-            await self.judge_client.aclose()
+        if self.translator is not None:
+            await self.translator.aclose()
 
     async def _follow_up(self, p: Prompter, move: Any) -> tuple[Any, dict[str, Any] | None]:
         """A move some games complete with a second model's answer (Eleusis: free text translated into
-        code by the ``judge``), asked at its settings, and cached per question for the whole process."""
-        ask = getattr(p, "follow_up", None)
-        messages = ask(move) if ask is not None else None
-        if messages is None or self.judge_client is None or self.judge is None:
+        code by the ``judge``; ``followup.py``, shared with the screen where a person guesses in words)."""
+        if self.translator is None:
             return move, None
-        key = (self.judge.model, self.judge.base_url, json.dumps(messages, sort_keys=True, ensure_ascii=False))
-        cached = key in _FOLLOW_UPS
-        if not cached:
-            done = await self.judge_client.complete(messages, None, first_request=1)
-            _FOLLOW_UPS[key] = split_reasoning(done.content)[0]
-        reply = _FOLLOW_UPS[key]
-        return p.complete(move, reply), {"model": self.judge.model, "reply": clip(reply), "cached": cached}
+        move, info = await self.translator.complete(p, move)
+        if info is not None:
+            info["reply"] = clip(info["reply"])
+        return move, info
 
     def _move_text(self, move: Any) -> Any:
         if move is None or isinstance(move, str):
@@ -252,9 +247,6 @@ class LLMAgent(Agent):
         return Decision(move, info)
 
 
-_FOLLOW_UPS: dict[tuple[str, str, str], str] = {}      # (judge model, endpoint, question) -> answer
-
-
 def listed(p: Prompter, move: Any) -> Any:
     """The choice of ``obs.legal_moves`` a parsed move makes (games whose moves carry more than the
     listed choice, like an Eleusis card with its tentative rule, say which through ``choice``)."""
@@ -290,14 +282,3 @@ def build(spec: AgentSpec, options: dict[str, Any]) -> LLMAgent:
     on_stream: Callable[[str, str], None] | None = options.get("on_stream")
     return LLMAgent(settings, on_stream=on_stream, log_prompts=bool(options.get("log_prompts")),
                     sleep=options.get("sleep") or asyncio.sleep, judge=judge_settings(options))
-
-
-def judge_settings(options: dict[str, Any]) -> EndpointSettings | None:
-    """``--judge llm:MODEL``: the same endpoint at temperature 0, no streaming, no extra body."""
-    value = options.get("judge")
-    if not value:
-        return None
-    kind, _, model = str(value).partition(":")
-    if kind != "llm" or not model.strip():
-        raise OptionError(locales.load().t("llm_options.judge_bad", value=value))
-    return settings_from_options(model.strip(), {**options, "temperature": 0, "stream": False, "extra_body": {}})

@@ -25,6 +25,8 @@ class ProgressView:
     def _rate(self, tally: Tally) -> str:
         rate = tally.win_rate
         errored = self.text.t("cmd_bench.live_errored", count=tally.errored) if tally.errored else ""
+        if tally.scores:                  # a score game: the mean score so far, not a win rate
+            return self.text.t("cmd_bench.live_score", score=f"{tally.mean_score:.1f}") + errored
         if rate is None:
             return errored
         return self.text.t("cmd_bench.live_rate", rate=f"{100 * rate:.1f}") + errored
@@ -42,9 +44,12 @@ class ProgressView:
         self.progress.stop()
 
 
-def summary_table(result: SweepResult, text: locales.Catalog) -> Table:
-    """Every cell of the sweep, stored games included: results, win rate and its exact interval."""
+def summary_table(result: SweepResult, text: locales.Catalog, score: bool = False) -> Table:
+    """Every cell of the sweep, stored games included: results, win rate and its exact interval;
+    for a score game (``score``), the mean score, its t interval and the range instead."""
     from tcgtui.report.stats import clopper_pearson        # scipy: only once there is something to show
+    if score:
+        return score_table(result, text)
     table = Table(title=text.t("cmd_bench.summary_title"), title_justify="left")
     for col in ("agent", "opponent", "lang", "finished", "wins", "draws", "losses", "errored", "win_rate", "ci"):
         table.add_column(text.t(f"cmd_bench.col.{col}"),
@@ -55,4 +60,25 @@ def summary_table(result: SweepResult, text: locales.Catalog) -> Table:
                       str(t.finished - t.wins - t.draws), str(t.errored),
                       "–" if t.win_rate is None else f"{100 * t.win_rate:.1f}%",
                       "–" if ci is None else f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]")
+    return table
+
+
+def score_table(result: SweepResult, text: locales.Catalog) -> Table:
+    """A score game's cells: games, mean score with Student's t interval, lowest and highest."""
+    from tcgtui.report.stats import t_interval
+    solo = all(not cell.opponent for cell in result.tallies)
+    cols = ["agent", *([] if solo else ["opponent"]), "lang", "finished", "errored", "mean_score", "score_ci",
+            "min_score", "max_score"]
+    table = Table(title=text.t("cmd_bench.score_title"), title_justify="left")
+    for col in cols:
+        table.add_column(text.t(f"cmd_bench.col.{col}"),
+                         justify="left" if col in ("agent", "opponent", "lang") else "right")
+    for cell, t in result.tallies.items():
+        ci = t_interval(t.scores)
+        mean = t.mean_score
+        row = [safe(cell.agent), *([] if solo else [safe(cell.opponent)]), safe(cell.lang), str(t.finished),
+               str(t.errored), "–" if mean is None else f"{mean:.2f}",
+               "–" if ci is None else f"[{ci[0]:.2f}, {ci[1]:.2f}]",
+               "–" if not t.scores else f"{min(t.scores):g}", "–" if not t.scores else f"{max(t.scores):g}"]
+        table.add_row(*row)
     return table

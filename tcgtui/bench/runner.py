@@ -38,6 +38,7 @@ class Tally:
     errored: int = 0
     wins: int = 0
     draws: int = 0
+    scores: list[float] = field(default_factory=list)    # the measured player's score per finished game (score games)
 
     @property
     def done(self) -> int:
@@ -47,11 +48,20 @@ class Tally:
     def win_rate(self) -> float | None:
         return self.wins / self.finished if self.finished else None
 
-    def add(self, status: str, winner: int | None, seat: int, sign: int = 1) -> None:
+    @property
+    def mean_score(self) -> float | None:
+        return sum(self.scores) / len(self.scores) if self.scores else None
+
+    def add(self, status: str, winner: int | None, seat: int, sign: int = 1, score: float | None = None) -> None:
         if status == FINISHED:
             self.finished += sign
             self.wins += sign * (winner == seat)
             self.draws += sign * (winner is None)
+            if score is not None:
+                if sign > 0:
+                    self.scores.append(score)
+                elif score in self.scores:
+                    self.scores.remove(score)
         elif status == ERRORED:
             self.errored += sign
 
@@ -203,11 +213,11 @@ async def save_with_retry(store: Store, row: GameRow, rows: list[DecisionRow], r
 def plan_jobs(sweep: Sweep, stored: list[tuple], tallies: dict[Cell, Tally]) -> list[tuple[Cell, int]]:
     """Games still to play, game index first so every cell advances together."""
     status: dict[tuple[Cell, int], str] = {}
-    for agent, opponent, lang, index, st, winner, seat in stored:
+    for agent, opponent, lang, index, st, winner, seat, score in stored:
         cell = Cell(agent, opponent, lang)
         status[(cell, index)] = st
         if cell in tallies and index < sweep.games:
-            tallies[cell].add(st, winner, seat)
+            tallies[cell].add(st, winner, seat, score=score)
     jobs = []
     for index in range(sweep.games):
         for cell in sweep.cells:
@@ -253,7 +263,7 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
             tally = tallies[cell]
             if outcome == REPLACED:
                 tally.errored -= 1
-            tally.add(row.status, row.winner, row.agent_seat)
+            tally.add(row.status, row.winner, row.agent_seat, score=row.score)
             if observer:
                 observer.game_done(cell, tally)
 

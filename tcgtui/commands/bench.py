@@ -13,7 +13,7 @@ from rich.console import Console
 from tcgtui import locales
 from tcgtui.arena import add_game_arguments, build_game, game_from_args, given_params
 from tcgtui.engine import registry
-from tcgtui.engine.registry import GameSpec
+from tcgtui.engine.registry import SCORE, GameSpec
 from tcgtui.opponents.base import SeatContext
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui.opponents.registry import builder, make_agent
@@ -135,7 +135,7 @@ async def _describe(specs: list[str], langs: list[str], game: Any, options: dict
         try:
             players[spec] = {}
             for lang in langs:
-                agent.start(SeatContext(0, 0, getattr(game, "pack", None), lang, game, game_options))
+                agent.start(SeatContext(0, 0, getattr(game, "pack", None), lang, game.public(), game_options))
                 players[spec][lang] = agent.describe()
         finally:
             await agent.aclose()
@@ -244,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     if not console.is_terminal:          # piped: keep rows whole instead of wrapping at 80 columns
         console = Console(width=160)
-    console.print(summary_table(result, text))
+    console.print(summary_table(result, text, score=spec.info.outcome == SCORE))
     err = Console(stderr=True)
     if not err.is_terminal:
         err = Console(stderr=True, width=160)

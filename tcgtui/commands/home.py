@@ -33,7 +33,8 @@ def run() -> int:
         def table(person: str) -> FreeTable:
             game = registry.get(settings.game_id).game(settings.params)
             where = {"game": settings.game_id, "params": portable(settings.params)}
-            return FreeTable(store, game, where, person, settings.seats[1], 0, settings.seed)
+            return FreeTable(store, game, where, person, settings.seats[1] if len(settings.seats) > 1 else "", 0,
+                             settings.seed)
         settings.table = table
         app = ArenaApp(settings)
         app.run()

@@ -12,17 +12,19 @@ import argparse
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.llm_options import add_endpoint_arguments
+from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui import config
 from tcgtui.campaign import DEFAULT_GAMES, KIND
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, LiveGame, human_spec, resume_source, unfinished
+from tcgtui.arena import game_spec
 from tcgtui.engine import registry
 from tcgtui.packs import BUILTIN_DIR, DEFAULT_PACK, resolve
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
-from tcgtui.tables import CampaignTable, FreeTable, card_source, person_seats
+from tcgtui.opponents.llm.followup import judge_settings
+from tcgtui.tables import CampaignTable, FreeTable, WatchTable, card_source, person_seats
 from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
 
 DEFAULT_VS = "mc:100"
@@ -32,6 +34,8 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--vs", default=None, metavar="SPEC", help=text.t("cmd_play.vs"))
     p.add_argument("--name", default="", metavar="HANDLE", help=text.t("cmd_play.name"))
     p.add_argument("--seat", type=int, default=None, metavar="1|2", help=text.t("cmd_play.seat"))
+    p.add_argument("--dealer", default=None, metavar="SPEC", help=text.t("cmd_play.dealer"))
+    p.add_argument("--race", default=None, metavar="SPEC", help=text.t("cmd_play.race"))
     p.add_argument("--resume", action="store_true", help=text.t("cmd_play.resume"))
     p.add_argument("--campaign", action="store_true", help=text.t("cmd_play.campaign"))
     p.add_argument("--campaign-games", type=int, default=DEFAULT_GAMES, metavar="N",
@@ -52,7 +56,7 @@ def pack_source(spec: str) -> str:
 def run(args: argparse.Namespace) -> int:
     text = locales.load()
     handle = config.check_handle(args.name) if args.name else config.saved_handle()
-    for flag, given in (("--vs", args.vs), ("--seat", args.seat)):
+    for flag, given in (("--vs", args.vs), ("--seat", args.seat), ("--dealer", args.dealer), ("--race", args.race)):
         if given is not None and (args.resume or args.campaign):
             key = "humans.resume_conflict" if args.resume else "humans.campaign_conflict"
             raise UserError(text.t(key, flag=flag))
@@ -81,22 +85,51 @@ def run(args: argparse.Namespace) -> int:
 
 
 def start(args: argparse.Namespace, handle: str | None) -> Any:
-    """The settings of a new game against --vs, or of the campaign; every flag checked."""
+    """The settings of a new game against --vs, or of the campaign; every flag checked.
+    A one-seat game (Eleusis) seats the person alone: --vs and --seat have nothing to choose."""
+    for flag, given in (("--dealer", args.dealer), ("--race", args.race)):
+        if given is not None and game_spec(args.game).info.seats != 1:
+            raise UserError(locales.load().t("humans.solo_only", flag=flag, game=args.game))
+    if args.dealer is not None and args.race is not None:
+        raise UserError(locales.load().t("humans.dealer_race"))
+    if game_spec(args.game).info.seats == 1:
+        for flag, given in (("--vs", args.vs), ("--seat", args.seat)):
+            if given is not None:
+                raise UserError(locales.load().t("humans.one_seat", flag=flag, game=args.game))
+        if args.dealer is not None:      # the person deals (writes the secret rule) and watches SPEC play
+            settings = settings_from(args, (check_spec("--dealer", args.dealer, args.game),), handle=handle or "")
+            settings.setup = True
+            return settings
+        if args.judge:                   # --judge: checked before the screen opens (a person's guesses in words)
+            judge_settings(endpoint_options(args))
+        settings = settings_from(args, (HUMAN,), handle=handle or "")
+        if args.race is not None:        # the same deal for SPEC, side by side, out of sight until the end
+            settings.rival = check_spec("--race", args.race, args.game)
+        return settings
     opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS, args.game)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
     return settings_from(args, seats, handle=handle or "")
 
 
 def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | None) -> Any:
-    """Wire the games to the store: the campaign where the person left it, or games against --vs."""
+    """Wire the games to the store: the campaign where the person left it, or games against --vs;
+    a dealer's rounds are stored whole, like watched games, once the rule is written."""
+    if args.dealer is not None:
+        settings.table = lambda person: WatchTable(store, registry.get(settings.game_id).game(settings.params),
+                                                   settings.seats, settings.seed)
+        return settings
     source = pack_source(args.pack or DEFAULT_PACK)
-    opponent = next(s for s in settings.seats if s != HUMAN)
+    opponent = next((s for s in settings.seats if s != HUMAN), "")     # "": a one-seat game
     game = registry.get(settings.game_id).game(settings.params).seated(settings.seats.index(HUMAN))
     where = card_source(source) if settings.game_id == registry.DEFAULT else {
         "game": settings.game_id, "params": dict(settings.params)}
     decks = game.setup().get("decks")
     if decks:           # --resume rebuilds the deck lists as seated, without the files
         where["params"].update(deck={"cards": decks[0]}, opp_deck={"cards": decks[1]})
+
+    if settings.rival:
+        rivals = WatchTable(store, game, (settings.rival,), settings.seed)
+        settings.keep_rival = rivals.keep
 
     def table(person: str) -> CampaignTable | FreeTable:
         if args.campaign:
@@ -123,8 +156,9 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     args.lang, args.game = row.lang, game_id
     pack = getattr(live.game, "pack", None)
     settings = settings_from(args, person_seats(row), handle=handle, pack=pack)
-    if pack is None:
-        settings.params = dict(live.game.setup())
+    if pack is None:       # the game's parameters from its setup (which may hold more: Eleusis's turn limit)
+        names = {p.name for p in registry.get(game_id).info.params}
+        settings.params = {k: v for k, v in live.game.setup().items() if k in names}
     if run is not None and run.kind == KIND:
         campaign = CampaignTable(store, pack, params["pack"], handle, row.lang,
                                  int(run.config["games_per_level"]), int(run.config["seed"]), first=live)

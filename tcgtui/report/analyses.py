@@ -31,7 +31,7 @@ from tcgtui.report.stats import clopper_pearson, mean, median, t_interval
 from tcgtui.store import ABANDONED, ERRORED, FINISHED
 
 Row = dict[str, Any]
-PARSE_PATHS = ("tags", "last_name", "none")
+NO_PARSE = "none"          # the parse path of a reply no move was read from (opponents.llm.agent.NONE)
 ROUND_ROBIN = ("matrix", "ratings", "ratings_by_role")
 COMMON_NOTES = {"win_rates": "denominator", "scores": "scores", "decisions": "decisions", "llm": "decisions",
                 "errors": "errors", "matrix": "matrix", "ratings": "ratings", "ratings_by_role": "ratings"}
@@ -152,9 +152,17 @@ def decisions(games: list[Game]) -> list[Row]:
     return rows
 
 
+def parse_paths(games: list[Game]) -> list[str]:
+    """The parse paths the games' prompters reported (the card game: tags, last_name; Eleusis: action;
+    grid games: json), most used first, "none" last: each becomes a column."""
+    seen = Counter(m.parse_path for g in games if g.status == FINISHED for m in g.moves if m.parse_path is not None)
+    return sorted(seen, key=lambda p: (p == NO_PARSE, -seen[p], p))
+
+
 def llm_rates(games: list[Game]) -> list[Row]:
     """Parse paths, invalid replies and fallbacks, for agents whose decisions report them."""
     rows = []
+    names = parse_paths(games)
     for agent, gs in sorted(_by_group(games).items()):
         moves = [m for g in gs if g.status == FINISHED for m in g.moves]
         reported = [m for m in moves if m.parse_path is not None]
@@ -164,7 +172,7 @@ def llm_rates(games: list[Game]) -> list[Row]:
         fallbacks = Counter(m.fallback for m in reported)
         n = len(reported)
         row: Row = {"agent": agent, "decisions": n}
-        for p in PARSE_PATHS:
+        for p in names:
             row[f"parse_{p}"] = paths[p] / n
         row["invalid"] = sum(1 for m in reported if m.invalid) / n
         row["fallback_random"] = fallbacks["random"] / n

@@ -73,9 +73,6 @@ COLUMNS: dict[str, list[Column]] = {
     "quarters": [_col("agent", str), _col("quarter"), _col("games"), _col("win_rate", _pct),
                  _col("win_rate_var"), _col("decisions"), _col("decision_s_var"), _col("mean_tokens"),
                  _col("tokens_var")],
-    "llm": [_col("agent", str), _col("decisions"), _col("parse_tags", _pct), _col("parse_last_name", _pct),
-            _col("parse_none", _pct), _col("invalid", _pct), _col("fallback_random", _pct),
-            _col("fallback_forfeit", _pct)],
     "scores": [_col("agent", str), _col("opponent", str), _col("lang", str), _col("finished"), _col("errored"),
                _col("abandoned"), _col("mean_score"), ("ci_mean", _ci_num), _col("mean_positive")],
     "decisions": [_col("agent", str), _col("lang", str), _col("finished"), _col("decisions"),
@@ -87,14 +84,20 @@ COLUMNS: dict[str, list[Column]] = {
     "ratings_by_role": [_col("agent", str), _col("role", str), _col("games"), _col("rating"),
                         ("ci_rating", _ci_num)],
 }
+PARSE = "parse_"          # the llm section's parse-path columns: parse_<path>
 LEFT = ("agent", "opponent", "lang", "pattern", "error", "agents", "role")
 PCT_SUFFIXES = ("rate", "share", "_gap")
 
 
 def columns(section: str, rows: list[Row]) -> list[Column]:
-    """A section's columns: the known layout, else every key of its rows (ci_low/ci_high as one column)."""
+    """A section's columns: the known layout, else every key of its rows (ci_low/ci_high as one column);
+    the ``llm`` section's parse-path columns are the paths its games' prompters reported."""
     if section in COLUMNS:
         return COLUMNS[section]
+    if section == "llm":
+        paths = [k for k in dict.fromkeys(k for r in rows for k in r) if k.startswith(PARSE)]
+        return [_col("agent", str), _col("decisions"), *(_col(k, _pct) for k in paths), _col("invalid", _pct),
+                _col("fallback_random", _pct), _col("fallback_forfeit", _pct)]
     out: list[Column] = []
     for key in dict.fromkeys(k for r in rows for k in r):
         if key == "ci_low":
@@ -130,7 +133,10 @@ def title(report: Report, section: str, text: locales.Catalog) -> str:
 
 
 def header(report: Report, key: str, text: locales.Catalog) -> str:
-    return _text(text, [f"{_folder(report)}.report.col.{key}", f"cmd_report.col.{key}"], key)
+    fallback = key
+    if key.startswith(PARSE):            # a path only this game's prompter reports: named after the path
+        fallback = _text(text, ["cmd_report.col.parse_other"], key, path=key[len(PARSE):])
+    return _text(text, [f"{_folder(report)}.report.col.{key}", f"cmd_report.col.{key}"], fallback)
 
 
 def _cells(report: Report, row: Row, section: str, text: locales.Catalog, cols: list[Column]) -> list[str]:

@@ -63,6 +63,11 @@ class Settings:
     table: Callable[[str], Table] | None = None
     ask_handle: bool = False               # no handle yet: ask for one (and keep it) before the first game
     home: bool = False                     # open on the home screen (choose a game, an opponent, a language)
+    setup: bool = False                    # ask the game's setup dialog first (Eleusis's dealer: the secret rule)
+    # A race (one-seat games): this player plays the person's deal at the same time, out of sight
+    # until both rounds end; ``keep_rival`` stores its round (result, lang, start time).
+    rival: str = ""
+    keep_rival: Callable[[MatchResult, str, str], None] | None = None
 
     @property
     def pack(self) -> Any:
@@ -135,6 +140,10 @@ class ArenaApp(App[None]):
         """Build the game from the settings and open its table (asking the handle first if need be)."""
         try:
             self.screen_class = screen_for(self.settings.game_id)
+            dialog = self.screen_class.setup_dialog(self.settings) if self.settings.setup else None
+            if dialog is not None:
+                self.push_screen(dialog, self._set_up)
+                return
             self.settings.params = self.screen_class.prepare_params(self.settings.game_id, self.settings.params)
             self.game = registry.get(self.settings.game_id).game(self.settings.params)
         except (LookupError, ValueError) as exc:
@@ -146,6 +155,15 @@ class ArenaApp(App[None]):
             self.push_screen(HandleScreen(), self._open_table)
         else:
             self._open_table(self.settings.handle)
+
+    def _set_up(self, params: dict[str, Any] | None) -> None:
+        """The setup dialog's answer: parameters for the game (None: the person left)."""
+        if params is None:
+            self.exit()
+            return
+        self.settings.params = {**self.settings.params, **params}
+        self.settings.setup = False
+        self.start()
 
     def _open_table(self, handle: str | None) -> None:
         if handle is None:

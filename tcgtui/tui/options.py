@@ -55,9 +55,10 @@ def check_spec(flag: str, value: str, game_id: str = registry.DEFAULT) -> str:
 def check_game(args: argparse.Namespace) -> str:
     """--game: a registered game that has a screen."""
     from tcgtui.tui.games import has_screen
-    ids = [s.id for s in registry.games() if has_screen(s.id)]
-    if args.game not in ids:
-        raise UserError(f"--game: {args.game!r} is not a game; expected one of {', '.join(ids)}")
+    spec = game_spec(args.game)            # an unknown id: "--game: 'x' is not a game; expected one of ..."
+    if not has_screen(spec.id):
+        ids = [s.id for s in registry.games() if has_screen(s.id)]
+        raise UserError(locales.load().t("humans.no_screen", game=spec.id, games=", ".join(ids)))
     return str(args.game)
 
 

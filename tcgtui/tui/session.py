@@ -116,9 +116,9 @@ class GameSession:
 
     # --- controls ------------------------------------------------------------------
 
-    def choose(self, move: str) -> bool:
+    def choose(self, move: str, stands_for: str | None = None) -> bool:
         human = self.human_waiting()
-        if human is None or not human.choose(move):
+        if human is None or not human.choose(move, stands_for):
             return False
         self._idle.clear()
         return True

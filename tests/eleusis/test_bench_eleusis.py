@@ -51,6 +51,11 @@ def test_an_llm_bench_in_the_code_format_through_the_test_server(tmp_path, capsy
     got = rows(db, "llm:fake")
     # the fake model guesses from its second reply on: turn 2 of the first round, turn 1 of the second
     assert [(r[2], r[3], r[4]) for r in got] == [(7, 29.0, "solved"), (7, 30.0, "solved")]
+    summary = capsys.readouterr().out          # a score game: score lines, not wins/draws/losses
+    assert "mean score" in summary and "29.50" in summary and "draws" not in summary and "win rate" not in summary
+    row = next(line for line in summary.splitlines() if "llm:fake" in line)
+    cells = [c.strip() for c in row.split("\u2502") if c.strip()]
+    assert cells[-2:] == ["29", "30"] and "opponent" not in summary
 
 
 @pytest.mark.parametrize("argv,needle", [

@@ -97,3 +97,22 @@ def test_report_plot_draws_calibration_and_guess_rate(tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", "--game", "eleusis", "--db", db, "--plot", str(png)]) == 0
     assert png.stat().st_size > 10_000 and "calibration.png (1 line)" in capsys.readouterr().err
+
+
+def test_the_report_parse_columns_are_the_paths_eleusis_reports(tmp_path, capsys):
+    """Eleusis reads a reply's <ACTION> block: the llm section shows that path, not the card game's tags."""
+    from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+    db = str(tmp_path / "r.sqlite3")
+    replies = ["no block here"]           # the first reply is unreadable: one "none" among the "action" paths
+    with ChatServer(script=replies, policy=eleusis_policy(3, rule="return card.suit == 'H'")) as server:
+        assert main(["bench", "--game", "eleusis", "--agent", "llm:fake", "--base-url", server.base_url,
+                     "--rules", "7", "--seeds", "1", "--db", db, "--param", "guess_format=code"]) == 0
+    capsys.readouterr()
+    assert main(["report", "--game", "eleusis", "--db", db, "--format", "json"]) == 0
+    import json as _json
+    [row] = _json.loads(capsys.readouterr().out)["llm"]
+    assert set(k for k in row if k.startswith("parse_")) == {"parse_action", "parse_none"}
+    assert row["parse_action"] > 0.9 and 0 < row["parse_none"] < 0.1
+    assert main(["report", "--game", "eleusis", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "from the ACTION block" in out and "parsed from tags" not in out

@@ -47,3 +47,20 @@ async def test_run_match_times_the_person(starter) -> None:  # type: ignore[no-u
     mine = [d for d in result.decisions if d.seat == 0]
     assert mine and all(d.seconds >= delay * 0.9 for d in mine)
     assert result.record.moves[0] == mine[0].move
+
+
+async def test_a_move_that_carries_more_than_a_legal_choice_is_taken_through_the_choice_it_stands_for() -> None:
+    from tcgtui.engine import registry
+    from tcgtui.engine.eleusis.cards import parse_card
+    from tcgtui.engine.eleusis.moves import Play
+    game = registry.get("eleusis").game({"rule": 0})
+    obs = game.new_state(3).observation(0)
+    human = HumanAgent("ada")
+    task = asyncio.create_task(human.decide(obs, []))
+    await asyncio.sleep(0)
+    card = obs.legal_moves[0]
+    guess = Play(parse_card(card), guess=True, rule="return True", code="return True").text()
+    assert not human.choose(guess)                          # not listed by itself
+    assert not human.choose(guess, "ZZ")                    # nor through a choice that is not legal
+    assert human.choose(guess, card)
+    assert (await task).move == guess

@@ -68,6 +68,12 @@ class GameScreen(LocalizedScreen[None]):
         return dict(params)
 
     @classmethod
+    def setup_dialog(cls, settings: Any) -> Any:
+        """A dialog that completes the game's parameters before it is built (``Settings.setup``):
+        a modal screen that dismisses with a dict of parameters, or None to leave.  Default: none."""
+        return None
+
+    @classmethod
     def warm_up(cls, host: Any, game: Any, seats: Sequence[str]) -> None:
         """Make the game's compiled search ready in the background while the person reads the
         board, and set ``host.search_ready`` when it is (search players wait for it).
@@ -163,6 +169,11 @@ class GameScreen(LocalizedScreen[None]):
 
     def summary_lines(self) -> list[tuple[str, dict[str, Any]]]:
         """Lines (locale key, parameters) the game adds under the game-over headline."""
+        return []
+
+    def summary_block(self) -> list[RenderableType]:
+        """Renderables the game adds at the end of the game-over summary, drawn as given
+        (Eleusis: the true rule's code, left to right in every language)."""
         return []
 
     # --- the game worker -------------------------------------------------------------

@@ -117,6 +117,9 @@ class Summary(Localized, Widget):
                               Piece(str(self.board.session.seed), "bold", shrink=False)], d))
             rows.append(Line([Piece("")], d))
         rows += self.table()
+        block = self.board.summary_block()
+        if block:
+            rows += [Line([Piece("")], d), *block]
         if self.note is not None:
             key, params = self.note
             rows += [Line([Piece("")], d), Para(tr(key, **params), d, "bold magenta", justify="center")]

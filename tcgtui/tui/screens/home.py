@@ -30,6 +30,7 @@ from tcgtui.tui.widgets.text import Caption
 
 SEARCH = ("random", "mc:100", "mcts:1000")
 LLM = "llm:"
+ALONE = "-"           # a one-seat game (Eleusis): the person plays alone
 
 
 def game_text(catalog: locales.Catalog, game_id: str, what: str) -> str:
@@ -46,6 +47,8 @@ def opponents_for(game_id: str) -> list[str]:
     from tcgtui.opponents.registry import builder
     from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
     spec = registry.get(game_id)
+    if spec.info.seats == 1:
+        return [ALONE]
     refs = [f"{r.name}:{r.default_arg}" if r.takes_arg and r.default_arg is not None else r.name
             for r in spec.references]
     out = []
@@ -175,6 +178,8 @@ class HomeScreen(LocalizedScreen[None]):
             return locales.load(value).name, ""
         if value == LLM:
             return "llm:MODEL", ""
+        if value == ALONE:
+            return self.tr("ui.home.alone"), ""
         return value, ""
 
     def _show_about(self) -> None:
@@ -229,7 +234,7 @@ class HomeScreen(LocalizedScreen[None]):
         settings = self.host.settings
         settings.game_id = self.query_one("#games", ChoiceList).value
         settings.params = {}
-        settings.seats = (HUMAN, opponent)
+        settings.seats = (HUMAN,) if opponent == ALONE else (HUMAN, opponent)
         self.host.start()  # type: ignore[attr-defined]
 
     def action_leave(self) -> None:

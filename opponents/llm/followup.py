@@ -1,0 +1,61 @@
+"""A second model that completes a move: Eleusis's translator turns a rule in words into the rule language.
+
+Shared by the ``llm:`` agent (``--judge llm:MODEL``) and the screen where a
+person guesses in plain words: the same prompt (the game's prompter's
+``follow_up``), the same settings (the judge's endpoint at temperature 0) and
+one cache per process, so the same words always get the same code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from tcgtui import locales
+from tcgtui.engine.prompting import Prompter
+from tcgtui.opponents.base import OptionError, agent_rng
+from tcgtui.opponents.llm.client import ChatClient, Sleep
+from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
+from tcgtui.opponents.llm.reasoning import split_reasoning
+
+_ANSWERS: dict[tuple[str, str, str], str] = {}      # (judge model, endpoint, question) -> answer
+
+
+def judge_settings(options: dict[str, Any]) -> EndpointSettings | None:
+    """``--judge llm:MODEL``: the same endpoint at temperature 0, no streaming, no extra body."""
+    value = options.get("judge")
+    if not value:
+        return None
+    kind, _, model = str(value).partition(":")
+    if kind != "llm" or not model.strip():
+        raise OptionError(locales.load().t("llm_options.judge_bad", value=value))
+    return settings_from_options(model.strip(), {**options, "temperature": 0, "stream": False, "extra_body": {}})
+
+
+class FollowUp:
+    """The judge model, asked at its settings; its answers cached per question for the whole process."""
+
+    def __init__(self, settings: EndpointSettings, sleep: Sleep = asyncio.sleep) -> None:
+        self.settings = settings
+        self.client = ChatClient(settings, agent_rng(0, 0, "llm-judge"), sleep)
+
+    async def complete(self, p: Prompter, move: Any) -> tuple[Any, dict[str, Any] | None]:
+        """``move`` completed with the judge's answer, and what to record of it: the judge's
+        model, its whole reply (callers clip it) and whether it came from the cache (None: the
+        move needed no follow-up)."""
+        ask = getattr(p, "follow_up", None)
+        messages = ask(move) if ask is not None else None
+        if messages is None:
+            return move, None
+        key = (self.settings.model, self.settings.base_url, json.dumps(messages, sort_keys=True, ensure_ascii=False))
+        cached = key in _ANSWERS
+        if not cached:
+            done = await self.client.complete(messages, None, first_request=1)
+            _ANSWERS[key] = split_reasoning(done.content)[0]
+        reply = _ANSWERS[key]
+        info = {"model": self.settings.model, "reply": reply, "cached": cached}
+        return p.complete(move, reply), info  # type: ignore[attr-defined]
+
+    async def aclose(self) -> None:
+        await self.client.aclose()

@@ -1,0 +1,117 @@
+"""The rule editor of Eleusis: a guess written in the rule language, checked as one types.
+
+A ``TextArea`` with Python highlighting (Textual draws it with tree-sitter,
+the ``syntax`` extra of this package; without it the text is plain and
+everything else works).  Under it, the checker's first complaint in the
+reader's language, or a line saying the rule is well formed.  Ctrl+S (or
+F2) sends the guess with the chosen card; Escape goes back without guessing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import TextArea
+
+from tcgtui.console_text import clean
+from tcgtui.engine.eleusis.cards import parse_card
+from tcgtui.engine.eleusis.rulelang import check
+from tcgtui.tui.screens.base import LocalizedModal
+from tcgtui.tui.widgets.bars import KeyBar
+from tcgtui.tui.widgets.text import Caption
+
+MAX_CHARS = 4_000       # a move's rule text limit (moves.MAX_TEXT)
+
+
+def highlighting() -> str | None:
+    """``python`` when tree-sitter can highlight it, else None (plain text)."""
+    have = all(importlib.util.find_spec(name) is not None for name in ("tree_sitter", "tree_sitter_python"))
+    return "python" if have else None
+
+
+class GuessScreen(LocalizedModal["str | None"]):
+    """Dismisses with the rule's code (``words``: the rule in plain words, for the translator),
+    or None (Escape)."""
+
+    CSS_PATH = Path(__file__).with_name("eleusis.tcss")
+    AUTO_FOCUS = "#rule"
+    BINDINGS = [Binding("ctrl+s,f2", "send", show=False, priority=True),
+                Binding("escape", "cancel", show=False, priority=True)]
+
+    def __init__(self, card: str = "", text: str = "", words: bool = False, dealer: str = "") -> None:
+        super().__init__()
+        self.card, self.start, self.words = card, text, words
+        self.dealer = dealer        # dealer mode: the player who will look for the rule (no card)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="guess"):
+            mode = "words" if self.words else "code"
+            if self.dealer:
+                yield Caption("eleusis.ui.guess.title_dealer", style="bold", wrap=True,
+                              who=clean(self.dealer))
+            else:
+                yield Caption(f"eleusis.ui.guess.title_{mode}", style="bold", wrap=True,
+                              card=parse_card(self.card).symbol())
+            yield Caption(f"eleusis.ui.guess.help_{mode}", wrap=True, style="italic")
+            if self.words:
+                yield TextArea(self.start, id="rule", soft_wrap=True)
+            else:
+                yield TextArea.code_editor(self.start, language=highlighting(), id="rule", soft_wrap=True)
+            yield Caption("eleusis.ui.guess.empty", style="bold yellow", wrap=True,
+                          id="rule-check")
+            send = "eleusis.ui.keys.deal" if self.dealer else "eleusis.ui.keys.send"
+            yield KeyBar([("Ctrl+S", send, "send"), ("Esc", "eleusis.ui.keys.back", "cancel")],
+                         id="dialog-keys")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.show_check()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self.show_check()
+
+    def problem(self) -> str | None:
+        """What is wrong with the text as a rule, in the reader's language (None: a rule)."""
+        text = self.query_one("#rule", TextArea).text
+        if not text.strip():
+            return self.tr("eleusis.ui.guess.empty")
+        if len(text) > MAX_CHARS:
+            return self.tr("eleusis.ui.guess.too_long", limit=MAX_CHARS)
+        if self.words:            # words are the translator's to read: any text will do
+            return None
+        error = check(text)
+        return None if error is None else error.text(self.catalog)
+
+    def show_check(self) -> None:
+        caption = self.query_one("#rule-check", Caption)
+        problem = self.problem()
+        if problem is None:
+            caption.style = "bold green"
+            caption.set("eleusis.ui.guess.ok_words" if self.words else "eleusis.ui.guess.ok")
+        else:
+            caption.style = "bold red"
+            caption.set("eleusis.ui.guess.problem", problem=clean(problem))
+
+    def action_send(self) -> None:
+        if self.problem() is None:
+            self.dismiss(self.answer(self.query_one("#rule", TextArea).text.strip("\n")))
+        else:
+            self.notify(self.tr("eleusis.ui.guess.fix"), timeout=2)
+
+    def answer(self, text: str) -> Any:
+        return text
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class DealerScreen(GuessScreen):
+    """Dealer mode: the person's secret rule, as the game's ``rule_code`` parameter (the app's setup dialog)."""
+
+    def answer(self, text: str) -> Any:
+        return {"rule_code": text}
