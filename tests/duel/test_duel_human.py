@@ -90,6 +90,16 @@ def test_a_persons_duel_is_saved_after_every_move_and_resumes_exactly(tmp_path):
         again.finish(result)
         assert result.status == "finished" and len(again.match.state.history) == 4
         assert store.games("status = ?", (IN_PROGRESS,)) == []
+    import json
+
+    from tcgtui.cli import main
+    out = Path(tmp_path) / "people.jsonl"                   # exported like every human game
+    assert main(["baseline", "export", str(out), "--db", str(Path(tmp_path) / "h.sqlite3")]) == 0
+    (line,) = out.read_text(encoding="utf-8").splitlines()
+    exported = json.loads(line)
+    assert exported["game"] == "duel" and exported["status"] == "finished"
+    assert exported["record"]["moves"] == list(again.match.moves)   # the referee's verdicts travel with it
+    assert main(["baseline", "import", str(out), "--db", str(Path(tmp_path) / "other.sqlite3")]) == 0
 
 
 def test_a_verdict_is_stored_when_applied_so_a_resume_runs_no_check(tmp_path):
