@@ -19,11 +19,14 @@ A game's own sections come from its registry spec: ``spec.analyses(games)``.
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
+
+import numpy as np
 
 from tcgtui.engine import registry
+from tcgtui.engine.move_columns import MoveColumns
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
 from tcgtui.report.data import Game
@@ -54,14 +57,6 @@ def opponent_k(opponent: str) -> tuple[str | None, int | None]:
 def _sort_key(agent: str, opponent: str, lang: str) -> tuple:
     family, k = opponent_k(opponent)
     return agent, family or opponent, k or 0, lang
-
-
-def _by_group(games: Iterable[Game]) -> dict[str, list[Game]]:
-    out: dict[str, list[Game]] = defaultdict(list)
-    for g in games:
-        for name in g.groups():
-            out[name].append(g)
-    return out
 
 
 @dataclass
@@ -132,45 +127,63 @@ def scores(games: list[Game]) -> list[Row]:
     return rows
 
 
+def _positions(games: list[Game], keys: Any) -> dict[Any, np.ndarray]:
+    """Per key, a mask over ``games`` of the games ``keys(game)`` (a list of keys) names."""
+    found: dict[Any, list[int]] = defaultdict(list)
+    for i, g in enumerate(games):
+        for key in keys(g):
+            found[key].append(i)
+    out = {}
+    for key, positions in found.items():
+        mask = np.zeros(len(games), bool)
+        mask[positions] = True
+        out[key] = mask
+    return out
+
+
 def decisions(games: list[Game]) -> list[Row]:
     """Per agent and language: the measured player's decision time, tokens and invalid attempts."""
-    groups: dict[tuple[str, str], list[Game]] = defaultdict(list)
-    for g in games:
-        if g.status == FINISHED:
-            for name in g.groups():
-                groups[(name, g.lang)].append(g)
+    cols = MoveColumns.of(games)
+    invalid_attempt = cols.invalid_attempts()
+    groups = _positions(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
     rows = []
-    for (agent, lang), gs in sorted(groups.items()):
-        moves = [m for g in gs for m in g.moves]
-        tokens = [m.tokens for m in moves if m.tokens is not None]
-        seconds = [m.seconds for m in moves]
-        invalid = sum(1 for m in moves if m.invalid_attempt)
-        rows.append({"agent": agent, "lang": lang, "finished": len(gs), "decisions": len(moves),
+    for (agent, lang), chosen in sorted(groups.items(), key=lambda kv: kv[0]):
+        mask = cols.of_games(chosen)
+        seconds = cols.seconds[mask]
+        tokens = cols.tokens[mask & cols.has_tokens]
+        n = len(seconds)
+        invalid = int(np.count_nonzero(invalid_attempt[mask]))
+        rows.append({"agent": agent, "lang": lang, "finished": int(np.count_nonzero(chosen)), "decisions": n,
                      "median_decision_s": median(seconds), "mean_decision_s": mean(seconds),
-                     "mean_tokens": mean(tokens), "tokens_estimated": any(m.tokens_estimated for m in moves),
-                     "invalid_moves": invalid, "invalid_share": invalid / len(moves) if moves else None})
+                     "mean_tokens": mean(tokens), "tokens_estimated": bool(cols.tokens_estimated[mask].any()),
+                     "invalid_moves": invalid, "invalid_share": invalid / n if n else None})
     return rows
 
 
 def llm_rates(games: list[Game]) -> list[Row]:
     """Parse paths, invalid replies and fallbacks, for agents whose decisions report them."""
+    cols = MoveColumns.of(games)
+    reported_any = np.fromiter((p is not None for p in cols.parse_path), bool, len(cols))
     rows = []
-    for agent, gs in sorted(_by_group(games).items()):
-        moves = [m for g in gs if g.status == FINISHED for m in g.moves]
-        reported = [m for m in moves if m.parse_path is not None]
-        if not reported:
+    for agent, chosen in sorted(_positions(games, lambda g: g.groups() if g.status == FINISHED else []).items(),
+                                key=lambda kv: kv[0]):
+        reported = cols.of_games(chosen) & reported_any
+        n = int(np.count_nonzero(reported))
+        if not n:
             continue
-        paths = Counter(m.parse_path for m in reported)
-        fallbacks = Counter(m.fallback for m in reported)
-        n = len(reported)
+        paths, fallbacks = cols.parse_path[reported], cols.fallback[reported]
         row: Row = {"agent": agent, "decisions": n}
         for p in PARSE_PATHS:
-            row[f"parse_{p}"] = paths[p] / n
-        row["invalid"] = sum(1 for m in reported if m.invalid) / n
-        row["fallback_random"] = fallbacks["random"] / n
-        row["fallback_forfeit"] = fallbacks["forfeit"] / n
+            row[f"parse_{p}"] = _count(paths, p) / n
+        row["invalid"] = int(np.count_nonzero(cols.invalid[reported])) / n
+        row["fallback_random"] = _count(fallbacks, "random") / n
+        row["fallback_forfeit"] = _count(fallbacks, "forfeit") / n
         rows.append(row)
     return rows
+
+
+def _count(values: np.ndarray, value: str) -> int:
+    return int(np.count_nonzero(values == value))
 
 
 def errors(games: list[Game]) -> list[Row]:

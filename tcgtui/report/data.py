@@ -13,7 +13,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from tcgtui import locales
+from tcgtui.engine.move_columns import MoveColumns, MoveList
 from tcgtui.errors import UserError
 from tcgtui.store import FINISHED, Store
 from tcgtui.store import queries
@@ -65,7 +68,7 @@ class Game:
     started_at: str = ""
     finished_at: str | None = None
     record: dict[str, Any] | None = None
-    moves: list[Move] = field(default_factory=list)
+    moves: list[Move] | MoveList = field(default_factory=list)
 
     @property
     def result(self) -> str | None:
@@ -118,12 +121,20 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
                           _pack(pack_id, pack_hash), game_id, dict(params[params_json]), score, result, reason,
                           error, seated[seats], started, finished,
                           None if record is None else json.loads(record))
-    moves: list[Move] = []
-    last = None
-    for gid, move, kind, seconds, ptok, ctok, est, path, invalid, fallback in queries.measured_decisions(
-            store.conn, game=game, runs=runs, humans=humans):
-        if gid != last:
-            moves, last = games[gid].moves, gid
-        tokens = None if ptok is None and ctok is None else float(ptok or 0) + float(ctok or 0)
-        moves.append(Move(move, kind, float(seconds), tokens, path, bool(invalid), fallback, bool(est)))
+    order = {gid: i for i, gid in enumerate(games)}
+    rows = queries.measured_decisions(store.conn, game=game, runs=runs, humans=humans).fetchall()
+    gids, move, kind, seconds, ptok, ctok, est, path, invalid, fallback = (
+        zip(*rows) if rows else ((),) * len(queries.DECISION_COLUMNS))
+    position = np.fromiter((order[g] for g in gids), np.int64, len(gids))
+    counts = np.bincount(position, minlength=len(order))
+    if len(position) and np.any(position[1:] < position[:-1]):     # one game's decisions, then the next's
+        by_game = np.argsort(position, kind="stable").tolist()
+        move, kind, seconds, ptok, ctok, est, path, invalid, fallback = (
+            [col[i] for i in by_game] for col in (move, kind, seconds, ptok, ctok, est, path, invalid, fallback))
+    tokens = [None if p is None and c is None else float(p or 0) + float(c or 0) for p, c in zip(ptok, ctok)]
+    table = MoveColumns.from_rows(counts, move, kind, seconds, tokens, path, invalid, fallback, est)
+    start = 0
+    for g, n in zip(games.values(), counts.tolist()):
+        g.moves = MoveList(table, start, n, Move)
+        start += n
     return list(games.values())
