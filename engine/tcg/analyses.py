@@ -8,9 +8,9 @@ paths, decision time...) are the report's own.
 
 A game here is any object with ``agent``, ``opponent``, ``lang``, ``run``,
 ``index``, ``status``, ``turns``, ``result`` ('win', 'loss', 'draw' or None),
-``groups()`` (the agent rows it counts in) and ``moves``: the measured
-player's decisions, each with ``move`` (the card id), ``kind`` (its type),
-``seconds`` and ``tokens`` (None when not reported).
+``groups()`` (the agent rows it counts in), and ``facts`` and ``position``: what
+the measured player's decisions add up to (``tcgtui.engine.decision_facts``:
+card types played, distinct cards, decision times and tokens in move order).
 
 The decay form is ``w(K) = a·exp(−b·ln K) = a·K^(−b)``: exponential in log K.
 The paper's K values span three decades (1 to 1000); ``a·exp(−b·K)`` would put
@@ -25,13 +25,13 @@ squares on the win rates themselves (scipy.optimize.curve_fit) and R² is
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from tcgtui.engine.move_columns import MoveColumns
+from tcgtui.engine.decision_facts import DecisionFacts
 from tcgtui.engine.stats import mean, median, sample_variance
 
 Row = dict[str, Any]
@@ -155,44 +155,40 @@ def _masks(games: Sequence[Any], keys: Callable[[Any], Iterable[Any]]) -> dict[A
     return out
 
 
-def summaries(games: list[Any], cols: MoveColumns) -> list[Row]:
+def summaries(games: list[Any], facts: DecisionFacts) -> list[Row]:
     """Per agent and language: game length, decision time, tokens and card-type shares."""
     groups = _masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
-    has_kind = np.fromiter(map(bool, cols.kind), bool, len(cols))
     rows = []
     for (agent, lang), chosen in sorted(groups.items(), key=lambda kv: kv[0]):
-        mask = cols.of_games(chosen)
-        kinds = cols.kind[mask & has_kind]
-        played = len(kinds)
+        mask = facts.of_games(chosen)
+        types: Counter[str] = Counter()
+        for i in np.flatnonzero(chosen).tolist():
+            types.update(facts.kinds[i])
+        played = sum(types.values())
         row: Row = {"agent": agent, "lang": lang, "finished": int(np.count_nonzero(chosen)),
                     "mean_turns": mean([g.turns for g, c in zip(games, chosen.tolist()) if c]),
-                    "median_decision_s": median(cols.seconds[mask]),
-                    "mean_tokens_per_turn": mean(cols.tokens[mask & cols.has_tokens])}
+                    "median_decision_s": median(facts.seconds[mask]),
+                    "mean_tokens_per_turn": mean(facts.tokens[mask & facts.has_tokens])}
         for t in CARD_TYPES:
-            row[t] = int(np.count_nonzero(kinds == t)) / played if played else None
+            row[t] = types[t] / played if played else None
         rows.append(row)
     return rows
 
 
-def _pattern_hits(games: Sequence[Any], cols: MoveColumns) -> dict[str, np.ndarray]:
+def _pattern_hits(games: Sequence[Any], facts: DecisionFacts) -> dict[str, np.ndarray]:
     """Per pattern, a mask over ``games`` of those that show it.  A game's cards are its
     moves other than forfeits (invalid attempts included); its types are those cards' types."""
     n = len(games)
-    card = np.fromiter(map(bool, cols.move), bool, len(cols))
     hits = {"late_loss": np.fromiter((g.turns > LATE_TURN for g in games), bool, n)}
     for t in ("trick", "spell", "champion"):
-        hits[f"no_{t}"] = np.bincount(cols.game[card & (cols.kind == t)], minlength=n)[:n] == 0
-    codes: dict[str, int] = {}
-    code = np.fromiter((codes.setdefault(m, len(codes)) for m in cols.move[card].tolist()), np.int64)
-    pairs = np.unique(cols.game[card] * max(len(codes), 1) + code)
-    distinct = np.bincount(pairs // max(len(codes), 1), minlength=n)[:n]
-    hits["low_diversity"] = distinct < LOW_DIVERSITY
+        hits[f"no_{t}"] = np.fromiter((t not in kinds for kinds in facts.card_kinds), bool, n)
+    hits["low_diversity"] = facts.distinct_cards < LOW_DIVERSITY
     return hits
 
 
-def error_patterns(games: list[Any], cols: MoveColumns) -> list[Row]:
+def error_patterns(games: list[Any], facts: DecisionFacts) -> list[Row]:
     """The paper's Table 3 per agent, among its lost games."""
-    hits = _pattern_hits(games, cols)
+    hits = _pattern_hits(games, facts)
     turns = [g.turns for g in games]
     rows = []
     for agent, lost in sorted(_masks(games, lambda g: g.groups() if g.result == "loss" else []).items(),
@@ -224,19 +220,19 @@ def _deal_quarters(gs: list[Any]) -> dict[tuple[str, str], list[list[Any]]]:
     return out
 
 
-def quarters(games: list[Any], cols: MoveColumns) -> list[Row]:
+def quarters(games: list[Any], facts: DecisionFacts) -> list[Row]:
     """Decision j of n in a game is in quarter 4j // n; win rates by quarter of each cell's deals."""
-    quarter = 4 * cols.step // np.maximum(cols.count, 1)
+    quarter = 4 * facts.step // np.maximum(facts.count, 1)
     rows = []
     for agent, chosen in sorted(_masks(games, lambda g: g.groups()).items(), key=lambda kv: kv[0]):
         parts = _deal_quarters([g for g, c in zip(games, chosen.tolist()) if c])
         if not parts:
             continue
-        mask = cols.of_games(chosen)
+        mask = facts.of_games(chosen)
         for q in range(4):
             in_q = mask & (quarter == q)
-            seconds = cols.seconds[in_q]
-            tokens = cols.tokens[in_q & cols.has_tokens]
+            seconds = facts.seconds[in_q]
+            tokens = facts.tokens[in_q & facts.has_tokens]
             cell_rates = [sum(g.result == "win" for g in p[q]) / len(p[q]) for p in parts.values() if p[q]]
             wins = sum(sum(g.result == "win" for g in p[q]) for p in parts.values())
             n_games = sum(len(p[q]) for p in parts.values())
@@ -252,6 +248,6 @@ def quarters(games: list[Any], cols: MoveColumns) -> list[Row]:
 def sections(games: list[Any]) -> dict[str, list[Row]]:
     """The card game's own report sections, in the order they are shown."""
     rates = _rates(games)
-    cols = MoveColumns.of(games)
-    return {"decay": decay_fits(rates), "language_gap": language_gaps(rates), "summary": summaries(games, cols),
-            "error_patterns": error_patterns(games, cols), "quarters": quarters(games, cols)}
+    facts = DecisionFacts.of(games)
+    return {"decay": decay_fits(rates), "language_gap": language_gaps(rates), "summary": summaries(games, facts),
+            "error_patterns": error_patterns(games, facts), "quarters": quarters(games, facts)}

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from tcgtui.engine import registry
-from tcgtui.engine.move_columns import MoveColumns
+from tcgtui.engine.decision_facts import PARSE_PATHS, DecisionFacts
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
 from tcgtui.report.data import Game
@@ -34,7 +34,6 @@ from tcgtui.report.stats import clopper_pearson, mean, median, t_interval
 from tcgtui.store import ABANDONED, ERRORED, FINISHED
 
 Row = dict[str, Any]
-PARSE_PATHS = ("tags", "last_name", "none")
 ROUND_ROBIN = ("matrix", "ratings", "ratings_by_role")
 COMMON_NOTES = {"win_rates": "denominator", "scores": "scores", "decisions": "decisions", "llm": "decisions",
                 "errors": "errors", "matrix": "matrix", "ratings": "ratings", "ratings_by_role": "ratings"}
@@ -143,47 +142,39 @@ def _positions(games: list[Game], keys: Any) -> dict[Any, np.ndarray]:
 
 def decisions(games: list[Game]) -> list[Row]:
     """Per agent and language: the measured player's decision time, tokens and invalid attempts."""
-    cols = MoveColumns.of(games)
-    invalid_attempt = cols.invalid_attempts()
+    facts = DecisionFacts.of(games)
     groups = _positions(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
     rows = []
     for (agent, lang), chosen in sorted(groups.items(), key=lambda kv: kv[0]):
-        mask = cols.of_games(chosen)
-        seconds = cols.seconds[mask]
-        tokens = cols.tokens[mask & cols.has_tokens]
+        mask = facts.of_games(chosen)
+        seconds = facts.seconds[mask]
+        tokens = facts.tokens[mask & facts.has_tokens]
         n = len(seconds)
-        invalid = int(np.count_nonzero(invalid_attempt[mask]))
+        invalid = int(facts.invalid_attempts[chosen].sum())
         rows.append({"agent": agent, "lang": lang, "finished": int(np.count_nonzero(chosen)), "decisions": n,
                      "median_decision_s": median(seconds), "mean_decision_s": mean(seconds),
-                     "mean_tokens": mean(tokens), "tokens_estimated": bool(cols.tokens_estimated[mask].any()),
+                     "mean_tokens": mean(tokens), "tokens_estimated": bool(facts.tokens_estimated[chosen].any()),
                      "invalid_moves": invalid, "invalid_share": invalid / n if n else None})
     return rows
 
 
 def llm_rates(games: list[Game]) -> list[Row]:
     """Parse paths, invalid replies and fallbacks, for agents whose decisions report them."""
-    cols = MoveColumns.of(games)
-    reported_any = np.fromiter((p is not None for p in cols.parse_path), bool, len(cols))
+    facts = DecisionFacts.of(games)
     rows = []
     for agent, chosen in sorted(_positions(games, lambda g: g.groups() if g.status == FINISHED else []).items(),
                                 key=lambda kv: kv[0]):
-        reported = cols.of_games(chosen) & reported_any
-        n = int(np.count_nonzero(reported))
+        n = int(facts.reported[chosen].sum())
         if not n:
             continue
-        paths, fallbacks = cols.parse_path[reported], cols.fallback[reported]
         row: Row = {"agent": agent, "decisions": n}
         for p in PARSE_PATHS:
-            row[f"parse_{p}"] = _count(paths, p) / n
-        row["invalid"] = int(np.count_nonzero(cols.invalid[reported])) / n
-        row["fallback_random"] = _count(fallbacks, "random") / n
-        row["fallback_forfeit"] = _count(fallbacks, "forfeit") / n
+            row[f"parse_{p}"] = int(facts.parse[p][chosen].sum()) / n
+        row["invalid"] = int(facts.invalid[chosen].sum()) / n
+        row["fallback_random"] = int(facts.fallback["random"][chosen].sum()) / n
+        row["fallback_forfeit"] = int(facts.fallback["forfeit"][chosen].sum()) / n
         rows.append(row)
     return rows
-
-
-def _count(values: np.ndarray, value: str) -> int:
-    return int(np.count_nonzero(values == value))
 
 
 def errors(games: list[Game]) -> list[Row]:

@@ -1,10 +1,11 @@
-"""The report's view of the store: games and the measured player's decisions.
+"""The report's view of the store: games and what the measured player's decisions add up to.
 
 The reading itself is ``tcgtui.store.queries`` (no SQL here); this module
-turns its rows into the ``Game`` and ``Move`` objects the analyses use, the
-common ones and each game's own (see ``tcgtui.engine.tcg.analyses``).  A large
-store holds hundreds of thousands of decisions, so each row becomes one
-object with slots, built once.
+turns its rows into the ``Game`` objects the analyses use, the common ones and
+each game's own (see ``tcgtui.engine.tcg.analyses``).  A large store holds
+hundreds of thousands of decisions, so they are never read one by one: each
+game's stored decision facts (``tcgtui.store.facts``) go into one shared
+``DecisionFacts`` of arrays, which each game points into (``facts``, ``position``).
 """
 
 from __future__ import annotations
@@ -16,33 +17,13 @@ from typing import Any
 import numpy as np
 
 from tcgtui import locales
-from tcgtui.engine.move_columns import MoveColumns, MoveList
+from tcgtui.engine.decision_facts import DecisionFacts
 from tcgtui.errors import UserError
 from tcgtui.store import FINISHED, Store
-from tcgtui.store import queries
+from tcgtui.store import facts, queries
 
 HUMAN_PREFIX = queries.HUMAN_PREFIX
 POOLED_HUMAN = "human"
-INVALID = "!"
-
-
-@dataclass(slots=True)
-class Move:
-    """One decision of the measured player."""
-
-    move: str                          # the move's text: "" a forfeit, "!kind" an invalid attempt
-    kind: str | None                   # the game's move kind (the card game: the card's type)
-    seconds: float
-    tokens: float | None = None        # prompt + completion, when the agent reported them
-    parse_path: str | None = None
-    invalid: bool = False              # the agent's reply was unusable (from its info)
-    fallback: str | None = None
-    tokens_estimated: bool = False
-
-    @property
-    def invalid_attempt(self) -> bool:
-        """A move the game's rules counted as invalid (recorded as ``!kind``)."""
-        return self.move.startswith(INVALID)
 
 
 @dataclass(slots=True)
@@ -68,7 +49,8 @@ class Game:
     started_at: str = ""
     finished_at: str | None = None
     record: dict[str, Any] | None = None
-    moves: list[Move] | MoveList = field(default_factory=list)
+    facts: DecisionFacts | None = None  # its decisions' facts (finished games): those of the games read with it
+    position: int = -1                  # ... of which it is this one
 
     @property
     def result(self) -> str | None:
@@ -107,34 +89,49 @@ def _pack(pack_id: str | None, pack_hash: str | None) -> str | None:
 def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: str | None = "tcg", *,
                with_record: bool = False) -> list[Game]:
     """The games of one game id (None: every game) with the measured player's decisions in finished games."""
-    games: dict[str, Game] = {}
-    params: dict[str, dict[str, Any]] = {}        # most games share their parameters' and seats' text:
-    seated: dict[str, tuple[str, ...]] = {}        # parse each text once
-    for (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack_id,
-         pack_hash, score, result, reason, error, started, finished, seats, record) in queries.games(
-            store.conn, game=game, runs=runs, humans=humans, with_record=with_record):
+    games: list[Game] = []
+    params: dict[str, dict[str, Any]] = {}        # most games share their parameters', seats' and kinds' text:
+    parsed: dict[str, Any] = {}                   # parse each text once
+    counts: list[tuple] = []
+    kinds, card_kinds, seconds, tokens = [], [], [], []
+    n_record = len(queries.GAME_COLUMNS) - len(facts.COLUMNS)
+    for row in queries.games(store.conn, game=game, runs=runs, humans=humans, with_record=with_record):
+        (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack_id,
+         pack_hash, score, result, reason, error, started, finished, seats, record) = row[:n_record]
         if params_json not in params:
             params[params_json] = json.loads(params_json)
-        if seats not in seated:
-            seated[seats] = tuple(json.loads(seats)) if seats else ()
-        games[gid] = Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns,
+        games.append(Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns,
                           _pack(pack_id, pack_hash), game_id, dict(params[params_json]), score, result, reason,
-                          error, seated[seats], started, finished,
-                          None if record is None else json.loads(record))
-    order = {gid: i for i, gid in enumerate(games)}
-    rows = queries.measured_decisions(store.conn, game=game, runs=runs, humans=humans).fetchall()
-    gids, move, kind, seconds, ptok, ctok, est, path, invalid, fallback = (
-        zip(*rows) if rows else ((),) * len(queries.DECISION_COLUMNS))
-    position = np.fromiter((order[g] for g in gids), np.int64, len(gids))
-    counts = np.bincount(position, minlength=len(order))
-    if len(position) and np.any(position[1:] < position[:-1]):     # one game's decisions, then the next's
-        by_game = np.argsort(position, kind="stable").tolist()
-        move, kind, seconds, ptok, ctok, est, path, invalid, fallback = (
-            [col[i] for i in by_game] for col in (move, kind, seconds, ptok, ctok, est, path, invalid, fallback))
-    tokens = [None if p is None and c is None else float(p or 0) + float(c or 0) for p, c in zip(ptok, ctok)]
-    table = MoveColumns.from_rows(counts, move, kind, seconds, tokens, path, invalid, fallback, est)
-    start = 0
-    for g, n in zip(games.values(), counts.tolist()):
-        g.moves = MoveList(table, start, n, Move)
-        start += n
-    return list(games.values())
+                          error, _parsed(parsed, seats, ()), started, finished,
+                          None if record is None else json.loads(record)))
+        fact = row[n_record:]
+        if fact[0] is None:                       # not finished: no decision counts
+            counts.append(_NONE)
+            kinds.append({})
+            card_kinds.append(())
+            continue
+        counts.append(fact[:_KINDS] + fact[_DISTINCT:_DISTINCT + 1])
+        kinds.append(_parsed(parsed, fact[_KINDS], {}))
+        card_kinds.append(_parsed(parsed, fact[_KINDS + 1], ()))
+        seconds.append(fact[-2])
+        tokens.append(fact[-1])
+    columns = np.array(counts, dtype=np.int64).reshape(len(games), len(DecisionFacts.COUNTS))
+    table = DecisionFacts({c: columns[:, i] for i, c in enumerate(DecisionFacts.COUNTS)}, kinds, card_kinds,
+                          np.frombuffer(b"".join(seconds), "<f8"), np.frombuffer(b"".join(tokens), "<f8"))
+    for i, g in enumerate(games):
+        g.facts, g.position = table, i
+    return games
+
+
+_KINDS, _DISTINCT = facts.COLUMNS.index("kinds"), facts.COLUMNS.index("distinct_cards")
+_NONE = (0,) * len(DecisionFacts.COUNTS)
+
+
+def _parsed(cache: dict[str, Any], text: str | None, empty: Any) -> Any:
+    """JSON text parsed once per distinct text (lists as tuples); ``empty`` for NULL."""
+    if text is None:
+        return empty
+    if text not in cache:
+        value = json.loads(text)
+        cache[text] = tuple(value) if isinstance(value, list) else value
+    return cache[text]

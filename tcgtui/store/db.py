@@ -20,6 +20,7 @@ from typing import Any, Iterator
 
 from tcgtui import locales
 from tcgtui.errors import UserError
+from tcgtui.store import facts
 from tcgtui.store.schema import DECISION_FACTS, LATEST, MIGRATIONS
 
 FINISHED, ERRORED, ABANDONED, IN_PROGRESS = "finished", "errored", "abandoned", "in_progress"
@@ -192,8 +193,12 @@ class Store:
                     raise StoreError(locales.load().t("store.too_new", path=str(self.path),
                                                       version=current, latest=LATEST))
                 for version in range(current + 1, LATEST + 1):
-                    for stmt in _statements(MIGRATIONS[version - 1]):
-                        self.conn.execute(stmt)
+                    step = MIGRATIONS[version - 1]
+                    if callable(step):
+                        step(self.conn)
+                    else:
+                        for stmt in _statements(step):
+                            self.conn.execute(stmt)
                     self.conn.execute("INSERT INTO schema_version VALUES (?, ?)", (version, now()))
                 # Checked after an upgrade only: it reads every row (a third of a second on a large store).
                 bad = self.conn.execute("PRAGMA foreign_key_check").fetchone() if current < LATEST else None
@@ -284,6 +289,7 @@ class Store:
             f" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9, {_FACTS_FROM_INFO})",
             [(game_id, d.idx, d.turn, d.seat, d.agent, d.move, d.kind, d.seconds, to_json(d.info))
              for d in decisions])
+        facts.refresh(self.conn, game_id)
 
     def merge_games(self, games: list[tuple[GameRow, list[DecisionRow]]]) -> tuple[int, int]:
         """Add games by id, skipping ids already here: (added, skipped).

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Iterator
 
+from tcgtui.store import facts
 from tcgtui.store.db import FINISHED
 
 HUMAN_PREFIX = "human:"
@@ -36,13 +37,14 @@ def _where(game: str | None, runs: list[int] | None, humans: bool) -> tuple[str,
 
 GAME_COLUMNS = ("id", "run", "agent", "opponent", "lang", "index", "seat", "status", "winner", "turns", "game",
                 "params_json", "pack_id", "pack_hash", "score", "result", "reason", "error", "started_at",
-                "finished_at", "seats_json", "record_json")
+                "finished_at", "seats_json", "record_json", *facts.COLUMNS)
 
 
 def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
           humans: bool = True, with_record: bool = False) -> list[tuple]:
     """Games of one game id (None: all), of the given runs (None: all), as GAME_COLUMNS rows;
-    ``seats_json`` is the seats' agents in seat order, ``record_json`` None unless asked for."""
+    ``seats_json`` is the seats' agents in seat order, ``record_json`` None unless asked for, then
+    the measured player's decision facts (``tcgtui.store.facts``; NULL for a game not finished)."""
     where, params = _where(game, runs, humans)
     record = "g.record_json" if with_record else "NULL"
     return conn.execute(
@@ -50,9 +52,14 @@ def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] 
         " g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score, g.result, g.reason, g.error,"
         " g.started_at, g.finished_at,"
         " (SELECT json_group_array(agent) FROM (SELECT agent FROM seats WHERE game_id = g.id ORDER BY seat)),"
-        f" {record} FROM games g LEFT JOIN runs r ON r.id = g.run_id"
+        f" {record}, {', '.join(_finished_facts())} FROM games g LEFT JOIN runs r ON r.id = g.run_id"
+        " LEFT JOIN decision_facts f ON f.game_id = g.id"
         f" {('WHERE ' + where) if where else ''}"
         " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params).fetchall()
+
+
+def _finished_facts() -> list[str]:
+    return [f"CASE WHEN g.status = '{FINISHED}' THEN {c} END" for c in facts.columns("f")]
 
 
 DECISION_COLUMNS = ("game_id", "move", "kind", "seconds", "prompt_tokens", "completion_tokens", "tokens_estimated",
