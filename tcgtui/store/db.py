@@ -10,6 +10,7 @@ its decisions in ONE transaction, so a game is stored whole or not at all.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 import uuid
@@ -147,11 +148,16 @@ def _statements(script: str) -> Iterator[str]:
 class Store:
     """An open database.  Use as a context manager or call ``close()``."""
 
-    def __init__(self, path: Path, *, create: bool = True) -> None:
+    def __init__(self, path: Path, *, create: bool = True, read_only: bool = False) -> None:
+        """``read_only``: a reader (the report) opens the file with ``mode=ro`` when its schema is
+        current, so it never waits behind a writer's lock and works on read-only media; an older
+        store is upgraded first (a write, once), a newer one refused."""
         self.path = path
         text = locales.load()
-        uri = path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
         try:
+            if read_only and self._open_current(path):
+                return
+            uri = path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
             self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
@@ -159,6 +165,25 @@ class Store:
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(text.t("store.unusable", path=str(path), reason=str(exc))) from None
+
+    def _open_current(self, path: Path) -> bool:
+        """Open read-only; False (closed again) when the schema needs an upgrade.  In a folder that
+        cannot be written (read-only media) SQLite cannot make a WAL store's shared-memory index, so
+        the file is opened as immutable there: nothing can be writing it."""
+        uri = path.resolve().as_uri() + "?mode=ro"
+        if not os.access(path.resolve().parent, os.W_OK) and not path.with_name(path.name + "-shm").exists():
+            uri += "&immutable=1"
+        self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            current = self.version
+        except sqlite3.OperationalError:          # no schema_version table yet
+            current = 0
+        if current > LATEST:
+            raise StoreError(locales.load().t("store.too_new", path=str(self.path), version=current, latest=LATEST))
+        if current == LATEST:
+            return True
+        self.conn.close()
+        return False
 
     # --- lifecycle -------------------------------------------------------------------------
 
