@@ -90,7 +90,7 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
                with_record: bool = False) -> list[Game]:
     """The games of one game id (None: every game) with the measured player's decisions in finished games."""
     games: list[Game] = []
-    params: dict[str, dict[str, Any]] = {}        # most games share their parameters', seats' and kinds' text:
+    params: dict[str, dict[str, Any]] = {}        # most games share their parameters' and kinds' text:
     parsed: dict[str, Any] = {}                   # parse each text once
     counts: list[tuple] = []
     kinds, card_kinds, seconds, tokens = [], [], [], []
@@ -102,7 +102,7 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
             params[params_json] = json.loads(params_json)
         games.append(Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns,
                           _pack(pack_id, pack_hash), game_id, dict(params[params_json]), score, result, reason,
-                          error, _parsed(parsed, seats, ()), started, finished,
+                          error, seats, started, finished,
                           None if record is None else json.loads(record)))
         fact = row[n_record:]
         if fact[0] is None:                       # not finished: no decision counts

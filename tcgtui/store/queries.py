@@ -1,17 +1,16 @@
-"""What ``tcgtui report`` reads: games with their seats and the measured player's decisions.
+"""What ``tcgtui report`` reads: games with their seats and the measured player's decision facts.
 
-Everything is read in bulk (two queries, whatever the number of games), so a
-store of tens of thousands of games reports in about a second; the decision
-details it needs are columns of their own (schema version 3), not read out of
-each decision's JSON.  Rows come back as plain tuples, in the order ``GAME_COLUMNS`` and
-``DECISION_COLUMNS`` name: the report builds its own objects from them once
-(hundreds of thousands of decisions: no second object per row).
+Everything is read in bulk (a few scans, whatever the number of games), and
+never a decision row: what the report aggregates of each game's decisions is
+kept per game (``tcgtui.store.facts``, schema version 4).  Rows come back as
+plain tuples, in the order ``GAME_COLUMNS`` names: the report builds its own
+objects from them once.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, Iterator
+from typing import Any
 
 from tcgtui.store import facts
 from tcgtui.store.db import FINISHED
@@ -37,46 +36,40 @@ def _where(game: str | None, runs: list[int] | None, humans: bool) -> tuple[str,
 
 GAME_COLUMNS = ("id", "run", "agent", "opponent", "lang", "index", "seat", "status", "winner", "turns", "game",
                 "params_json", "pack_id", "pack_hash", "score", "result", "reason", "error", "started_at",
-                "finished_at", "seats_json", "record_json", *facts.COLUMNS)
+                "finished_at", "seats", "record_json", *facts.COLUMNS)
 
 
 def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
           humans: bool = True, with_record: bool = False) -> list[tuple]:
-    """Games of one game id (None: all), of the given runs (None: all), as GAME_COLUMNS rows;
-    ``seats_json`` is the seats' agents in seat order, ``record_json`` None unless asked for, then
-    the measured player's decision facts (``tcgtui.store.facts``; NULL for a game not finished)."""
+    """Games of one game id (None: all), of the given runs (None: all), as GAME_COLUMNS rows, in
+    (run, agent, opponent, lang, game index) order; ``seats`` is the seats' agents in seat order,
+    ``record_json`` None unless asked for, then the measured player's decision facts
+    (``tcgtui.store.facts``; None for a game not finished).
+
+    Four plain scans joined here, rather than one query that joins them: walking the games in
+    index order and looking up each one's run, seats and facts cost a large store half a second;
+    the sort is SQLite's (NULL runs first, text by bytes, ties in rowid order)."""
     where, params = _where(game, runs, humans)
+    where = f" WHERE {where}" if where else ""
+    chosen = f" WHERE game_id IN (SELECT g.id FROM games g{where})"
     record = "g.record_json" if with_record else "NULL"
-    return conn.execute(
-        "SELECT g.id, r.name, g.agent, g.opponent, g.lang, g.game_index, g.agent_seat, g.status, g.winner,"
-        " g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score, g.result, g.reason, g.error,"
-        " g.started_at, g.finished_at,"
-        " (SELECT json_group_array(agent) FROM (SELECT agent FROM seats WHERE game_id = g.id ORDER BY seat)),"
-        f" {record}, {', '.join(_finished_facts())} FROM games g LEFT JOIN runs r ON r.id = g.run_id"
-        " LEFT JOIN decision_facts f ON f.game_id = g.id"
-        f" {('WHERE ' + where) if where else ''}"
-        " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params).fetchall()
-
-
-def _finished_facts() -> list[str]:
-    return [f"CASE WHEN g.status = '{FINISHED}' THEN {c} END" for c in facts.columns("f")]
-
-
-DECISION_COLUMNS = ("game_id", "move", "kind", "seconds", "prompt_tokens", "completion_tokens", "tokens_estimated",
-                    "parse_path", "invalid", "fallback")
-
-
-def measured_decisions(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
-                       humans: bool = True, status: str | None = FINISHED) -> Iterator[tuple]:
-    """The measured player's decisions (its seat's), game by game in move order, as DECISION_COLUMNS rows."""
-    where, params = _where(game, runs, humans)
-    if status is not None:
-        where = " AND ".join(filter(None, ["g.status = ?", where]))
-        params = [status, *params]
-    return conn.execute(
-        "SELECT d.game_id, d.move, d.kind, d.seconds, d.prompt_tokens, d.completion_tokens, d.tokens_estimated,"
-        " d.parse_path, d.invalid, d.fallback FROM decisions d JOIN games g ON g.id = d.game_id"
-        f" WHERE d.seat = g.agent_seat {('AND ' + where) if where else ''} ORDER BY d.game_id, d.idx", params)
+    names = dict(conn.execute("SELECT id, name FROM runs"))
+    seats: dict[str, list[str]] = {}
+    for gid, agent in conn.execute(f"SELECT game_id, agent FROM seats{chosen} ORDER BY game_id, seat", params):
+        seats.setdefault(gid, []).append(agent)
+    found = {r[0]: r[1:] for r in conn.execute(
+        f"SELECT game_id, {', '.join(facts.COLUMNS)} FROM decision_facts{chosen}", params)}
+    rows = conn.execute(
+        "SELECT g.run_id IS NOT NULL, g.run_id, g.agent, g.opponent, g.lang, g.game_index, g.rowid, g.id,"
+        " g.agent_seat, g.status, g.winner, g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score,"
+        f" g.result, g.reason, g.error, g.started_at, g.finished_at, {record} FROM games g{where}", params).fetchall()
+    rows.sort(key=lambda r: r[:7])
+    none = (None,) * len(facts.COLUMNS)
+    return [(gid, names.get(run), agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json,
+             pack_id, pack_hash, score, result, reason, error, started, finished, tuple(seats.get(gid, ())), rec,
+             *(found.get(gid, none) if status == FINISHED else none))
+            for (_, run, agent, opponent, lang, index, _, gid, seat, status, winner, turns, game_id, params_json,
+                 pack_id, pack_hash, score, result, reason, error, started, finished, rec) in rows]
 
 
 def game_ids(conn: sqlite3.Connection) -> list[str]:
