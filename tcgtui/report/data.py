@@ -10,6 +10,7 @@ game's stored decision facts (``tcgtui.store.facts``) go into one shared
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,19 +52,22 @@ class Game:
     record: dict[str, Any] | None = None
     facts: DecisionFacts | None = None  # its decisions' facts (finished games): those of the games read with it
     position: int = -1                  # ... of which it is this one
+    # 'win', 'loss' or 'draw' for the measured player; None unless finished (the analyses ask
+    # hundreds of thousands of times, so it is worked out once)
+    result: str | None = field(init=False, default=None)
 
-    @property
-    def result(self) -> str | None:
-        """'win', 'loss' or 'draw' for the measured player; None unless finished."""
-        if self.status != FINISHED:
-            return None
-        if self.winner is None:
-            return "draw"
-        return "win" if self.winner == self.seat else "loss"
+    def __post_init__(self) -> None:
+        if self.status == FINISHED:
+            self.result = "draw" if self.winner is None else "win" if self.winner == self.seat else "loss"
 
-    def groups(self) -> list[str]:
+    def groups(self) -> tuple[str, ...]:
         """The agent rows this game counts in: its own spec, and the pooled human row for people."""
-        return [self.agent, POOLED_HUMAN] if self.agent.startswith(HUMAN_PREFIX) else [self.agent]
+        return _groups(self.agent)
+
+
+@functools.lru_cache(maxsize=None)
+def _groups(agent: str) -> tuple[str, ...]:
+    return (agent, POOLED_HUMAN) if agent.startswith(HUMAN_PREFIX) else (agent,)
 
 
 def run_ids(store: Store, names: list[str] | None) -> list[int] | None:

@@ -51,18 +51,21 @@ def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] 
     the sort is SQLite's (NULL runs first, text by bytes, ties in rowid order)."""
     where, params = _where(game, runs, humans)
     where = f" WHERE {where}" if where else ""
-    chosen = f" WHERE game_id IN (SELECT g.id FROM games g{where})"
     record = "g.record_json" if with_record else "NULL"
+    rows = conn.execute(
+        "SELECT g.run_id IS NOT NULL, g.run_id, g.agent, g.opponent, g.lang, g.game_index, g.rowid, g.id,"
+        " g.agent_seat, g.status, g.winner, g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score,"
+        f" g.result, g.reason, g.error, g.started_at, g.finished_at, {record} FROM games g{where}", params).fetchall()
+    if len(rows) == conn.execute("SELECT count(*) FROM games").fetchone()[0]:
+        chosen, params = "", []               # every game: plain scans, no lookups
+    else:
+        chosen = f" WHERE game_id IN (SELECT g.id FROM games g{where})"
     names = dict(conn.execute("SELECT id, name FROM runs"))
     seats: dict[str, list[str]] = {}
     for gid, agent in conn.execute(f"SELECT game_id, agent FROM seats{chosen} ORDER BY game_id, seat", params):
         seats.setdefault(gid, []).append(agent)
     found = {r[0]: r[1:] for r in conn.execute(
         f"SELECT game_id, {', '.join(facts.COLUMNS)} FROM decision_facts{chosen}", params)}
-    rows = conn.execute(
-        "SELECT g.run_id IS NOT NULL, g.run_id, g.agent, g.opponent, g.lang, g.game_index, g.rowid, g.id,"
-        " g.agent_seat, g.status, g.winner, g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score,"
-        f" g.result, g.reason, g.error, g.started_at, g.finished_at, {record} FROM games g{where}", params).fetchall()
     rows.sort(key=lambda r: r[:7])
     none = (None,) * len(facts.COLUMNS)
     return [(gid, names.get(run), agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json,
