@@ -21,7 +21,7 @@ from tcgtui import locales
 from tcgtui.engine.decision_facts import DecisionFacts
 from tcgtui.errors import UserError
 from tcgtui.store import FINISHED, Store
-from tcgtui.store import facts, queries
+from tcgtui.store import queries
 
 HUMAN_PREFIX = queries.HUMAN_PREFIX
 POOLED_HUMAN = "human"
@@ -98,37 +98,37 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
     parsed: dict[str, Any] = {}                   # parse each text once
     counts: list[tuple] = []
     kinds, card_kinds, seconds, tokens = [], [], [], []
-    n_record = len(queries.GAME_COLUMNS) - len(facts.COLUMNS)
-    for row in queries.games(store.conn, game=game, runs=runs, humans=humans, with_record=with_record):
-        (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack_id,
-         pack_hash, score, result, reason, error, started, finished, seats, record) = row[:n_record]
+    found = queries.decision_facts(store.conn, game=game, runs=runs, humans=humans)
+    n = len(queries.FACT_COUNTS)
+    for (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack_id,
+         pack_hash, score, result, reason, error, started, finished, seats, record) in queries.games(
+            store.conn, game=game, runs=runs, humans=humans, with_record=with_record):
         if params_json not in params:
             params[params_json] = json.loads(params_json)
         games.append(Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns,
                           _pack(pack_id, pack_hash), game_id, dict(params[params_json]), score, result, reason,
                           error, seats, started, finished,
                           None if record is None else json.loads(record)))
-        fact = row[n_record:]
-        if fact[0] is None:                       # not finished: no decision counts
+        fact = found.get(gid)
+        if fact is None:                          # not finished: no decisions counted
             counts.append(_NONE)
             kinds.append({})
             card_kinds.append(())
             continue
-        counts.append(fact[:_KINDS] + fact[_DISTINCT:_DISTINCT + 1])
-        kinds.append(_parsed(parsed, fact[_KINDS], {}))
-        card_kinds.append(_parsed(parsed, fact[_KINDS + 1], ()))
-        seconds.append(fact[-2])
-        tokens.append(fact[-1])
-    columns = np.array(counts, dtype=np.int64).reshape(len(games), len(DecisionFacts.COUNTS))
-    table = DecisionFacts({c: columns[:, i] for i, c in enumerate(DecisionFacts.COUNTS)}, kinds, card_kinds,
+        counts.append(fact[:n])
+        kinds.append(_parsed(parsed, fact[n], {}))
+        card_kinds.append(_parsed(parsed, fact[n + 1], ()))
+        seconds.append(fact[n + 2])
+        tokens.append(fact[n + 3])
+    columns = np.array(counts, dtype=np.int64).reshape(len(games), n)
+    table = DecisionFacts({c: columns[:, i] for i, c in enumerate(queries.FACT_COUNTS)}, kinds, card_kinds,
                           np.frombuffer(b"".join(seconds), "<f8"), np.frombuffer(b"".join(tokens), "<f8"))
     for i, g in enumerate(games):
         g.facts, g.position = table, i
     return games
 
 
-_KINDS, _DISTINCT = facts.COLUMNS.index("kinds"), facts.COLUMNS.index("distinct_cards")
-_NONE = (0,) * len(DecisionFacts.COUNTS)
+_NONE = (0,) * len(queries.FACT_COUNTS)
 
 
 def _parsed(cache: dict[str, Any], text: str | None, empty: Any) -> Any:

@@ -36,18 +36,20 @@ def _where(game: str | None, runs: list[int] | None, humans: bool) -> tuple[str,
 
 GAME_COLUMNS = ("id", "run", "agent", "opponent", "lang", "index", "seat", "status", "winner", "turns", "game",
                 "params_json", "pack_id", "pack_hash", "score", "result", "reason", "error", "started_at",
-                "finished_at", "seats", "record_json", *facts.COLUMNS)
+                "finished_at", "seats", "record_json")
+# What ``decision_facts`` gives per game: the counts first, then the rest (see tcgtui.store.facts).
+FACT_COUNTS = tuple(c for c in facts.COLUMNS if c not in ("kinds", "card_kinds", "seconds", "tokens"))
+FACT_COLUMNS = (*FACT_COUNTS, "kinds", "card_kinds", "seconds", "tokens")
 
 
 def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
           humans: bool = True, with_record: bool = False) -> list[tuple]:
     """Games of one game id (None: all), of the given runs (None: all), as GAME_COLUMNS rows, in
     (run, agent, opponent, lang, game index) order; ``seats`` is the seats' agents in seat order,
-    ``record_json`` None unless asked for, then the measured player's decision facts
-    (``tcgtui.store.facts``; None for a game not finished).
+    ``record_json`` None unless asked for.
 
-    Four plain scans joined here, rather than one query that joins them: walking the games in
-    index order and looking up each one's run, seats and facts cost a large store half a second;
+    Plain scans joined here, rather than one query that joins them: walking the games in index
+    order and looking up each one's run and seats cost a large store a good part of a second;
     the sort is SQLite's (NULL runs first, text by bytes, ties in rowid order)."""
     where, params = _where(game, runs, humans)
     where = f" WHERE {where}" if where else ""
@@ -56,23 +58,36 @@ def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] 
         "SELECT g.run_id IS NOT NULL, g.run_id, g.agent, g.opponent, g.lang, g.game_index, g.rowid, g.id,"
         " g.agent_seat, g.status, g.winner, g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score,"
         f" g.result, g.reason, g.error, g.started_at, g.finished_at, {record} FROM games g{where}", params).fetchall()
-    if len(rows) == conn.execute("SELECT count(*) FROM games").fetchone()[0]:
-        chosen, params = "", []               # every game: plain scans, no lookups
-    else:
-        chosen = f" WHERE game_id IN (SELECT g.id FROM games g{where})"
     names = dict(conn.execute("SELECT id, name FROM runs"))
     seats: dict[str, list[str]] = {}
-    for gid, agent in conn.execute(f"SELECT game_id, agent FROM seats{chosen} ORDER BY game_id, seat", params):
+    chosen, chosen_params = _of_chosen(conn, where, params)
+    for gid, agent in conn.execute(f"SELECT game_id, agent FROM seats{chosen} ORDER BY game_id, seat", chosen_params):
         seats.setdefault(gid, []).append(agent)
-    found = {r[0]: r[1:] for r in conn.execute(
-        f"SELECT game_id, {', '.join(facts.COLUMNS)} FROM decision_facts{chosen}", params)}
     rows.sort(key=lambda r: r[:7])
-    none = (None,) * len(facts.COLUMNS)
     return [(gid, names.get(run), agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json,
-             pack_id, pack_hash, score, result, reason, error, started, finished, tuple(seats.get(gid, ())), rec,
-             *(found.get(gid, none) if status == FINISHED else none))
+             pack_id, pack_hash, score, result, reason, error, started, finished, tuple(seats.get(gid, ())), rec)
             for (_, run, agent, opponent, lang, index, _, gid, seat, status, winner, turns, game_id, params_json,
                  pack_id, pack_hash, score, result, reason, error, started, finished, rec) in rows]
+
+
+def decision_facts(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
+                   humans: bool = True) -> dict[str, tuple]:
+    """The measured player's decision facts of the finished games ``games`` selects, by game id,
+    as FACT_COLUMNS rows."""
+    where, params = _where(game, runs, humans)
+    where = " WHERE " + " AND ".join(filter(None, [f"g.status = '{FINISHED}'", where]))
+    chosen, chosen_params = _of_chosen(conn, where, params)
+    return {r[0]: r[1:] for r in conn.execute(f"SELECT game_id, {', '.join(FACT_COLUMNS)} FROM decision_facts{chosen}",
+                                              chosen_params)}
+
+
+def _of_chosen(conn: sqlite3.Connection, where: str, params: list[Any]) -> tuple[str, list[Any]]:
+    """The condition on the chosen games' rows in another table, and its parameters: none when
+    every game is chosen, so that table is read by a plain scan instead of a lookup per game."""
+    chosen = conn.execute(f"SELECT count(*) FROM games g{where}", params).fetchone()[0]
+    if chosen == conn.execute("SELECT count(*) FROM games").fetchone()[0]:
+        return "", []
+    return f" WHERE game_id IN (SELECT g.id FROM games g{where})", params
 
 
 def game_ids(conn: sqlite3.Connection) -> list[str]:
