@@ -122,3 +122,26 @@ def test_the_report_upgrades_an_older_store_first(tmp_path: Path, capsys: pytest
     assert _report(path, capsys) == expected
     with Store(path) as store:
         assert store.version == LATEST
+
+
+def test_the_report_reads_the_counts_the_store_keeps() -> None:
+    from tcgtui.engine.decision_facts import DecisionFacts
+    from tcgtui.store import queries
+    assert set(DecisionFacts.COUNTS) == set(queries.FACT_COUNTS)
+
+
+def test_analyses_of_some_of_the_games_read_their_own_facts(tmp_path: Path) -> None:
+    from tcgtui.report import analyses
+    from tcgtui.report.data import load_games
+    with Store(tmp_path / "s.sqlite3") as store:
+        run = store.create_run("r", {}).id
+        for i in range(6):
+            add_game(store, run, "llm:a", "mc:1", "en", i, result="loss", moves=MOVES[i % 4:])
+            add_game(store, run, "llm:b", "mc:1", "en", i, result="win", moves=MOVES[: 1 + i % 4])
+        games = load_games(store, None)
+    every = {(r["agent"], r["lang"]): r for r in analyses.decisions(games)}
+    for agent in ("llm:a", "llm:b"):
+        some = [g for g in games if g.agent == agent]
+        assert analyses.decisions(some) == [every[(agent, "en")]]
+        assert analyses.llm_rates(some) == [r for r in analyses.llm_rates(games) if r["agent"] == agent]
+    assert every[("llm:b", "en")]["decisions"] == sum(1 + i % 4 for i in range(6))

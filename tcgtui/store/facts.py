@@ -21,7 +21,11 @@ from collections import Counter
 from typing import Any, Iterable, Sequence
 
 from tcgtui.engine.core import INVALID
-from tcgtui.engine.decision_facts import FALLBACKS, PARSE_PATHS
+
+# The parse paths and fallbacks counted (tcgtui.engine.decision_facts reads these columns by name;
+# it is not imported here, as it needs numpy and the store does not).
+PARSE_PATHS = ("tags", "last_name", "none")
+FALLBACKS = ("random", "forfeit")
 COLUMNS = ("decisions", "invalid_attempts", "tokens_estimated", "reported",
            *(f"parse_{p}" for p in PARSE_PATHS), "invalid", *(f"fallback_{f}" for f in FALLBACKS),
            "kinds", "card_kinds", "distinct_cards", "seconds", "tokens")
