@@ -145,3 +145,21 @@ def test_analyses_of_some_of_the_games_read_their_own_facts(tmp_path: Path) -> N
         assert analyses.decisions(some) == [every[(agent, "en")]]
         assert analyses.llm_rates(some) == [r for r in analyses.llm_rates(games) if r["agent"] == agent]
     assert every[("llm:b", "en")]["decisions"] == sum(1 + i % 4 for i in range(6))
+
+
+def test_a_whole_games_facts_equal_those_read_back_from_its_decisions(tmp_path: Path) -> None:
+    odd = [{"prompt_tokens": 5, "completion_tokens": 2.5, "tokens_estimated": False, "invalid": False},
+           {"parse_path": {"nested": [1]}, "fallback": ["x"], "invalid": "yes"},
+           {"prompt_tokens": "many", "parse_path": True}, {"completion_tokens": 7, "parse_path": "tags"}]
+    with Store(tmp_path / "s.sqlite3") as store:
+        game = GameRow(agent="a", opponent="b", lang="en", game_index=0, seed=1, agent_seat=1, game="tcg",
+                       status=FINISHED, record={}, started_at="t")
+        # written out of order, both seats: the facts are the measured seat's, in move order
+        rows = [DecisionRow(i, i, i % 2, "a", f"m{i}", "spell", 0.5 + i, info) for i, info in enumerate(odd)]
+        store.save_game(game, rows[::-1])
+        written = _facts(store, game.id)
+        facts.refresh(store.conn, game.id)
+        assert _facts(store, game.id) == written
+    assert written["decisions"] == 2 and _floats(written["seconds"]) == [1.5, 3.5]
+    assert written["reported"] == 2 and written["parse_tags"] == 1 and written["invalid"] == 1
+    assert _floats(written["tokens"])[1] == 7

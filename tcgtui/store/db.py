@@ -303,18 +303,25 @@ class Store:
         self.conn.executemany(
             "INSERT INTO seats (game_id, seat, agent, score) VALUES (?,?,?,?)",
             [(game.id, s, spec, scores[s] if s < len(scores) else None) for s, spec in enumerate(game.seats)])
-        self._insert_decisions(game.id, decisions)
+        self._insert_decisions(game.id, decisions, seat=game.agent_seat)
 
-    def _insert_decisions(self, game_id: str, decisions: list[DecisionRow], replace: bool = False) -> None:
+    def _insert_decisions(self, game_id: str, decisions: list[DecisionRow], replace: bool = False,
+                          seat: int | None = None) -> None:
         """The one place decisions are written (whole games and move-by-move saves alike), with
-        the details the report reads extracted from their JSON into their own columns."""
+        the details the report reads extracted from their JSON into their own columns, and the
+        game's decision facts: from the rows in hand for a whole game (its measured ``seat``
+        given), else read back from the table."""
         self.conn.executemany(
             f"INSERT {'OR REPLACE ' if replace else ''}INTO decisions"
             f" (game_id, idx, turn, seat, agent, move, kind, seconds, info_json, {', '.join(DECISION_FACTS)})"
             f" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9, {_FACTS_FROM_INFO})",
             [(game_id, d.idx, d.turn, d.seat, d.agent, d.move, d.kind, d.seconds, to_json(d.info))
              for d in decisions])
-        facts.refresh(self.conn, game_id)
+        if seat is None:
+            facts.refresh(self.conn, game_id)
+        else:
+            facts.write(self.conn, game_id, [facts.stored_row(d.move, d.kind, d.seconds, d.info)
+                                             for d in sorted(decisions, key=lambda d: d.idx) if d.seat == seat])
 
     def merge_games(self, games: list[tuple[GameRow, list[DecisionRow]]]) -> tuple[int, int]:
         """Add games by id, skipping ids already here: (added, skipped).

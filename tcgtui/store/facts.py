@@ -70,7 +70,7 @@ def facts(rows: Sequence[Sequence[Any]]) -> tuple:
     paths, fallbacks = Counter(), Counter()
     for move, kind, sec, ptok, ctok, est, path, bad, fallback in rows:
         seconds.append(float(sec))
-        tokens.append(math.nan if ptok is None and ctok is None else float(ptok or 0) + float(ctok or 0))
+        tokens.append(_tokens(ptok, ctok))
         invalid_attempts += move.startswith(INVALID)
         estimated |= bool(est)
         if kind:
@@ -89,6 +89,46 @@ def facts(rows: Sequence[Sequence[Any]]) -> tuple:
             len(cards), _floats(seconds), _floats(tokens))
 
 
+def _tokens(prompt: Any, completion: Any) -> float:
+    """Prompt + completion tokens; NaN (not reported) when neither is, or either is not a number."""
+    if prompt is None and completion is None:
+        return math.nan
+    try:
+        return float(prompt or 0) + float(completion or 0)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def stored_row(move: str, kind: str | None, seconds: float, info: dict[str, Any] | str) -> tuple:
+    """One decision as ``facts`` takes it, from its details (``info``, or its JSON text) as the
+    columns hold them."""
+    if isinstance(info, str):
+        info = json.loads(info)
+    return (move, kind, seconds, *(v if v is None or type(v) in _PLAIN else as_stored(v)
+                                   for v in map(info.get, DETAILS)))
+
+
+# The decision details in the order ``facts`` takes them (the v3 columns of the same names).
+DETAILS = ("prompt_tokens", "completion_tokens", "tokens_estimated", "parse_path", "invalid", "fallback")
+_PLAIN = (str, int, float)
+
+
+def as_stored(value: Any) -> Any:
+    """A decision detail as its column holds it (what json_extract gives): true/false as 1/0,
+    objects and lists as their JSON text, numpy scalars as numbers."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (dict, list, tuple)):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    item = getattr(value, "item", None)
+    return item() if callable(item) else value
+
+
+def write(conn: sqlite3.Connection, game_id: str, rows: Sequence[Sequence[Any]]) -> None:
+    """Write one game's facts from its measured decisions' rows (as ``facts`` takes them)."""
+    conn.execute(_INSERT, (game_id, *facts(rows)))
+
+
 def _floats(values: list[float]) -> bytes:
     return struct.pack(f"<{len(values)}d", *values)
 
@@ -96,7 +136,7 @@ def _floats(values: list[float]) -> bytes:
 def refresh(conn: sqlite3.Connection, game_id: str) -> None:
     """Write one game's facts from its stored decisions (inside the caller's transaction)."""
     rows = conn.execute(_DECISIONS + " AND d.game_id = ? ORDER BY d.idx", (game_id,)).fetchall()
-    conn.execute(_INSERT, (game_id, *facts([r[1:] for r in rows])))
+    write(conn, game_id, [r[1:] for r in rows])
 
 
 def fill(conn: sqlite3.Connection) -> None:

@@ -179,7 +179,7 @@ CREATE INDEX decisions_for_report ON decisions (game_id, seat, idx, move, kind, 
 """
 
 # The decision details V3 keeps in columns of the same names (info_json keeps them too).
-DECISION_FACTS = ("prompt_tokens", "completion_tokens", "tokens_estimated", "parse_path", "invalid", "fallback")
+DECISION_FACTS = facts.DETAILS
 
 # Version 4: one row per game of what the report aggregates of the measured player's decisions
 # (``tcgtui.store.facts``), written with the decisions; the upgrade computes it for every stored
