@@ -101,7 +101,7 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
     found = queries.decision_facts(store.conn, game=game, runs=runs, humans=humans)
     n = len(queries.FACT_COUNTS)
     for (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack_id,
-         pack_hash, score, result, reason, error, started, finished, seats, record) in queries.games(
+         pack_hash, score, result, reason, error, started, finished, record, seats) in queries.games(
             store.conn, game=game, runs=runs, humans=humans, with_record=with_record):
         if params_json not in params:
             params[params_json] = json.loads(params_json)

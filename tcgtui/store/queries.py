@@ -36,7 +36,7 @@ def _where(game: str | None, runs: list[int] | None, humans: bool) -> tuple[str,
 
 GAME_COLUMNS = ("id", "run", "agent", "opponent", "lang", "index", "seat", "status", "winner", "turns", "game",
                 "params_json", "pack_id", "pack_hash", "score", "result", "reason", "error", "started_at",
-                "finished_at", "seats", "record_json")
+                "finished_at", "record_json", "seats")
 # What ``decision_facts`` gives per game: the counts first, then the rest (see tcgtui.store.facts).
 FACT_COUNTS = tuple(c for c in facts.COLUMNS if c not in ("kinds", "card_kinds", "seconds", "tokens"))
 FACT_COLUMNS = (*FACT_COUNTS, "kinds", "card_kinds", "seconds", "tokens")
@@ -45,29 +45,22 @@ FACT_COLUMNS = (*FACT_COUNTS, "kinds", "card_kinds", "seconds", "tokens")
 def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
           humans: bool = True, with_record: bool = False) -> list[tuple]:
     """Games of one game id (None: all), of the given runs (None: all), as GAME_COLUMNS rows, in
-    (run, agent, opponent, lang, game index) order; ``seats`` is the seats' agents in seat order,
-    ``record_json`` None unless asked for.
-
-    Plain scans joined here, rather than one query that joins them: walking the games in index
-    order and looking up each one's run and seats cost a large store a good part of a second;
-    the sort is SQLite's (NULL runs first, text by bytes, ties in rowid order)."""
+    (run, agent, opponent, lang, game index) order; ``record_json`` None unless asked for, ``seats``
+    the seats' agents in seat order (read by one scan of their own: a lookup per game cost a large
+    store a good part of a second)."""
     where, params = _where(game, runs, humans)
     where = f" WHERE {where}" if where else ""
     record = "g.record_json" if with_record else "NULL"
     rows = conn.execute(
-        "SELECT g.run_id IS NOT NULL, g.run_id, g.agent, g.opponent, g.lang, g.game_index, g.rowid, g.id,"
-        " g.agent_seat, g.status, g.winner, g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score,"
-        f" g.result, g.reason, g.error, g.started_at, g.finished_at, {record} FROM games g{where}", params).fetchall()
-    names = dict(conn.execute("SELECT id, name FROM runs"))
+        "SELECT g.id, r.name, g.agent, g.opponent, g.lang, g.game_index, g.agent_seat, g.status, g.winner,"
+        " g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score, g.result, g.reason, g.error,"
+        f" g.started_at, g.finished_at, {record} FROM games g LEFT JOIN runs r ON r.id = g.run_id{where}"
+        " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params)
     seats: dict[str, list[str]] = {}
     chosen, chosen_params = _of_chosen(conn, where, params)
     for gid, agent in conn.execute(f"SELECT game_id, agent FROM seats{chosen} ORDER BY game_id, seat", chosen_params):
         seats.setdefault(gid, []).append(agent)
-    rows.sort(key=lambda r: r[:7])
-    return [(gid, names.get(run), agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json,
-             pack_id, pack_hash, score, result, reason, error, started, finished, tuple(seats.get(gid, ())), rec)
-            for (_, run, agent, opponent, lang, index, _, gid, seat, status, winner, turns, game_id, params_json,
-                 pack_id, pack_hash, score, result, reason, error, started, finished, rec) in rows]
+    return [row + (tuple(seats.get(row[0], ())),) for row in rows]
 
 
 def decision_facts(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
