@@ -25,7 +25,7 @@ squares on the win rates themselves (scipy.optimize.curve_fit) and R² is
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
@@ -158,19 +158,22 @@ def _masks(games: Sequence[Any], keys: Callable[[Any], Iterable[Any]]) -> dict[A
 def summaries(games: list[Any], facts: DecisionFacts) -> list[Row]:
     """Per agent and language: game length, decision time, tokens and card-type shares."""
     groups = _masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
+    turns = np.fromiter((g.turns for g in games), np.int64, len(games))
+    per_kinds: dict[int, tuple[int, ...]] = {}     # the games share a few kinds' counts: sum each once
+    for k in facts.kinds:
+        if id(k) not in per_kinds:
+            per_kinds[id(k)] = (sum(k.values()), *(k.get(t, 0) for t in CARD_TYPES))
+    counts = np.array([per_kinds[id(k)] for k in facts.kinds], np.int64).reshape(len(games), 1 + len(CARD_TYPES))
     rows = []
     for (agent, lang), chosen in sorted(groups.items(), key=lambda kv: kv[0]):
         mask = facts.of_games(chosen)
-        types: Counter[str] = Counter()
-        for i in np.flatnonzero(chosen).tolist():
-            types.update(facts.kinds[i])
-        played = sum(types.values())
+        played, *types = counts[chosen].sum(axis=0).tolist()
         row: Row = {"agent": agent, "lang": lang, "finished": int(np.count_nonzero(chosen)),
-                    "mean_turns": mean([g.turns for g, c in zip(games, chosen.tolist()) if c]),
+                    "mean_turns": mean(turns[chosen]),
                     "median_decision_s": median(facts.seconds[mask]),
                     "mean_tokens_per_turn": mean(facts.tokens[mask & facts.has_tokens])}
-        for t in CARD_TYPES:
-            row[t] = types[t] / played if played else None
+        for t, n in zip(CARD_TYPES, types):
+            row[t] = n / played if played else None
         rows.append(row)
     return rows
 
