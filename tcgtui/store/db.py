@@ -178,11 +178,11 @@ class Store:
             current = self.version
         except sqlite3.OperationalError:          # no schema_version table yet
             current = 0
-        if current > LATEST:
-            raise StoreError(locales.load().t("store.too_new", path=str(self.path), version=current, latest=LATEST))
         if current == LATEST:
             return True
         self.conn.close()
+        if current > LATEST:
+            raise StoreError(locales.load().t("store.too_new", path=str(self.path), version=current, latest=LATEST))
         return False
 
     # --- lifecycle -------------------------------------------------------------------------
