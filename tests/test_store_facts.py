@@ -163,3 +163,13 @@ def test_a_whole_games_facts_equal_those_read_back_from_its_decisions(tmp_path: 
     assert written["decisions"] == 2 and _floats(written["seconds"]) == [1.5, 3.5]
     assert written["reported"] == 2 and written["parse_tags"] == 1 and written["invalid"] == 1
     assert _floats(written["tokens"])[1] == 7
+
+
+def test_the_report_refuses_a_newer_store_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.sqlite3"
+    Store(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO schema_version VALUES (99, 't')")
+    assert main(["report", "--db", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "99" in err and str(path) in err
