@@ -24,4 +24,7 @@ def median(values: Sequence[float]) -> float | None:
 
 
 def mean(values: Sequence[float]) -> float | None:
-    return math.fsum(values) / len(values) if len(values) else None
+    """The exactly rounded mean (``math.fsum``), whatever the order of the values."""
+    if not len(values):
+        return None
+    return math.fsum(values.tolist() if isinstance(values, np.ndarray) else values) / len(values)

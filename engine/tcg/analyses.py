@@ -8,9 +8,9 @@ paths, decision time...) are the report's own.
 
 A game here is any object with ``agent``, ``opponent``, ``lang``, ``run``,
 ``index``, ``status``, ``turns``, ``result`` ('win', 'loss', 'draw' or None),
-``groups()`` (the agent rows it counts in) and ``moves``: the measured
-player's decisions, each with ``move`` (the card id), ``kind`` (its type),
-``seconds`` and ``tokens`` (None when not reported).
+``groups()`` (the agent rows it counts in), and ``facts`` and ``position``: what
+the measured player's decisions add up to (``tcgtui.engine.decision_facts``:
+card types played, distinct cards, decision times and tokens in move order).
 
 The decay form is ``w(K) = a·exp(−b·ln K) = a·K^(−b)``: exponential in log K.
 The paper's K values span three decades (1 to 1000); ``a·exp(−b·K)`` would put
@@ -25,12 +25,13 @@ squares on the win rates themselves (scipy.optimize.curve_fit) and R² is
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
+from tcgtui.engine.decision_facts import DecisionFacts
 from tcgtui.engine.stats import mean, median, sample_variance
 
 Row = dict[str, Any]
@@ -95,14 +96,6 @@ def sort_key(agent: str, opponent: str, lang: str) -> tuple:
     return agent, family or opponent, k or 0, lang
 
 
-def _by_group(games: Iterable[Any]) -> dict[str, list[Any]]:
-    out: dict[str, list[Any]] = defaultdict(list)
-    for g in games:
-        for name in g.groups():
-            out[name].append(g)
-    return out
-
-
 def _rates(games: list[Any]) -> list[Row]:
     cells: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
     for g in games:
@@ -148,56 +141,69 @@ def language_gaps(rates: list[Row]) -> list[Row]:
     return rows
 
 
-def summaries(games: list[Any]) -> list[Row]:
+def _masks(games: Sequence[Any], keys: Callable[[Any], Iterable[Any]]) -> dict[Any, np.ndarray]:
+    """Per key, a mask over ``games`` of the games whose ``keys(game)`` name it."""
+    found: dict[Any, list[int]] = defaultdict(list)
+    for i, g in enumerate(games):
+        for key in keys(g):
+            found[key].append(i)
+    out = {}
+    for key, positions in found.items():
+        mask = np.zeros(len(games), bool)
+        mask[positions] = True
+        out[key] = mask
+    return out
+
+
+def summaries(games: list[Any], facts: DecisionFacts) -> list[Row]:
     """Per agent and language: game length, decision time, tokens and card-type shares."""
-    groups: dict[tuple[str, str], list[Any]] = defaultdict(list)
-    for g in games:
-        if g.status == FINISHED:
-            for name in g.groups():
-                groups[(name, g.lang)].append(g)
+    groups = _masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
+    turns = np.fromiter((g.turns for g in games), np.int64, len(games))
+    per_kinds: dict[int, tuple[int, ...]] = {}     # the games share a few kinds' counts: sum each once
+    for k in facts.kinds:
+        if id(k) not in per_kinds:
+            per_kinds[id(k)] = (sum(k.values()), *(k.get(t, 0) for t in CARD_TYPES))
+    counts = np.array([per_kinds[id(k)] for k in facts.kinds], np.int64).reshape(len(games), 1 + len(CARD_TYPES))
     rows = []
-    for (agent, lang), gs in sorted(groups.items()):
-        moves = [m for g in gs for m in g.moves]
-        types = Counter(m.kind for m in moves if m.kind)
-        played = sum(types.values())
-        tokens = [m.tokens for m in moves if m.tokens is not None]
-        row: Row = {"agent": agent, "lang": lang, "finished": len(gs),
-                    "mean_turns": mean([g.turns for g in gs]),
-                    "median_decision_s": median([m.seconds for m in moves]),
-                    "mean_tokens_per_turn": mean(tokens)}
-        for t in CARD_TYPES:
-            row[t] = types[t] / played if played else None
+    for (agent, lang), chosen in sorted(groups.items(), key=lambda kv: kv[0]):
+        mask = facts.of_games(chosen)
+        played, *types = counts[chosen].sum(axis=0).tolist()
+        row: Row = {"agent": agent, "lang": lang, "finished": int(np.count_nonzero(chosen)),
+                    "mean_turns": mean(turns[chosen]),
+                    "median_decision_s": median(facts.seconds[mask]),
+                    "mean_tokens_per_turn": mean(facts.tokens[mask & facts.has_tokens])}
+        for t, n in zip(CARD_TYPES, types):
+            row[t] = n / played if played else None
         rows.append(row)
     return rows
 
 
-def _patterns(g: Any) -> list[str]:
-    cards = [m for m in g.moves if m.move]
-    types = {m.kind for m in cards}
-    found = ["late_loss"] if g.turns > LATE_TURN else []
-    found += [f"no_{t}" for t in ("trick", "spell", "champion") if t not in types]
-    if len({m.move for m in cards}) < LOW_DIVERSITY:
-        found.append("low_diversity")
-    return found
+def _pattern_hits(games: Sequence[Any], facts: DecisionFacts) -> dict[str, np.ndarray]:
+    """Per pattern, a mask over ``games`` of those that show it.  A game's cards are its
+    moves other than forfeits (invalid attempts included); its types are those cards' types."""
+    n = len(games)
+    hits = {"late_loss": np.fromiter((g.turns > LATE_TURN for g in games), bool, n)}
+    for t in ("trick", "spell", "champion"):
+        hits[f"no_{t}"] = np.fromiter((t not in kinds for kinds in facts.card_kinds), bool, n)
+    hits["low_diversity"] = facts.distinct_cards < LOW_DIVERSITY
+    return hits
 
 
-def error_patterns(games: list[Any]) -> list[Row]:
+def error_patterns(games: list[Any], facts: DecisionFacts) -> list[Row]:
     """The paper's Table 3 per agent, among its lost games."""
+    hits = _pattern_hits(games, facts)
+    turns = [g.turns for g in games]
     rows = []
-    for agent, gs in sorted(_by_group(games).items()):
-        lost = [g for g in gs if g.result == "loss"]
-        if not lost:
-            continue
-        hits: dict[str, list[Any]] = {p: [] for p in PATTERNS}
-        for g in lost:
-            for p in _patterns(g):
-                hits[p].append(g)
-        total = sum(len(v) for v in hits.values())
+    for agent, lost in sorted(_masks(games, lambda g: g.groups() if g.result == "loss" else []).items(),
+                              key=lambda kv: kv[0]):
+        losses = int(np.count_nonzero(lost))
+        found = {p: np.flatnonzero(lost & hits[p]).tolist() for p in PATTERNS}
+        total = sum(len(v) for v in found.values())
         for p in PATTERNS:
-            hit = hits[p]
-            rows.append({"agent": agent, "pattern": p, "hits": len(hit), "losses": len(lost),
-                         "of_losses": len(hit) / len(lost), "share": len(hit) / total if total else None,
-                         "mean_turns": mean([g.turns for g in hit])})
+            hit = found[p]
+            rows.append({"agent": agent, "pattern": p, "hits": len(hit), "losses": losses,
+                         "of_losses": len(hit) / losses, "share": len(hit) / total if total else None,
+                         "mean_turns": mean([turns[i] for i in hit])})
     return rows
 
 
@@ -217,35 +223,34 @@ def _deal_quarters(gs: list[Any]) -> dict[tuple[str, str], list[list[Any]]]:
     return out
 
 
-def quarters(games: list[Any]) -> list[Row]:
+def quarters(games: list[Any], facts: DecisionFacts) -> list[Row]:
+    """Decision j of n in a game is in quarter 4j // n; win rates by quarter of each cell's deals."""
+    quarter = 4 * facts.step // np.maximum(facts.count, 1)
     rows = []
-    for agent, gs in sorted(_by_group(games).items()):
-        seconds: list[list[float]] = [[], [], [], []]
-        tokens: list[list[float]] = [[], [], [], []]
-        for g in gs:
-            n = len(g.moves)
-            for q in range(4):          # decision j is in quarter 4j // n: j from ceil(qn/4) to ceil((q+1)n/4)
-                part = g.moves[-(-q * n // 4):-(-(q + 1) * n // 4)]
-                seconds[q] += [m.seconds for m in part]
-                tokens[q] += [m.tokens for m in part if m.tokens is not None]
-        parts = _deal_quarters(gs)
+    for agent, chosen in sorted(_masks(games, lambda g: g.groups()).items(), key=lambda kv: kv[0]):
+        parts = _deal_quarters([g for g, c in zip(games, chosen.tolist()) if c])
         if not parts:
             continue
+        mask = facts.of_games(chosen)
         for q in range(4):
+            in_q = mask & (quarter == q)
+            seconds = facts.seconds[in_q]
+            tokens = facts.tokens[in_q & facts.has_tokens]
             cell_rates = [sum(g.result == "win" for g in p[q]) / len(p[q]) for p in parts.values() if p[q]]
             wins = sum(sum(g.result == "win" for g in p[q]) for p in parts.values())
             n_games = sum(len(p[q]) for p in parts.values())
             rows.append({"agent": agent, "quarter": q + 1, "games": n_games,
                          "win_rate": wins / n_games if n_games else None,
                          "win_rate_var": sample_variance(cell_rates),
-                         "decisions": len(seconds[q]), "mean_decision_s": mean(seconds[q]),
-                         "decision_s_var": sample_variance(seconds[q]),
-                         "mean_tokens": mean(tokens[q]), "tokens_var": sample_variance(tokens[q])})
+                         "decisions": len(seconds), "mean_decision_s": mean(seconds),
+                         "decision_s_var": sample_variance(seconds),
+                         "mean_tokens": mean(tokens), "tokens_var": sample_variance(tokens)})
     return rows
 
 
 def sections(games: list[Any]) -> dict[str, list[Row]]:
     """The card game's own report sections, in the order they are shown."""
     rates = _rates(games)
-    return {"decay": decay_fits(rates), "language_gap": language_gaps(rates), "summary": summaries(games),
-            "error_patterns": error_patterns(games), "quarters": quarters(games)}
+    facts = DecisionFacts.of(games)
+    return {"decay": decay_fits(rates), "language_gap": language_gaps(rates), "summary": summaries(games, facts),
+            "error_patterns": error_patterns(games, facts), "quarters": quarters(games, facts)}

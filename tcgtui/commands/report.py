@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if plot_path is not None:
         from tcgtui.report.plot import check_target
         check_target(plot_path)
-    with open_store(args.db, create=False) as store:
+    with open_store(args.db, create=False, read_only=True) as store:
         for spec in [spec] + [other for other, _ in variants(spec)]:   # a game, else its variants (the bank)
             games = load_games(store, run_ids(store, args.run), humans=not args.no_humans, game=spec.id,
                                with_record=args.format == "seed-json" or bool(spec.extras.get("reads_records")))

@@ -19,11 +19,14 @@ A game's own sections come from its registry spec: ``spec.analyses(games)``.
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
+
+import numpy as np
 
 from tcgtui.engine import registry
+from tcgtui.engine.decision_facts import NO_PARSE, DecisionFacts
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
 from tcgtui.report.data import Game
@@ -31,7 +34,6 @@ from tcgtui.report.stats import clopper_pearson, mean, median, t_interval
 from tcgtui.store import ABANDONED, ERRORED, FINISHED
 
 Row = dict[str, Any]
-NO_PARSE = "none"          # the parse path of a reply no move was read from (opponents.llm.agent.NONE)
 ROUND_ROBIN = ("matrix", "ratings", "ratings_by_role")
 COMMON_NOTES = {"win_rates": "denominator", "scores": "scores", "decisions": "decisions", "llm": "decisions",
                 "errors": "errors", "matrix": "matrix", "ratings": "ratings", "ratings_by_role": "ratings"}
@@ -54,14 +56,6 @@ def opponent_k(opponent: str) -> tuple[str | None, int | None]:
 def _sort_key(agent: str, opponent: str, lang: str) -> tuple:
     family, k = opponent_k(opponent)
     return agent, family or opponent, k or 0, lang
-
-
-def _by_group(games: Iterable[Game]) -> dict[str, list[Game]]:
-    out: dict[str, list[Game]] = defaultdict(list)
-    for g in games:
-        for name in g.groups():
-            out[name].append(g)
-    return out
 
 
 @dataclass
@@ -132,51 +126,61 @@ def scores(games: list[Game]) -> list[Row]:
     return rows
 
 
+def _positions(games: list[Game], keys: Any) -> dict[Any, np.ndarray]:
+    """Per key, a mask over ``games`` of the games ``keys(game)`` (a list of keys) names."""
+    found: dict[Any, list[int]] = defaultdict(list)
+    for i, g in enumerate(games):
+        for key in keys(g):
+            found[key].append(i)
+    out = {}
+    for key, positions in found.items():
+        mask = np.zeros(len(games), bool)
+        mask[positions] = True
+        out[key] = mask
+    return out
+
+
 def decisions(games: list[Game]) -> list[Row]:
     """Per agent and language: the measured player's decision time, tokens and invalid attempts."""
-    groups: dict[tuple[str, str], list[Game]] = defaultdict(list)
-    for g in games:
-        if g.status == FINISHED:
-            for name in g.groups():
-                groups[(name, g.lang)].append(g)
+    facts = DecisionFacts.of(games)
+    groups = _positions(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
     rows = []
-    for (agent, lang), gs in sorted(groups.items()):
-        moves = [m for g in gs for m in g.moves]
-        tokens = [m.tokens for m in moves if m.tokens is not None]
-        seconds = [m.seconds for m in moves]
-        invalid = sum(1 for m in moves if m.invalid_attempt)
-        rows.append({"agent": agent, "lang": lang, "finished": len(gs), "decisions": len(moves),
+    for (agent, lang), chosen in sorted(groups.items(), key=lambda kv: kv[0]):
+        mask = facts.of_games(chosen)
+        seconds = facts.seconds[mask]
+        tokens = facts.tokens[mask & facts.has_tokens]
+        n = len(seconds)
+        invalid = int(facts.invalid_attempts[chosen].sum())
+        rows.append({"agent": agent, "lang": lang, "finished": int(np.count_nonzero(chosen)), "decisions": n,
                      "median_decision_s": median(seconds), "mean_decision_s": mean(seconds),
-                     "mean_tokens": mean(tokens), "tokens_estimated": any(m.tokens_estimated for m in moves),
-                     "invalid_moves": invalid, "invalid_share": invalid / len(moves) if moves else None})
+                     "mean_tokens": mean(tokens), "tokens_estimated": bool(facts.tokens_estimated[chosen].any()),
+                     "invalid_moves": invalid, "invalid_share": invalid / n if n else None})
     return rows
 
 
-def parse_paths(games: list[Game]) -> list[str]:
-    """The parse paths the games' prompters reported (the card game: tags, last_name; Eleusis: action;
-    grid games: json), most used first, "none" last: each becomes a column."""
-    seen = Counter(m.parse_path for g in games if g.status == FINISHED for m in g.moves if m.parse_path is not None)
-    return sorted(seen, key=lambda p: (p == NO_PARSE, -seen[p], p))
+def parse_paths(facts: DecisionFacts, chosen: Any) -> list[str]:
+    """The parse paths the chosen games' prompters reported (the card game: tags, last_name; Eleusis:
+    action; grid games: json), most used first, "none" last: each becomes a column."""
+    seen = {p: int(counts[chosen].sum()) for p, counts in facts.parse.items()}
+    return sorted((p for p, n in seen.items() if n), key=lambda p: (p == NO_PARSE, -seen[p], p))
 
 
 def llm_rates(games: list[Game]) -> list[Row]:
     """Parse paths, invalid replies and fallbacks, for agents whose decisions report them."""
+    facts = DecisionFacts.of(games)
     rows = []
-    names = parse_paths(games)
-    for agent, gs in sorted(_by_group(games).items()):
-        moves = [m for g in gs if g.status == FINISHED for m in g.moves]
-        reported = [m for m in moves if m.parse_path is not None]
-        if not reported:
+    names = parse_paths(facts, np.fromiter((g.status == FINISHED for g in games), bool, len(games)))
+    for agent, chosen in sorted(_positions(games, lambda g: g.groups() if g.status == FINISHED else []).items(),
+                                key=lambda kv: kv[0]):
+        n = int(facts.reported[chosen].sum())
+        if not n:
             continue
-        paths = Counter(m.parse_path for m in reported)
-        fallbacks = Counter(m.fallback for m in reported)
-        n = len(reported)
         row: Row = {"agent": agent, "decisions": n}
         for p in names:
-            row[f"parse_{p}"] = paths[p] / n
-        row["invalid"] = sum(1 for m in reported if m.invalid) / n
-        row["fallback_random"] = fallbacks["random"] / n
-        row["fallback_forfeit"] = fallbacks["forfeit"] / n
+            row[f"parse_{p}"] = int(facts.parse[p][chosen].sum()) / n
+        row["invalid"] = int(facts.invalid[chosen].sum()) / n
+        row["fallback_random"] = int(facts.fallback["random"][chosen].sum()) / n
+        row["fallback_forfeit"] = int(facts.fallback["forfeit"][chosen].sum()) / n
         rows.append(row)
     return rows
 

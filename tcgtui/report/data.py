@@ -1,45 +1,30 @@
-"""The report's view of the store: games and the measured player's decisions.
+"""The report's view of the store: games and what the measured player's decisions add up to.
 
 The reading itself is ``tcgtui.store.queries`` (no SQL here); this module
-turns its rows into the ``Game`` and ``Move`` objects the analyses use, the
-common ones and each game's own (see ``tcgtui.engine.tcg.analyses``).  A large
-store holds hundreds of thousands of decisions, so each row becomes one
-object with slots, built once.
+turns its rows into the ``Game`` objects the analyses use, the common ones and
+each game's own (see ``tcgtui.engine.tcg.analyses``).  A large store holds
+hundreds of thousands of decisions, so they are never read one by one: each
+game's stored decision facts (``tcgtui.store.facts``) go into one shared
+``DecisionFacts`` of arrays, which each game points into (``facts``, ``position``).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from tcgtui import locales
+from tcgtui.engine.decision_facts import DecisionFacts
 from tcgtui.errors import UserError
 from tcgtui.store import FINISHED, Store
 from tcgtui.store import queries
 
 HUMAN_PREFIX = queries.HUMAN_PREFIX
 POOLED_HUMAN = "human"
-INVALID = "!"
-
-
-@dataclass(slots=True)
-class Move:
-    """One decision of the measured player."""
-
-    move: str                          # the move's text: "" a forfeit, "!kind" an invalid attempt
-    kind: str | None                   # the game's move kind (the card game: the card's type)
-    seconds: float
-    tokens: float | None = None        # prompt + completion, when the agent reported them
-    parse_path: str | None = None
-    invalid: bool = False              # the agent's reply was unusable (from its info)
-    fallback: str | None = None
-    tokens_estimated: bool = False
-
-    @property
-    def invalid_attempt(self) -> bool:
-        """A move the game's rules counted as invalid (recorded as ``!kind``)."""
-        return self.move.startswith(INVALID)
 
 
 @dataclass(slots=True)
@@ -65,20 +50,24 @@ class Game:
     started_at: str = ""
     finished_at: str | None = None
     record: dict[str, Any] | None = None
-    moves: list[Move] = field(default_factory=list)
+    facts: DecisionFacts | None = None  # its decisions' facts (finished games): those of the games read with it
+    position: int = -1                  # ... of which it is this one
+    # 'win', 'loss' or 'draw' for the measured player; None unless finished (the analyses ask
+    # hundreds of thousands of times, so it is worked out once)
+    result: str | None = field(init=False, default=None)
 
-    @property
-    def result(self) -> str | None:
-        """'win', 'loss' or 'draw' for the measured player; None unless finished."""
-        if self.status != FINISHED:
-            return None
-        if self.winner is None:
-            return "draw"
-        return "win" if self.winner == self.seat else "loss"
+    def __post_init__(self) -> None:
+        if self.status == FINISHED:
+            self.result = "draw" if self.winner is None else "win" if self.winner == self.seat else "loss"
 
-    def groups(self) -> list[str]:
+    def groups(self) -> tuple[str, ...]:
         """The agent rows this game counts in: its own spec, and the pooled human row for people."""
-        return [self.agent, POOLED_HUMAN] if self.agent.startswith(HUMAN_PREFIX) else [self.agent]
+        return _groups(self.agent)
+
+
+@functools.lru_cache(maxsize=None)
+def _groups(agent: str) -> tuple[str, ...]:
+    return (agent, POOLED_HUMAN) if agent.startswith(HUMAN_PREFIX) else (agent,)
 
 
 def run_ids(store: Store, names: list[str] | None) -> list[int] | None:
@@ -104,26 +93,51 @@ def _pack(pack_id: str | None, pack_hash: str | None) -> str | None:
 def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: str | None = "tcg", *,
                with_record: bool = False) -> list[Game]:
     """The games of one game id (None: every game) with the measured player's decisions in finished games."""
-    games: dict[str, Game] = {}
-    params: dict[str, dict[str, Any]] = {}        # most games share their parameters' and seats' text:
-    seated: dict[str, tuple[str, ...]] = {}        # parse each text once
+    games: list[Game] = []
+    params: dict[str, dict[str, Any]] = {}        # most games share their parameters' and kinds' text:
+    parsed: dict[str, Any] = {}                   # parse each text once
+    counts: list[tuple] = []
+    kinds, card_kinds, paths, seconds, tokens = [], [], [], [], []
+    found = queries.decision_facts(store.conn, game=game, runs=runs, humans=humans)
+    n = len(queries.FACT_COUNTS)
     for (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack_id,
-         pack_hash, score, result, reason, error, started, finished, seats, record) in queries.games(
+         pack_hash, score, result, reason, error, started, finished, record, seats) in queries.games(
             store.conn, game=game, runs=runs, humans=humans, with_record=with_record):
         if params_json not in params:
             params[params_json] = json.loads(params_json)
-        if seats not in seated:
-            seated[seats] = tuple(json.loads(seats)) if seats else ()
-        games[gid] = Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns,
+        games.append(Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns,
                           _pack(pack_id, pack_hash), game_id, dict(params[params_json]), score, result, reason,
-                          error, seated[seats], started, finished,
-                          None if record is None else json.loads(record))
-    moves: list[Move] = []
-    last = None
-    for gid, move, kind, seconds, ptok, ctok, est, path, invalid, fallback in queries.measured_decisions(
-            store.conn, game=game, runs=runs, humans=humans):
-        if gid != last:
-            moves, last = games[gid].moves, gid
-        tokens = None if ptok is None and ctok is None else float(ptok or 0) + float(ctok or 0)
-        moves.append(Move(move, kind, float(seconds), tokens, path, bool(invalid), fallback, bool(est)))
-    return list(games.values())
+                          error, seats, started, finished,
+                          None if record is None else json.loads(record)))
+        fact = found.get(gid)
+        if fact is None:                          # not finished: no decisions counted
+            counts.append(_NONE)
+            kinds.append({})
+            card_kinds.append(())
+            paths.append({})
+            continue
+        counts.append(fact[:n])
+        kinds.append(_parsed(parsed, fact[n], {}))
+        card_kinds.append(_parsed(parsed, fact[n + 1], ()))
+        paths.append(_parsed(parsed, fact[n + 2], {}))
+        seconds.append(fact[n + 3])
+        tokens.append(fact[n + 4])
+    columns = np.array(counts, dtype=np.int64).reshape(len(games), n)
+    table = DecisionFacts({c: columns[:, i] for i, c in enumerate(queries.FACT_COUNTS)}, kinds, card_kinds,
+                          paths, np.frombuffer(b"".join(seconds), "<f8"), np.frombuffer(b"".join(tokens), "<f8"))
+    for i, g in enumerate(games):
+        g.facts, g.position = table, i
+    return games
+
+
+_NONE = (0,) * len(queries.FACT_COUNTS)
+
+
+def _parsed(cache: dict[str, Any], text: str | None, empty: Any) -> Any:
+    """JSON text parsed once per distinct text (lists as tuples); ``empty`` for NULL."""
+    if text is None:
+        return empty
+    if text not in cache:
+        value = json.loads(text)
+        cache[text] = tuple(value) if isinstance(value, list) else value
+    return cache[text]

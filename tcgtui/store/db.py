@@ -10,6 +10,7 @@ its decisions in ONE transaction, so a game is stored whole or not at all.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 import uuid
@@ -20,6 +21,7 @@ from typing import Any, Iterator
 
 from tcgtui import locales
 from tcgtui.errors import UserError
+from tcgtui.store import facts
 from tcgtui.store.schema import DECISION_FACTS, LATEST, MIGRATIONS
 
 FINISHED, ERRORED, ABANDONED, IN_PROGRESS = "finished", "errored", "abandoned", "in_progress"
@@ -146,11 +148,16 @@ def _statements(script: str) -> Iterator[str]:
 class Store:
     """An open database.  Use as a context manager or call ``close()``."""
 
-    def __init__(self, path: Path, *, create: bool = True) -> None:
+    def __init__(self, path: Path, *, create: bool = True, read_only: bool = False) -> None:
+        """``read_only``: a reader (the report) opens the file with ``mode=ro`` when its schema is
+        current, so it never waits behind a writer's lock and works on read-only media; an older
+        store is upgraded first (a write, once), a newer one refused."""
         self.path = path
         text = locales.load()
-        uri = path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
         try:
+            if read_only and self._open_current(path):
+                return
+            uri = path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
             self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
@@ -158,6 +165,25 @@ class Store:
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(text.t("store.unusable", path=str(path), reason=str(exc))) from None
+
+    def _open_current(self, path: Path) -> bool:
+        """Open read-only; False (closed again) when the schema needs an upgrade.  In a folder that
+        cannot be written (read-only media) SQLite cannot make a WAL store's shared-memory index, so
+        the file is opened as immutable there: nothing can be writing it."""
+        uri = path.resolve().as_uri() + "?mode=ro"
+        if not os.access(path.resolve().parent, os.W_OK) and not path.with_name(path.name + "-shm").exists():
+            uri += "&immutable=1"
+        self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            current = self.version
+        except sqlite3.OperationalError:          # no schema_version table yet
+            current = 0
+        if current == LATEST:
+            return True
+        self.conn.close()
+        if current > LATEST:
+            raise StoreError(locales.load().t("store.too_new", path=str(self.path), version=current, latest=LATEST))
+        return False
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -192,8 +218,12 @@ class Store:
                     raise StoreError(locales.load().t("store.too_new", path=str(self.path),
                                                       version=current, latest=LATEST))
                 for version in range(current + 1, LATEST + 1):
-                    for stmt in _statements(MIGRATIONS[version - 1]):
-                        self.conn.execute(stmt)
+                    step = MIGRATIONS[version - 1]
+                    if callable(step):
+                        step(self.conn)
+                    else:
+                        for stmt in _statements(step):
+                            self.conn.execute(stmt)
                     self.conn.execute("INSERT INTO schema_version VALUES (?, ?)", (version, now()))
                 # Checked after an upgrade only: it reads every row (a third of a second on a large store).
                 bad = self.conn.execute("PRAGMA foreign_key_check").fetchone() if current < LATEST else None
@@ -273,17 +303,25 @@ class Store:
         self.conn.executemany(
             "INSERT INTO seats (game_id, seat, agent, score) VALUES (?,?,?,?)",
             [(game.id, s, spec, scores[s] if s < len(scores) else None) for s, spec in enumerate(game.seats)])
-        self._insert_decisions(game.id, decisions)
+        self._insert_decisions(game.id, decisions, seat=game.agent_seat)
 
-    def _insert_decisions(self, game_id: str, decisions: list[DecisionRow], replace: bool = False) -> None:
+    def _insert_decisions(self, game_id: str, decisions: list[DecisionRow], replace: bool = False,
+                          seat: int | None = None) -> None:
         """The one place decisions are written (whole games and move-by-move saves alike), with
-        the details the report reads extracted from their JSON into their own columns."""
+        the details the report reads extracted from their JSON into their own columns, and the
+        game's decision facts: from the rows in hand for a whole game (its measured ``seat``
+        given), else read back from the table."""
         self.conn.executemany(
             f"INSERT {'OR REPLACE ' if replace else ''}INTO decisions"
             f" (game_id, idx, turn, seat, agent, move, kind, seconds, info_json, {', '.join(DECISION_FACTS)})"
             f" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9, {_FACTS_FROM_INFO})",
             [(game_id, d.idx, d.turn, d.seat, d.agent, d.move, d.kind, d.seconds, to_json(d.info))
              for d in decisions])
+        if seat is None:
+            facts.refresh(self.conn, game_id)
+        else:
+            facts.write(self.conn, game_id, [facts.stored_row(d.move, d.kind, d.seconds, d.info)
+                                             for d in sorted(decisions, key=lambda d: d.idx) if d.seat == seat])
 
     def merge_games(self, games: list[tuple[GameRow, list[DecisionRow]]]) -> tuple[int, int]:
         """Add games by id, skipping ids already here: (added, skipped).

@@ -38,8 +38,9 @@ def resolve(db: str | None) -> tuple[Path, str | None]:
     return default_path(), None
 
 
-def open_store(db: str | None, *, create: bool) -> Store:
-    """Open the store for a command; ``create`` for writers, readers need an existing file."""
+def open_store(db: str | None, *, create: bool, read_only: bool = False) -> Store:
+    """Open the store for a command; ``create`` for writers, readers need an existing file
+    (``read_only``: one that only reads, see ``Store``)."""
     text = locales.load()
     path, source = resolve(db)
     where = source or text.t("store.default_location")
@@ -52,4 +53,4 @@ def open_store(db: str | None, *, create: bool) -> Store:
             path.parent.mkdir(parents=True, exist_ok=True)
         elif not path.parent.is_dir():
             raise StoreError(text.t("store.no_directory", source=where, path=str(path.parent)))
-    return Store(path, create=create)
+    return Store(path, create=create, read_only=read_only)

@@ -1,18 +1,18 @@
-"""What ``tcgtui report`` reads: games with their seats and the measured player's decisions.
+"""What ``tcgtui report`` reads: games with their seats and the measured player's decision facts.
 
-Everything is read in bulk (two queries, whatever the number of games), so a
-store of tens of thousands of games reports in about a second; the decision
-details it needs are columns of their own (schema version 3), not read out of
-each decision's JSON.  Rows come back as plain tuples, in the order ``GAME_COLUMNS`` and
-``DECISION_COLUMNS`` name: the report builds its own objects from them once
-(hundreds of thousands of decisions: no second object per row).
+Everything is read in bulk (a few scans, whatever the number of games), and
+never a decision row: what the report aggregates of each game's decisions is
+kept per game (``tcgtui.store.facts``, schema version 4).  Rows come back as
+plain tuples, in the order ``GAME_COLUMNS`` names: the report builds its own
+objects from them once.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, Iterator
+from typing import Any
 
+from tcgtui.store import facts
 from tcgtui.store.db import FINISHED
 
 HUMAN_PREFIX = "human:"
@@ -36,40 +36,51 @@ def _where(game: str | None, runs: list[int] | None, humans: bool) -> tuple[str,
 
 GAME_COLUMNS = ("id", "run", "agent", "opponent", "lang", "index", "seat", "status", "winner", "turns", "game",
                 "params_json", "pack_id", "pack_hash", "score", "result", "reason", "error", "started_at",
-                "finished_at", "seats_json", "record_json")
+                "finished_at", "record_json", "seats")
+# What ``decision_facts`` gives per game: the counts first, then the rest (see tcgtui.store.facts).
+FACT_COUNTS = tuple(c for c in facts.COLUMNS if c not in ("kinds", "card_kinds", "parse_paths", "seconds", "tokens"))
+FACT_COLUMNS = (*FACT_COUNTS, "kinds", "card_kinds", "parse_paths", "seconds", "tokens")
 
 
 def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
           humans: bool = True, with_record: bool = False) -> list[tuple]:
-    """Games of one game id (None: all), of the given runs (None: all), as GAME_COLUMNS rows;
-    ``seats_json`` is the seats' agents in seat order, ``record_json`` None unless asked for."""
+    """Games of one game id (None: all), of the given runs (None: all), as GAME_COLUMNS rows, in
+    (run, agent, opponent, lang, game index) order; ``record_json`` None unless asked for, ``seats``
+    the seats' agents in seat order (read by one scan of their own: a lookup per game cost a large
+    store a good part of a second)."""
     where, params = _where(game, runs, humans)
+    where = f" WHERE {where}" if where else ""
     record = "g.record_json" if with_record else "NULL"
-    return conn.execute(
+    rows = conn.execute(
         "SELECT g.id, r.name, g.agent, g.opponent, g.lang, g.game_index, g.agent_seat, g.status, g.winner,"
         " g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score, g.result, g.reason, g.error,"
-        " g.started_at, g.finished_at,"
-        " (SELECT json_group_array(agent) FROM (SELECT agent FROM seats WHERE game_id = g.id ORDER BY seat)),"
-        f" {record} FROM games g LEFT JOIN runs r ON r.id = g.run_id"
-        f" {('WHERE ' + where) if where else ''}"
-        " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params).fetchall()
+        f" g.started_at, g.finished_at, {record} FROM games g LEFT JOIN runs r ON r.id = g.run_id{where}"
+        " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params)
+    seats: dict[str, list[str]] = {}
+    chosen, chosen_params = _of_chosen(conn, where, params)
+    for gid, agent in conn.execute(f"SELECT game_id, agent FROM seats{chosen} ORDER BY game_id, seat", chosen_params):
+        seats.setdefault(gid, []).append(agent)
+    return [row + (tuple(seats.get(row[0], ())),) for row in rows]
 
 
-DECISION_COLUMNS = ("game_id", "move", "kind", "seconds", "prompt_tokens", "completion_tokens", "tokens_estimated",
-                    "parse_path", "invalid", "fallback")
-
-
-def measured_decisions(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
-                       humans: bool = True, status: str | None = FINISHED) -> Iterator[tuple]:
-    """The measured player's decisions (its seat's), game by game in move order, as DECISION_COLUMNS rows."""
+def decision_facts(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
+                   humans: bool = True) -> dict[str, tuple]:
+    """The measured player's decision facts of the finished games ``games`` selects, by game id,
+    as FACT_COLUMNS rows."""
     where, params = _where(game, runs, humans)
-    if status is not None:
-        where = " AND ".join(filter(None, ["g.status = ?", where]))
-        params = [status, *params]
-    return conn.execute(
-        "SELECT d.game_id, d.move, d.kind, d.seconds, d.prompt_tokens, d.completion_tokens, d.tokens_estimated,"
-        " d.parse_path, d.invalid, d.fallback FROM decisions d JOIN games g ON g.id = d.game_id"
-        f" WHERE d.seat = g.agent_seat {('AND ' + where) if where else ''} ORDER BY d.game_id, d.idx", params)
+    where = " WHERE " + " AND ".join(filter(None, [f"g.status = '{FINISHED}'", where]))
+    chosen, chosen_params = _of_chosen(conn, where, params)
+    return {r[0]: r[1:] for r in conn.execute(f"SELECT game_id, {', '.join(FACT_COLUMNS)} FROM decision_facts{chosen}",
+                                              chosen_params)}
+
+
+def _of_chosen(conn: sqlite3.Connection, where: str, params: list[Any]) -> tuple[str, list[Any]]:
+    """The condition on the chosen games' rows in another table, and its parameters: none when
+    every game is chosen, so that table is read by a plain scan instead of a lookup per game."""
+    chosen = conn.execute(f"SELECT count(*) FROM games g{where}", params).fetchone()[0]
+    if chosen == conn.execute("SELECT count(*) FROM games").fetchone()[0]:
+        return "", []
+    return f" WHERE game_id IN (SELECT g.id FROM games g{where})", params
 
 
 def game_ids(conn: sqlite3.Connection) -> list[str]:

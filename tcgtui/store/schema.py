@@ -8,6 +8,10 @@ a migration that has shipped: append a new one.
 
 from __future__ import annotations
 
+from typing import Callable
+
+from tcgtui.store import facts
+
 # Version 1: runs, games and decisions.  Room is left for human games (issue 7):
 # ``games.run_id`` may be NULL for a game outside any sweep, ``games.id`` is a
 # UUID so games from many stores merge without clashes, the status allows
@@ -175,7 +179,13 @@ CREATE INDEX decisions_for_report ON decisions (game_id, seat, idx, move, kind, 
 """
 
 # The decision details V3 keeps in columns of the same names (info_json keeps them too).
-DECISION_FACTS = ("prompt_tokens", "completion_tokens", "tokens_estimated", "parse_path", "invalid", "fallback")
+DECISION_FACTS = facts.DETAILS
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3)
+# Version 4: one row per game of what the report aggregates of the measured player's decisions
+# (``tcgtui.store.facts``), written with the decisions; the upgrade computes it for every stored
+# game from the v3 columns.  A migration is SQL, or a function given the connection when the
+# step needs more than SQL (here: packing each game's decision times into an array).
+V4 = facts.fill
+
+MIGRATIONS: tuple[str | Callable, ...] = (V1, V2, V3, V4)
 LATEST = len(MIGRATIONS)

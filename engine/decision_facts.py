@@ -1,0 +1,91 @@
+"""What report analyses aggregate of the measured player's decisions, for a list of games, as arrays.
+
+A large store holds hundreds of thousands of decisions; walking them one
+object at a time cost the report seconds.  The store keeps, per game, the
+counts the sections need and the decision times and tokens in move order
+(``tcgtui.store.facts``); ``DecisionFacts`` holds them for a list of games as
+one numpy array per fact, per game (aligned with the list) or per decision
+(game after game, each in move order).  An analysis selects with masks: a
+selection keeps that order, so every sum, median and variance sees its values
+in the order a loop over the games' moves would.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+NO_PARSE = "none"          # the parse path of a reply no move was read from (opponents.llm.agent.NONE)
+FALLBACKS = ("random", "forfeit")
+
+
+class DecisionFacts:
+    """Per game: ``decisions``, ``invalid_attempts`` (moves recorded as ``!kind``), ``tokens_estimated``
+    (any count estimated), ``reported`` (decisions with a parse path) and among those ``parse[path]``
+    (every path the games' prompters reported),
+    ``invalid`` and ``fallback[name]``; ``kinds`` (kind -> decisions), ``card_kinds`` (kinds of its moves
+    other than forfeits) and ``distinct_cards``.  Per decision: ``seconds``, ``tokens`` (NaN where not
+    reported; ``has_tokens``), ``game`` (its game's position), ``step`` (its position in its game)
+    and ``count`` (its game's decisions)."""
+
+    def __init__(self, counts: dict[str, np.ndarray], kinds: list[dict[str, int]], card_kinds: list[tuple],
+                 paths: list[dict[str, int]], seconds: np.ndarray, tokens: np.ndarray) -> None:
+        self.counts = counts
+        self.decisions = counts["decisions"]
+        self.invalid_attempts = counts["invalid_attempts"]
+        self.tokens_estimated = counts["tokens_estimated"].astype(bool)
+        self.reported = counts["reported"]
+        self.paths = paths
+        names = sorted({p for d in paths for p in d})
+        self.parse = {p: np.fromiter((d.get(p, 0) for d in paths), np.int64, len(paths)) for p in names}
+        self.invalid = counts["invalid"]
+        self.fallback = {f: counts[f"fallback_{f}"] for f in FALLBACKS}
+        self.distinct_cards = counts["distinct_cards"]
+        self.kinds, self.card_kinds = kinds, card_kinds
+        self.seconds, self.tokens = seconds, tokens
+        self.has_tokens = ~np.isnan(tokens)
+        n = self.decisions
+        self.game = np.repeat(np.arange(len(n)), n)
+        self.step = np.arange(len(seconds), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)
+        self.count = np.repeat(n, n)
+
+    COUNTS = ("decisions", "invalid_attempts", "tokens_estimated", "reported", "invalid",
+              *(f"fallback_{f}" for f in FALLBACKS), "distinct_cards")
+
+    @classmethod
+    def empty(cls, games: int) -> DecisionFacts:
+        zero = np.zeros(games, np.int64)
+        return cls({c: zero for c in cls.COUNTS}, [{}] * games, [()] * games, [{}] * games, np.zeros(0), np.zeros(0))
+
+    def __len__(self) -> int:
+        return len(self.decisions)
+
+    def take(self, positions: np.ndarray) -> DecisionFacts:
+        """The facts of the games at ``positions``, in that order."""
+        n = self.decisions[positions]
+        starts = (np.cumsum(self.decisions) - self.decisions)[positions]
+        rows = np.arange(int(n.sum()), dtype=np.int64) + np.repeat(starts - (np.cumsum(n) - n), n)
+        return DecisionFacts({c: a[positions] for c, a in self.counts.items()},
+                             [self.kinds[i] for i in positions.tolist()],
+                             [self.card_kinds[i] for i in positions.tolist()],
+                             [self.paths[i] for i in positions.tolist()], self.seconds[rows], self.tokens[rows])
+
+    @classmethod
+    def of(cls, games: Sequence[Any]) -> DecisionFacts:
+        """The facts of ``games``: each game's ``facts`` (a shared DecisionFacts) at its ``position``;
+        games without (made by hand) have no decisions."""
+        tables = {id(g.facts): g.facts for g in games if g.facts is not None}
+        if not tables:
+            return cls.empty(len(games))
+        if len(tables) > 1 or any(g.facts is None for g in games):
+            raise ValueError("games from more than one store read")
+        table = next(iter(tables.values()))
+        positions = np.fromiter((g.position for g in games), np.int64, len(games))
+        if len(positions) == len(table) and np.array_equal(positions, np.arange(len(table))):
+            return table
+        return table.take(positions)
+
+    def of_games(self, chosen: np.ndarray) -> np.ndarray:
+        """A mask over decisions: those of the games ``chosen`` (a mask over games) selects."""
+        return chosen[self.game]
