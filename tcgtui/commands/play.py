@@ -110,7 +110,9 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
         "game": settings.game_id, "params": as_given(args)}
     decks = game.setup().get("decks")
     if decks:           # --resume rebuilds the deck lists as seated, without the files
-        where["params"].update(deck={"cards": decks[0]}, opp_deck={"cards": decks[1]})
+        seated = {"deck": {"cards": decks[0]}, "opp_deck": {"cards": decks[1]}}
+        where["params"].update(seated)
+        settings.params.update(seated)      # the app's game is the table's: players search the decks as seated
 
     def table(person: str) -> CampaignTable | FreeTable:
         if args.campaign:
@@ -139,6 +141,8 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     settings = settings_from(args, person_seats(row), handle=handle, pack=pack)
     if pack is None:         # the parameters as stored (files by name, loaded again), else as the game says
         settings.params = dict(params) if params else dict(live.game.setup())
+    else:                    # the card game: its pack as loaded, its deck lists as seated (stored)
+        settings.params.update({k: v for k, v in params.items() if k != "pack"})
     if run is not None and run.kind == KIND:
         campaign = CampaignTable(store, pack, params["pack"], handle, row.lang,
                                  int(run.config["games_per_level"]), int(run.config["seed"]), first=live)
