@@ -117,6 +117,14 @@ async def duel_over(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause(0.3)
 
 
+async def deck_reveal(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    """A wrong answer (C; the answer is B): the reveal, before Enter opens the game-over dialog."""
+    await settle(pilot, app)
+    await pilot.press("c")
+    await until(pilot, lambda: app.board is not None and app.board.reveal is not None)
+    await pilot.pause(0.3)
+
+
 async def home(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
@@ -131,7 +139,7 @@ async def watching(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
 
 
 # name, scene, seats, size, game ("" : the home screen)
-SHOTS: list[tuple[str, Scene, tuple[str, str], tuple[int, int], str]] = [
+SHOTS: list[tuple[str, Scene, tuple[str, ...], tuple[int, int], str]] = [
     ("start", start, (HUMAN, "random"), (120, 40), "tcg"),
     ("mid-game", mid_game, (HUMAN, "random"), (120, 40), "tcg"),
     ("mid-game-80x24", mid_game, (HUMAN, "random"), (80, 24), "tcg"),
@@ -148,9 +156,12 @@ SHOTS: list[tuple[str, Scene, tuple[str, str], tuple[int, int], str]] = [
     ("duel-propose", duel_propose, (HUMAN, "puzzler"), (120, 40), "duel"),
     ("duel-solve", duel_solve, ("puzzler", HUMAN), (120, 40), "duel"),
     ("duel-over", duel_over, (HUMAN, "puzzler"), (120, 40), "duel"),
+    ("deck-question", start, (HUMAN,), (120, 40), "deck"),
+    ("deck-question-80x24", start, (HUMAN,), (80, 24), "deck"),
+    ("deck-reveal", deck_reveal, (HUMAN,), (120, 40), "deck"),
 ]
 # Parameters of the games other than the card game (whose pack is loaded in ``shoot``).
-PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90}}
+PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90}, "deck": {"index": 0}}
 
 
 SEEDS = {"full-hand": 2, "full-hand-80x24": 2}     # the rest: seed 7
@@ -178,7 +189,7 @@ def fix_svg(svg: str) -> str:
     return svg.replace("<style>", "<style>\n    text { unicode-bidi: bidi-override; direction: ltr; }", 1)
 
 
-async def shoot(name: str, scene: Scene, seats: tuple[str, str], size: tuple[int, int], lang: str,
+async def shoot(name: str, scene: Scene, seats: tuple[str, ...], size: tuple[int, int], lang: str,
                 game: str) -> str:
     params = {"pack": load_pack("community")} if game == "tcg" else PARAMS.get(name, PARAMS.get(game, {}))
     app = TcgApp(Settings(seats, game_id=game or "tcg", params=params, lang=lang, seed=SEEDS.get(name, 7),

@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tcgtui.engine.deck.questions import Option, Question
+from tcgtui.engine.tcg.cards import CHAMPION, SPELL, TRICK
 
-TYPE_ORDER = ("champion", "spell", "trick")
+TYPE_ORDER = (CHAMPION, SPELL, TRICK)
 NO_TYPE = ""                   # the group of a deck whose card types are not known
 
 

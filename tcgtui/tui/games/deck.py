@@ -58,10 +58,11 @@ class DeckList(Localized, Widget):
         q = s.question
         lines: list[Any] = []
         for group in deck_groups(q, s.pack, self.host.catalog):
-            name = self.tr("deck.ui.deck.cards") if group.type == NO_TYPE else self.tr(f"cards.type.{group.type}")
+            name = self.tr("deck.ui.deck.cards") if group.type == NO_TYPE else self.tr(f"deck.ui.types.{group.type}")
             lines.append(Line([Piece(self.tr("deck.ui.deck.group", type=name, count=group.count), "bold")], d))
             for card, count in group.cards:
-                lines.append(Line([Piece(f"{count} × ", "dim", shrink=False), Piece(clean(card))], d))
+                lines.append(Line([Piece(str(count), "dim", shrink=False), Piece(" × ", "dim", shrink=False),
+                                   Piece(clean(card))], d))
             lines.append(Line([""], d))
         return Lines(*lines)
 
