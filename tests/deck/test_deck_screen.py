@@ -177,3 +177,17 @@ def test_a_question_from_elsewhere_is_shown_as_written_in_one_group() -> None:
     catalog = locales.load("ar")
     assert in_language(q, None, catalog) == q
     assert [(g.type, g.cards) for g in deck_groups(q, None, catalog)] == [(NO_TYPE, q.deck)]
+
+
+async def test_the_language_key_turns_every_text_and_the_order_of_the_cards() -> None:
+    app = quiz_app("en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        a, b = card(app, "A"), card(app, "B")
+        assert a.region.x < b.region.x                       # English: A on the left
+        await pilot.press("l")
+        await pilot.pause()
+        assert app.lang == "ar" and a.region.x > b.region.x  # Arabic: A on the right
+        assert "Which card" not in screen_text(app)          # the status line follows the language too
+        await pilot.press("left")
+        assert card(app, "B").has_class("-selected")

@@ -180,6 +180,7 @@ class DeckScreen(GameScreen):
         self.query_one("#deck-title", Caption).set("deck.ui.deck.title", size=sum(c for _, c in q.deck) + 1)
         self.query_one("#reply-title").display = False
         self.query_one("#go-on").display = False
+        self.order_cards()
         self.redraw()
         self.run_game()
 
@@ -257,7 +258,17 @@ class DeckScreen(GameScreen):
         self.query_one("#go-on").display = True
         await self.read.wait()
 
+    def order_cards(self) -> None:
+        """A row of cards reads in the reader's direction: A on the left in English, on the right in Arabic."""
+        for row in self.query(".row"):
+            wanted = sorted(row.query(OptionCard), key=lambda c: c.index, reverse=self.direction.rtl)
+            for i, card in enumerate(wanted):
+                if row.children[i] is not card:
+                    row.move_child(card, before=row.children[i])
+
     async def localize(self) -> None:
+        await super().localize()
+        self.order_cards()
         self.query_one(TopBar).show(players=self.players())
         self.query_one("#deck-title", Caption).set("deck.ui.deck.title", size=sum(c for _, c in self.question.deck) + 1)
         self.redraw()
