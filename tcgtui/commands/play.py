@@ -84,6 +84,11 @@ def run(args: argparse.Namespace) -> int:
 
 def start(args: argparse.Namespace, handle: str | None) -> Any:
     """The settings of a new game against --vs, or of the campaign; every flag checked."""
+    if registry.get(game_params_id(args)).info.seats == 1:     # the quiz: the person alone, as the bench stores it
+        for flag, given in (("--vs", args.vs), ("--seat", args.seat)):
+            if given is not None:
+                raise UserError(locales.load().t("humans.one_seat", flag=flag, game=args.game))
+        return settings_from(args, (HUMAN,), handle=handle or "")
     opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS, args.game)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
     return settings_from(args, seats, handle=handle or "")
@@ -104,7 +109,7 @@ def as_given(args: argparse.Namespace) -> dict[str, Any]:
 def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | None) -> Any:
     """Wire the games to the store: the campaign where the person left it, or games against --vs."""
     source = pack_source(args.pack or DEFAULT_PACK)
-    opponent = next(s for s in settings.seats if s != HUMAN)
+    opponent = next((s for s in settings.seats if s != HUMAN), "")      # "": a game played alone
     game = registry.get(settings.game_id).game(settings.params).seated(settings.seats.index(HUMAN))
     where = card_source(source) if settings.game_id == registry.DEFAULT else {
         "game": settings.game_id, "params": as_given(args)}

@@ -56,6 +56,7 @@ async def test_a_persons_answer_is_stored_with_its_set_as_given_exported_and_rep
         await answer(store, "--param", "index=1", key="1")
         rows = store.games()
     assert [r.status for r in rows] == [FINISHED, FINISHED] and {r.agent for r in rows} == {"human:ada"}
+    assert {r.opponent for r in rows} == {""} and {r.seats for r in rows} == {("human:ada",)}   # alone, as benched
     where = [r.record[RESUME_KEY]["params"] for r in rows]
     assert where == [{"questions": str(tmp_path / "mine.jsonl"), "index": 0},     # a file: its absolute path
                      {"questions": "frontier-sample", "index": 1}]              # a built-in set: its name
@@ -111,3 +112,11 @@ async def test_a_resumed_card_game_keeps_its_seated_decks(db: Path, tmp_path: Pa
             assert isinstance(app.screen, GameOverScreen)
         [row] = store.games()
         assert row.status == FINISHED and row.game_params["decks"] == seated
+
+
+@pytest.mark.parametrize("flag", [["--vs", "random"], ["--seat", "2"]])
+def test_an_opponent_or_seat_for_the_quiz_is_one_line(db: Path, flag: list[str], capsys) -> None:
+    assert main(["play", "--game", "deck", "--name", "ada", "--db", str(db), *flag]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"error: {flag[0]}:" in err and "Traceback" not in err
+    assert not db.exists() or not Store(db).games()
