@@ -191,3 +191,16 @@ async def test_the_language_key_turns_every_text_and_the_order_of_the_cards() ->
         assert "Which card" not in screen_text(app)          # the status line follows the language too
         await pilot.press("left")
         assert card(app, "B").has_class("-selected")
+
+
+async def test_the_quiz_starts_from_the_home_screen_with_the_default_set() -> None:
+    app = ArenaApp(Settings(home=True, seed=3, pause=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        games = app.screen.query_one("#games")
+        await pilot.press(*["down"] * games.values.index("deck"), "enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, DeckScreen) and app.board.session.game.qset.id == "frontier-sample"
+        await pilot.press("a")
+        await revealed(pilot)
+        assert app.board.session.result.status == FINISHED
