@@ -41,6 +41,8 @@ from tcgtui.tui.widgets.text import Caption
 PLAY_KEYS = [("A-F 1-6", "deck.ui.keys.answer", "noop"), ("←↑→↓ ⏎", "deck.ui.keys.select", "noop"),
              ("?", "ui.keys.rules", "rules"), ("L", "ui.keys.language", "language"),
              ("Q", "ui.keys.quit", "quit_game")]
+READ_KEYS = [("⏎", "deck.ui.keys.go_on", "enter"), ("?", "ui.keys.rules", "rules"),
+             ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("?", "ui.keys.rules", "rules"),
               ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 COLUMNS = 2                                    # options per row of the grid of cards
@@ -256,6 +258,9 @@ class DeckScreen(GameScreen):
         if self.session.spectating and self.session.pause <= 0:
             return
         self.query_one("#go-on").display = True
+        bar = self.query_one(KeyBar)
+        bar.hints = READ_KEYS                 # the answer keys are spent: Enter goes on
+        await bar.recompose()
         await self.read.wait()
 
     def order_cards(self) -> None:
