@@ -117,6 +117,14 @@ async def duel_over(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause(0.3)
 
 
+async def deck_reveal(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    """A wrong answer (C; the answer is B): the reveal, before Enter opens the game-over dialog."""
+    await settle(pilot, app)
+    await pilot.press("c")
+    await until(pilot, lambda: app.board is not None and app.board.reveal is not None)
+    await pilot.pause(0.3)
+
+
 async def home(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
@@ -172,9 +180,12 @@ SHOTS: list[tuple[str, Scene, tuple[str, ...], tuple[int, int], str]] = [
     ("eleusis-80x24", eleusis("return card.rank > 5"), (HUMAN,), (80, 24), "eleusis"),
     ("eleusis-editor", eleusis(editor="return card.rank % 2 == 0 and open"), (HUMAN,), (120, 40), "eleusis"),
     ("eleusis-over", eleusis("return card.rank > 5", "return card.rank % 2 == 0"), (HUMAN,), (120, 40), "eleusis"),
+    ("deck-question", start, (HUMAN,), (120, 40), "deck"),
+    ("deck-question-80x24", start, (HUMAN,), (80, 24), "deck"),
+    ("deck-reveal", deck_reveal, (HUMAN,), (120, 40), "deck"),
 ]
 # Parameters of the games other than the card game (whose pack is loaded in ``shoot``).
-PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90}}
+PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90}, "deck": {"index": 0}}
 
 
 SEEDS = {"full-hand": 2, "full-hand-80x24": 2}     # the rest: seed 7

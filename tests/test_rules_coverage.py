@@ -1,7 +1,7 @@
 """The rules text is a spec: every entry must have a test marked @rule("<key>").
 
 The card game's rules are ``locales/*/rules.toml`` (keys marked bare); every other
-registered game's are ``<locale folder>.rules.*`` (keys marked in full, e.g.
+registered game's (and the card game's deck-list sentences) are ``<locale folder>.rules.*`` (keys marked in full, e.g.
 ``grid.rules.line``).  Tests anywhere under ``tests/`` count.
 """
 
@@ -29,7 +29,7 @@ def marked_rules() -> set[str]:
 def game_rule_keys() -> set[str]:
     en = locales.load("en")
     keys = set()
-    for folder in {spec.info.locale_folder for spec in registry.games() if spec.id != registry.DEFAULT}:
+    for folder in {spec.info.locale_folder for spec in registry.games()}:      # the card game's: deck lists
         keys |= {f"{folder}.rules.{key}" for key, _ in en.items(f"{folder}.rules")}
     return keys
 

@@ -60,7 +60,7 @@ def _analyses(games: list) -> dict:
 
 def _rules_text(game: TcgGame, catalog) -> list:
     from tcgtui.engine.tcg.describe import rules_sentences
-    return rules_sentences(catalog, game.pack)
+    return rules_sentences(catalog, game.pack, deck_lists=not game.default_decks)
 
 
 # The report shows the card game's sections in this order, always (its layout predates the arena).

@@ -77,7 +77,20 @@ class Catalog(Templates, Protocol):
     def items(self, prefix: str) -> list[tuple[str, object]]: ...
 
 
-def rules_sentences(catalog: Catalog, pack: C.Pack) -> list[tuple[str, str]]:
-    """The rules text as (key, text) pairs in reading order, numbers from the pack."""
-    params = rules_params(pack)
-    return [(key, catalog.t(f"rules.{key}", **params)) for key, _ in catalog.items("rules")]
+DECK_LIST_RULES = "tcg.rules"       # the sentences that replace setup.decks in a game with deck lists
+
+
+def rules_sentences(catalog: Catalog, pack: C.Pack, deck_lists: bool = False) -> list[tuple[str, str]]:
+    """The rules text as (key, text) pairs in reading order, numbers from the pack.  With
+    ``deck_lists`` (the game's decks are lists, not the whole pack) the deck-list sentences
+    stand where the whole-pack one (``setup.decks``) stands."""
+    params = {**rules_params(pack), "deck_size": pack.rules.deck_size or len(pack.cards),
+              "max_copies": pack.rules.max_copies}
+    out = []
+    for key, _ in catalog.items("rules"):
+        if deck_lists and key == "setup.decks":
+            out += [(f"{DECK_LIST_RULES}.{k}", catalog.t(f"{DECK_LIST_RULES}.{k}", **params))
+                    for k, _ in catalog.items(DECK_LIST_RULES)]
+        else:
+            out.append((key, catalog.t(f"rules.{key}", **params)))
+    return out

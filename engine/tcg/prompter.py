@@ -22,7 +22,7 @@ from typing import Any
 from tcgtui.engine.core import Event
 from tcgtui.engine.prompting import Message, Parsed
 from tcgtui.engine.tcg import cards as C
-from tcgtui.engine.tcg.describe import card_text, rules_sentences
+from tcgtui.engine.tcg.describe import DECK_LIST_RULES, card_text, rules_sentences
 from tcgtui.engine.tcg.narrate import Narrator
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
 from tcgtui.engine.tcg.parse import STRICT, CardMatcher, CardParsed, parse_answer
@@ -34,9 +34,11 @@ STYLES = ("text",)
 _MATCHERS: dict[str, CardMatcher] = {}      # per pack hash: building one compiles a large pattern
 
 
-def prompt_version(catalog: Any) -> str:
-    """``v1-en-<hash>``: the explicit version plus a hash of this language's templates."""
-    used = {k: v for k, v in catalog.entries.items() if k.startswith(TEMPLATE_PREFIXES)}
+def prompt_version(catalog: Any, deck_lists: bool = False) -> str:
+    """``v1-en-<hash>``: the explicit version plus a hash of this language's templates (with deck
+    lists, their rules sentences too; without, the version is what it always was)."""
+    prefixes = TEMPLATE_PREFIXES + ((DECK_LIST_RULES + ".",) if deck_lists else ())
+    used = {k: v for k, v in catalog.entries.items() if k.startswith(prefixes)}
     digest = hashlib.sha256(json.dumps(used, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
     return f"v{PROMPT_VERSION}-{catalog.code}-{digest[:10]}"
 
@@ -56,12 +58,12 @@ def matcher(pack: C.Pack) -> CardMatcher:
     return found
 
 
-def rules_text(text: Any, pack: C.Pack) -> str:
+def rules_text(text: Any, pack: C.Pack, deck_lists: bool = False) -> str:
     """The game's rules text (``locales/<lang>/rules.toml``) with this pack's numbers.
 
     One sentence per line in reading order; a blank line between sections.
     """
-    sentences = rules_sentences(text, pack)
+    sentences = rules_sentences(text, pack, deck_lists)
     if not sentences:
         raise _locale_error(text, f"locales/{text.code}: no rules text (rules.toml) for the prompt")
     lines: list[str] = []
@@ -96,14 +98,16 @@ class TcgPrompter:
 
     keeps_history = True
 
-    def __init__(self, pack: C.Pack, catalog: Any, seat: int, style: str | None = None) -> None:
+    def __init__(self, pack: C.Pack, catalog: Any, seat: int, style: str | None = None,
+                 deck_lists: bool = False) -> None:
         if style not in (None, *STYLES):
             raise ValueError(f"the card game has no prompt style {style!r}; expected one of {', '.join(STYLES)}")
         self.pack, self.seat, self.style = pack, seat, style or STYLES[0]
         self.text = catalog
         self.lang = catalog.code
         self.narrate = Narrator(catalog, pack, viewer=seat)
-        self.version = prompt_version(catalog)
+        self.deck_lists = deck_lists          # the decks are lists: the rules say so (see rules_sentences)
+        self.version = prompt_version(catalog, deck_lists)
         self.matcher = matcher(pack)
         self.parse_mode = STRICT
 
@@ -117,7 +121,7 @@ class TcgPrompter:
 
     def system(self) -> Message:
         t = self.text
-        content = t.t("prompts.system", seat=self.seat + 1, rules=rules_text(t, self.pack),
+        content = t.t("prompts.system", seat=self.seat + 1, rules=rules_text(t, self.pack, self.deck_lists),
                       cards=cards_text(t, self.pack), example=self.pack.cards[0].name(self.lang))
         return {"role": "system", "content": content}
 
@@ -190,4 +194,4 @@ class TcgPrompter:
 
 def build(game: Any, catalog: Any, seat: int, style: str | None = None) -> TcgPrompter:
     """``GameSpec.prompter`` of the card game."""
-    return TcgPrompter(game.pack, catalog, seat, style)
+    return TcgPrompter(game.pack, catalog, seat, style, deck_lists=not game.default_decks)

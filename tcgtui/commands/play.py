@@ -9,6 +9,7 @@ bench's, under the person's anonymous handle, saved after every move.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from tcgtui import locales
@@ -25,9 +26,10 @@ from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.llm.followup import judge_settings
 from tcgtui.tables import CampaignTable, FreeTable, WatchTable, card_source, person_seats
-from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
+from tcgtui.tui.options import add_display_arguments, check_game as game_params_id, check_spec, game_params, settings_from
 
 DEFAULT_VS = "mc:100"
+FILE_KINDS = ("questions", "jsonl")      # parameters naming a file to read (deck lists are stored as cards)
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -111,6 +113,18 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
     return settings_from(args, seats, handle=handle or "")
 
 
+def as_given(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's parameters as the command line gave them, for --resume to load again: a loaded
+    file (a question set) cannot be stored, its name can; a file by its absolute path."""
+    spec = registry.get(game_params_id(args))
+    params = game_params(args)
+    for p in spec.info.params:
+        value = params.get(p.name)
+        if p.kind in FILE_KINDS and isinstance(value, str) and value and Path(value).expanduser().is_file():
+            params[p.name] = str(Path(value).expanduser().resolve())
+    return params
+
+
 def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | None) -> Any:
     """Wire the games to the store: the campaign where the person left it, or games against --vs;
     a dealer's rounds are stored whole, like watched games, once the rule is written."""
@@ -122,10 +136,12 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     opponent = next((s for s in settings.seats if s != HUMAN), "")     # "": a one-seat game
     game = registry.get(settings.game_id).game(settings.params).seated(settings.seats.index(HUMAN))
     where = card_source(source) if settings.game_id == registry.DEFAULT else {
-        "game": settings.game_id, "params": dict(settings.params)}
+        "game": settings.game_id, "params": as_given(args)}
     decks = game.setup().get("decks")
     if decks:           # --resume rebuilds the deck lists as seated, without the files
-        where["params"].update(deck={"cards": decks[0]}, opp_deck={"cards": decks[1]})
+        seated = {"deck": {"cards": decks[0]}, "opp_deck": {"cards": decks[1]}}
+        where["params"].update(seated)
+        settings.params.update(seated)      # the app's game is the table's: players search the decks as seated
 
     if settings.rival:
         rivals = WatchTable(store, game, (settings.rival,), settings.seed)
@@ -156,9 +172,11 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     args.lang, args.game = row.lang, game_id
     pack = getattr(live.game, "pack", None)
     settings = settings_from(args, person_seats(row), handle=handle, pack=pack)
-    if pack is None:       # the game's parameters from its setup (which may hold more: Eleusis's turn limit)
+    if pack is None:         # the parameters as stored (files by name, loaded again), else the game's setup's
         names = {p.name for p in registry.get(game_id).info.params}
-        settings.params = {k: v for k, v in live.game.setup().items() if k in names}
+        settings.params = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
+    else:                    # the card game: its pack as loaded, its deck lists as seated (stored)
+        settings.params.update({k: v for k, v in params.items() if k != "pack"})
     if run is not None and run.kind == KIND:
         campaign = CampaignTable(store, pack, params["pack"], handle, row.lang,
                                  int(run.config["games_per_level"]), int(run.config["seed"]), first=live)

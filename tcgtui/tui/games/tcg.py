@@ -104,7 +104,8 @@ class BoardScreen(GameScreen):
     def rules(self, catalog: Catalog, direction: Direction) -> list[RenderableType]:
         """The rules with this pack's numbers, then every card of the pack with its text."""
         from tcgtui.tui.screens.rules import rules_lines
-        return rules_lines(rules_sentences(catalog, self.pack), catalog, direction) + self.cards(catalog, direction)
+        return rules_lines(rules_sentences(catalog, self.pack, not self.session.game.default_decks),
+                           catalog, direction) + self.cards(catalog, direction)
 
     def cards(self, catalog: Catalog, d: Direction) -> list[RenderableType]:
         lang, pack, tr = catalog.code, self.pack, catalog.t

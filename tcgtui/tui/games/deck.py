@@ -1,0 +1,339 @@
+"""The deck-completion quiz's screen: the deck with one card missing, six cards to choose from,
+then the reveal.
+
+The deck is grouped by card type with counts; the six options are cards with their full
+text.  A person answers with a letter (A-F) or a number (1-6) at once, or moves the
+selection with the arrows and answers with Enter, or clicks a card twice (the first click
+selects it).  The reveal marks the right card and the chosen one and gives every option's
+measured win rate where the question has them; watching a model, its reply and reasoning
+are shown under the cards.  The reveal stays until Enter, then the game-over dialog opens.
+Cards of a question made from one of our packs are named in the reader's language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, Sequence
+
+from rich.console import Group as Lines
+from textual import events
+from textual.app import ComposeResult, RenderResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
+
+from tcgtui.console_text import clean
+from tcgtui.engine.core import Event
+from tcgtui.engine.deck import LETTERS
+from tcgtui.engine.deck.view import NO_TYPE, deck_groups, in_language
+from tcgtui.locales import Catalog
+from tcgtui.match import MatchResult
+from tcgtui.tui.bidi_text import Line, Para, Piece
+from tcgtui.tui.games import register
+from tcgtui.tui.games.base import GameScreen
+from tcgtui.tui.keys import keys
+from tcgtui.tui.session import GameSession
+from tcgtui.tui.widgets import Localized
+from tcgtui.tui.widgets.bars import KeyBar, TopBar
+from tcgtui.tui.widgets.text import Caption
+
+PLAY_KEYS = [("A-F 1-6", "deck.ui.keys.answer", "noop"), ("←↑→↓ ⏎", "deck.ui.keys.select", "noop"),
+             ("?", "ui.keys.rules", "rules"), ("L", "ui.keys.language", "language"),
+             ("Q", "ui.keys.quit", "quit_game")]
+READ_KEYS = [("⏎", "deck.ui.keys.go_on", "enter"), ("?", "ui.keys.rules", "rules"),
+             ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
+WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("?", "ui.keys.rules", "rules"),
+              ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
+COLUMNS = 2                                    # options per row of the grid of cards
+
+
+class DeckList(Localized, Widget):
+    """The deck as it stands: each card type with its count, then its cards (count × name)."""
+
+    def __init__(self, screen: DeckScreen, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.deck_screen = screen
+
+    def render(self) -> RenderResult:
+        s, d = self.deck_screen, self.direction
+        q = s.question
+        lines: list[Any] = []
+        for group in deck_groups(q, s.pack, self.host.catalog):
+            name = self.tr("deck.ui.deck.cards") if group.type == NO_TYPE else self.tr(f"deck.ui.types.{group.type}")
+            lines.append(Line([Piece(self.tr("deck.ui.deck.group", type=name, count=group.count), "bold")], d))
+            for card, count in group.cards:
+                lines.append(Line([Piece(str(count), "dim", shrink=False), Piece(" × ", "dim", shrink=False),
+                                   Piece(clean(card))], d))
+            lines.append(Line([""], d))
+        return Lines(*lines)
+
+
+class OptionCard(Localized, Widget):
+    """One option: its letter and name, its type and cost, its text; after the reveal, its win rate."""
+
+    def __init__(self, screen: DeckScreen, index: int) -> None:
+        super().__init__(id=f"option-{LETTERS[index].lower()}", classes="option")
+        self.deck_screen, self.index = screen, index
+
+    def render(self) -> RenderResult:
+        s, d = self.deck_screen, self.direction
+        o = s.question.options[self.index]
+        kind = clean(o.type) + (self.tr("deck.ui.option.cost", cost=clean(o.cost)) if o.cost else "")
+        lines: list[Any] = [Line([Piece(LETTERS[self.index], "bold", shrink=False), Piece("  ", shrink=False),
+                                  Piece(clean(o.name), "bold")], d)]
+        if kind:
+            lines.append(Line([Piece(kind, "italic")], d))
+        lines.append(Para(clean(o.text), d))
+        reveal = s.reveal
+        if reveal is not None:
+            rates = reveal.get("win_rates")
+            if rates:
+                lines.append(Line([Piece(self.tr("deck.ui.option.win_rate", rate=f"{100 * rates[self.index]:.1f}"),
+                                         "bold")], d))
+            if LETTERS[self.index] == reveal["answer"]:
+                lines.append(Line([Piece(self.tr("deck.ui.option.answer"), "bold")], d))
+            if LETTERS[self.index] == reveal["chosen"]:
+                lines.append(Line([Piece(s.said("deck.ui.option.chosen"), "bold")], d))
+        return Lines(*lines)
+
+    def on_click(self, event: events.Click) -> None:
+        self.deck_screen.clicked(self.index)
+
+
+@register("deck")
+class DeckScreen(GameScreen):
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS = [
+        *[Binding(keys(letter.lower()), f"answer({i})", show=False) for i, letter in enumerate(LETTERS)],
+        *[Binding(str(i + 1), f"answer({i})", show=False) for i in range(len(LETTERS))],
+        Binding("left", "move(-1)", show=False), Binding("right", "move(1)", show=False),
+        Binding("up", f"move(-{COLUMNS})", show=False), Binding("down", f"move({COLUMNS})", show=False),
+        Binding("enter", "enter", show=False),
+    ]
+
+    def __init__(self, session: GameSession, *, streams: bool = False,
+                 note: tuple[str, dict[str, Any]] | None = None) -> None:
+        super().__init__(session, streams=streams, note=note)
+        self.selected = 0
+        self.reveal: dict[str, Any] | None = None      # the reveal event's data, once answered
+        self.read = asyncio.Event()                    # the person has read the reveal (Enter)
+
+    @classmethod
+    def prepare_params(cls, game_id: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The question set as given (a file or a built-in set, from the home screen: the default): load it."""
+        from tcgtui.arena import load_files
+        from tcgtui.engine import registry
+        spec = registry.get(game_id)
+        given = {p.name: p.default for p in spec.info.params}
+        return load_files(spec, {**given, **params})
+
+    # --- what is shown ---------------------------------------------------------------
+
+    @property
+    def pack(self) -> Any:
+        """The pack the question was made from, when the set came with it (its names in every language)."""
+        q = self.session.observation(self.session.viewer).question
+        return self.session.game.qset.packs.get((q.sim or {}).get("pack"))
+
+    @property
+    def question(self) -> Any:
+        return in_language(self.session.observation(self.session.viewer).question, self.pack, self.host.catalog)
+
+    def players(self) -> tuple[str, str]:
+        """The top bar's "A vs B": the player against the question."""
+        game = self.session.game
+        index = self.session.match.state.index
+        return self.label_for(0), self.tr("deck.ui.top.question", n=index + 1, set=game.qset.id)
+
+    def said(self, key: str, **params: Any) -> str:
+        """``key`` about the person at the keyboard (``key.you``), else about the model seated."""
+        if self.session.seats[0].human:
+            return self.tr(f"{key}.you", **params)
+        return self.tr(f"{key}.other", who=self.label_for(0), **params)
+
+    def verdict_key(self, reveal: dict[str, Any]) -> str:
+        return "deck.ui.status." + ("right" if reveal["right"] else "wrong" if reveal["chosen"] else "none")
+
+    # --- layout ----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield TopBar(id="top")
+        yield KeyBar(WATCH_KEYS if self.session.spectating else PLAY_KEYS, id="keys")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="deck-pane"):
+                yield Caption("deck.ui.deck.title", id="deck-title", classes="pane-title", wrap=True, style="bold")
+                yield DeckList(self, id="deck")
+            with Vertical(id="work"):
+                yield Caption("deck.ui.status.wait", id="status", wrap=True)
+                yield Caption("deck.ui.status.go_on", id="go-on", style="bold reverse")
+                with VerticalScroll(id="options"):
+                    for row in range(0, len(LETTERS), COLUMNS):
+                        with Horizontal(classes="row"):
+                            for i in range(row, row + COLUMNS):
+                                yield OptionCard(self, i)
+                    yield Caption("deck.ui.reply.title", id="reply-title", classes="pane-title")
+                    yield Vertical(id="reply")
+
+    async def on_mount(self) -> None:
+        q = self.question
+        self.query_one(TopBar).show(players=self.players(), seed=self.session.seed, note=self.note, turn=1, limit=1,
+                                    watch=self._watch_state(), your_move_key="deck.ui.top.your_move")
+        self.query_one("#deck-title", Caption).set("deck.ui.deck.title", size=sum(c for _, c in q.deck) + 1)
+        self.query_one("#reply-title").display = False
+        self.query_one("#go-on").display = False
+        self.order_cards()
+        self.redraw()
+        self.run_game()
+
+    def redraw(self) -> None:
+        for card in self.query(OptionCard):
+            card.set_class(card.index == self.selected and self.reveal is None and self.choosing(), "-selected")
+            if self.reveal is not None:
+                card.set_class(LETTERS[card.index] == self.reveal["answer"], "-answer")
+                card.set_class(LETTERS[card.index] == self.reveal["chosen"] != self.reveal["answer"], "-wrong")
+            card.refresh(layout=True)
+        self.query_one(DeckList).refresh(layout=True)
+
+    # --- hooks -----------------------------------------------------------------------
+
+    def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
+        if event.kind != "reveal":
+            return None
+        d = event.data
+        return catalog.t(self.verdict_key(d) + ".other", who=self.label_for(0), chosen=d["chosen"], answer=d["answer"])
+
+    def choosing(self) -> bool:
+        return self.session.human_waiting() is not None
+
+    async def show_events(self, events: Sequence[Event], by: int | None, final: bool) -> None:
+        for e in events:
+            if e.kind == "reveal":
+                self.reveal = dict(e.data)
+                self.show_verdict()
+                await self._show_reply()
+        if final:
+            self.redraw()
+
+    def show_verdict(self) -> None:
+        """The status line says right or wrong and the answer (about "you" or about the model)."""
+        r = self.reveal
+        assert r is not None
+        key = self.verdict_key(r)
+        if self.session.seats[0].human:
+            self.query_one("#status", Caption).set(key + ".you", chosen=r["chosen"], answer=r["answer"])
+        else:
+            self.query_one("#status", Caption).set(key + ".other", who=self.label_for(0), chosen=r["chosen"],
+                                                   answer=r["answer"])
+
+    async def _show_reply(self) -> None:
+        """A model's last reply and its reasoning, as the record keeps them (text from outside: cleaned)."""
+        info = self.session.decisions[-1].info if self.session.decisions else {}
+        attempts = info.get("attempts") or []
+        if not attempts:
+            return
+        last = attempts[-1]
+        paragraphs = [p for part in (last.get("reasoning") or "", last.get("reply") or "")
+                      for p in clean(part, newlines=True).split("\n") if p.strip()]
+        if not paragraphs:
+            return
+        self.query_one("#reply-title").display = True
+        box = self.query_one("#reply", Vertical)
+        await box.mount_all([Reply(p) for p in paragraphs])
+
+    def show_thinking(self, seat: int | None) -> None:
+        self.query_one(TopBar).show(thinking=None if seat is None else self.label_for(seat), your_move=False)
+
+    def ask_human(self, seat: int) -> None:
+        self.query_one(TopBar).show(your_move=True, thinking=None)
+        self.query_one("#status", Caption).set("deck.ui.status.pick")
+        self.redraw()
+
+    async def game_ended(self, result: MatchResult | None) -> None:
+        """The reveal stays on screen until the reader presses Enter (watching: after the pause)."""
+        self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
+        if self.reveal is None:
+            return
+        self.redraw()
+        if self.session.spectating and self.session.pause <= 0:
+            return
+        self.query_one("#go-on").display = True
+        bar = self.query_one(KeyBar)
+        bar.hints = READ_KEYS                 # the answer keys are spent: Enter goes on
+        await bar.recompose()
+        await self.read.wait()
+
+    def order_cards(self) -> None:
+        """A row of cards reads in the reader's direction: A on the left in English, on the right in Arabic."""
+        for row in self.query(".row"):
+            wanted = sorted(row.query(OptionCard), key=lambda c: c.index, reverse=self.direction.rtl)
+            for i, card in enumerate(wanted):
+                if row.children[i] is not card:
+                    row.move_child(card, before=row.children[i])
+
+    async def localize(self) -> None:
+        await super().localize()
+        self.order_cards()
+        self.query_one(TopBar).show(players=self.players())
+        self.query_one("#deck-title", Caption).set("deck.ui.deck.title", size=sum(c for _, c in self.question.deck) + 1)
+        self.redraw()
+
+    def summary_lines(self) -> list[tuple[str, dict[str, Any]]]:
+        r = self.reveal
+        if r is None:
+            return []
+        return [("deck.ui.over.answer", {"answer": r["answer"], "chosen": r["chosen"] or "-"})]
+
+    # --- choosing --------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("pause", "step", "speed"):
+            return self.session.spectating
+        return True
+
+    def action_answer(self, index: int) -> None:
+        if self.choosing():
+            self.selected = index
+            self._send(LETTERS[index])
+
+    def action_move(self, by: int) -> None:
+        if self.choosing():
+            step = -by if self.direction.rtl and abs(by) == 1 else by     # the cards' row reads right to left
+            self.selected = (self.selected + step) % len(LETTERS)
+            self.redraw()
+
+    def action_enter(self) -> None:
+        if self.reveal is not None:
+            self.read.set()
+        elif self.choosing():
+            self._send(LETTERS[self.selected])
+
+    def clicked(self, index: int) -> None:
+        """A click selects a card; a click on the selected card answers with it."""
+        if not self.choosing():
+            return
+        if index == self.selected:
+            self._send(LETTERS[index])
+        else:
+            self.selected = index
+            self.redraw()
+
+    def _send(self, letter: str) -> None:
+        if self.session.choose(letter):
+            self.query_one("#status", Caption).set("deck.ui.status.sent", chosen=letter)
+            self.query_one(TopBar).show(your_move=False)
+            self.redraw()
+
+    def action_noop(self) -> None:
+        """A key hint only."""
+
+
+class Reply(Localized, Widget):
+    """One paragraph of a model's reply, wrapped in the reader's direction."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(classes="reply")
+        self.text = text
+
+    def render(self) -> RenderResult:
+        return Para(self.text, self.direction)
