@@ -131,8 +131,11 @@ class HomeScreen(LocalizedScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
+        from tcgtui.arena import game_name
         from tcgtui.tui.games import has_screen
-        self.games = [s.id for s in registry.games() if has_screen(s.id)]
+        english = locales.load("en")          # one order in every language: the default game, then by name
+        shown = [s for s in registry.games() if has_screen(s.id)]
+        self.games = [s.id for s in sorted(shown, key=lambda s: (s.id != registry.DEFAULT, game_name(s, english)))]
 
     def compose(self) -> ComposeResult:
         yield KeyBar([("↑↓", "ui.home.keys.choose", "noop"), ("Tab", "ui.home.keys.next", "app.focus_next"),
