@@ -338,9 +338,10 @@ class EleusisScreen(GameScreen):
         """The true rule by name, and the judge's verdict on each guess."""
         game = self.session.game
         out: list[tuple[str, dict[str, Any]]] = []
-        if not game.rule_code:
+        number = game.rule_number_of(self.session.match.seed)     # a drawn rule is the deal's own
+        if number is not None:
             from tcgtui.engine.eleusis.library import library
-            out.append(("eleusis.ui.over.rule", {"name": library()[game.rule_number].name_in(self.catalog.code)}))
+            out.append(("eleusis.ui.over.rule", {"name": library()[number].name_in(self.catalog.code)}))
         for e in self.session.match.events:
             if e.kind != "guess":
                 continue
@@ -366,7 +367,7 @@ class EleusisScreen(GameScreen):
 
     def summary_block(self) -> list[RenderableType]:
         """The true rule's code under the summary, left to right in every language."""
-        return [Text(self.session.game.rule.source, "cyan")]
+        return [Text(self.session.match.state.rule.source, "cyan")]
 
     # --- the game --------------------------------------------------------------------
 
