@@ -28,6 +28,7 @@ from tcgtui.console_text import clean
 from tcgtui.engine.core import Event, Match
 from tcgtui.engine.eleusis.cards import Card, parse_card
 from tcgtui.engine.eleusis.moves import Play
+from tcgtui.engine.eleusis.narrator import shown
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
@@ -352,8 +353,8 @@ class EleusisScreen(GameScreen):
             elif d.get("counterexample"):
                 ce = d["counterexample"]
                 out.append(("eleusis.ui.over.wrong", {"turn": d["turn"], "guess": guess,
-                                                      "card": ce.get("card", ""),
-                                                      "mainline": " ".join(ce.get("mainline", [])) or "-"}))
+                                                      "card": shown(ce["card"]) if ce.get("card") else "",
+                                                      "mainline": " ".join(map(shown, ce.get("mainline", []))) or "-"}))
             else:
                 out.append(("eleusis.ui.over.wrong_error", {"turn": d["turn"], "guess": guess}))
         return out + self.summary_lines_rival()
