@@ -174,7 +174,8 @@ SHOTS: list[tuple[str, Scene, tuple[str, ...], tuple[int, int], str]] = [
     ("eleusis-over", eleusis("return card.rank > 5", "return card.rank % 2 == 0"), (HUMAN,), (120, 40), "eleusis"),
 ]
 # Parameters of the games other than the card game (whose pack is loaded in ``shoot``).
-PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90}}
+PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90},
+          "eleusis": {"rule": 0}}      # pinned: the scenes guess rule 0 (a rule is otherwise drawn per deal)
 
 
 SEEDS = {"full-hand": 2, "full-hand-80x24": 2}     # the rest: seed 7
