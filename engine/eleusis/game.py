@@ -108,7 +108,7 @@ class EleusisGame(Game[str]):
         """The setup with a drawn rule's number in place of ``DRAWN``: records and reports name the rule
         played, and rebuilding the game from this setup deals the very same round."""
         setup = self.setup()
-        if setup.get("rule") == DRAWN:
+        if setup.get("rule") == DRAWN and not self.rule_code:     # a person's code is drawn from nothing
             setup["rule"] = drawn_rule(seed)
         return setup
 

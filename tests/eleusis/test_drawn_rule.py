@@ -7,6 +7,7 @@ import json
 import random
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -14,7 +15,7 @@ from tcgtui import config
 from tcgtui.cli import main
 from tcgtui.engine import registry
 from tcgtui.engine.core import GameRecord, Match, replay
-from tcgtui.engine.eleusis.analysis import round_facts
+from tcgtui.engine.eleusis.analysis import round_facts, sections as sections_of
 from tcgtui.engine.eleusis.game import DRAWN, drawn_rule
 from tcgtui.engine.eleusis.library import compiled
 from tcgtui.engine.registry import ParamError
@@ -124,3 +125,17 @@ async def test_a_persons_round_resumes_on_its_drawn_rule_and_a_rematch_draws_ane
             rematch = table.deal(first, "en")                       # the next seed, its own rule
             assert rematch.seed == 4 and rematch.resume.state.rule.source == compiled(drawn_rule(4)).source
             assert drawn_rule(4) != drawn_rule(3)
+
+
+def test_a_dealers_own_rule_is_not_drawn_and_stays_out_of_the_library_groups() -> None:
+    game = SPEC.game({"rule_code": "return card.color == 'red'"})
+    match = Match(game, 3)
+    assert match.state.rule.source == "return card.color == 'red'"
+    while not match.state.is_terminal():
+        match.play(match.state.legal_moves()[0])
+    record = match.record().to_json()
+    assert record["setup"]["rule"] == DRAWN and record["setup"]["rule_code"]      # no library rule was drawn
+    out = sections_of([SimpleNamespace(agent="scientist", lang="en", record=record),
+                       SimpleNamespace(agent="random", lang="en", record=record)])
+    assert [r["rounds"] for r in out["science"]] == [1, 1]
+    assert out["by_rule"] == [] and out["by_quartile"] == [] and out["reference"] == []
