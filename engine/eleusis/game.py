@@ -78,9 +78,9 @@ class EleusisGame(Game[str]):
 
     def rule_number_of(self, seed: int) -> int | None:
         """The library rule the deal of ``seed`` plays (None for a person's code, or in the players' copy)."""
-        if self.rule_number == DRAWN:
-            return drawn_rule(seed)
-        return None if self.rule_code else self.rule_number
+        if self.rule_code or self.rule_number is None:
+            return None
+        return drawn_rule(seed) if self.rule_number == DRAWN else self.rule_number
 
     def rule_of(self, seed: int) -> Rule:
         """The secret rule of the deal of ``seed``; the players' copy has none to deal with."""
@@ -108,8 +108,9 @@ class EleusisGame(Game[str]):
         """The setup with a drawn rule's number in place of ``DRAWN``: records and reports name the rule
         played, and rebuilding the game from this setup deals the very same round."""
         setup = self.setup()
-        if setup.get("rule") == DRAWN and not self.rule_code:     # a person's code is drawn from nothing
-            setup["rule"] = drawn_rule(seed)
+        number = self.rule_number_of(seed)         # None for a person's code: nothing was drawn
+        if setup.get("rule") == DRAWN and number is not None:
+            setup["rule"] = number
         return setup
 
     def move_to_text(self, move: str) -> str:

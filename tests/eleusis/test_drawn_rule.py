@@ -130,7 +130,7 @@ async def test_a_persons_round_resumes_on_its_drawn_rule_and_a_rematch_draws_ane
 def test_a_dealers_own_rule_is_not_drawn_and_stays_out_of_the_library_groups() -> None:
     game = SPEC.game({"rule_code": "return card.color == 'red'"})
     match = Match(game, 3)
-    assert match.state.rule.source == "return card.color == 'red'"
+    assert match.state.rule.source == "return card.color == 'red'" and game.rule_number_of(3) is None
     while not match.state.is_terminal():
         match.play(match.state.legal_moves()[0])
     record = match.record().to_json()
