@@ -169,6 +169,11 @@ class Game(ABC, Generic[Move]):
     def setup(self) -> dict[str, Any]:
         """What a record needs to rebuild this game (e.g. pack id and hash)."""
 
+    def deal_setup(self, seed: int) -> dict[str, Any]:
+        """What a record of the deal of ``seed`` needs: ``setup()``, with whatever the game draws
+        from the seed itself made explicit (Eleusis's secret rule when it is drawn per deal)."""
+        return self.setup()
+
     @abstractmethod
     def move_to_text(self, move: Move) -> str: ...
 
@@ -254,7 +259,7 @@ class Match(Generic[Move]):
 
     def record(self) -> GameRecord:
         out = self.state.outcome
-        return GameRecord(self.game.name, self.seed, self.game.setup(),
+        return GameRecord(self.game.name, self.seed, self.game.deal_setup(self.seed),
                           [m if isinstance(m, str) and m.startswith(INVALID) else self.game.move_to_text(m)
                            for m in self.moves],
                           [e.to_json() for e in self.events],

@@ -43,11 +43,15 @@ class Param:
     low: float | None = None          # inclusive bounds for numbers
     high: float | None = None
     kind: str = ""                    # "pack": a pack name or folder, loaded by the caller (the engine does no I/O)
+    words: tuple[tuple[str, Any], ...] = ()   # values a word stands for, outside the bounds (Eleusis's rule=drawn)
 
     def parse(self, text: str) -> Any:
         """The value of ``text`` for this parameter; ParamError names what was expected."""
         if self.kind:
             return text
+        word = next((v for w, v in self.words if w.casefold() == text.strip().casefold()), None)
+        if word is not None:
+            return word
         try:
             value = self.type(text)
         except (TypeError, ValueError):
@@ -55,7 +59,7 @@ class Param:
         return self.check(value)
 
     def check(self, value: Any) -> Any:
-        if self.kind:
+        if self.kind or any(value == v for _, v in self.words):
             return value
         if isinstance(value, float) and not math.isfinite(value):
             raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
@@ -68,7 +72,15 @@ class Param:
             raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
         return value
 
+    def shown(self, value: Any) -> str:
+        """``value`` as ``tcgtui games`` and ``--param`` write it: its word, if it has one."""
+        return next((w for w, v in self.words if v == value), str(value))
+
     def expected(self) -> str:
+        words = "".join(f", or {w}" for w, _ in self.words)
+        return self._expected() + words
+
+    def _expected(self) -> str:
         if self.choices:
             return "one of " + ", ".join(str(c) for c in self.choices)
         kind = {int: "an integer", float: "a number", str: "text"}.get(self.type, self.type.__name__)

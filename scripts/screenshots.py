@@ -1,6 +1,7 @@
 """Make screenshots/: SVG and PNG of the main screens, in English and Arabic.
 
     /work/venv/bin/python scripts/screenshots.py [--out screenshots] [--no-png]
+    /work/venv/bin/python scripts/screenshots.py --out /tmp/snaps --svg tests/tui/__snapshots__/.../x.svg
 
 Each picture comes from the real app, driven headless by key presses on a
 seeded game.  PNGs need ``rsvg-convert`` (Debian: librsvg2-bin).  rsvg applies
@@ -185,7 +186,8 @@ SHOTS: list[tuple[str, Scene, tuple[str, ...], tuple[int, int], str]] = [
     ("deck-reveal", deck_reveal, (HUMAN,), (120, 40), "deck"),
 ]
 # Parameters of the games other than the card game (whose pack is loaded in ``shoot``).
-PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90}, "deck": {"index": 0}}
+PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90}, "deck": {"index": 0},
+          "eleusis": {"rule": 0}}      # pinned: the scenes guess rule 0 (a rule is otherwise drawn per deal)
 
 
 SEEDS = {"full-hand": 2, "full-hand-80x24": 2}     # the rest: seed 7
@@ -230,12 +232,22 @@ def main() -> int:
     parser.add_argument("--no-png", action="store_true")
     parser.add_argument("--only", action="append", metavar="PREFIX",
                         help="only the shots whose name starts so (repeatable, e.g. duel, mid-game)")
+    parser.add_argument("--svg", action="append", type=Path, metavar="FILE",
+                        help="only draw this SVG (a snapshot test's, say) as a PNG in --out, with the same "
+                             "fixes: rsvg drops the leading spaces of a raw one ('Turns 5seed 3')")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     converter = shutil.which("rsvg-convert")
-    if not args.no_png and converter is None:
+    if (args.svg or not args.no_png) and converter is None:
         print("rsvg-convert not found (apt-get install librsvg2-bin), or pass --no-png", file=sys.stderr)
         return 2
+    for given in args.svg or []:
+        fixed = args.out / given.name
+        fixed.write_text(fix_svg(given.read_text(encoding="utf-8")), encoding="utf-8")
+        subprocess.run([converter, "--zoom", "1.5", "-o", str(fixed.with_suffix(".png")), str(fixed)], check=True)
+        print(fixed.with_suffix(".png"))
+    if args.svg:
+        return 0
     for lang in ("en", "ar"):
         for name, scene, seats, size, game in SHOTS:
             if args.only and not any(name.startswith(o) for o in args.only):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tcgtui.engine.eleusis import bench
-from tcgtui.engine.eleusis.game import FORMATS, EleusisGame
+from tcgtui.engine.eleusis.game import DRAWN, FORMATS, EleusisGame
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
 from tcgtui.engine.registry import AGENT, LIST, SCORE, GameInfo, GameSpec, Param, Reference, register
@@ -37,7 +37,7 @@ def _scientist(game: Any, arg: int | None) -> Any:
 
 SPEC = register(GameSpec(
     GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT, search=False,
-             params=(Param("rule", int, 0, low=0, high=COUNT - 1),
+             params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),)),
                      Param("guess_format", str, "text", choices=FORMATS),
                      Param("rule_code", str, ""))),
     make=EleusisGame.from_params,

@@ -50,8 +50,8 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
     setup, outcome = record.get("setup") or {}, record.get("outcome") or {}
     if record.get("game") != "eleusis" or not outcome.get("scores"):
         return None
-    rule = int(setup.get("rule", 0))
-    truth = compile_rule(setup["rule_code"]) if setup.get("rule_code") else compiled(rule)
+    rule = None if setup.get("rule_code") else int(setup.get("rule", 0))     # None: a dealer's own rule
+    truth = compile_rule(setup["rule_code"]) if rule is None else compiled(rule)
     turns: dict[int, dict[str, Any]] = defaultdict(dict)
     for e in record.get("events", []):
         if e.get("kind") in ("play", "guess", "silent") and "turn" in e:
@@ -95,7 +95,7 @@ def reference_rows(per: dict[tuple[str, str], list[dict[str, Any]]]) -> list[dic
     """Each player beside the reference scientist on the same rounds (same rule, same deal): bench both
     (``--agent llm:X --agent scientist``) and every paired round shows what was achievable."""
     ref = {(r["rule"], r["seed"]): r["floored"] for (agent, _), rounds in per.items() if agent == REFERENCE
-           for r in rounds}
+           for r in rounds if r["rule"] is not None}          # a dealer's own rules are not the same rule
     rows = []
     for (agent, lang), rounds in sorted(per.items()):
         pairs = [(r["floored"], ref[(r["rule"], r["seed"])]) for r in rounds if (r["rule"], r["seed"]) in ref]
@@ -143,7 +143,8 @@ def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
         for key, name in (("rule", "by_rule"), ("quartile", "by_quartile")):
             groups: dict[int, list[dict[str, Any]]] = defaultdict(list)
             for r in rounds:
-                groups[r["rule"] if key == "rule" else quartile(r["rule"])].append(r)
+                if r["rule"] is not None:            # a dealer's own rule is in no library group
+                    groups[r["rule"] if key == "rule" else quartile(r["rule"])].append(r)
             for k, rs in sorted(groups.items()):
                 out[name].append({"agent": agent, "lang": lang, key: k, "rounds": len(rs),
                                   "mean_floored": mean([r["floored"] for r in rs]),

@@ -1,7 +1,13 @@
-"""Eleusis as a ``Game``: parameters in (which secret rule, which guess format), rounds out."""
+"""Eleusis as a ``Game``: parameters in (which secret rule, which guess format), rounds out.
+
+The secret rule is a library rule by number, a person's code (the dealer), or
+``DRAWN``: a library rule drawn from each deal's seed, so a person meets a new
+rule every deal and a record still names it (``deal_setup``).
+"""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -14,6 +20,12 @@ from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
 from tcgtui.engine.eleusis.state import MAX_TURNS, EleusisState
 
 FORMATS = ("text", "code")
+DRAWN = -1          # the ``rule`` parameter's default: a library rule drawn from the deal's seed
+
+
+def drawn_rule(seed: int) -> int:
+    """The library rule a drawn-rule deal of ``seed`` plays (its own stream: the deck order is untouched)."""
+    return random.Random(f"eleusis-rule:{seed}").randrange(COUNT)
 
 
 def consistent(rule: Rule, plays: Any, start: Any = ()) -> bool:
@@ -35,9 +47,10 @@ def consistent(rule: Rule, plays: Any, start: Any = ()) -> bool:
 class EleusisGame(Game[str]):
     name = "eleusis"
 
-    rule: Rule | None           # None in the players' copy (public)
+    rule: Rule | None           # None in the players' copy (public), and when drawn per deal
+    rule_number: int | None     # None in the players' copy; DRAWN: drawn per deal
 
-    def __init__(self, rule: int = 0, guess_format: str = "text", rule_code: str = "") -> None:
+    def __init__(self, rule: int = DRAWN, guess_format: str = "text", rule_code: str = "") -> None:
         if guess_format not in FORMATS:
             raise ValueError(f"guess_format={guess_format!r}: expected one of {', '.join(FORMATS)}")
         self.rule_number = int(rule)
@@ -48,20 +61,35 @@ class EleusisGame(Game[str]):
                 self.rule = compile_rule(rule_code)
             except RuleError as exc:
                 raise ValueError(f"rule_code: {exc}") from None
+        elif self.rule_number == DRAWN:
+            self.rule = None
         else:
             if not 0 <= self.rule_number < COUNT:
-                raise ValueError(f"rule={rule}: expected a rule number from 0 to {COUNT - 1}")
+                raise ValueError(f"rule={rule}: expected a rule number from 0 to {COUNT - 1}, or {DRAWN} (drawn)")
             self.rule = compiled(self.rule_number)
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> EleusisGame:
-        return cls(params.get("rule", 0), params.get("guess_format", "text") or "text",
+        return cls(params.get("rule", DRAWN), params.get("guess_format", "text") or "text",
                    params.get("rule_code", "") or "")
 
     def new_state(self, seed: int) -> EleusisState:
-        if self.rule is None:
+        return EleusisState(self.rule_of(seed), seed, self.guess_format)
+
+    def rule_number_of(self, seed: int) -> int | None:
+        """The library rule the deal of ``seed`` plays (None for a person's code, or in the players' copy)."""
+        if self.rule_code or self.rule_number is None:
+            return None
+        return drawn_rule(seed) if self.rule_number == DRAWN else self.rule_number
+
+    def rule_of(self, seed: int) -> Rule:
+        """The secret rule of the deal of ``seed``; the players' copy has none to deal with."""
+        if self.rule is not None:
+            return self.rule
+        number = self.rule_number_of(seed)
+        if number is None:
             raise ValueError("the players' copy of the game has no rule to deal with (EleusisGame.public)")
-        return EleusisState(self.rule, seed, self.guess_format)
+        return compiled(number)
 
     def public(self) -> EleusisGame:
         """The game as the scientist may know it: the guess format and the turns, never the rule."""
@@ -71,10 +99,19 @@ class EleusisGame(Game[str]):
         return copy
 
     def setup(self) -> dict[str, Any]:
-        if self.rule is None:           # the players' copy
+        if self.rule_number is None:    # the players' copy
             return {"guess_format": self.guess_format, "max_turns": MAX_TURNS}
         return {"rule": self.rule_number, "rule_code": self.rule_code, "guess_format": self.guess_format,
                 "max_turns": MAX_TURNS}
+
+    def deal_setup(self, seed: int) -> dict[str, Any]:
+        """The setup with a drawn rule's number in place of ``DRAWN``: records and reports name the rule
+        played, and rebuilding the game from this setup deals the very same round."""
+        setup = self.setup()
+        number = self.rule_number_of(seed)         # None for a person's code: nothing was drawn
+        if setup.get("rule") == DRAWN and number is not None:
+            setup["rule"] = number
+        return setup
 
     def move_to_text(self, move: str) -> str:
         return parse_play(move).text()

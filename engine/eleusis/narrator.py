@@ -5,10 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from tcgtui.engine.core import Event
+from tcgtui.engine.eleusis.cards import parse_card
 from tcgtui.engine.eleusis.state import HAND, MAX_TURNS, PENALTY, SILENT_CONFIDENCE
 
 RULE_KEYS = ("deck", "secret", "starter", "hand", "play", "turns", "tentative", "guess", "judge", "correct",
              "wrong", "unsolved", "bankrupt", "silent", "no_cards")
+
+
+def shown(card: str) -> str:
+    """A card as the board shows it, rank then suit symbol (10♦), not as moves write it (10D)."""
+    return parse_card(card).symbol()
 
 
 class EleusisNarrator:
@@ -24,10 +30,10 @@ class EleusisNarrator:
         if event.kind == "start":
             if d.get("starter") is None:
                 return t("eleusis.events.no_starter")
-            return t("eleusis.events.start", card=d["starter"], count=d.get("set_aside", 0))
+            return t("eleusis.events.start", card=shown(d["starter"]), count=d.get("set_aside", 0))
         if event.kind == "play":
             return t("eleusis.events.accepted" if d["accepted"] else "eleusis.events.rejected",
-                     turn=d["turn"], card=d["card"])
+                     turn=d["turn"], card=shown(d["card"]))
         if event.kind == "guess":
             return t("eleusis.events.guess_right" if d["correct"] else "eleusis.events.guess_wrong",
                      rule=d.get("rule") or d.get("code") or "", penalty=PENALTY)

@@ -43,6 +43,8 @@ class RuleError(Exception):
 
     def text(self, catalog: Any) -> str:
         """The error as one sentence in the catalog's language."""
+        if self.kind == SYNTAX:      # Python's own message is English: the reader gets the line instead
+            return catalog.t("eleusis.lang.syntax", line=self.line) if self.line else catalog.t("eleusis.lang.empty")
         words = catalog.t(f"eleusis.lang.{self.kind}", what=self.detail)
         return catalog.t("eleusis.lang.at_line", error=words, line=self.line) if self.line else words
 

@@ -52,4 +52,4 @@ def players(spec: registry.GameSpec) -> list[str]:
 
 
 def params(spec: registry.GameSpec, skip: str = "") -> str:
-    return ", ".join(f"{p.name}={p.default}" for p in spec.info.params if p.name != skip) or "-"
+    return ", ".join(f"{p.name}={p.shown(p.default)}" for p in spec.info.params if p.name != skip) or "-"

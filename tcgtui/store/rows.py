@@ -46,7 +46,7 @@ def seat_specs(game_id: str, agent: str, opponent: str, agent_seat: int) -> tupl
 def pending_row(game: Game, *, seed: int, agent: str, opponent: str, lang: str, game_index: int, agent_seat: int,
                 run_id: int | None, started_at: str) -> GameRow:
     """A game about to be played move by move (``in_progress``, no record yet)."""
-    params = dict(game.setup())
+    params = dict(game.deal_setup(seed))
     return GameRow(agent=agent, opponent=opponent, lang=lang, game_index=game_index, seed=seed,
                    agent_seat=agent_seat, game=game.name, status=IN_PROGRESS, record={}, started_at=started_at,
                    pack_id=_str(params.get("pack")), pack_hash=_str(params.get("pack_hash")), game_params=params,

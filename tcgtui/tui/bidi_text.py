@@ -59,15 +59,35 @@ class Piece:
 # sign joins the Arabic run), and a quoted Latin value ('ann', a player's answer)
 # would lose a quote to the far side of the run.  Wrapped in a left-to-right
 # isolate each keeps its order; the marks are dropped once the line is in display order.
+# A playing card (10♦) is isolated too, or the suit would show before its rank.
 _SIGNED = re.compile(r"(?<![\w.])([-+\u2212]\d+(?:[.,:/]\d+)*)")
 _QUOTED = re.compile(r"""('[^'\n\u0590-\u08ff]*'|"[^"\n\u0590-\u08ff]*")""")
+_CARD = re.compile(r"(?<!\w)((?:10|[2-9AJQK])[\u2660-\u2667])")
+_SUITS = re.compile(r"[\u2660-\u2667]")
 _LRI, _PDI = "\u2066", "\u2069"
 
 
 def _isolate(text: str) -> str:
     if "'" in text or '"' in text:
         text = _QUOTED.sub(lambda m: _LRI + m.group(1) + _PDI, text)
+    if _SUITS.search(text):
+        text = _CARD.sub(lambda m: _LRI + m.group(1) + _PDI, text)
     return _SIGNED.sub(lambda m: _LRI + m.group(1) + _PDI, text) if "-" in text or "+" in text else text
+
+
+def _balanced(lines: list[str]) -> list[str]:
+    """Wrapped lines with every isolate closed on its own line and reopened on the next: an isolate
+    cut by the wrap (a long quoted rule) would otherwise leave its second half to the bidi pass."""
+    out, depth = [], 0
+    for line in lines:
+        opened = _LRI * depth
+        for ch in line:
+            if ch == _LRI:
+                depth += 1
+            elif ch == _PDI and depth:
+                depth -= 1
+        out.append(opened + line + _PDI * depth)
+    return out
 
 
 def _unisolate(text: str) -> str:
@@ -126,6 +146,8 @@ class Para:
             logical = logical[:self.max_lines]
             last = logical[-1]
             logical[-1] = (last if cell_len(last) < width else rtl.truncate(last, width - 1, "")) + "…"
+        if bidi and d.rtl:
+            logical = _balanced(logical)
         return [_unisolate(rtl.visual(line, d.rtl)) for line in logical] if bidi else logical
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:

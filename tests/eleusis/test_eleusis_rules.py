@@ -219,3 +219,13 @@ def test_rules_text_and_narration_read_in_both_languages(lang):
     s = state(7, hand="2C 3H")
     lines = narrator.all(s.start_events + s.apply("2C") + s.apply(move("3H", guess=True, code=RED)))
     assert len(lines) == 5 and all("{" not in x for x in lines)
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_log_shows_cards_as_the_board_does(lang):
+    narrator = registry.get("eleusis").narrator(game(7), locales.load(lang))
+    s = state(7, hand="10D 3H")
+    lines = narrator.all(s.start_events + s.apply("10D"))
+    assert "10♦" in lines[-1] and "10D" not in lines[-1]
+    starter = s.start_events[0].data["starter"]
+    assert starter is not None and parse_card(starter).symbol() in lines[0] and starter not in lines[0]

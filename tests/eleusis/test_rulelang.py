@@ -218,7 +218,19 @@ def test_errors_read_as_one_sentence_in_each_language():
     en, ar = locales.load("en"), locales.load("ar")
     assert err.text(en) == "unknown name 'open' (line 3)"
     assert "open" in err.text(ar) and "3" in err.text(ar)
-    for kind in ("syntax", "not_allowed", "unknown_name", "attribute", "call", "too_long", "too_deep", "budget",
+    for kind in ("not_allowed", "unknown_name", "attribute", "call", "too_long", "too_deep", "budget",
                  "number", "length", "type", "runtime"):
         assert "{" not in RuleError(kind, "x").text(en) and en.t(f"eleusis.lang.{kind}", what="x") != \
             f"eleusis.lang.{kind}"
+
+
+def test_a_syntax_error_reads_in_the_readers_language_with_its_line():
+    err = check("x = 1\nreturn card.rank <")
+    en, ar = locales.load("en"), locales.load("ar")
+    assert err is not None and err.kind == "syntax" and err.line == 2
+    assert err.text(en) == ("not a rule: line 2 cannot be read "
+                            "(a bracket, colon, quote or operator missing or too many?)")
+    assert "2" in err.text(ar) and "syntax" not in err.text(ar) and err.detail not in err.text(ar)
+    empty = check("   ")
+    assert empty is not None and empty.text(en) == "not a rule: the rule is empty"
+    assert empty.text(ar) == "ليست قاعدة: القاعدة فارغة"

@@ -76,3 +76,18 @@ def test_a_quoted_latin_value_in_arabic_prose_keeps_its_quotes_around_it() -> No
     assert "'ann'" in line and "ann''" not in line and "''ann" not in line
     [two] = render(Para("القيمة \"a b\" ثم 'c'", AR), 60)
     assert '"a b"' in two and "'c'" in two
+
+
+def test_a_quoted_rule_cut_by_the_wrap_keeps_every_line_left_to_right() -> None:
+    code = "return card.rank % 2 == 0 and card.suit in ('H', 'D')"
+    text = f'التخمين "{code}" خاطئ، خسرت نقطتين.'
+    for width in (60, 30, 20):
+        lines = Para(text, AR).lines(width)
+        latin = [w for line in lines for w in line.split() if w.isascii()]    # the code's words, in order
+        assert len(lines) > 1 and " ".join(latin) == f'"{code}"', (width, lines)
+
+
+def test_a_card_keeps_its_rank_before_its_suit_in_right_to_left_prose() -> None:
+    for card in ("10♦", "Q♠", "A♥"):
+        [line] = Para(f"الدور 3: قبلت {card}.", AR).lines(40)
+        assert card in line and card[::-1] not in line

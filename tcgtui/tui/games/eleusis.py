@@ -28,6 +28,7 @@ from tcgtui.console_text import clean
 from tcgtui.engine.core import Event, Match
 from tcgtui.engine.eleusis.cards import Card, parse_card
 from tcgtui.engine.eleusis.moves import Play
+from tcgtui.engine.eleusis.narrator import shown
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
@@ -338,9 +339,10 @@ class EleusisScreen(GameScreen):
         """The true rule by name, and the judge's verdict on each guess."""
         game = self.session.game
         out: list[tuple[str, dict[str, Any]]] = []
-        if not game.rule_code:
+        number = game.rule_number_of(self.session.match.seed)     # a drawn rule is the deal's own
+        if number is not None:
             from tcgtui.engine.eleusis.library import library
-            out.append(("eleusis.ui.over.rule", {"name": library()[game.rule_number].name_in(self.catalog.code)}))
+            out.append(("eleusis.ui.over.rule", {"name": library()[number].name_in(self.catalog.code)}))
         for e in self.session.match.events:
             if e.kind != "guess":
                 continue
@@ -351,8 +353,8 @@ class EleusisScreen(GameScreen):
             elif d.get("counterexample"):
                 ce = d["counterexample"]
                 out.append(("eleusis.ui.over.wrong", {"turn": d["turn"], "guess": guess,
-                                                      "card": ce.get("card", ""),
-                                                      "mainline": " ".join(ce.get("mainline", [])) or "-"}))
+                                                      "card": shown(ce["card"]) if ce.get("card") else "",
+                                                      "mainline": " ".join(map(shown, ce.get("mainline", []))) or "-"}))
             else:
                 out.append(("eleusis.ui.over.wrong_error", {"turn": d["turn"], "guess": guess}))
         return out + self.summary_lines_rival()
@@ -366,7 +368,7 @@ class EleusisScreen(GameScreen):
 
     def summary_block(self) -> list[RenderableType]:
         """The true rule's code under the summary, left to right in every language."""
-        return [Text(self.session.game.rule.source, "cyan")]
+        return [Text(self.session.match.state.rule.source, "cyan")]
 
     # --- the game --------------------------------------------------------------------
 
