@@ -47,6 +47,7 @@ SPEC = register(GameSpec(
     analyses=_sections,
     references=(Reference("scientist", _scientist),),
     extras={"bench": bench,       # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
+            "shortcuts": {"guess_format": ("guess_format", "eleusis.games.guess_format_flag")},
             "reads_records": True,       # its report sections replay each round's record
             "perf": ("scientist",)},     # tcgtui perf times the reference scientist's opening decision
 ))

@@ -46,7 +46,7 @@ def test_an_llm_bench_in_the_code_format_through_the_test_server(tmp_path, capsy
     db = tmp_path / "b.sqlite3"
     with ChatServer(policy=eleusis_policy(3, rule="return card.color == 'red'", guess_from=2, confidence=8)) as server:
         assert main(["bench", "--game", "eleusis", "--agent", "llm:fake", "--base-url", server.base_url,
-                     "--rules", "7", "--seeds", "2", "--db", str(db), "--param", "guess_format=code",
+                     "--rules", "7", "--seeds", "2", "--db", str(db), "--guess-format", "code",
                      "--concurrency", "1"]) == 0
     got = rows(db, "llm:fake")
     # the fake model guesses from its second reply on: turn 2 of the first round, turn 1 of the second
@@ -71,3 +71,10 @@ def test_bad_round_flags_are_one_line(tmp_path, capsys, argv, needle):
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert needle in err and len(err.splitlines()) == 1
+
+
+def test_free_text_guesses_without_a_translator_refuse_to_start(tmp_path, capsys):
+    assert main(["bench", "--game", "eleusis", "--agent", "llm:fake", "--base-url", "http://127.0.0.1:9/v1",
+                 "--rules", "7", "--seeds", "1", "--db", str(tmp_path / "b.sqlite3"), "--guess-format", "text"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--judge" in err[0]
