@@ -22,9 +22,11 @@ class DetailPane(Localized, Widget):
         self.caption: tuple[str, dict[str, object]] | None = None
 
     def show(self, slot: Slot | None, caption: str | None = None, **params: object) -> None:
-        self.slot = slot
-        self.caption = (caption, params) if caption else None
-        self.refresh(layout=True)
+        shown = (caption, params) if caption else None
+        if (slot, shown) == (self.slot, self.caption):
+            return                  # the same card and caption: no layout after a move
+        self.slot, self.caption = slot, shown
+        self.refresh(layout=True)   # its height follows its text
 
     def _stats(self, card: C.Card) -> Line:
         ch = self.slot.champion if self.slot else None

@@ -84,9 +84,12 @@ class BattleLog(Localized, ScrollView, can_focus=False):
         self._resize_virtual()
 
     def _resize_virtual(self) -> None:
+        """A new height for the rows: the scrollbar follows without a layout of the screen
+        (``virtual_size`` itself asks for one); showing or hiding it still lays out."""
         size = Size(self._laid_out[0] if self._laid_out else 0, len(self._rows))
         if size != self.virtual_size:
-            self.virtual_size = size
+            self.set_reactive(BattleLog.virtual_size, size)
+            self._scroll_update(size)
         self.scroll_end(animate=False, immediate=True)
 
     def on_resize(self) -> None:
