@@ -9,6 +9,7 @@ inside a game: they ask its screen.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar, Sequence
 
 from rich.console import RenderableType
@@ -169,6 +170,8 @@ class GameScreen(LocalizedScreen[None]):
 
     @work(exclusive=True, group="game")
     async def run_game(self) -> None:
+        await memory.settle_before_game()
+        await self._drawn()             # the board on screen before the first decision
         try:
             result = await self.session.run()
         except Exception as exc:   # a bug must not become a traceback over the board
@@ -177,6 +180,12 @@ class GameScreen(LocalizedScreen[None]):
             result = None
         await self.game_ended(result)
         self.host.game_finished(self, result)  # type: ignore[attr-defined]
+
+    async def _drawn(self) -> None:
+        """Return after the next repaint of this screen."""
+        drawn = asyncio.get_running_loop().create_future()
+        self.call_after_refresh(lambda: drawn.done() or drawn.set_result(None))
+        await drawn
 
     async def game_ended(self, result: MatchResult | None) -> None:
         """Draw the final position before the game-over dialog opens."""

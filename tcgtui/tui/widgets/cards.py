@@ -236,7 +236,7 @@ class CardRow(Localized, Horizontal):
         shown = list(reversed(slots)) if self.direction.rtl else slots
         kind = CardChip if self.chips else CardFace
         current = [w for w in self.children if isinstance(w, kind)]
-        extra = [w for w in self.children if not isinstance(w, kind)]
+        extra = [w for w in self.children if not isinstance(w, kind) and (shown or not self.empty_key)]
         if extra:
             await self.remove_children(extra)
         for widget, slot in zip(current, shown):
@@ -250,7 +250,7 @@ class CardRow(Localized, Horizontal):
         new = [self._make(s, selected) for s in shown[len(current):]]
         if new:
             await self.mount_all(new)
-        if not shown and self.empty_key:
+        if not shown and self.empty_key and not self.query_children(Caption):
             await self.mount(Caption(self.empty_key, classes="empty", justify=None if self.chips else "center"))
         self._crowd()
 
