@@ -179,6 +179,7 @@ class GameScreen(LocalizedScreen[None]):
             self.host.failure = exc  # type: ignore[attr-defined]
             result = None
         await self.game_ended(result)
+        await self._drawn()     # the final position painted once, not again under the dialog's dimmed copy
         self.host.game_finished(self, result)  # type: ignore[attr-defined]
 
     async def _drawn(self) -> None:
