@@ -22,7 +22,7 @@ Two things made a session of rematches slower game after game (issue 12 §3,
 from __future__ import annotations
 
 import gc
-from typing import Awaitable
+from typing import Awaitable, Callable
 
 from textual._styles_cache import StylesCache
 
@@ -56,11 +56,14 @@ def board_replaced(removed: Awaitable[object]) -> None:
     _leaving = removed
 
 
-async def settle_before_game() -> None:
-    """A new game is about to start: once the board it replaced is gone, collect what
-    the old game left (the one full pass) and keep the survivors out of later passes."""
+async def settle_before_game(drawn: Callable[[], Awaitable[object]]) -> None:
+    """A new game is about to start: once the board it replaced is gone and the new one
+    is drawn (by then the old one's timer, worker and contexts have let go of it),
+    collect what the old game left (the one full pass) and keep the survivors out of
+    later passes."""
     global _leaving
     removed, _leaving = _leaving, None
     if removed is not None:
         await removed
+        await drawn()
         collect_while_reading()

@@ -170,8 +170,8 @@ class GameScreen(LocalizedScreen[None]):
 
     @work(exclusive=True, group="game")
     async def run_game(self) -> None:
-        await memory.settle_before_game()
-        await self._drawn()             # the board on screen before the first decision
+        await memory.settle_before_game(self._drawn)
+        await self._drawn()             # the board on screen (again after a pass) before the first decision
         try:
             result = await self.session.run()
         except Exception as exc:   # a bug must not become a traceback over the board
