@@ -98,3 +98,18 @@ async def test_the_full_pass_after_a_rematch_runs_before_the_new_game_starts(mon
         gone, frozen = seen[0]
         assert gone, "the old board is collected before the new game's first decision"
         assert frozen > 0, "what survived the pass is kept out of the passes during the game"
+
+
+async def test_the_oldest_entries_leave_the_log_with_their_rows(monkeypatch) -> None:
+    monkeypatch.setattr("tcgtui.tui.widgets.log.MAX_ENTRIES", 3)
+    app = make_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(pilot, app)
+        log = app.board.query_one(BattleLog)
+        kept = list(log._rows)
+        assert len(log.entries) == 3
+        log._lay_out()                      # the three entries wrapped from scratch
+        assert log._rows == kept

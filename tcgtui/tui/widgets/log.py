@@ -60,6 +60,7 @@ class BattleLog(Localized, ScrollView, can_focus=False):
         self.narrate = narrate
         self.entries: list[LogEntry] = []
         self._rows: list[Row] = []
+        self._counts: list[int] = []      # rows of each entry, to drop the oldest entries' rows
         self._laid_out: tuple[int, str, bool] | None = None    # width, language, right-to-left
         self._strips: dict[int, Strip] = {}
 
@@ -80,7 +81,9 @@ class BattleLog(Localized, ScrollView, can_focus=False):
         """Wrap every entry again (a new width or language)."""
         key = self._key()
         self._laid_out, self._strips = key, {}
-        self._rows = [row for entry in self.entries for row in self._entry_rows(entry, key[0])]
+        wrapped = [self._entry_rows(entry, key[0]) for entry in self.entries]
+        self._rows = [row for rows in wrapped for row in rows]
+        self._counts = [len(rows) for rows in wrapped]
         self._resize_virtual()
 
     def _resize_virtual(self) -> None:
@@ -102,19 +105,24 @@ class BattleLog(Localized, ScrollView, can_focus=False):
             return
         entry = LogEntry(list(events), seat)
         self.entries.append(entry)
-        if len(self.entries) > MAX_ENTRIES:
-            del self.entries[:len(self.entries) - MAX_ENTRIES]
-            self._laid_out = None                 # rows of the dropped entries go on the next layout
         if self._laid_out is None or self._key() != self._laid_out:
             self._lay_out()
         else:
-            self._rows += self._entry_rows(entry, self._laid_out[0])
-            self._resize_virtual()
+            rows = self._entry_rows(entry, self._laid_out[0])
+            self._rows += rows
+            self._counts.append(len(rows))
+        if len(self.entries) > MAX_ENTRIES:
+            drop = len(self.entries) - MAX_ENTRIES
+            del self.entries[:drop]
+            del self._rows[:sum(self._counts[:drop])]
+            del self._counts[:drop]
+            self._strips = {}                     # rows moved up
+        self._resize_virtual()
         self.refresh()
 
     def _strip(self, y: int, width: int) -> Strip:
         strip = self._strips.get(y)
-        if strip is None or strip.cell_length != width:
+        if strip is None:
             text, style, justify = self._rows[y]
             base = self.rich_style
             line = Text(text, style=Style.parse(style) if style else "", justify=justify,  # type: ignore[arg-type]
