@@ -113,18 +113,3 @@ async def test_the_oldest_entries_leave_the_log_with_their_rows(monkeypatch) -> 
         assert len(log.entries) == 3
         log._lay_out()                      # the three entries wrapped from scratch
         assert log._rows == kept
-
-
-async def test_a_card_leaving_the_hand_keeps_its_face_for_the_next_card() -> None:
-    app = make_app(seed=3)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
-        faces = set(app.board.query_one("#hand").query(CardFace))
-        for _ in range(4):
-            await pilot.press("enter")
-            await settle(pilot, app)
-            now = list(app.board.query_one("#hand").query(CardFace))
-            assert faces <= set(now), "no face was unmounted"
-            faces = set(now)
-            shown = [f for f in now if f.display]
-            assert [f.slot.card for f in shown] == list(app.board.hand)     # spares are hidden

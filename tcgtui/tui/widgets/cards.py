@@ -240,16 +240,13 @@ class CardRow(Localized, Horizontal):
         if extra:
             await self.remove_children(extra)
         for widget, slot in zip(current, shown):
-            if not widget.display:
-                widget.display = True
             if isinstance(widget, CardFace):
                 widget.show(slot, slot.index == selected and slot.zone == HAND)
             elif widget.slot != slot:
                 widget.slot = slot
                 widget.refresh(layout=True)
-        for spare in current[len(shown):]:
-            if spare.display:
-                spare.display = False      # kept for the next card: no unmount now, no mount then
+        if len(current) > len(shown):
+            await self.remove_children(current[len(shown):])
         new = [self._make(s, selected) for s in shown[len(current):]]
         if new:
             await self.mount_all(new)
