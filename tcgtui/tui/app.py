@@ -32,6 +32,7 @@ from tcgtui.opponents.spec import parse_spec
 from tcgtui.tui.bidi_text import Direction
 from tcgtui.tui.deals import Deal, Note, PlainTable, Table
 from tcgtui.tui.games import screen_for
+from tcgtui.tui import memory
 from tcgtui.tui.games.base import SEARCH_KINDS, GameScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
@@ -242,7 +243,7 @@ class ArenaApp(App[None]):
         if self.board is None:
             self.push_screen(board)
         else:
-            self.switch_screen(board)
+            memory.board_replaced(self.switch_screen(board))
         self.board = board
 
     def game_finished(self, board: GameScreen, result: MatchResult | None) -> None:

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from tcgtui.tui.widgets.log import BattleLog
 from tests.tui.helpers import make_app, play_moves, screen_text
 
 pytestmark = pytest.mark.anyio
@@ -19,8 +20,9 @@ async def test_a_game_lost_past_zero_shows_zero_life_points(lang: str) -> None:
         await play_moves(pilot, app)
         assert min(app.board.session.match.state.lp) < 0
         dialog = screen_text(app)
-        log = "\n".join(line for e in app.board.query("LogEntry") for ev in e.events
-                        if (line := e.narrate(ev, e.seat, e.catalog)))
+        battle_log = app.board.query_one(BattleLog)
+        log = "\n".join(line for e in battle_log.entries for ev in e.events
+                        if (line := battle_log.narrate(ev, e.seat, app.catalog)))
         assert log
     assert not re.search(r"-\s*1\b|−1", dialog), dialog
     assert "-1" not in log

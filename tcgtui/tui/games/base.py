@@ -9,6 +9,7 @@ inside a game: they ask its screen.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar, Sequence
 
 from rich.console import RenderableType
@@ -180,6 +181,8 @@ class GameScreen(LocalizedScreen[None]):
 
     @work(exclusive=True, group="game")
     async def run_game(self) -> None:
+        await memory.settle_before_game(self._drawn)
+        await self._drawn()             # the board on screen (again after a pass) before the first decision
         try:
             result = await self.session.run()
         except Exception as exc:   # a bug must not become a traceback over the board
@@ -187,7 +190,14 @@ class GameScreen(LocalizedScreen[None]):
             self.host.failure = exc  # type: ignore[attr-defined]
             result = None
         await self.game_ended(result)
+        await self._drawn()     # the final position painted once, not again under the dialog's dimmed copy
         self.host.game_finished(self, result)  # type: ignore[attr-defined]
+
+    async def _drawn(self) -> None:
+        """Return after the next repaint of this screen."""
+        drawn = asyncio.get_running_loop().create_future()
+        self.call_after_refresh(lambda: drawn.done() or drawn.set_result(None))
+        await drawn
 
     async def game_ended(self, result: MatchResult | None) -> None:
         """Draw the final position before the game-over dialog opens."""

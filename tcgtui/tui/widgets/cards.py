@@ -72,21 +72,34 @@ class CardFace(Localized, Widget):
     def __init__(self, slot: Slot, selected: bool = False) -> None:
         super().__init__(classes=slot.zone)
         self.slot = slot
+        self._shown: tuple[object, ...] = ()
         self.show(slot, selected, force=True)
 
+    @staticmethod
+    def look(slot: Slot, card: C.Card) -> tuple[object, ...]:
+        """What the face shows of ``slot``: a new turn changes every board slot, rarely its look."""
+        ch = slot.champion
+        if ch is None:
+            return slot.card, slot.zone, slot.index
+        return slot.card, slot.zone, slot.index, ch.power, ch.guard, champion_status(slot, card)[0]
+
     def show(self, slot: Slot, selected: bool, force: bool = False) -> None:
-        if not force and slot == self.slot and selected == self.has_class("-selected"):
-            return          # unchanged: no style or layout work after every move
-        self.slot = slot
         card = card_pack(self).card(slot.card)
+        look = self.look(slot, card)
+        self.slot = slot                  # a click reports the newest slot
+        if not force and look == self._shown and selected == self.has_class("-selected"):
+            return          # looks the same: no style, layout or render work after every move
+        self._shown = look
+        compact = self.has_class("-compact")      # the row's choice (CardRow._crowd), kept
         self.set_classes(f"{slot.zone} {card.type}")
+        self.set_class(compact, "-compact")
         self.set_class(selected, "-selected")
         self.border_title = str(slot.index + 1) if 0 <= slot.index < 9 else None
         if slot.champion is not None:
             key, _ = champion_status(slot, card)
             self.set_class(key == "ui.status.frozen", "-frozen")
             self.set_class(key == "ui.status.ready", "-ready")
-        self.refresh(layout=True)
+        self.refresh()      # the row sizes the face: a new look is a repaint (new classes restyle it)
 
     def stats_rows(self, card: C.Card, spare: int) -> list[Line]:
         """Power and Guard, labelled in words: on one line where it fits ("Power 2  Guard 1"),
@@ -211,7 +224,7 @@ class CardRow(Localized, Horizontal):
         n = len(self.slots)
         crowded = n > 1 and n * MIN_CARD_WIDTH > self.size.width > 0
         self.set_class(crowded, "-crowded")
-        if crowded:
+        if crowded and self.styles.grid_size_columns != (n + 1) // 2:
             self.styles.grid_size_columns = (n + 1) // 2
         short = crowded and self.size.height < COMPACT_BELOW
         for face in self.query(CardFace):
@@ -223,7 +236,7 @@ class CardRow(Localized, Horizontal):
         shown = list(reversed(slots)) if self.direction.rtl else slots
         kind = CardChip if self.chips else CardFace
         current = [w for w in self.children if isinstance(w, kind)]
-        extra = [w for w in self.children if not isinstance(w, kind)]
+        extra = [w for w in self.children if not isinstance(w, kind) and (shown or not self.empty_key)]
         if extra:
             await self.remove_children(extra)
         for widget, slot in zip(current, shown):
@@ -237,7 +250,7 @@ class CardRow(Localized, Horizontal):
         new = [self._make(s, selected) for s in shown[len(current):]]
         if new:
             await self.mount_all(new)
-        if not shown and self.empty_key:
+        if not shown and self.empty_key and not self.query_children(Caption):
             await self.mount(Caption(self.empty_key, classes="empty", justify=None if self.chips else "center"))
         self._crowd()
 

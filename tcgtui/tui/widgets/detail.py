@@ -22,9 +22,21 @@ class DetailPane(Localized, Widget):
         self.caption: tuple[str, dict[str, object]] | None = None
 
     def show(self, slot: Slot | None, caption: str | None = None, **params: object) -> None:
-        self.slot = slot
-        self.caption = (caption, params) if caption else None
-        self.refresh(layout=True)
+        shown = (caption, params) if caption else None
+        if (slot, shown) == (self.slot, self.caption):
+            return                  # the same card and caption: no layout after a move
+        height = self._text_height()
+        self.slot, self.caption = slot, shown
+        self.refresh()
+        if self._text_height() != height:
+            self.refresh(layout=True)   # its height follows its text; the same height is a repaint
+
+    def _text_height(self) -> int | None:
+        """Lines the pane's text takes at its width (None before it is laid out)."""
+        width = self.content_size.width
+        if not self.is_mounted or not width:
+            return None
+        return self.get_content_height(self.parent.size if self.parent else self.size, self.app.size, width)
 
     def _stats(self, card: C.Card) -> Line:
         ch = self.slot.champion if self.slot else None

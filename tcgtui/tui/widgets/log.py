@@ -1,18 +1,25 @@
-"""The battle log: every event narrated, in the reader's language, newest at the bottom."""
+"""The battle log: every event narrated, in the reader's language, newest at the bottom.
+
+One line-API widget holds the whole log.  A widget per entry made every move mount
+a widget, restyle it and lay out the whole screen again (issue 12 §3); here an
+entry is wrapped into rows once per width and language, and only the rows in view
+are rendered, each once."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from rich.console import Group
-from textual.app import RenderResult
-from textual.containers import VerticalScroll
-from textual.widget import Widget
+from rich.style import Style
+from rich.text import Text
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from tcgtui.console_text import clean
 from tcgtui.engine.core import Event
-from tcgtui.tui.bidi_text import Para
 from tcgtui.locales import Catalog
+from tcgtui.tui.bidi_text import Para
 from tcgtui.tui.widgets import Localized
 
 # The game's sentence for one event from a seat's point of view (None: not shown).
@@ -21,14 +28,13 @@ Narrate = Callable[[Event, int, Catalog], "str | None"]
 MAX_ENTRIES = 400      # older entries leave the log; the record keeps everything
 
 
-class LogEntry(Localized, Widget):
-    """The events of one step of a move; narrated at render time, so it follows the language."""
+@dataclass
+class LogEntry:
+    """The events of one step of a move, seen from ``seat``; narrated when laid out,
+    so the log follows the language."""
 
-    def __init__(self, events: Sequence[Event], seat: int, narrate: Narrate) -> None:
-        super().__init__()
-        self.events = list(events)
-        self.seat = seat
-        self.narrate = narrate
+    events: list[Event]
+    seat: int
 
     def style_for(self, event: Event) -> str:
         if event.kind == "turn":
@@ -39,39 +45,103 @@ class LogEntry(Localized, Widget):
             return "" if event.player == self.seat else "cyan"
         return "" if event.player == 0 else "cyan"
 
-    def render(self) -> RenderResult:
-        d = self.direction
-        paras = []
-        for e in self.events:
-            line = self.narrate(e, self.seat, self.catalog)
-            if line:
-                line = clean(line, newlines=True)       # names in events may come from outside
-                paras.append(Para(line, d, self.style_for(e)))
-        return Group(*paras)
+
+Row = tuple[str, str, str]      # one wrapped, reordered line: text, style, justify
 
 
-class BattleLog(Localized, VerticalScroll, can_focus=False):
+class BattleLog(Localized, ScrollView, can_focus=False):
     """Shows the newest entry as events arrive (new events only come while the reader
-    watches a move, so following them beats keeping an older scroll position).
+    watches a move, so following them beats keeping an older scroll position)."""
 
-    (Not ``anchor()``: in Textual 8.2 an anchored container that grows, as on a
-    terminal resize, is left at a negative scroll offset.)"""
-
-    def on_resize(self) -> None:
-        self.scroll_end(animate=False, immediate=True)
-
-    def watch_virtual_size(self) -> None:
-        """The entries' total height changed (a new entry was laid out): show the end."""
-        self.scroll_end(animate=False, immediate=True)
+    DEFAULT_CSS = "BattleLog { overflow-x: hidden; overflow-y: auto; }"
 
     def __init__(self, narrate: Narrate, id: str | None = None) -> None:
         super().__init__(id=id)
         self.narrate = narrate
+        self.entries: list[LogEntry] = []
+        self._rows: list[Row] = []
+        self._counts: list[int] = []      # rows of each entry, to drop the oldest entries' rows
+        self._laid_out: tuple[int, str, bool] | None = None    # width, language, right-to-left
+        self._strips: dict[int, Strip] = {}
+
+    def _entry_rows(self, entry: LogEntry, width: int) -> list[Row]:
+        d = self.direction
+        rows: list[Row] = []
+        for e in entry.events:
+            line = self.narrate(e, entry.seat, self.catalog)
+            if line:                                      # names in events may come from outside
+                para = Para(clean(line, newlines=True), d, entry.style_for(e))
+                rows += [(text, para.style, para.justify) for text in para.lines(width)]  # type: ignore[misc]
+        return rows
+
+    def _key(self) -> tuple[int, str, bool]:
+        return (self.scrollable_content_region.width, self.catalog.code, self.direction.rtl)
+
+    def _lay_out(self) -> None:
+        """Wrap every entry again (a new width or language)."""
+        key = self._key()
+        self._laid_out, self._strips = key, {}
+        wrapped = [self._entry_rows(entry, key[0]) for entry in self.entries]
+        self._rows = [row for rows in wrapped for row in rows]
+        self._counts = [len(rows) for rows in wrapped]
+        self._resize_virtual()
+
+    def _resize_virtual(self) -> None:
+        """A new height for the rows: the scrollbar follows without a layout of the screen
+        (``virtual_size`` itself asks for one); showing or hiding it still lays out."""
+        size = Size(self._laid_out[0] if self._laid_out else 0, len(self._rows))
+        if size != self.virtual_size:
+            self.set_reactive(BattleLog.virtual_size, size)
+            self._scroll_update(size)
+        self.scroll_end(animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        if self._key() != self._laid_out:
+            self._lay_out()
+        self.scroll_end(animate=False, immediate=True)
 
     async def add(self, events: Sequence[Event], seat: int) -> None:
         if not events:
             return
-        await self.mount(LogEntry(events, seat, self.narrate))
-        entries = list(self.query(LogEntry))
-        if len(entries) > MAX_ENTRIES:
-            await self.remove_children(entries[:len(entries) - MAX_ENTRIES])
+        entry = LogEntry(list(events), seat)
+        self.entries.append(entry)
+        if self._laid_out is None or self._key() != self._laid_out:
+            self._lay_out()
+        else:
+            rows = self._entry_rows(entry, self._laid_out[0])
+            self._rows += rows
+            self._counts.append(len(rows))
+        if len(self.entries) > MAX_ENTRIES:
+            drop = len(self.entries) - MAX_ENTRIES
+            del self.entries[:drop]
+            del self._rows[:sum(self._counts[:drop])]
+            del self._counts[:drop]
+            self._strips = {}                     # rows moved up
+        self._resize_virtual()
+        self.refresh()
+
+    def _strip(self, y: int, width: int) -> Strip:
+        strip = self._strips.get(y)
+        if strip is None:
+            text, style, justify = self._rows[y]
+            base = self.rich_style
+            line = Text(text, style=Style.parse(style) if style else "", justify=justify,  # type: ignore[arg-type]
+                        no_wrap=True, overflow="crop", end="")
+            console = self.app.console
+            rendered = console.render_lines(line, console.options.update_width(width), style=base, pad=True)
+            strip = Strip(rendered[0] if rendered else [], width)
+            self._strips[y] = strip
+        return strip
+
+    def render_line(self, y: int) -> Strip:
+        if self._key() != self._laid_out:
+            self._lay_out()
+        width = self.scrollable_content_region.width
+        row = self.scroll_offset.y + y
+        if row >= len(self._rows):
+            return Strip.blank(width, Style.from_color(bgcolor=self.rich_style.bgcolor))   # as a container's
+        return self._strip(row, width).apply_offsets(0, row)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips = {}

@@ -1,0 +1,115 @@
+"""What a move costs the screen (issue 12 §3: each opponent move cost ~100 ms of
+main-thread work in Textual's layout and render, and a new game's first move
+waited for a full garbage pass).  Speed itself is measured by ``tcgtui perf
+--only tui_frames``; these tests pin down the work each fix removed."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import pytest
+from textual.screen import Screen
+
+from tcgtui.tui.session import GameSession
+from tcgtui.tui.widgets.cards import CardFace
+from tcgtui.tui.widgets.log import BattleLog
+from tests.tui.helpers import make_app, play_moves, screen_text, settle
+
+pytestmark = pytest.mark.anyio
+
+
+def count_layouts(monkeypatch: pytest.MonkeyPatch) -> list[Screen]:
+    """Every full layout of a screen from now on."""
+    done: list[Screen] = []
+    layout = Screen._refresh_layout
+
+    def counted(self: Screen, *args: object, **kwargs: object) -> None:
+        done.append(self)
+        layout(self, *args, **kwargs)  # type: ignore[arg-type]
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    return done
+
+
+async def test_the_log_is_one_widget_that_grows_without_laying_out_the_screen(monkeypatch) -> None:
+    app = make_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        log = app.board.query_one(BattleLog)
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(pilot, app)
+        assert not log.children, "no widget per entry"
+        assert log.virtual_size.height > log.scrollable_content_region.height     # the scrollbar is shown
+        layouts = count_layouts(monkeypatch)
+        before = len(log.entries)
+        await log.add(log.entries[-1].events, log.entries[-1].seat)
+        await pilot.pause()
+        await pilot.pause()
+        assert len(log.entries) == before + 1
+        assert layouts == [], "an entry added to a scrolled log lays out nothing"
+        assert log.scroll_y == log.max_scroll_y > 0                # and the newest entry is in view
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_the_log_shows_the_same_sentences_after_a_language_switch(lang: str) -> None:
+    app = make_app(seed=3, lang=lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        first = screen_text(app)
+        await pilot.press("l")
+        await settle(pilot, app)
+        await pilot.press("l")
+        await settle(pilot, app)
+        assert screen_text(app) == first, "rows laid out again in the other language, then back"
+
+
+async def test_a_card_that_looks_the_same_next_turn_is_not_repainted() -> None:
+    app = make_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        face = app.board.query_one("#hand").query(CardFace).first()
+        await pilot.pause()
+        assert not face._repaint_required
+        slot = face.slot
+        face.show(type(slot)(slot.card, slot.zone, slot.index, turn=slot.turn + 1),
+                  face.has_class("-selected"))
+        assert face.slot.turn == slot.turn + 1         # a click reports the newest slot
+        assert not face._repaint_required and not face._layout_required
+
+
+async def test_the_full_pass_after_a_rematch_runs_before_the_new_game_starts(monkeypatch) -> None:
+    app = make_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await play_moves(pilot, app)
+        old = weakref.ref(app.board)
+        seen: list[tuple[bool, int]] = []
+        run = GameSession.run
+
+        async def watched(self: GameSession) -> object:
+            seen.append((old() is None, gc.get_freeze_count()))
+            return await run(self)
+        monkeypatch.setattr(GameSession, "run", watched)
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert seen, "the new game started"
+        gone, frozen = seen[0]
+        assert gone, "the old board is collected before the new game's first decision"
+        assert frozen > 0, "what survived the pass is kept out of the passes during the game"
+
+
+async def test_the_oldest_entries_leave_the_log_with_their_rows(monkeypatch) -> None:
+    monkeypatch.setattr("tcgtui.tui.widgets.log.MAX_ENTRIES", 3)
+    app = make_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(pilot, app)
+        log = app.board.query_one(BattleLog)
+        kept = list(log._rows)
+        assert len(log.entries) == 3
+        log._lay_out()                      # the three entries wrapped from scratch
+        assert log._rows == kept
