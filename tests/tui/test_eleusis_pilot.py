@@ -169,7 +169,7 @@ async def test_a_round_is_recorded_move_by_move_resumed_and_finished(db: Path) -
 
 def test_play_refuses_an_opponent_for_a_one_seat_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--game", "eleusis", "--vs", "random", "--name", "ada"]) == 2
-    assert "--vs: eleusis is played alone against a hidden rule; leave --vs out" in capsys.readouterr().err
+    assert "--vs: eleusis is played alone, with no opponent and one seat; leave --vs out" in capsys.readouterr().err
 
 
 def test_play_says_when_a_game_has_no_screen(monkeypatch: pytest.MonkeyPatch,

@@ -33,6 +33,7 @@ from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
 from tcgtui.tui.games import register
+from tcgtui.tui.keys import keys
 from tcgtui.tui.games.base import GameScreen
 from tcgtui.tui.narration import SPECTATOR
 from tcgtui.tui.session import GameSession
@@ -205,7 +206,7 @@ class EleusisScreen(GameScreen):
         Binding("right", "move(1)", show=False),
         *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)],
         Binding("enter", "play", show=False),
-        Binding("g,G", "guess", show=False),
+        Binding(keys("g"), "guess", show=False),
     ]
 
     def __init__(self, session: GameSession, *, streams: bool = False,
