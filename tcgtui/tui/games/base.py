@@ -25,6 +25,9 @@ from tcgtui.tui.narration import SPECTATOR
 from tcgtui.tui import memory
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.session import GameSession
+from tcgtui.tui.widgets.bars import TopBar
+from tcgtui.tui.widgets.log import BattleLog
+from tcgtui.tui.widgets.stream import StreamPanel
 
 SEARCH_KINDS = ("mc", "mcts")          # players that search with the game's compiled code
 TITLE_WIDTH = 40                       # a pane not laid out yet: cut its title here
@@ -202,10 +205,39 @@ class GameScreen(LocalizedScreen[None]):
     async def game_ended(self, result: MatchResult | None) -> None:
         """Draw the final position before the game-over dialog opens."""
 
-    # --- SessionView parts every game shares -----------------------------------------
+    # --- SessionView parts every game shares (a screen overrides what it draws otherwise) ---
+
+    def redraw(self) -> None:
+        """Draw the current observation; each game's screen draws its own."""
+
+    def players(self) -> tuple[str, str]:
+        """The top bar's "A vs B": the seat this screen shows, then the other."""
+        return self.label_for(self.session.viewer), self.label_for(1 - self.session.viewer)
+
+    async def show_events(self, events: Sequence[Event], by: int | None, final: bool) -> None:
+        """New events go to the log; once a move's last event is in, the board is redrawn."""
+        with self.app.batch_update():
+            await self.query_one(BattleLog).add(events, self.log_seat)
+            if final:
+                self.redraw()
+
+    def show_thinking(self, seat: int | None) -> None:
+        self.query_one(TopBar).show(thinking=None if seat is None else self.label_for(seat), your_move=False)
+        if seat is not None and self.streams:
+            for panel in self.query(StreamPanel):
+                panel.clear()
+        self.redraw()
 
     def feed_stream(self, kind: str, text: str) -> None:
         """A language model's output as it arrives (screens with a stream panel show it)."""
+        if self.streams:
+            for panel in self.query(StreamPanel):
+                panel.feed(kind, text)
+
+    async def localize(self) -> None:
+        self.query_one(TopBar).show(players=self.players())
+        self.redraw()
+        await super().localize()
 
     def on_mount(self) -> None:
         """Once this board is drawn, the game's search may start loading (see ``warm_up``)."""

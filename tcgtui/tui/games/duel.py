@@ -168,12 +168,6 @@ class DuelScreen(GameScreen):
                 self._set_editor(e.data["code"], read_only=True, title="duel.ui.code.proposed")
                 return
 
-    def show_thinking(self, seat: int | None) -> None:
-        self.query_one(TopBar).show(thinking=None if seat is None else self.label_for(seat), your_move=False)
-        if seat is not None and self.streams:
-            self.query_one(StreamPanel).clear()
-        self.redraw()
-
     def ask_human(self, seat: int) -> None:
         self.query_one(TopBar).show(your_move=True, thinking=None)
         o = self.session.observation(seat)
@@ -232,16 +226,6 @@ class DuelScreen(GameScreen):
         self.redraw()
         self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
 
-    def feed_stream(self, kind: str, text: str) -> None:
-        if self.streams:
-            self.query_one(StreamPanel).feed(kind, text)
-
-    async def localize(self) -> None:
-        self.query_one(TopBar).show(players=(self.label_for(self.session.viewer),
-                                             self.label_for(1 - self.session.viewer)))
-        self.redraw()
-        for widget in self.query("*"):
-            widget.refresh(layout=True)
 
     def summary_columns(self) -> list[tuple[str, int, list[str]]]:
         o = self.session.observation(self.session.viewer)

@@ -385,18 +385,6 @@ class EleusisScreen(GameScreen):
         self.query_one(EleusisPanel).refresh(layout=True)
         self.query_one(TopBar).show(turn=min(o.turn, o.max_turns), limit=o.max_turns, watch=self._watch_state())
 
-    async def show_events(self, events: Sequence[Event], by: int | None, final: bool) -> None:
-        with self.app.batch_update():
-            await self.query_one(BattleLog).add(events, self.log_seat)
-            if final:
-                self.redraw()
-
-    def show_thinking(self, seat: int | None) -> None:
-        self.query_one(TopBar).show(thinking=None if seat is None else self.label_for(seat), your_move=False)
-        if seat is not None and self.streams:
-            self.query_one(StreamPanel).clear()
-        self.redraw()
-
     def ask_human(self, seat: int) -> None:
         self.query_one(TopBar).show(your_move=True, thinking=None)
         self.redraw()
@@ -412,15 +400,6 @@ class EleusisScreen(GameScreen):
         self.show_rival()
         self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
 
-    def feed_stream(self, kind: str, text: str) -> None:
-        if self.streams:
-            self.query_one(StreamPanel).feed(kind, text)
-
-    async def localize(self) -> None:
-        self.query_one(TopBar).show(players=self.players())
-        self.redraw()
-        for widget in self.query("*"):
-            widget.refresh(layout=True)
 
     # --- moves -----------------------------------------------------------------------
 

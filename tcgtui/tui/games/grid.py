@@ -11,7 +11,7 @@ the log, which the game's narrator writes (an LLM's invalid attempts included).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from rich.console import Group
 from rich.text import Text
@@ -294,18 +294,6 @@ class GridScreen(GameScreen):
         self.query_one(GridPanel).refresh(layout=True)
         self.query_one(TopBar).show(turn=self.obs.moves_made, limit=self.obs.move_cap, watch=self._watch_state())
 
-    async def show_events(self, events: Sequence[Event], by: int | None, final: bool) -> None:
-        with self.app.batch_update():
-            await self.query_one(BattleLog).add(events, self.log_seat)
-            if final:
-                self.redraw()
-
-    def show_thinking(self, seat: int | None) -> None:
-        self.query_one(TopBar).show(thinking=None if seat is None else self.label_for(seat), your_move=False)
-        if seat is not None and self.streams:
-            self.query_one(StreamPanel).clear()
-        self.redraw()
-
     def ask_human(self, seat: int) -> None:
         self.query_one(TopBar).show(your_move=True, thinking=None)
         o = self.session.observation(seat)
@@ -324,16 +312,6 @@ class GridScreen(GameScreen):
         self.query_one(TopBar).show(phase="over", thinking=None, your_move=False,
                                     watch=None)   # nothing plays any more: no "Playing 0.25s"
 
-    def feed_stream(self, kind: str, text: str) -> None:
-        if self.streams:
-            self.query_one(StreamPanel).feed(kind, text)
-
-    async def localize(self) -> None:
-        self.query_one(TopBar).show(players=(self.label_for(self.session.viewer),
-                                             self.label_for(1 - self.session.viewer)))
-        self.redraw()
-        for widget in self.query("*"):
-            widget.refresh(layout=True)
 
     # --- moves -----------------------------------------------------------------------
 

@@ -295,8 +295,3 @@ class BoardScreen(GameScreen):
             return
         self.query_one(DetailPane).show(slot)
 
-    # --- language model streams ------------------------------------------------------
-
-    def feed_stream(self, kind: str, text: str) -> None:
-        if self.streams:
-            self.query_one(StreamPanel).feed(kind, text)
