@@ -12,7 +12,8 @@ in the order a loop over the games' moves would.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections import defaultdict
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -89,3 +90,18 @@ class DecisionFacts:
     def of_games(self, chosen: np.ndarray) -> np.ndarray:
         """A mask over decisions: those of the games ``chosen`` (a mask over games) selects."""
         return chosen[self.game]
+
+
+def masks(games: Sequence[Any], keys: Callable[[Any], Iterable[Any]]) -> dict[Any, np.ndarray]:
+    """Per key, a mask over ``games`` of the games whose ``keys(game)`` name it: how analyses
+    select the facts of a group of games."""
+    found: dict[Any, list[int]] = defaultdict(list)
+    for i, g in enumerate(games):
+        for key in keys(g):
+            found[key].append(i)
+    out = {}
+    for key, positions in found.items():
+        mask = np.zeros(len(games), bool)
+        mask[positions] = True
+        out[key] = mask
+    return out

@@ -27,11 +27,11 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-from tcgtui.engine.decision_facts import DecisionFacts
+from tcgtui.engine.decision_facts import DecisionFacts, masks
 from tcgtui.engine.stats import mean, median, sample_variance
 
 Row = dict[str, Any]
@@ -141,23 +141,9 @@ def language_gaps(rates: list[Row]) -> list[Row]:
     return rows
 
 
-def _masks(games: Sequence[Any], keys: Callable[[Any], Iterable[Any]]) -> dict[Any, np.ndarray]:
-    """Per key, a mask over ``games`` of the games whose ``keys(game)`` name it."""
-    found: dict[Any, list[int]] = defaultdict(list)
-    for i, g in enumerate(games):
-        for key in keys(g):
-            found[key].append(i)
-    out = {}
-    for key, positions in found.items():
-        mask = np.zeros(len(games), bool)
-        mask[positions] = True
-        out[key] = mask
-    return out
-
-
 def summaries(games: list[Any], facts: DecisionFacts) -> list[Row]:
     """Per agent and language: game length, decision time, tokens and card-type shares."""
-    groups = _masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
+    groups = masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
     turns = np.fromiter((g.turns for g in games), np.int64, len(games))
     per_kinds: dict[int, tuple[int, ...]] = {}     # the games share a few kinds' counts: sum each once
     for k in facts.kinds:
@@ -194,7 +180,7 @@ def error_patterns(games: list[Any], facts: DecisionFacts) -> list[Row]:
     hits = _pattern_hits(games, facts)
     turns = [g.turns for g in games]
     rows = []
-    for agent, lost in sorted(_masks(games, lambda g: g.groups() if g.result == "loss" else []).items(),
+    for agent, lost in sorted(masks(games, lambda g: g.groups() if g.result == "loss" else []).items(),
                               key=lambda kv: kv[0]):
         losses = int(np.count_nonzero(lost))
         found = {p: np.flatnonzero(lost & hits[p]).tolist() for p in PATTERNS}
@@ -227,7 +213,7 @@ def quarters(games: list[Any], facts: DecisionFacts) -> list[Row]:
     """Decision j of n in a game is in quarter 4j // n; win rates by quarter of each cell's deals."""
     quarter = 4 * facts.step // np.maximum(facts.count, 1)
     rows = []
-    for agent, chosen in sorted(_masks(games, lambda g: g.groups()).items(), key=lambda kv: kv[0]):
+    for agent, chosen in sorted(masks(games, lambda g: g.groups()).items(), key=lambda kv: kv[0]):
         parts = _deal_quarters([g for g, c in zip(games, chosen.tolist()) if c])
         if not parts:
             continue

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from tcgtui.engine import registry
-from tcgtui.engine.decision_facts import NO_PARSE, DecisionFacts
+from tcgtui.engine.decision_facts import NO_PARSE, DecisionFacts, masks
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
 from tcgtui.report.data import Game
@@ -126,24 +126,10 @@ def scores(games: list[Game]) -> list[Row]:
     return rows
 
 
-def _positions(games: list[Game], keys: Any) -> dict[Any, np.ndarray]:
-    """Per key, a mask over ``games`` of the games ``keys(game)`` (a list of keys) names."""
-    found: dict[Any, list[int]] = defaultdict(list)
-    for i, g in enumerate(games):
-        for key in keys(g):
-            found[key].append(i)
-    out = {}
-    for key, positions in found.items():
-        mask = np.zeros(len(games), bool)
-        mask[positions] = True
-        out[key] = mask
-    return out
-
-
 def decisions(games: list[Game]) -> list[Row]:
     """Per agent and language: the measured player's decision time, tokens and invalid attempts."""
     facts = DecisionFacts.of(games)
-    groups = _positions(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
+    groups = masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
     rows = []
     for (agent, lang), chosen in sorted(groups.items(), key=lambda kv: kv[0]):
         mask = facts.of_games(chosen)
@@ -170,7 +156,7 @@ def llm_rates(games: list[Game]) -> list[Row]:
     facts = DecisionFacts.of(games)
     rows = []
     names = parse_paths(facts, np.fromiter((g.status == FINISHED for g in games), bool, len(games)))
-    for agent, chosen in sorted(_positions(games, lambda g: g.groups() if g.status == FINISHED else []).items(),
+    for agent, chosen in sorted(masks(games, lambda g: g.groups() if g.status == FINISHED else []).items(),
                                 key=lambda kv: kv[0]):
         n = int(facts.reported[chosen].sum())
         if not n:
