@@ -10,6 +10,7 @@ import errno
 import os
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -69,13 +70,7 @@ def plot(report: Report, path: Path) -> int:
     ax.set_ylim(bottom=0)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="small")
-    fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except OSError as exc:
-        raise UserError(text.t("limits.unwritable", file=str(path), reason=exc.strerror or str(exc))) from None
-    finally:
-        plt.close(fig)
+    _save(fig, path, text)
     return len(series)
 
 
@@ -114,6 +109,12 @@ def calibration_plot(report: Report, path: Path) -> int:
         ax.set_ylim(-2, 102)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="small")
+    _save(fig, path, text)
+    return len(series)
+
+
+def _save(fig: Any, path: Path, text: locales.Catalog) -> None:
+    """Write the figure, or say in one line why the file cannot be written."""
     fig.tight_layout()
     try:
         fig.savefig(path)
@@ -121,7 +122,6 @@ def calibration_plot(report: Report, path: Path) -> int:
         raise UserError(text.t("limits.unwritable", file=str(path), reason=exc.strerror or str(exc))) from None
     finally:
         plt.close(fig)
-    return len(series)
 
 
 def draw(report: Report, path: Path) -> int:
