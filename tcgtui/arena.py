@@ -85,35 +85,24 @@ def given_params(args: argparse.Namespace, spec: GameSpec) -> dict[str, Any]:
 
 
 def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
-    """Parameters of kind ``pack`` become loaded packs (the game's ``make`` takes objects); of kind
-    ``jsonl``, ``{"path", "rows"}`` read from a JSON Lines file (empty: left empty)."""
-    out = dict(params)
-    for p in spec.info.params:
-        if p.kind == "pack":
-            from tcgtui.packs import load_pack
-            out[p.name] = load_pack(str(params[p.name]))
-        elif p.kind == "jsonl" and params.get(p.name):
-            out[p.name] = {"path": str(params[p.name]), "rows": read_jsonl(str(params[p.name]), f"--param {p.name}")}
-    return load_files(spec, out)
-
-
-def _file_loaders() -> dict[str, Any]:
-    from tcgtui.packs import read_deck
-    from tcgtui.questions import load_set
-    return {"deck": read_deck, "questions": load_set}
-
-
-def load_files(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
-    """Parameters naming a file (kinds ``deck``: a deck list, ``questions``: a question set;
-    empty for none) become what the file holds, read here: the engine does no I/O."""
+    """Parameters naming a file or a pack become what they hold, read here (the engine does no I/O):
+    kind ``pack`` a loaded pack, ``jsonl`` ``{"path", "rows"}`` of a JSON Lines file, ``deck`` a deck
+    list, ``questions`` a question set.  An empty value means none; a value already loaded is kept."""
     out = dict(params)
     loaders = None
     for p in spec.info.params:
-        if p.kind in ("deck", "questions") and isinstance(out.get(p.name), str):
+        if p.kind and isinstance(out.get(p.name), str):
             loaders = loaders or _file_loaders()
             flag = "--" + p.name.replace("_", "-") if p.name in SHORTCUTS else f"--param {p.name}"
             out[p.name] = loaders[p.kind](flag, out[p.name]) if out[p.name] else None
     return out
+
+
+def _file_loaders() -> dict[str, Any]:
+    from tcgtui.packs import load_pack, read_deck
+    from tcgtui.questions import load_set
+    return {"pack": lambda flag, name: load_pack(name), "deck": read_deck, "questions": load_set,
+            "jsonl": lambda flag, path: {"path": path, "rows": read_jsonl(path, flag)}}
 
 
 def read_jsonl(path: str, flag: str) -> list[Any]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
-from tcgtui.arena import add_deck_arguments, game_spec, given_params, load_files
+from tcgtui.arena import add_deck_arguments, game_spec, given_params, load_resources
 from tcgtui.llm_options import endpoint_options
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.registry import builder
@@ -80,7 +80,7 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
     params = game_params(args)
     if game_id == registry.DEFAULT:
         params["pack"] = pack or load_pack(params.get("pack") or DEFAULT_PACK)
-    params = load_files(registry.get(game_id), params)
+    params = load_resources(registry.get(game_id), params)
     try:
         registry.get(game_id).make(params)       # a deck that does not fit the pack: one line, now
     except ValueError as exc:
