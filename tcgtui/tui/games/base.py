@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Sequence
 from rich.console import RenderableType
 from textual import work
 from textual.binding import Binding
+from textual.widget import Widget
 
 from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
@@ -25,6 +26,7 @@ from tcgtui.tui.narration import SPECTATOR
 from tcgtui.tui import memory
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.session import GameSession
+from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import TopBar
 from tcgtui.tui.widgets.log import BattleLog
 from tcgtui.tui.widgets.stream import StreamPanel
@@ -279,3 +281,11 @@ class GameScreen(LocalizedScreen[None]):
 
     def action_quit_game(self) -> None:
         self.host.confirm_quit()
+
+
+class BoardPanel(Localized, Widget):
+    """A side panel that draws from its game screen's state (the screen's current observation)."""
+
+    def __init__(self, screen: Any, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.board_screen = screen

@@ -25,7 +25,6 @@ from textual import work
 from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 from tcgtui.console_text import clean
@@ -36,10 +35,9 @@ from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Line, Piece
 from tcgtui.tui.games import register
-from tcgtui.tui.games.base import GameScreen
+from tcgtui.tui.games.base import BoardPanel, GameScreen
 from tcgtui.tui.narration import SPECTATOR
 from tcgtui.tui.session import GameSession
-from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.widgets.log import BattleLog
 from tcgtui.tui.widgets.stream import StreamPanel
@@ -56,15 +54,11 @@ OUTCOME_STYLE = {"success": "cyan", "failure": "green", "failure-ex": "green", "
                  "puzzle-wrong-ex": "red"}
 
 
-class DuelPanel(Localized, Widget):
+class DuelPanel(BoardPanel):
     """The scoreboard (round, each side's score and penalties) and the history of rounds."""
 
-    def __init__(self, screen: DuelScreen, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.duel_screen = screen
-
     def render(self) -> RenderResult:
-        s, tr, d = self.duel_screen, self.tr, self.direction
+        s, tr, d = self.board_screen, self.tr, self.direction
         o = s.obs
         if o is None:
             return Text("")

@@ -34,7 +34,7 @@ from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
 from tcgtui.tui.games import register
 from tcgtui.tui.keys import keys
-from tcgtui.tui.games.base import GameScreen
+from tcgtui.tui.games.base import BoardPanel, GameScreen
 from tcgtui.tui.narration import SPECTATOR
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
@@ -145,12 +145,8 @@ class HandView(Localized, Widget):
             await self.screen.clicked(i)  # type: ignore[attr-defined]
 
 
-class EleusisPanel(Localized, Widget):
+class EleusisPanel(BoardPanel):
     """Turn n/30, the score a right guess earns now, wrong guesses, and each failed guess."""
-
-    def __init__(self, screen: EleusisScreen, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.board_screen = screen
 
     def render(self) -> RenderResult:
         o, d, tr = self.board_screen.obs, self.direction, self.tr
@@ -176,12 +172,8 @@ class EleusisPanel(Localized, Widget):
         return Group(*lines)
 
 
-class RivalPanel(Localized, Widget):
+class RivalPanel(BoardPanel):
     """A race's rival: only "thinking, turn k" (or "done") until both rounds end, then its score."""
-
-    def __init__(self, screen: EleusisScreen, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.board_screen = screen
 
     def render(self) -> RenderResult:
         s, d, tr = self.board_screen, self.direction, self.tr

@@ -26,7 +26,7 @@ from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Line, Piece
 from tcgtui.tui.games import register
-from tcgtui.tui.games.base import GameScreen
+from tcgtui.tui.games.base import BoardPanel, GameScreen
 from tcgtui.tui.narration import SPECTATOR
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
@@ -152,12 +152,8 @@ class GridBoard(Localized, Widget):
             await self.screen.clicked(cell)  # type: ignore[attr-defined]
 
 
-class GridPanel(Localized, Widget):
+class GridPanel(BoardPanel):
     """Whose move it is, each side's invalid attempts, the move count and the chosen cell."""
-
-    def __init__(self, screen: GridScreen, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.board_screen = screen
 
     def render(self) -> RenderResult:
         s = self.board_screen
