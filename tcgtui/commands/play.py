@@ -24,7 +24,6 @@ from tcgtui.engine import registry
 from tcgtui.packs import BUILTIN_DIR, DEFAULT_PACK, resolve
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
-from tcgtui.opponents.llm.followup import judge_settings
 from tcgtui.tables import CampaignTable, FreeTable, WatchTable, card_source, person_seats
 from tcgtui.tui.options import add_display_arguments, check_game as game_params_id, check_spec, game_params, settings_from
 
@@ -103,6 +102,7 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
             settings.setup = True
             return settings
         if args.judge:                   # --judge: checked before the screen opens (a person's guesses in words)
+            from tcgtui.opponents.llm.followup import judge_settings   # httpx: only when a judge is asked for
             judge_settings(endpoint_options(args))
         settings = settings_from(args, (HUMAN,), handle=handle or "")
         if args.race is not None:        # the same deal for SPEC, side by side, out of sight until the end
