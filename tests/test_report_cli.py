@@ -123,3 +123,19 @@ def test_games_from_several_packs_are_flagged(tmp_path: Path, capsys: pytest.Cap
     assert main(["report", "--db", str(path), "--format", "csv"]) == 0
     err = capsys.readouterr().err
     assert "2 packs (private@abc, test@000000000000)" in err
+
+
+def test_the_report_pauses_the_cycle_collector_only_while_it_runs(db: str, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture) -> None:
+    import gc
+    assert gc.isenabled()
+    assert main(["report", "--db", db]) == 0
+    assert gc.isenabled()                     # ... also after a one-line error
+    assert main(["report", "--db", db, "--table", "nope"]) == 2
+    assert gc.isenabled()
+    gc.disable()                              # a caller that had it off keeps it off
+    try:
+        assert main(["report", "--db", db]) == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

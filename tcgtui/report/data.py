@@ -99,15 +99,15 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
     counts: list[tuple] = []
     kinds, card_kinds, paths, seconds, tokens = [], [], [], [], []
     found = queries.decision_facts(store.conn, game=game, runs=runs, humans=humans)
+    rows, seats = queries.games(store.conn, game=game, runs=runs, humans=humans, with_record=with_record)
     n = len(queries.FACT_COUNTS)
     for (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack_id,
-         pack_hash, score, result, reason, error, started, finished, record, seats) in queries.games(
-            store.conn, game=game, runs=runs, humans=humans, with_record=with_record):
+         pack_hash, score, result, reason, error, started, finished, record) in rows:
         if params_json not in params:
             params[params_json] = json.loads(params_json)
         games.append(Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns,
                           _pack(pack_id, pack_hash), game_id, dict(params[params_json]), score, result, reason,
-                          error, seats, started, finished,
+                          error, seats.get(gid, ()), started, finished,
                           None if record is None else json.loads(record)))
         fact = found.get(gid)
         if fact is None:                          # not finished: no decisions counted

@@ -36,18 +36,18 @@ def _where(game: str | None, runs: list[int] | None, humans: bool) -> tuple[str,
 
 GAME_COLUMNS = ("id", "run", "agent", "opponent", "lang", "index", "seat", "status", "winner", "turns", "game",
                 "params_json", "pack_id", "pack_hash", "score", "result", "reason", "error", "started_at",
-                "finished_at", "record_json", "seats")
+                "finished_at", "record_json")
 # What ``decision_facts`` gives per game: the counts first, then the rest (see tcgtui.store.facts).
 FACT_COUNTS = tuple(c for c in facts.COLUMNS if c not in ("kinds", "card_kinds", "parse_paths", "seconds", "tokens"))
 FACT_COLUMNS = (*FACT_COUNTS, "kinds", "card_kinds", "parse_paths", "seconds", "tokens")
 
 
 def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
-          humans: bool = True, with_record: bool = False) -> list[tuple]:
+          humans: bool = True, with_record: bool = False) -> tuple[list[tuple], dict[str, tuple[str, ...]]]:
     """Games of one game id (None: all), of the given runs (None: all), as GAME_COLUMNS rows, in
-    (run, agent, opponent, lang, game index) order; ``record_json`` None unless asked for, ``seats``
-    the seats' agents in seat order (read by one scan of their own: a lookup per game cost a large
-    store a good part of a second)."""
+    (run, agent, opponent, lang, game index) order (``record_json`` None unless asked for), and
+    each one's seats' agents in seat order, by game id (read by one scan of their own: a lookup
+    per game cost a large store a good part of a second)."""
     where, params = _where(game, runs, humans)
     where = f" WHERE {where}" if where else ""
     record = "g.record_json" if with_record else "NULL"
@@ -55,23 +55,23 @@ def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] 
         "SELECT g.id, r.name, g.agent, g.opponent, g.lang, g.game_index, g.agent_seat, g.status, g.winner,"
         " g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score, g.result, g.reason, g.error,"
         f" g.started_at, g.finished_at, {record} FROM games g LEFT JOIN runs r ON r.id = g.run_id{where}"
-        " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params)
+        " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params).fetchall()
     seats: dict[str, list[str]] = {}
     chosen, chosen_params = _of_chosen(conn, where, params)
     for gid, agent in conn.execute(f"SELECT game_id, agent FROM seats{chosen} ORDER BY game_id, seat", chosen_params):
         seats.setdefault(gid, []).append(agent)
-    return [row + (tuple(seats.get(row[0], ())),) for row in rows]
+    return rows, {gid: tuple(agents) for gid, agents in seats.items()}
 
 
 def decision_facts(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
                    humans: bool = True) -> dict[str, tuple]:
     """The measured player's decision facts of the finished games ``games`` selects, by game id,
-    as FACT_COLUMNS rows."""
+    as FACT_COLUMNS rows followed by the game id (a row kept whole costs no copy)."""
     where, params = _where(game, runs, humans)
     where = " WHERE " + " AND ".join(filter(None, [f"g.status = '{FINISHED}'", where]))
     chosen, chosen_params = _of_chosen(conn, where, params)
-    return {r[0]: r[1:] for r in conn.execute(f"SELECT game_id, {', '.join(FACT_COLUMNS)} FROM decision_facts{chosen}",
-                                              chosen_params)}
+    return {r[-1]: r for r in conn.execute(f"SELECT {', '.join(FACT_COLUMNS)}, game_id FROM decision_facts{chosen}",
+                                           chosen_params)}
 
 
 def _of_chosen(conn: sqlite3.Connection, where: str, params: list[Any]) -> tuple[str, list[Any]]:
