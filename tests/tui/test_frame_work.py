@@ -113,3 +113,23 @@ async def test_the_oldest_entries_leave_the_log_with_their_rows(monkeypatch) -> 
         assert len(log.entries) == 3
         log._lay_out()                      # the three entries wrapped from scratch
         assert log._rows == kept
+
+
+async def test_a_card_with_a_new_look_is_restyled_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Setting its classes one by one restyled a selected or compact card up to four times
+    per move (each restyle matches the whole stylesheet against the card)."""
+    app = make_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        face = app.board.query_one("#hand").query(CardFace)[1]     # not the selected one
+        assert not face.has_class("-selected")
+        face.add_class("-compact")
+        slot = face.slot
+        restyled: list[object] = []
+        monkeypatch.setattr(CardFace, "update_node_styles", lambda self, animate=True: restyled.append(self))
+        face.show(type(slot)(slot.card, slot.zone, slot.index + 1), selected=True)
+        assert restyled == [face]
+        assert {"-compact", "-selected", slot.zone} <= face.classes
+        restyled.clear()
+        face.show(type(slot)(slot.card, slot.zone, slot.index + 2), selected=True)
+        assert restyled == [], "the same classes: no restyle at all"

@@ -90,15 +90,16 @@ class CardFace(Localized, Widget):
         if not force and look == self._shown and selected == self.has_class("-selected"):
             return          # looks the same: no style, layout or render work after every move
         self._shown = look
-        compact = self.has_class("-compact")      # the row's choice (CardRow._crowd), kept
-        self.set_classes(f"{slot.zone} {card.type}")
-        self.set_class(compact, "-compact")
-        self.set_class(selected, "-selected")
-        self.border_title = str(slot.index + 1) if 0 <= slot.index < 9 else None
+        classes = {slot.zone, card.type}
+        if self.has_class("-compact"):            # the row's choice (CardRow._crowd), kept
+            classes.add("-compact")
+        if selected:
+            classes.add("-selected")
         if slot.champion is not None:
             key, _ = champion_status(slot, card)
-            self.set_class(key == "ui.status.frozen", "-frozen")
-            self.set_class(key == "ui.status.ready", "-ready")
+            classes |= {"-frozen"} if key == "ui.status.frozen" else {"-ready"} if key == "ui.status.ready" else set()
+        self.set_classes(classes)     # one restyle, none when they are the same (each class set alone was one)
+        self.border_title = str(slot.index + 1) if 0 <= slot.index < 9 else None
         self.refresh()      # the row sizes the face: a new look is a repaint (new classes restyle it)
 
     def stats_rows(self, card: C.Card, spare: int) -> list[Line]:
