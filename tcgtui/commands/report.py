@@ -86,9 +86,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     # The report's linear algebra is a handful of two-parameter fits: OpenBLAS's extra
-    # threads only spin beside it (0.2-0.3 s of CPU on a 2-core machine).  Set before numpy
-    # loads; a user's own setting wins.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # threads only spin beside it (0.2-0.3 s of CPU on a 2-core machine).  It counts only
+    # before numpy loads (a process that has it already is left alone); a user's setting wins.
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from rich.console import Console           # heavy imports (scipy, rich) only when reporting
 
     from tcgtui.report import analyses, render
