@@ -133,3 +133,62 @@ async def test_a_card_with_a_new_look_is_restyled_once(monkeypatch: pytest.Monke
         restyled.clear()
         face.show(type(slot)(slot.card, slot.zone, slot.index + 2), selected=True)
         assert restyled == [], "the same classes: no restyle at all"
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_log_rows_are_painted_as_rich_would_paint_them(lang: str) -> None:
+    """The log paints its wrapped rows itself (one segment each); the cells and styles
+    must be those Rich gives a justified line of the same text."""
+    from rich.style import Style
+    from rich.text import Text
+
+    app = make_app(seed=3, lang=lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(pilot, app)
+        log = app.board.query_one(BattleLog)
+        width = log.scrollable_content_region.width
+        console = app.console
+        styles = {style for _, style, _ in log._rows}
+        assert {"", "bold reverse", "cyan"} <= styles, styles    # own moves, turns, the other side
+        for y, (text, style, justify) in enumerate(log._rows):
+            line = Text(text, style=Style.parse(style) if style else "", justify=justify,  # type: ignore[arg-type]
+                        no_wrap=True, overflow="crop", end="")
+            (rich_row,) = console.render_lines(line, console.options.update_width(width), style=log.rich_style,
+                                               pad=True)
+            ours = log._strip(y, width)
+            assert ours.text == "".join(s.text for s in rich_row), (y, text)
+            assert [(s.text, s.style) for s in ours if s.text] == \
+                [(t, s) for t, s in _merged(rich_row)], (y, text)
+
+
+def _merged(segments: list) -> list[tuple[str, object]]:
+    """Rich's segments with neighbours of one style joined (the log keeps a row whole)."""
+    out: list[list] = []
+    for seg in segments:
+        if not seg.text:
+            continue
+        if out and out[-1][1] == seg.style:
+            out[-1][0] += seg.text
+        else:
+            out.append([seg.text, seg.style])
+    return [(t, s) for t, s in out]
+
+
+async def test_the_log_checks_its_width_once_per_paint(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(pilot, app)
+        log = app.board.query_one(BattleLog)
+        checked: list[object] = []
+        key = BattleLog._key
+        monkeypatch.setattr(BattleLog, "_key", lambda self: checked.append(self) or key(self))
+        log.refresh()
+        strips = log.render_lines(log.region.reset_offset)
+        assert len(strips) == log.outer_size.height > 10
+        assert checked == [log], "once for the paint, not once per row"

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from rich.style import Style
-from rich.text import Text
-from textual.geometry import Size
+from rich.cells import cell_len
+from rich.segment import Segment
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -63,6 +64,7 @@ class BattleLog(Localized, ScrollView, can_focus=False):
         self._counts: list[int] = []      # rows of each entry, to drop the oldest entries' rows
         self._laid_out: tuple[int, str, bool] | None = None    # width, language, right-to-left
         self._strips: dict[int, Strip] = {}
+        self._painting = False                # in render_lines: the rows were checked already
 
     def _entry_rows(self, entry: LogEntry, width: int) -> list[Row]:
         d = self.direction
@@ -121,22 +123,37 @@ class BattleLog(Localized, ScrollView, can_focus=False):
         self.refresh()
 
     def _strip(self, y: int, width: int) -> Strip:
+        """One row as one segment, padded to the width in the row's style (as Rich pads a
+        justified line): rows are wrapped and reordered already, so Rich's line machinery
+        only cost time (a move's new rows were a third of the frame after it)."""
         strip = self._strips.get(y)
         if strip is None:
             text, style, justify = self._rows[y]
+            if justify == "right":
+                text = text.rstrip()
+            pad = max(0, width - cell_len(text))
+            row = " " * pad + text if justify == "right" else text + " " * pad
             base = self.rich_style
-            line = Text(text, style=Style.parse(style) if style else "", justify=justify,  # type: ignore[arg-type]
-                        no_wrap=True, overflow="crop", end="")
-            console = self.app.console
-            rendered = console.render_lines(line, console.options.update_width(width), style=base, pad=True)
-            strip = Strip(rendered[0] if rendered else [], width)
+            strip = Strip([Segment(row, base + Style.parse(style) if style else base)]).crop(0, width)
             self._strips[y] = strip
         return strip
 
-    def render_line(self, y: int) -> Strip:
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Rows are checked against the width and language once per paint, not once per
+        row (the width is a walk over the scrollbar and gutter styles)."""
         if self._key() != self._laid_out:
             self._lay_out()
-        width = self.scrollable_content_region.width
+        self._painting = True
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._painting = False
+
+    def render_line(self, y: int) -> Strip:
+        if not self._painting and self._key() != self._laid_out:
+            self._lay_out()
+        assert self._laid_out is not None
+        width = self._laid_out[0]
         row = self.scroll_offset.y + y
         if row >= len(self._rows):
             return Strip.blank(width, Style.from_color(bgcolor=self.rich_style.bgcolor))   # as a container's
