@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gc
 import weakref
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
 
 import pytest
 from textual.screen import Screen
@@ -29,6 +31,18 @@ def count_layouts(monkeypatch: pytest.MonkeyPatch) -> list[Screen]:
         layout(self, *args, **kwargs)  # type: ignore[arg-type]
     monkeypatch.setattr(Screen, "_refresh_layout", counted)
     return done
+
+
+@asynccontextmanager
+async def log_after_moves(lang: str = "en", moves: int = 3) -> AsyncIterator[tuple[Any, Any, BattleLog]]:
+    """A board after the person's first few moves, and its log."""
+    app = make_app(seed=3, lang=lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        for _ in range(moves):
+            await pilot.press("enter")
+            await settle(pilot, app)
+        yield app, pilot, app.board.query_one(BattleLog)
 
 
 async def test_the_log_is_one_widget_that_grows_without_laying_out_the_screen(monkeypatch) -> None:
@@ -102,13 +116,7 @@ async def test_the_full_pass_after_a_rematch_runs_before_the_new_game_starts(mon
 
 async def test_the_oldest_entries_leave_the_log_with_their_rows(monkeypatch) -> None:
     monkeypatch.setattr("tcgtui.tui.widgets.log.MAX_ENTRIES", 3)
-    app = make_app(seed=3)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
-        for _ in range(3):
-            await pilot.press("enter")
-            await settle(pilot, app)
-        log = app.board.query_one(BattleLog)
+    async with log_after_moves() as (app, pilot, log):
         kept = list(log._rows)
         assert len(log.entries) == 3
         log._lay_out()                      # the three entries wrapped from scratch
@@ -142,13 +150,7 @@ async def test_log_rows_are_painted_as_rich_would_paint_them(lang: str) -> None:
     from rich.style import Style
     from rich.text import Text
 
-    app = make_app(seed=3, lang=lang)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
-        for _ in range(3):
-            await pilot.press("enter")
-            await settle(pilot, app)
-        log = app.board.query_one(BattleLog)
+    async with log_after_moves(lang) as (app, pilot, log):
         width = log.scrollable_content_region.width
         console = app.console
         styles = {style for _, style, _ in log._rows}
@@ -178,13 +180,7 @@ def _merged(segments: list) -> list[tuple[str, object]]:
 
 
 async def test_the_log_checks_its_width_once_per_paint(monkeypatch: pytest.MonkeyPatch) -> None:
-    app = make_app(seed=3)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
-        for _ in range(3):
-            await pilot.press("enter")
-            await settle(pilot, app)
-        log = app.board.query_one(BattleLog)
+    async with log_after_moves() as (app, pilot, log):
         checked: list[object] = []
         key = BattleLog._key
         monkeypatch.setattr(BattleLog, "_key", lambda self: checked.append(self) or key(self))
