@@ -97,7 +97,10 @@ class CardFace(Localized, Widget):
             classes.add("-selected")
         if slot.champion is not None:
             key, _ = champion_status(slot, card)
-            classes |= {"-frozen"} if key == "ui.status.frozen" else {"-ready"} if key == "ui.status.ready" else set()
+            if key == "ui.status.frozen":
+                classes.add("-frozen")
+            elif key == "ui.status.ready":
+                classes.add("-ready")
         self.set_classes(classes)     # one restyle, none when they are the same (each class set alone was one)
         self.border_title = str(slot.index + 1) if 0 <= slot.index < 9 else None
         self.refresh()      # the row sizes the face: a new look is a repaint (new classes restyle it)
