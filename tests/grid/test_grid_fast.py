@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import random
-import time
 
 import pytest
 
@@ -74,16 +73,6 @@ def test_connect4_gravity_cells_and_cancelled_playouts_are_draws():
     fast, prepared, s, obs = setup("gomoku", move_cap=2)
     out = fast.playouts(prepared, fast.encode(prepared, obs), 0, fast.move_index(prepared, obs, ["8,8"]), 0, 50, 1)
     assert out.tolist() == [[0, 50, 0]]
-
-
-def test_speed_targets_after_compilation():
-    for gid, k, limit in (("connect4", 1000, 1.0), ("gomoku", 100, 1.0)):
-        fast, prepared, s, obs = setup(gid)
-        enc = fast.encode(prepared, obs)
-        idx = fast.move_index(prepared, obs, list(obs.legal_moves))
-        t = time.perf_counter()
-        fast.playouts(prepared, enc, 0, idx, 0, k, 3)
-        assert time.perf_counter() - t < limit * 2          # shared machines: twice the target
 
 
 def test_the_accelerator_is_registered_lazily():
