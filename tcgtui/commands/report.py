@@ -74,7 +74,7 @@ def _duration(started: str, finished: str | None) -> float | None:
 def run(args: argparse.Namespace) -> int:
     # A report builds a few hundred thousand objects that live until it is done, and no
     # garbage cycles: the cyclic collector, walking them again and again as they pile up,
-    # cost a 42,000-game store 0.2-0.4 s.  Memory is still freed by reference counting.
+    # cost a 42,000-game store 0.2-0.3 s.  Memory is still freed by reference counting.
     enabled = gc.isenabled()
     gc.disable()
     try:
