@@ -31,6 +31,7 @@ from tcgtui.tui.widgets.bars import TopBar
 from tcgtui.tui.widgets.log import BattleLog
 from tcgtui.tui.widgets.stream import StreamPanel
 
+WATCH_ONLY = {"pause", "step", "speed"}   # actions of a spectator, not of a player
 SEARCH_KINDS = ("mc", "mcts")          # players that search with the game's compiled code
 TITLE_WIDTH = 40                       # a pane not laid out yet: cut its title here
 NOTICE_S = 600                         # the compile notice stays until the compile is done
@@ -135,6 +136,12 @@ class GameScreen(LocalizedScreen[None]):
         return (self.session.paused, self.session.pause) if self.session.spectating else None
 
     # --- watching: the same keys on every game's screen ------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The watching keys work (and show in the footer) only while watching."""
+        if action in WATCH_ONLY:
+            return self.session.spectating
+        return True
 
     def action_pause(self) -> None:
         self.session.set_paused(not self.session.paused)

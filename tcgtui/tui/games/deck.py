@@ -286,11 +286,6 @@ class DeckScreen(GameScreen):
 
     # --- choosing --------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("pause", "step", "speed"):
-            return self.session.spectating
-        return True
-
     def action_answer(self, index: int) -> None:
         if self.choosing():
             self.selected = index

@@ -49,7 +49,6 @@ PLAY_KEYS = [("F2", "duel.ui.keys.field", "switch_field"), ("Ctrl+S", "duel.ui.k
 WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
               ("+/-", "ui.keys.speed", "speed(1)"), ("?", "ui.keys.rules", "rules"),
               ("Q", "ui.keys.quit", "quit_game")]
-WATCH_ONLY = {"pause", "step", "speed"}
 OUTCOME_STYLE = {"success": "cyan", "failure": "green", "failure-ex": "green", "puzzle-wrong": "red",
                  "puzzle-wrong-ex": "red"}
 
@@ -226,11 +225,6 @@ class DuelScreen(GameScreen):
         return [("duel.ui.over.penalties", 4, [str(o.penalties[0]), str(o.penalties[1])])]
 
     # --- sending ---------------------------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in WATCH_ONLY:
-            return self.session.spectating
-        return True
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_send()

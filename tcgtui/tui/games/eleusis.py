@@ -54,7 +54,6 @@ PLAY_KEYS = [("←→", "eleusis.ui.keys.choose", "noop"), ("⏎ 1-9", "ui.keys.
 WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
               ("+/-", "ui.keys.speed", "speed(1)"), ("?", "ui.keys.rules", "rules"),
               ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
-WATCH_ONLY = {"pause", "step", "speed"}
 
 
 def card_text(card: str | Card, style_extra: str = "") -> Text:
@@ -408,11 +407,6 @@ class EleusisScreen(GameScreen):
             self.redraw()
             return True
         return False
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in WATCH_ONLY:
-            return self.session.spectating
-        return True
 
     def action_move(self, by: int) -> None:
         if self.obs is not None and self.obs.hand:

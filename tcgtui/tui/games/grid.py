@@ -52,7 +52,6 @@ CONNECT4_KEYS = [("← → 1-7", "grid.ui.keys.column", "noop"), *PLAY_KEYS[1:]]
 WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
               ("+/-", "ui.keys.speed", "speed(1)"), ("?", "ui.keys.rules", "rules"),
               ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
-WATCH_ONLY = {"pause", "step", "speed"}
 
 
 def cell_width(game: str, cols: int) -> int:
@@ -332,11 +331,6 @@ class GridScreen(GameScreen):
         return False
 
     # --- actions ---------------------------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in WATCH_ONLY:
-            return self.session.spectating
-        return True
 
     def action_move(self, dr: int, dc: int) -> None:
         o = self.obs

@@ -41,7 +41,6 @@ PLAY_KEYS = [("←→ 1-9", "ui.keys.select", "move(1)"), ("⏎", "ui.keys.play"
 WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
               ("+/-", "ui.keys.speed", "speed(1)"), ("?", "ui.keys.rules", "rules"),
               ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
-WATCH_ONLY = {"pause", "step", "speed"}
 
 # Where an event falls in a turn; the top bar shows the phase of the latest one shown.
 PHASE_OF = {"turn": "draw", "draw": "draw", "no_cards": "draw", "deck_empty": "draw",
@@ -261,11 +260,6 @@ class BoardScreen(GameScreen):
             widget.refresh(layout=True)
 
     # --- actions ---------------------------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in WATCH_ONLY:
-            return self.session.spectating
-        return True
 
     async def action_move(self, delta: int) -> None:
         if self.direction.rtl:
