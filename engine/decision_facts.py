@@ -12,7 +12,7 @@ in the order a loop over the games' moves would.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from operator import attrgetter
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
@@ -50,6 +50,8 @@ class DecisionFacts:
         self.game = np.repeat(np.arange(len(n)), n)
         self.step = np.arange(len(seconds), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)
         self.count = np.repeat(n, n)
+        self.read: list[Any] | None = None        # the games list these facts were read for (see ``codes``)
+        self._codes: dict[str, tuple[np.ndarray, list[Any]]] = {}
 
     COUNTS = ("decisions", "invalid_attempts", "tokens_estimated", "reported", "invalid",
               *(f"fallback_{f}" for f in FALLBACKS), "distinct_cards")
@@ -82,6 +84,8 @@ class DecisionFacts:
         if len(tables) > 1 or any(g.facts is None for g in games):
             raise ValueError("games from more than one store read")
         table = next(iter(tables.values()))
+        if table.read is games and len(games) == len(table):      # the list it was read with, as read
+            return table
         positions = np.fromiter((g.position for g in games), np.int64, len(games))
         if len(positions) == len(table) and np.array_equal(positions, np.arange(len(table))):
             return table
@@ -92,16 +96,35 @@ class DecisionFacts:
         return chosen[self.game]
 
 
-def masks(games: Sequence[Any], keys: Callable[[Any], Iterable[Any]]) -> dict[Any, np.ndarray]:
+def codes(games: Sequence[Any], attribute: str) -> tuple[np.ndarray, list[Any]]:
+    """Per game, the index of its ``attribute`` among the distinct values (in order of first
+    appearance), and those values.  Worked out once per list the store read (kept with its
+    facts): the analyses group the same games by the same few attributes many times over."""
+    facts = games[0].facts if games else None
+    shared = facts is not None and facts.read is games and len(games) == len(facts)
+    if shared and attribute in facts._codes:
+        return facts._codes[attribute]
+    index: dict[Any, int] = {}
+    found = np.fromiter((index.setdefault(v, len(index)) for v in map(attrgetter(attribute), games)),
+                        np.int64, len(games))
+    out = found, list(index)
+    if shared:
+        facts._codes[attribute] = out
+    return out
+
+
+def masks(games: Sequence[Any], keys: Callable[[Any], Iterable[Any]], by: Sequence[str]) -> dict[Any, np.ndarray]:
     """Per key, a mask over ``games`` of the games whose ``keys(game)`` name it: how analyses
-    select the facts of a group of games."""
-    found: dict[Any, list[int]] = defaultdict(list)
-    for i, g in enumerate(games):
-        for key in keys(g):
-            found[key].append(i)
-    out = {}
-    for key, positions in found.items():
-        mask = np.zeros(len(games), bool)
-        mask[positions] = True
-        out[key] = mask
+    select the facts of a group of games.  ``keys`` reads only the attributes ``by`` names
+    (``groups()`` counts as ``agent``): it is asked once per distinct combination of them."""
+    combined = np.zeros(len(games), np.int64)
+    for attribute in by:
+        found, values = codes(games, attribute)
+        combined = combined * len(values) + found
+    combos, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
+    out: dict[Any, np.ndarray] = {}
+    for combo, i in enumerate(first.tolist()):
+        for key in keys(games[i]):
+            hit = inverse == combo
+            out[key] = out[key] | hit if key in out else hit
     return out

@@ -11,7 +11,9 @@ import sqlite3
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from tcgtui.report.data import Game
 from tcgtui.report.stats import clopper_pearson, t_interval
 from tcgtui.store import FINISHED, DecisionRow, GameRow, Store
 from tcgtui.store.schema import DECISION_FACTS, MIGRATIONS
@@ -76,3 +78,56 @@ def test_exact_intervals_equal_scipy_stats_to_the_bit() -> None:
         half = float(student_t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
         m = math.fsum(values[:n]) / n
         assert t_interval(values[:n]) == (m - half, m + half)
+
+
+# --- grouping: asked once per combination of the attributes it reads, the same masks as a loop per game ---
+
+def _loop_masks(games: list, keys) -> dict:  # noqa: ANN001
+    """The masks the slow way: each game asked in turn."""
+    found: dict = {}
+    for i, g in enumerate(games):
+        for key in keys(g):
+            found.setdefault(key, np.zeros(len(games), bool))[i] = True
+    return found
+
+
+GROUPINGS = [
+    (lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [], ("agent", "lang", "status")),
+    (lambda g: g.groups() if g.result == "loss" else [], ("agent", "result")),
+    (lambda g: g.groups(), ("agent",)),
+    (lambda g: [(g.opponent, g.run)], ("opponent", "run")),
+]
+
+
+@pytest.fixture(scope="module")
+def fixture_games(tmp_path_factory: pytest.TempPathFactory) -> list:
+    from tcgtui.report.data import load_games
+    from tests.report_fixture import populate
+    from tests.store_helpers import add_game
+    with Store(tmp_path_factory.mktemp("grouping") / "g.sqlite3") as store:
+        populate(store, add_game)
+        return load_games(store, None)
+
+
+@pytest.mark.parametrize("keys, by", GROUPINGS)
+def test_grouping_by_attributes_gives_the_masks_of_a_loop_over_games(fixture_games: list, keys, by) -> None:  # noqa: ANN001
+    from tcgtui.engine.decision_facts import masks
+    subset = fixture_games[::3]                       # not the list read: nothing kept for it
+    made = [Game(f"g{i}", None, agent, "mc:1", lang, i, 0, FINISHED, i % 2, 3)    # made by hand: no facts
+            for i, (agent, lang) in enumerate([("A", "en"), ("human:ann", "ar"), ("A", "ar"), ("human:ann", "ar")])]
+    for games in (fixture_games, subset, made):
+        got, want = masks(games, keys, by), _loop_masks(games, keys)
+        assert set(got) == set(want) and want
+        for key in want:
+            assert np.array_equal(got[key], want[key]), key
+
+
+def test_grouping_asks_once_per_combination_and_reads_attributes_once_per_list(fixture_games: list) -> None:
+    from tcgtui.engine.decision_facts import codes, masks
+    asked = []
+    masks(fixture_games, lambda g: asked.append(g) or [g.agent], ("agent", "lang"))
+    assert len(asked) == len({(g.agent, g.lang) for g in fixture_games}) < len(fixture_games) / 4
+    assert codes(fixture_games, "agent") is codes(fixture_games, "agent")       # the list the store read
+    copy = list(fixture_games)
+    assert codes(copy, "agent") is not codes(copy, "agent")
+    assert np.array_equal(codes(copy, "agent")[0], codes(fixture_games, "agent")[0])

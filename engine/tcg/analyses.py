@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from tcgtui.engine.decision_facts import DecisionFacts, masks
+from tcgtui.engine.decision_facts import DecisionFacts, codes, masks
 from tcgtui.engine.stats import mean, median, sample_variance
 
 Row = dict[str, Any]
@@ -143,7 +143,8 @@ def language_gaps(rates: list[Row]) -> list[Row]:
 
 def summaries(games: list[Any], facts: DecisionFacts) -> list[Row]:
     """Per agent and language: game length, decision time, tokens and card-type shares."""
-    groups = masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
+    groups = masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [],
+                   ("agent", "lang", "status"))
     turns = np.fromiter((g.turns for g in games), np.int64, len(games))
     per_kinds: dict[int, tuple[int, ...]] = {}     # the games share a few kinds' counts: sum each once
     for k in facts.kinds:
@@ -180,7 +181,7 @@ def error_patterns(games: list[Any], facts: DecisionFacts) -> list[Row]:
     hits = _pattern_hits(games, facts)
     turns = [g.turns for g in games]
     rows = []
-    for agent, lost in sorted(masks(games, lambda g: g.groups() if g.result == "loss" else []).items(),
+    for agent, lost in sorted(masks(games, lambda g: g.groups() if g.result == "loss" else [], ("agent", "result")).items(),
                               key=lambda kv: kv[0]):
         losses = int(np.count_nonzero(lost))
         found = {p: np.flatnonzero(lost & hits[p]).tolist() for p in PATTERNS}
@@ -193,19 +194,27 @@ def error_patterns(games: list[Any], facts: DecisionFacts) -> list[Row]:
     return rows
 
 
-def _deal_quarters(gs: list[Any]) -> dict[tuple[str, str], list[list[Any]]]:
-    """Each cell's finished games split into four equal parts in deal order."""
-    cells: dict[tuple[str, str], list[Any]] = defaultdict(list)
-    for g in gs:
-        if g.status == FINISHED:
-            cells[(g.opponent, g.lang)].append(g)
-    out = {}
-    for key, cg in cells.items():
-        cg.sort(key=lambda g: (g.run or "", g.index))
-        parts: list[list[Any]] = [[], [], [], []]
-        for r, g in enumerate(cg):
-            parts[4 * r // len(cg)].append(g)
-        out[key] = parts
+def _deal_quarters(games: Sequence[Any], chosen: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The chosen games' finished ones, per cell (opponent × language, in order of first
+    appearance), split into four equal parts in deal order: per cell, each game's part and
+    whether it was won, in deal order."""
+    status, statuses = codes(games, "status")
+    pick = np.flatnonzero(chosen & (status == statuses.index(FINISHED) if FINISHED in statuses else False))
+    opponent, _ = codes(games, "opponent")
+    lang, langs = codes(games, "lang")
+    cell = (opponent * len(langs) + lang)[pick]
+    run, runs = codes(games, "run")
+    order = {name: i for i, name in enumerate(sorted({r or "" for r in runs}))}
+    rank = np.array([order[r or ""] for r in runs], np.int64)[run]
+    index = np.fromiter((g.index for g in games), np.int64, len(games))
+    result, results = codes(games, "result")
+    won = result == results.index("win") if "win" in results else np.zeros(len(games), bool)
+    _, first = np.unique(cell, return_index=True)
+    out = []
+    for c in cell[np.sort(first)].tolist():
+        members = pick[cell == c]
+        members = members[np.lexsort((index[members], rank[members]))]     # stable: ties keep list order
+        out.append((4 * np.arange(len(members)) // len(members), won[members]))
     return out
 
 
@@ -213,21 +222,21 @@ def quarters(games: list[Any], facts: DecisionFacts) -> list[Row]:
     """Decision j of n in a game is in quarter 4j // n; win rates by quarter of each cell's deals."""
     quarter = 4 * facts.step // np.maximum(facts.count, 1)
     rows = []
-    for agent, chosen in sorted(masks(games, lambda g: g.groups()).items(), key=lambda kv: kv[0]):
-        parts = _deal_quarters([g for g, c in zip(games, chosen.tolist()) if c])
-        if not parts:
+    for agent, chosen in sorted(masks(games, lambda g: g.groups(), ("agent",)).items(), key=lambda kv: kv[0]):
+        cells = _deal_quarters(games, chosen)
+        if not cells:
             continue
         mask = facts.of_games(chosen)
         for q in range(4):
             in_q = mask & (quarter == q)
             seconds = facts.seconds[in_q]
             tokens = facts.tokens[in_q & facts.has_tokens]
-            cell_rates = [sum(g.result == "win" for g in p[q]) / len(p[q]) for p in parts.values() if p[q]]
-            wins = sum(sum(g.result == "win" for g in p[q]) for p in parts.values())
-            n_games = sum(len(p[q]) for p in parts.values())
+            counts = [(int(np.count_nonzero(won[part == q])), int(np.count_nonzero(part == q))) for part, won in cells]
+            n_games = sum(n for _, n in counts)
+            wins = sum(w for w, _ in counts)
             rows.append({"agent": agent, "quarter": q + 1, "games": n_games,
                          "win_rate": wins / n_games if n_games else None,
-                         "win_rate_var": sample_variance(cell_rates),
+                         "win_rate_var": sample_variance([w / n for w, n in counts if n]),
                          "decisions": len(seconds), "mean_decision_s": mean(seconds),
                          "decision_s_var": sample_variance(seconds),
                          "mean_tokens": mean(tokens), "tokens_var": sample_variance(tokens)})

@@ -129,7 +129,8 @@ def scores(games: list[Game]) -> list[Row]:
 def decisions(games: list[Game]) -> list[Row]:
     """Per agent and language: the measured player's decision time, tokens and invalid attempts."""
     facts = DecisionFacts.of(games)
-    groups = masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [])
+    groups = masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [],
+                   ("agent", "lang", "status"))
     rows = []
     for (agent, lang), chosen in sorted(groups.items(), key=lambda kv: kv[0]):
         mask = facts.of_games(chosen)
@@ -156,8 +157,8 @@ def llm_rates(games: list[Game]) -> list[Row]:
     facts = DecisionFacts.of(games)
     rows = []
     names = parse_paths(facts, np.fromiter((g.status == FINISHED for g in games), bool, len(games)))
-    for agent, chosen in sorted(masks(games, lambda g: g.groups() if g.status == FINISHED else []).items(),
-                                key=lambda kv: kv[0]):
+    chosen_by = masks(games, lambda g: g.groups() if g.status == FINISHED else [], ("agent", "status"))
+    for agent, chosen in sorted(chosen_by.items(), key=lambda kv: kv[0]):
         n = int(facts.reported[chosen].sum())
         if not n:
             continue
@@ -192,8 +193,9 @@ def round_robin_games(games: list[Game]) -> list[Game]:
             runs[g.run].append(g)
     out = []
     for gs in runs.values():
-        players = {p for g in gs for p in g.seats}
-        met = {frozenset(g.seats) for g in gs}
+        seatings = {g.seats for g in gs}          # a sweep has a handful, however many games it played
+        players = {p for seats in seatings for p in seats}
+        met = {frozenset(seats) for seats in seatings}
         pairs = len(players) * (len(players) - 1) // 2
         if len(players) >= MIN_ROUND_ROBIN and sum(len(m) == 2 for m in met) == pairs:
             out += [g for g in gs if g.status == FINISHED and g.seats[0] != g.seats[1]]

@@ -84,60 +84,45 @@ def run_ids(store: Store, names: list[str] | None) -> list[int] | None:
     return ids
 
 
-def _pack(pack_id: str | None, pack_hash: str | None) -> str | None:
-    if pack_id is None:
-        return None
-    return f"{pack_id}@{(pack_hash or '')[:12]}"
-
-
 def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: str | None = "tcg", *,
                with_record: bool = False) -> list[Game]:
     """The games of one game id (None: every game) with the measured player's decisions in finished games."""
-    games: list[Game] = []
-    params: dict[str, dict[str, Any]] = {}        # most games share their parameters' and kinds' text:
-    parsed: dict[str, Any] = {}                   # parse each text once
-    counts: list[tuple] = []
-    kinds, card_kinds, paths, seconds, tokens = [], [], [], [], []
+    params: dict[str, dict[str, Any]] = {}    # most games share their parameters' text: parse each once,
+    games: list[Game] = []                    # and share the dict (read only, as the kinds' are)
     found = queries.decision_facts(store.conn, game=game, runs=runs, humans=humans)
     rows, seats = queries.games(store.conn, game=game, runs=runs, humans=humans, with_record=with_record)
-    n = len(queries.FACT_COUNTS)
-    for (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack_id,
-         pack_hash, score, result, reason, error, started, finished, record) in rows:
+    for (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack,
+         score, result, reason, error, started, finished, record) in rows:
         if params_json not in params:
             params[params_json] = json.loads(params_json)
-        games.append(Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns,
-                          _pack(pack_id, pack_hash), game_id, dict(params[params_json]), score, result, reason,
-                          error, seats.get(gid, ()), started, finished,
-                          None if record is None else json.loads(record)))
-        fact = found.get(gid)
-        if fact is None:                          # not finished: no decisions counted
-            counts.append(_NONE)
-            kinds.append({})
-            card_kinds.append(())
-            paths.append({})
-            continue
-        counts.append(fact[:n])
-        kinds.append(_parsed(parsed, fact[n], {}))
-        card_kinds.append(_parsed(parsed, fact[n + 1], ()))
-        paths.append(_parsed(parsed, fact[n + 2], {}))
-        seconds.append(fact[n + 3])
-        tokens.append(fact[n + 4])
-    columns = np.array(counts, dtype=np.int64).reshape(len(games), n)
-    table = DecisionFacts({c: columns[:, i] for i, c in enumerate(queries.FACT_COUNTS)}, kinds, card_kinds,
-                          paths, np.frombuffer(b"".join(seconds), "<f8"), np.frombuffer(b"".join(tokens), "<f8"))
+        games.append(Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns, pack, game_id,
+                          params[params_json], score, result, reason, error, seats.get(gid, ()), started,
+                          finished, None if record is None else json.loads(record)))
+    # Column by column (a game not finished has no decisions counted): a loop per game cost a
+    # large store a tenth of a second.
+    n = len(queries.FACT_COUNTS)
+    columns = list(zip(*(found.get(row[0], _NONE) for row in rows))) or [()] * len(_NONE)
+    counts = np.array(columns[:n], dtype=np.int64).reshape(n, len(games))
+    table = DecisionFacts({c: counts[i] for i, c in enumerate(queries.FACT_COUNTS)}, _parsed(columns[n], {}),
+                          _parsed(columns[n + 1], ()), _parsed(columns[n + 2], {}),
+                          np.frombuffer(b"".join(columns[n + 3]), "<f8"),
+                          np.frombuffer(b"".join(columns[n + 4]), "<f8"))
     for i, g in enumerate(games):
         g.facts, g.position = table, i
+    table.read = games
     return games
 
 
-_NONE = (0,) * len(queries.FACT_COUNTS)
+# The facts of a game that has none counted: no decisions, no kinds, cards or parse paths.
+_NONE = (*(0,) * len(queries.FACT_COUNTS), None, None, None, b"", b"", None)
 
 
-def _parsed(cache: dict[str, Any], text: str | None, empty: Any) -> Any:
-    """JSON text parsed once per distinct text (lists as tuples); ``empty`` for NULL."""
-    if text is None:
-        return empty
-    if text not in cache:
-        value = json.loads(text)
-        cache[text] = tuple(value) if isinstance(value, list) else value
-    return cache[text]
+def _parsed(texts: tuple[str | None, ...], empty: Any) -> list[Any]:
+    """Each JSON text parsed (lists as tuples; ``empty`` for NULL), each distinct text once,
+    its value shared by the games that have it."""
+    values: dict[str | None, Any] = {None: empty}
+    for text in set(texts):
+        if text is not None:
+            value = json.loads(text)
+            values[text] = tuple(value) if isinstance(value, list) else value
+    return list(map(values.__getitem__, texts))

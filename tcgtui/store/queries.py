@@ -35,7 +35,7 @@ def _where(game: str | None, runs: list[int] | None, humans: bool) -> tuple[str,
 
 
 GAME_COLUMNS = ("id", "run", "agent", "opponent", "lang", "index", "seat", "status", "winner", "turns", "game",
-                "params_json", "pack_id", "pack_hash", "score", "result", "reason", "error", "started_at",
+                "params_json", "pack", "score", "result", "reason", "error", "started_at",
                 "finished_at", "record_json")
 # What ``decision_facts`` gives per game: the counts first, then the rest (see tcgtui.store.facts).
 FACT_COUNTS = tuple(c for c in facts.COLUMNS if c not in ("kinds", "card_kinds", "parse_paths", "seconds", "tokens"))
@@ -45,7 +45,8 @@ FACT_COLUMNS = (*FACT_COUNTS, "kinds", "card_kinds", "parse_paths", "seconds", "
 def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
           humans: bool = True, with_record: bool = False) -> tuple[list[tuple], dict[str, tuple[str, ...]]]:
     """Games of one game id (None: all), of the given runs (None: all), as GAME_COLUMNS rows, in
-    (run, agent, opponent, lang, game index) order (``record_json`` None unless asked for), and
+    (run, agent, opponent, lang, game index) order (``record_json`` None unless asked for; ``pack``
+    the pack's id and the first 12 characters of its hash, ``id@hash``, None without a pack), and
     each one's seats' agents in seat order, by game id (read by one scan of their own: a lookup
     per game cost a large store a good part of a second)."""
     where, params = _where(game, runs, humans)
@@ -53,7 +54,8 @@ def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] 
     record = "g.record_json" if with_record else "NULL"
     rows = conn.execute(
         "SELECT g.id, r.name, g.agent, g.opponent, g.lang, g.game_index, g.agent_seat, g.status, g.winner,"
-        " g.turns, g.game, g.game_params, g.pack_id, g.pack_hash, g.score, g.result, g.reason, g.error,"
+        " g.turns, g.game, g.game_params, g.pack_id || '@' || substr(coalesce(g.pack_hash, ''), 1, 12), g.score,"
+        " g.result, g.reason, g.error,"
         f" g.started_at, g.finished_at, {record} FROM games g LEFT JOIN runs r ON r.id = g.run_id{where}"
         " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params).fetchall()
     seats: dict[str, list[str]] = {}
