@@ -188,3 +188,32 @@ async def test_the_log_checks_its_width_once_per_paint(monkeypatch: pytest.Monke
         strips = log.render_lines(log.region.reset_offset)
         assert len(strips) == log.outer_size.height > 10
         assert checked == [log], "once for the paint, not once per row"
+
+
+async def test_no_frame_paints_a_whole_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a move the log (with the top bar), the board and the hand each wait for a frame
+    of their own: one frame painting all of them was most of the longest gap between frames."""
+    from tcgtui.tui.widgets.cards import CardRow
+    done: list[str] = []
+    add, show, wait = BattleLog.add, CardRow.show, Screen.wait_for_refresh
+
+    async def added(self: BattleLog, *args: Any) -> None:
+        done.append("log")
+        await add(self, *args)
+
+    async def shown(self: CardRow, *args: Any) -> None:
+        done.append(self.id or "")
+        await show(self, *args)
+
+    async def waited(self: Screen) -> bool:
+        done.append("frame")
+        return await wait(self)
+    async with log_after_moves(moves=2) as (app, pilot, log):
+        monkeypatch.setattr(BattleLog, "add", added)
+        monkeypatch.setattr(CardRow, "show", shown)
+        monkeypatch.setattr(Screen, "wait_for_refresh", waited)
+        await pilot.press("enter")
+        await settle(pilot, app)
+    moves = " ".join(done).replace("top-row bottom-row", "board").replace("trick-row hand", "hand")
+    assert moves.count("log frame board frame hand") >= 2, moves     # the person's move, the opponent's
+    assert "log board" not in moves and "board hand" not in moves, moves

@@ -165,13 +165,13 @@ class BoardScreen(GameScreen):
     # --- SessionView -----------------------------------------------------------------
 
     async def show_events(self, events: Sequence[Event], by: int | None, final: bool) -> None:
-        with self.app.batch_update():      # one repaint for the whole move, not one per widget
+        with self.app.batch_update():      # one repaint for the log and bars, not one per widget
             await self.query_one(BattleLog).add(events, self.log_seat)
             self.query_one(TopBar).show(phase=self.session.phase, turn=self.session.match.state.turn)
             if by is not None and by != self.session.viewer:
                 self._show_play(events, by)
-            if final:
-                await self.redraw()
+        if final:
+            await self.redraw(spread=True)
 
     def _show_play(self, events: Sequence[Event], by: int) -> None:
         for e in events:
@@ -207,33 +207,42 @@ class BoardScreen(GameScreen):
                            len(obs.my_tricks) if mine else obs.opp_trick_count,
                            to_move=obs.current_player == seat)
 
-    async def redraw(self) -> None:
+    async def redraw(self, spread: bool = False) -> None:
+        """Show the viewer's observation.  ``spread``: after a move, the board and the hand
+        each get a frame of their own, after the log's, so that no frame paints a whole move
+        (each is a few milliseconds of a 60 Hz screen, and a key is handled between them)."""
+        if spread:
+            await self.wait_for_refresh()
         s = self.session
         me = s.viewer
         other = 1 - me
         obs = s.observation(me)
         self.hand = obs.hand
         self.selected = max(0, min(self.selected, len(obs.hand) - 1))
-        self.query_one("#top-bar", PlayerBar).show(self._player_state(obs, other))
-        self.query_one("#bottom-bar", PlayerBar).show(self._player_state(obs, me))
-        hidden = self.query_one(HiddenCards)
-        if s.spectating:
-            theirs = s.observation(other)
-            hidden.show(list(theirs.hand), list(theirs.my_tricks))
-        else:
-            hidden.show(obs.opp_hand_size, obs.opp_trick_count)
 
         def champions(seat: int) -> list[Slot]:
             return [Slot(v.card, BOARD, champion=v, turn=obs.turn,
                          owner_to_move=obs.current_player == seat) for v in obs.boards[seat]]
 
-        await self.query_one("#top-row", CardRow).show(champions(other))
-        await self.query_one("#bottom-row", CardRow).show(champions(me))
-        await self.query_one("#trick-row", CardRow).show([Slot(c, TRICK) for c in obs.my_tricks])
-        await self.query_one("#hand", CardRow).show(
-            [Slot(c, HAND, index=i) for i, c in enumerate(obs.hand)],
-            self.selected)
-        self.query_one(TopBar).show(turn=obs.turn, limit=obs.turn_limit, watch=self._watch_state())
+        with self.app.batch_update():
+            self.query_one("#top-bar", PlayerBar).show(self._player_state(obs, other))
+            self.query_one("#bottom-bar", PlayerBar).show(self._player_state(obs, me))
+            hidden = self.query_one(HiddenCards)
+            if s.spectating:
+                theirs = s.observation(other)
+                hidden.show(list(theirs.hand), list(theirs.my_tricks))
+            else:
+                hidden.show(obs.opp_hand_size, obs.opp_trick_count)
+            await self.query_one("#top-row", CardRow).show(champions(other))
+            await self.query_one("#bottom-row", CardRow).show(champions(me))
+        if spread:
+            await self.wait_for_refresh()
+        with self.app.batch_update():
+            await self.query_one("#trick-row", CardRow).show([Slot(c, TRICK) for c in obs.my_tricks])
+            await self.query_one("#hand", CardRow).show(
+                [Slot(c, HAND, index=i) for i, c in enumerate(obs.hand)],
+                self.selected)
+            self.query_one(TopBar).show(turn=obs.turn, limit=obs.turn_limit, watch=self._watch_state())
 
     def _choosing(self) -> bool:
         return self.session.human_waiting() is not None
