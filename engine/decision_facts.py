@@ -84,12 +84,16 @@ class DecisionFacts:
         if len(tables) > 1 or any(g.facts is None for g in games):
             raise ValueError("games from more than one store read")
         table = next(iter(tables.values()))
-        if table.read is games and len(games) == len(table):      # the list it was read with, as read
+        if table.read_for(games):
             return table
         positions = np.fromiter((g.position for g in games), np.int64, len(games))
         if len(positions) == len(table) and np.array_equal(positions, np.arange(len(table))):
             return table
         return table.take(positions)
+
+    def read_for(self, games: Sequence[Any]) -> bool:
+        """Whether ``games`` is the list these facts were read with, as read."""
+        return self.read is games and len(games) == len(self)
 
     def of_games(self, chosen: np.ndarray) -> np.ndarray:
         """A mask over decisions: those of the games ``chosen`` (a mask over games) selects."""
@@ -101,7 +105,7 @@ def codes(games: Sequence[Any], attribute: str) -> tuple[np.ndarray, list[Any]]:
     appearance), and those values.  Worked out once per list the store read (kept with its
     facts): the analyses group the same games by the same few attributes many times over."""
     facts = games[0].facts if games else None
-    shared = facts is not None and facts.read is games and len(games) == len(facts)
+    shared = facts is not None and facts.read_for(games)
     if shared and attribute in facts._codes:
         return facts._codes[attribute]
     index: dict[Any, int] = {}
@@ -121,10 +125,10 @@ def masks(games: Sequence[Any], keys: Callable[[Any], Iterable[Any]], by: Sequen
     for attribute in by:
         found, values = codes(games, attribute)
         combined = combined * len(values) + found
-    combos, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
     out: dict[Any, np.ndarray] = {}
     for combo, i in enumerate(first.tolist()):
+        hit = inverse == combo
         for key in keys(games[i]):
-            hit = inverse == combo
             out[key] = out[key] | hit if key in out else hit
     return out

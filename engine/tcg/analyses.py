@@ -181,8 +181,8 @@ def error_patterns(games: list[Any], facts: DecisionFacts) -> list[Row]:
     hits = _pattern_hits(games, facts)
     turns = [g.turns for g in games]
     rows = []
-    for agent, lost in sorted(masks(games, lambda g: g.groups() if g.result == "loss" else [], ("agent", "result")).items(),
-                              key=lambda kv: kv[0]):
+    lost_by = masks(games, lambda g: g.groups() if g.result == "loss" else [], ("agent", "result"))
+    for agent, lost in sorted(lost_by.items(), key=lambda kv: kv[0]):
         losses = int(np.count_nonzero(lost))
         found = {p: np.flatnonzero(lost & hits[p]).tolist() for p in PATTERNS}
         total = sum(len(v) for v in found.values())
