@@ -37,6 +37,7 @@ BACKENDS = ("local", "docker", "unsafe")
 JUDGES = ("strict", "seed")
 DOCKER_FAILED = 125            # docker run's own failure (no image, no daemon), never the puzzle's
 READY = b"ready\n"
+DRAIN_SECONDS = 2.0            # a killed check's pipes close at once; only unsafe code can hold them open
 
 
 class SandboxUnavailable(UserError):
@@ -170,7 +171,8 @@ class Sandbox:
         return asyncio.run(self.check(code, value))
 
     async def _exchange(self, proc: asyncio.subprocess.Process, request: bytes) -> tuple[bytes | None, bytes]:
-        """Sends the request; reads the readiness channel and the verdict, each up to a cap."""
+        """Sends the request; reads the readiness channel and the verdict, each up to a cap (past it
+        the check is killed at once and the rest is read and dropped)."""
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         try:
             proc.stdin.write(request)
@@ -178,23 +180,26 @@ class Sandbox:
             proc.stdin.close()
         except (BrokenPipeError, ConnectionResetError):
             pass
-        data, ready = await asyncio.gather(_read_capped(proc.stdout, self.limits.output_chars + 1024),
-                                           _read_capped(proc.stderr, 4096))
-        if data is not None:
-            await proc.wait()
+        data, ready = await asyncio.gather(_read_capped(proc.stdout, self.limits.output_chars + 1024, proc),
+                                           _read_capped(proc.stderr, 4096, proc))
+        await proc.wait()
         return data, ready or b""
 
     async def _kill(self, proc: asyncio.subprocess.Process, name: str) -> None:
         """The stage's group goes; the check's own processes die with it (parent-death signal, PID
-        namespace), and a docker container by name."""
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        namespace), and a docker container by name.  Its pipes are then read to their end: until
+        they close, asyncio's ``wait()`` does not return (Python 3.11 waits for the pipes)."""
+        _kill_group(proc)
         if self.backend == "docker":
             kill = await asyncio.create_subprocess_exec("docker", "kill", name, stdout=asyncio.subprocess.DEVNULL,
                                                         stderr=asyncio.subprocess.DEVNULL)
             await kill.wait()
+        assert proc.stdout is not None and proc.stderr is not None
+        try:
+            await asyncio.wait_for(asyncio.gather(_drain(proc.stdout), _drain(proc.stderr)), DRAIN_SECONDS)
+        except asyncio.TimeoutError:
+            # only ``--sandbox unsafe`` code can fork a holder of the pipes out of the group: close them
+            proc._transport.close()  # type: ignore[attr-defined]  # asyncio offers no public way
         if proc.returncode is None:
             await proc.wait()
 
@@ -211,12 +216,27 @@ class Sandbox:
         return Verdict(ERROR, seconds, f"no verdict (exit status {code})")
 
 
-async def _read_capped(stream: asyncio.StreamReader, cap: int) -> bytes | None:
-    """Everything until end of file, or None past ``cap`` bytes (the caller then kills the check)."""
+def _kill_group(proc: asyncio.subprocess.Process) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+async def _read_capped(stream: asyncio.StreamReader, cap: int, proc: asyncio.subprocess.Process) -> bytes | None:
+    """Everything until end of file, or None past ``cap`` bytes: then the check is killed and the
+    rest is dropped as it comes (a pipe left unread would stall the exchange)."""
     chunks, size = [], 0
     while chunk := await stream.read(65_536):
         size += len(chunk)
         if size > cap:
+            _kill_group(proc)
+            await _drain(stream)
             return None
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+async def _drain(stream: asyncio.StreamReader) -> None:
+    while await stream.read(65_536):
+        pass
