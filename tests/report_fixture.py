@@ -6,6 +6,9 @@ report refactor); the card game's report must stay byte-identical.
 
 from __future__ import annotations
 
+import math
+import re
+
 from typing import Any, Callable
 
 from tcgtui.store import ABANDONED, ERRORED
@@ -55,3 +58,16 @@ def argv(fmt: str, section: str | None) -> list[str]:
 
 def golden_name(fmt: str, section: str | None) -> str:
     return f"tcg_report.{section}.csv" if fmt == "csv" else f"tcg_report.{fmt}" + (".txt" if fmt == "table" else "")
+
+
+NUMBER = re.compile(r"-?\d+\.\d+(?:[eE][-+]?\d+)?")
+
+
+def same_report(actual: str, golden: str) -> bool:
+    """The report as the golden file has it: text to the letter, decimals to 7 significant digits.
+    The decay fits (scipy's curve_fit over OpenBLAS) move in the 9th digit from one CPU's kernel
+    to another's; nothing else may move at all."""
+    if NUMBER.split(actual) != NUMBER.split(golden):
+        return False
+    a, g = NUMBER.findall(actual), NUMBER.findall(golden)
+    return len(a) == len(g) and all(math.isclose(float(x), float(y), rel_tol=1e-7, abs_tol=1e-12) for x, y in zip(a, g))
