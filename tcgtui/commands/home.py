@@ -38,7 +38,7 @@ def run() -> int:
         settings.table = table
         app = ArenaApp(settings)
         app.run()
-        farewell(store, settings.handle)
+        farewell(store, settings.handle, app.deal)
     if app.refusal is not None:
         raise app.refusal
     return app.return_code or 0

@@ -137,6 +137,18 @@ class ArenaApp(App[None]):
             return
         self.start()
 
+    def _handle_exception(self, error: Exception) -> None:
+        """A bug reached the app: the person gets one line, and the traceback (frames only: never
+        locals, which hold the environment and keys) goes to a file.  Pilot still sees the error."""
+        from rich.text import Text
+        from tcgtui.crash import report_crash
+        self._return_code = 1
+        if self._exception is None:
+            self._exception = error
+            self._exception_event.set()
+        self._exit_renderables.append(Text(report_crash(error, self.catalog)))
+        self._close_messages_no_wait()
+
     def start(self) -> None:
         """Build the game from the settings and open its table (asking the handle first if need be)."""
         try:

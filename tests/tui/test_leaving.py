@@ -1,0 +1,84 @@
+"""Leaving the app as a person does, in a real terminal (a pseudo-terminal), and what a bug
+looks like when one reaches the screen: one line, a file with the frames, never the locals."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import struct
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from tcgtui import locales
+from tcgtui.tui.app import ArenaApp, Settings
+
+SECRET = "sk-leaving-test-not-a-real-key"
+
+
+def in_terminal(argv: list[str], home: Path, until: bytes, keys: bytes, timeout: float = 60.0) -> tuple[int, bytes]:
+    """Runs ``python -m tcgtui ARGV`` on an 80x24 pseudo-terminal; once ``until`` shows, types
+    ``keys``; returns the exit status and everything the terminal received."""
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": "xterm-256color",
+           "LC_ALL": "C.UTF-8", "OPENAI_API_KEY": SECRET, "XDG_STATE_HOME": str(home / "state"),
+           "NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR", str(home / "numba"))}
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(home)
+        os.execve(sys.executable, [sys.executable, "-m", "tcgtui", *argv], env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    out, typed, deadline = b"", False, time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break                                   # the program ended: the terminal hung up
+            if not chunk:
+                break
+            out += chunk
+        if not typed and until in out:
+            os.write(fd, keys)
+            typed = True
+    else:
+        os.kill(pid, 9)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), out
+
+
+def test_home_then_q_leaves_with_status_0_and_no_traceback(tmp_path):
+    title = locales.load("en").t("ui.home.title")
+    code, out = in_terminal([], tmp_path, title.encode(), b"q")
+    assert code == 0, out[-2000:]
+    assert b"Traceback" not in out and b"Error" not in out
+
+
+def test_a_bug_reaching_the_app_is_one_line_and_a_file_without_locals(tmp_path, monkeypatch, capfd):
+    import asyncio
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    app = ArenaApp(Settings(home=True, seed=3, pause=0.0))
+
+    def bug() -> None:
+        key = os.environ["OPENAI_API_KEY"]              # a local a traceback with locals would print
+        raise RuntimeError("boom \x1b[2J")
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.call_later(bug)
+            await pilot.pause(0.2)
+    with pytest.raises(RuntimeError):
+        asyncio.run(go())
+    err = " ".join(capfd.readouterr().err.split())             # the one line, as the console wrapped it
+    assert err.count("internal error") == 1 and "RuntimeError: boom" in err and "Traceback" not in err
+    assert "\x1b" not in err and SECRET not in err
+    [crash] = list((tmp_path / "state").rglob("crash-*.txt"))
+    text = crash.read_text()
+    assert "RuntimeError: boom" in text and "in bug" in text and SECRET not in text
