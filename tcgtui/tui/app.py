@@ -138,10 +138,15 @@ class ArenaApp(App[None]):
         self.start()
 
     def _handle_exception(self, error: Exception) -> None:
-        """A bug reached the app: the person gets one line, and the traceback (frames only: never
-        locals, which hold the environment and keys) goes to a file.  Pilot still sees the error."""
+        """Bad input (an ``OptionError``) ends the app with the command's one line and status 2.  A bug:
+        the person gets one line, and the traceback (frames only: never locals, which hold the
+        environment and keys) goes to a file.  Pilot still sees the bug."""
         from rich.text import Text
         from tcgtui.crash import report_crash
+        if isinstance(error, OptionError):         # bad input met once the screen was up: the command's line
+            self.refusal = error
+            self.exit(return_code=2)
+            return
         self._return_code = 1
         if self._exception is None:
             self._exception = error

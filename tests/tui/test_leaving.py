@@ -82,3 +82,12 @@ def test_a_bug_reaching_the_app_is_one_line_and_a_file_without_locals(tmp_path, 
     [crash] = list((tmp_path / "state").rglob("crash-*.txt"))
     text = crash.read_text()
     assert "RuntimeError: boom" in text and "in bug" in text and SECRET not in text
+
+
+def test_a_model_without_an_endpoint_is_refused_in_one_line_with_status_2(tmp_path):
+    """``play --vs llm:MODEL`` with no endpoint: found once the handle is chosen, said as the
+    command's own error line (status 2), no traceback, no crash file, no key."""
+    code, out = in_terminal(["play", "--vs", "llm:fake", "--name", "ann"], tmp_path, b"\x1b[", b"")
+    text = out.decode("utf-8", "replace")
+    assert code == 2 and "--base-url" in text and "Traceback" not in text and SECRET not in text
+    assert not list((tmp_path / "state").rglob("crash-*.txt"))
