@@ -199,3 +199,19 @@ async def test_where_no_boundary_holds_the_precheck_says_so_on_the_screen(lang, 
         status = board.query_one("#status", Caption)
         await until(pilot, lambda: status.key == "duel.ui.status.no_sandbox")
         assert "landlock" in status.params["why"] and not board.session.decisions and app.failure is None
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_a_puzzle_that_errors_on_its_sample_is_said_to_error(lang) -> None:
+    app = duel_app(lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        await pilot.press("f7", "backspace")
+        await type_text(pilot, "def mystery(x): return 1 / 0")
+        await pilot.press("f2")
+        await type_text(pilot, "1")
+        await pilot.press("ctrl+s")
+        status = board.query_one("#status", Caption)
+        await until(pilot, lambda: status.key == "duel.ui.status.sample_errors")
+        assert "ZeroDivisionError" in status.params["detail"] and not board.session.decisions

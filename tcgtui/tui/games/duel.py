@@ -180,7 +180,7 @@ class DuelScreen(GameScreen):
         if o.phase == "propose":
             self.query_one("#status", Caption).set("duel.ui.status.propose")
         else:
-            self.query_one("#status", Caption).set("duel.ui.status.attempts", left=o.attempts_left)
+            self.query_one("#status", Caption).set("duel.ui.status.solve")
         self.redraw()
 
     def _set_editor(self, code: str, *, read_only: bool, title: str) -> None:
@@ -268,8 +268,9 @@ class DuelScreen(GameScreen):
         finally:
             self.checking = False
         if verdict.result != "true":
-            self.query_one("#status", Caption).set("duel.ui.status.sample_fails", result=verdict.result,
-                                                   detail=clean(verdict.detail)[:200])
+            key = {"error": "sample_errors", "timeout": "sample_timeout"}.get(verdict.result, "sample_fails")
+            self.query_one("#status", Caption).set(f"duel.ui.status.{key}", result=verdict.result,
+                                                   detail=clean(verdict.detail)[:200] or verdict.result)
             return
         self._send(move)
 
