@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from tcgtui.engine.grid.analysis import blocks
 from tcgtui.engine.grid.config import EMPTY
 from tcgtui.engine.grid.lines import line_through
 
@@ -64,9 +65,15 @@ def perfect(game: Any, arg: int | None = None) -> Callable[[Any, Any], str]:
         raise ValueError(f"perfect play is only offered for tictactoe, not {game.name}")
 
     def choose(state: Any, rng: Any) -> str:
+        """The fastest win, else a draw, else the slowest loss; between equally lost moves, one that
+        blocks a threat (as a person would) rather than one that hands the win over at once."""
         values = move_values(state)
         best = max(values.values())
-        return rng.choice(sorted(m for m, v in values.items() if v == best))
+        moves = sorted(m for m, v in values.items() if v == best)
+        if best < 0:
+            blocking = {state.cell_text(r, c) for r, c in blocks(state)}
+            moves = [m for m in moves if m in blocking] or moves
+        return rng.choice(moves)
     return choose
 
 

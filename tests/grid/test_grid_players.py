@@ -41,6 +41,10 @@ def test_perfect_draws_itself_and_takes_the_quickest_win():
     assert perfect(s, rng) == "1,3"
     s = state("tictactoe", "X../.O./..X")          # O must not lose: avoid the corners
     assert perfect(s, rng) in ("1,2", "2,1", "2,3", "3,2")
+    s = state("tictactoe", "X.X/O../X.O")          # X has two threats: O loses, but blocks one
+    assert {perfect(s, random.Random(i)) for i in range(20)} <= {"1,2", "2,2"}
+    s = state("tictactoe", "XX./O../...")          # a loss far off is preferred to one at once
+    assert max(players.move_values(s).values()) == players.move_values(s)[perfect(s, rng)]
 
 
 def test_alphabeta_beats_random_and_prunes(monkeypatch):
