@@ -35,15 +35,41 @@ def reached(code: str, value: str = "0") -> bool:
     return check(code, value).result == TRUE
 
 
-def stages_running() -> list[int]:
+def _stat(pid: int) -> list[str]:
+    """State and parent of a process (fields 3 and 4 of /proc/PID/stat); [] once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[:2]
+    except (OSError, IndexError):
+        return []
+
+
+def _parent(pid: int) -> int:
+    fields = _stat(pid)
+    return int(fields[1]) if fields else 0
+
+
+def stages_running(root: int | None = None) -> list[int]:
+    """Check processes (the stage's source is on their command line) descending from ``root``
+    (this process by default): other test runs on the machine have checks of their own."""
+    root = os.getpid() if root is None else root
     out = []
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and STAGE_MARK in (proc / "cmdline").read_bytes():
-                out.append(int(proc.name))
+            if not (proc.name.isdigit() and STAGE_MARK in (proc / "cmdline").read_bytes()):
+                continue
         except OSError:
             continue
+        pid = int(proc.name)
+        while pid > 1 and pid != root:
+            pid = _parent(pid)
+        if pid == root:
+            out.append(int(proc.name))
     return out
+
+
+def alive(pids: list[int]) -> list[int]:
+    """Those still running (a zombie has ended; its reaping is its new parent's business)."""
+    return [p for p in pids if _stat(p)[:1] not in ([], ["Z"])]
 
 
 @pytest.fixture
@@ -360,17 +386,18 @@ def test_after_kill_9_of_the_caller_no_check_survives_and_the_next_start_sweeps_
     try:
         assert caller.stdout.readline() == b"started\n"
         deadline = time.monotonic() + 20
-        while not stages_running() and time.monotonic() < deadline and caller.poll() is None:
+        while not stages_running(caller.pid) and time.monotonic() < deadline and caller.poll() is None:
             time.sleep(0.05)
-        assert stages_running(), caller.poll()
+        stages = stages_running(caller.pid)
+        assert stages, caller.poll()
         left = [p for p in Path(workdirs.tempfile.gettempdir()).glob(f"{workdirs.PREFIX}{caller.pid}-*")]
         assert left
         caller.send_signal(signal.SIGKILL)
         caller.wait()
         deadline = time.monotonic() + 5
-        while stages_running() and time.monotonic() < deadline:
+        while alive(stages) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert stages_running() == []
+        assert alive(stages) == []
     finally:
         caller.kill()
         caller.wait()
