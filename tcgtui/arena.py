@@ -107,19 +107,14 @@ def _file_loaders() -> dict[str, Any]:
 
 def read_jsonl(path: str, flag: str) -> list[Any]:
     """Every value of a JSON Lines file (blank lines skipped); one line naming the file and line if bad."""
-    import json
-    from pathlib import Path
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{flag}: {path}: cannot be read ({type(exc).__name__})") from None
+    from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text
     rows = []
-    for number, line in enumerate(lines, 1):
-        if line.strip():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                raise UserError(f"{flag}: {path}, line {number}: not JSON") from None
+    for number, line in numbered_lines(read_text(flag, path)):
+        try:
+            rows.append(parse_json(line))
+        except ValueError as exc:
+            why = str(exc) if isinstance(exc, TooDeep) else "not JSON"
+            raise UserError(f"{flag}: {path}, line {number}: {why}") from None
     return rows
 
 

@@ -67,6 +67,11 @@ def clean(text: Any, *, newlines: bool = False, tabs: bool = True) -> str:
     return controls.sub("", text)
 
 
+def shorten(text: str, limit: int = 80) -> str:
+    """At most ``limit`` characters of a value a user gave, for a message that quotes it."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def safe(text: Any, *, newlines: bool = False) -> str:
     """``clean``, with Rich markup escaped: for strings that Rich will read as markup."""
     from rich.markup import escape
