@@ -30,8 +30,9 @@ class ProsePrinter:
         self.width = min(width or console.width, 100)
 
     def paragraph(self, text: str, indent: int = 0, style: str = "") -> None:
+        """One paragraph, cleaned: it may hold a pack's card names, which come from outside."""
         width = max(10, self.width - indent)
-        for line in rtl.lines_for_display(text, width, self.mode, self.rtl):
+        for line in rtl.lines_for_display(clean(text, newlines=True), width, self.mode, self.rtl):
             pad = " " * (self.width - indent - cell_len(line)) if self.rtl else " " * indent
             self.console.print(Text(pad + line, style=style), soft_wrap=True, highlight=False)
 
