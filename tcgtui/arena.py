@@ -93,9 +93,16 @@ def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
     for p in spec.info.params:
         if p.kind and isinstance(out.get(p.name), str):
             loaders = loaders or _file_loaders()
-            flag = "--" + p.name.replace("_", "-") if p.name in SHORTCUTS else f"--param {p.name}"
+            flag = param_flag(p.name)
             out[p.name] = loaders[p.kind](flag, out[p.name]) if out[p.name] else None
     return out
+
+
+def param_flag(name: str) -> str:
+    """The flag that sets a parameter, as a message names it: its shortcut, else ``--param NAME``."""
+    flags = {**{target: flag for flag, target in SHORTCUTS.items()},
+             **{target[0]: flag for flag, target in game_shortcuts().items()}}
+    return "--" + flags[name].replace("_", "-") if name in flags else f"--param {name}"
 
 
 def _file_loaders() -> dict[str, Any]:
