@@ -51,6 +51,28 @@ def _why(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
+def _special(mode: int) -> str | None:
+    """What a file is when it is not a regular file (a directory, a FIFO, a device...), else None."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "special file")
+
+
+def check_regular(flag: str, path: str | Path) -> bool:
+    """True when ``path`` is a regular file, False when nothing is there; a FIFO, a device or a
+    directory is refused (SQLite would open /dev/zero as a database and write beside it)."""
+    try:
+        mode = os.stat(Path(path).expanduser()).st_mode
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise _refuse("unreadable", flag, path, reason=_why(exc)) from None
+    kind = _special(mode)
+    if kind is not None:
+        raise _refuse("not_regular", flag, path, kind=kind)
+    return True
+
+
 def read_bytes(flag: str, path: str | Path, limit: int = MAX_BYTES) -> bytes:
     """The bytes of a regular file (``-``: standard input), at most ``limit`` of them."""
     if str(path) == "-":
@@ -62,11 +84,11 @@ def read_bytes(flag: str, path: str | Path, limit: int = MAX_BYTES) -> bytes:
             raise _refuse("missing", flag, path) from None
         except OSError as exc:
             raise _refuse("unreadable", flag, path, reason=_why(exc)) from None
+        kind = _special(os.fstat(fd).st_mode)
+        if kind is not None:
+            os.close(fd)
+            raise _refuse("not_regular", flag, path, kind=kind)
         with os.fdopen(fd, "rb") as fh:
-            mode = os.fstat(fd).st_mode
-            kind = next((name for test, name in _KINDS if test(mode)), None if stat.S_ISREG(mode) else "special")
-            if kind is not None:
-                raise _refuse("not_regular", flag, path, kind=kind)
             try:
                 data = fh.read(limit + 1)
             except OSError as exc:
@@ -133,12 +155,13 @@ def check_target(flag: str, path: str | Path) -> Path:
     """Before any work: the target is no directory and its folder takes a new file (a probe is made
     and removed), so a long job never ends on a target it cannot write."""
     target = Path(path).expanduser()
-    if target.is_dir():
-        raise _refuse("directory", flag, path)
-    if not target.parent.is_dir():
-        raise _refuse("no_folder", flag, path)
     try:
-        fd, probe = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        if target.is_dir():
+            raise _refuse("directory", flag, path)
+        check_regular(flag, target)         # a FIFO or a device is not replaced by a file
+        if not target.parent.is_dir():
+            raise _refuse("no_folder", flag, path)
+        fd, probe = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.", suffix=".tmp")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
@@ -156,7 +179,7 @@ def write_atomic(flag: str, path: str | Path, chunks: Iterable[str]) -> Path:
     """Write ``chunks`` (text) to ``path`` whole or not at all: a temporary file beside it, renamed."""
     target = check_target(flag, path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.", suffix=".tmp")
     except OSError as exc:
         raise _refuse("unwritable", flag, path, reason=_why(exc)) from None
     try:

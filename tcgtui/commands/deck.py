@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tcgtui import locales
+from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.limits import MAX_CONCURRENCY, check_count, check_seed
 from tcgtui.packs import BUILTIN_DIR, load_pack, resolve
@@ -137,5 +138,5 @@ def run(args: argparse.Namespace) -> int:
         write_atomic("--out", target, (json.dumps(q, ensure_ascii=False) + "\n" for q in lines if q["language"] == lang))
     kept = len(lines) // max(1, len(langs))
     print(text.t("cmd_deck.made", kept=kept, tried=tried, share=100 * kept / max(1, tried), seconds=seconds,
-                 per_hour=3600 * kept / seconds if seconds else 0, path=args.out), file=sys.stderr)
+                 per_hour=3600 * kept / seconds if seconds else 0, path=clean(args.out)), file=sys.stderr)
     return 0 if kept >= args.count else 1
