@@ -106,7 +106,7 @@ def test_02_bench_duel_bank_row_nested_100000_deep(tmp_path, capsys):
 def test_03_duel_check_row_nested_100000_deep(tmp_path, capsys):
     rows = tmp_path / "rows.jsonl"
     rows.write_text(DEEP + "\n", encoding="utf-8")
-    one_line_error(capsys, ["duel", "check", str(rows)], "rows.jsonl, line 1")
+    one_line_error(capsys, ["duel", "check", str(rows)], "rows.jsonl, line 1", "nested too deeply")
 
 
 def test_04_duel_check_dev_zero_is_refused_before_reading(capsys):

@@ -10,7 +10,7 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.errors import UserError
-from tcgtui.userfiles import numbered_lines, parse_json, read_text
+from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text
 
 
 def read_rows(path: str, text: locales.Catalog) -> list[dict[str, Any]]:
@@ -19,7 +19,9 @@ def read_rows(path: str, text: locales.Catalog) -> list[dict[str, Any]]:
     for number, line in numbered_lines(read_text("", path)):
         try:
             row = parse_json(line)
-        except ValueError:          # not JSON, or nested too deeply
+        except TooDeep as exc:
+            raise UserError(f"{path}, line {number}: {exc}") from None
+        except ValueError:
             row = None
         if not (isinstance(row, dict) and isinstance(row.get("code"), str) and isinstance(row.get("value"), str)):
             raise UserError(text.t("cmd_duel.bad_row", file=path, line=number))
