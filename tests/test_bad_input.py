@@ -333,3 +333,35 @@ def test_28_a_duel_reply_of_8_mb_is_an_invalid_reply(tmp_path):
         assert parsed.move is None and parsed.error == "too_long", parsed.error
     parsed = parse_proposal_reply(fence + "SOLUTION: 1")
     assert parse_proposal(parsed.move) is not None           # what the prompter passes, the game takes
+
+
+# Found by tests/test_bad_input_property.py on its first runs --------------------------------------------------
+
+def test_a_directory_named_as_a_file_to_read(tmp_path, capsys):
+    one_line_error(capsys, ["eleusis", "judge", "--rule", str(tmp_path), "--guess", str(tmp_path)], "--rule",
+                   "is a directory")
+
+
+def test_a_fifo_or_device_as_a_file_to_write_is_left_as_it_is(tmp_path, capsys):
+    import stat
+
+    db = tmp_path / "t.sqlite3"
+    assert main(bench(db)) == 0
+    capsys.readouterr()
+    os.mkfifo(tmp_path / "pipe")
+    one_line_error(capsys, ["baseline", "export", str(tmp_path / "pipe"), "--db", str(db)], "pipe", "FIFO")
+    one_line_error(capsys, bench(tmp_path / "pipe"), "--db", "FIFO")
+    assert stat.S_ISFIFO(os.stat(tmp_path / "pipe").st_mode)
+
+
+def test_a_file_name_too_long_is_one_line(tmp_path, capsys):
+    one_line_error(capsys, ["baseline", "export", str(tmp_path / ("a" * 1000)), "--db", str(tmp_path / "t")],
+                   "File name too long")
+
+
+def test_usage_errors_do_not_echo_escape_sequences(capsys):
+    with pytest.raises(SystemExit) as exit:                  # argparse's: unrecognized arguments, as typed
+        main(["games", "\x1b]0;pwned\x07\x9b31m"])
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and not any(c in err for c in "\x1b\x07\x9b"), repr(err)
