@@ -15,7 +15,7 @@ import platformdirs
 
 from tcgtui import locales
 from tcgtui.errors import UserError
-from tcgtui.userfiles import parse_toml, read_text
+from tcgtui.userfiles import parse_toml, read_text, write_atomic
 
 ENV = "TCGTUI_CONFIG"
 HANDLE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")      # the whole string: fullmatch
@@ -54,7 +54,4 @@ def save_handle(handle: str) -> Path:
     check_handle(handle)
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(f'handle = "{handle}"\n', encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_atomic(ENV if os.environ.get(ENV) else "", path, [f'handle = "{handle}"\n'])

@@ -175,18 +175,19 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(flag: str, path: str | Path, chunks: Iterable[str]) -> Path:
-    """Write ``chunks`` (text) to ``path`` whole or not at all: a temporary file beside it, renamed."""
+def write_atomic(flag: str, path: str | Path, chunks: Iterable[str | bytes]) -> Path:
+    """Write ``chunks`` (text, as UTF-8, or bytes) to ``path`` whole or not at all: a temporary file
+    beside it, renamed."""
     target = check_target(flag, path)
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.", suffix=".tmp")
     except OSError as exc:
         raise _refuse("unwritable", flag, path, reason=_why(exc)) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with os.fdopen(fd, "wb") as fh:
             os.fchmod(fd, 0o666 & ~_umask())           # as an ordinary new file, not mkstemp's 0600
             for chunk in chunks:
-                fh.write(chunk)
+                fh.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
             fh.flush()
             os.fsync(fd)
         os.replace(tmp, target)
