@@ -16,6 +16,7 @@ from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.registry import GameSpec, ParamError, UnknownGame
 from tcgtui.errors import UserError
+from tcgtui.referee import ready
 
 SHORTCUTS = {"pack": "pack", "deck": "deck", "opp_deck": "opp_deck", "position": "position", "to_move": "to_move"}
 
@@ -135,7 +136,9 @@ def build_game(spec: GameSpec, params: dict[str, Any]) -> Any:
 
 def game_from_args(args: argparse.Namespace) -> tuple[GameSpec, Any]:
     spec = variant(game_spec(getattr(args, "game", None) or registry.DEFAULT), args)
-    return spec, build_game(spec, given_params(args, spec))
+    game = build_game(spec, given_params(args, spec))
+    ready(spec, game)
+    return spec, game
 
 
 def variants(spec: GameSpec) -> list[tuple[GameSpec, str]]:

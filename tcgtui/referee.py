@@ -35,7 +35,21 @@ def python_check(options: dict[str, Any]) -> Referee:
     return settle
 
 
+def python_check_ready(game: Any) -> None:
+    """Before the first game: the sandbox the game names must hold here (raises one line if not)."""
+    from tcgtui.sandbox import boundary_or_refuse
+    boundary_or_refuse(str(getattr(game, "sandbox", "local")))
+
+
 SERVICES: dict[str, Callable[[dict[str, Any]], Referee]] = {"python-check": python_check}
+READY: dict[str, Callable[[Any], None]] = {"python-check": python_check_ready}
+
+
+def ready(spec: registry.GameSpec, game: Any) -> None:
+    """Refuses, before any game is played, where the game's referee cannot run here."""
+    service = spec.extras.get("referee")
+    if service:
+        READY[service](game)
 
 
 def referee_for(game: Any, options: dict[str, Any] | None = None) -> Referee | None:

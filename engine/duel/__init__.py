@@ -23,8 +23,9 @@ __all__ = ["Answer", "Check", "DuelGame", "DuelNarrator", "DuelObservation", "Du
            "REFEREE", "Round", "Verdict", "rules_text"]
 
 
-# Where checks run: the local isolated interpreter, or Docker where a user has it (``--sandbox docker``).
-SANDBOX = Param("sandbox", str, "local", choices=("local", "docker"))
+# Where checks run: the local isolated interpreter inside the operating system's boundary, Docker
+# where a user has it, or ``unsafe`` (no boundary, chosen by name; the record keeps the choice).
+SANDBOX = Param("sandbox", str, "local", choices=("local", "docker", "unsafe"))
 SHORTCUTS = {"sandbox": ("sandbox", "duel.games.sandbox_flag")}
 
 

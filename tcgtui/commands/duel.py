@@ -34,14 +34,17 @@ def sandbox_from(args: argparse.Namespace, text: locales.Catalog) -> Sandbox:
     if not 0 < args.timeout <= 600:
         raise UserError(text.t("cmd_duel.bad_timeout", value=args.timeout))
     check_count("--workers", args.workers, 1, MAX_CONCURRENCY)
-    return Sandbox(args.sandbox, Limits(timeout=args.timeout), args.workers)
+    return Sandbox(args.sandbox, Limits(timeout=args.timeout), args.workers,
+                   judge="seed" if getattr(args, "protocol", "tcgtui") == "seed" else "strict")
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     sub = p.add_subparsers(dest="duel_command", metavar="JOB", parser_class=type(p))
     check = sub.add_parser("check", help=text.t("cmd_duel.check"), description=text.t("cmd_duel.check"))
-    check.add_argument("file", metavar="FILE.jsonl", help=text.t("cmd_duel.file"))
+    check.add_argument("file", metavar="FILE.jsonl", nargs="?", help=text.t("cmd_duel.file"))
     add_sandbox_arguments(check, text)
+    check.add_argument("--explain", action="store_true", help=text.t("cmd_duel.explain"))
+    check.add_argument("--protocol", choices=("tcgtui", "seed"), default="tcgtui", help=text.t("cmd_duel.protocol"))
     mine = sub.add_parser("mine", help=text.t("cmd_duel.mine"), description=text.t("cmd_duel.mine"))
     mine.add_argument("--run", nargs="+", action="extend", metavar="NAME", help=text.t("cmd_duel.run"))
     mine.add_argument("--out", metavar="FILE.jsonl", default="-", help=text.t("cmd_duel.out"))
@@ -74,6 +77,14 @@ def mine(args: argparse.Namespace, text: locales.Catalog) -> int:
 
 
 def check(args: argparse.Namespace, text: locales.Catalog) -> int:
+    if args.explain:
+        from tcgtui.sandbox.explain import explain
+        for line in explain(text):
+            print(clean(line))
+        if args.file is None:
+            return 0
+    if args.file is None:
+        raise UserError(text.t("cmd_duel.no_file"))
     sandbox = sandbox_from(args, text)
     rows = read_rows(args.file, text)
     try:

@@ -1,42 +1,48 @@
-"""Run untrusted puzzle code: is ``mystery(value)`` True?  Every game that runs code uses this.
+"""Run untrusted puzzle code: is ``mystery(value)`` true?  Every game that runs code uses this.
 
-Each check is a fresh ``python -I -S`` process (``child.py``) in its own process
-group, in an empty temporary directory, with nothing of the caller's environment,
-its own resource limits, no network (a new network namespace where the system
-allows one, and an audit hook in every case), and a wall-clock timeout after which
-the whole group is killed.  The code and the value travel as JSON on stdin, so the
-value is never spliced into the program.  The verdict comes back on the child's
-private copy of its stdout, under a nonce the puzzle cannot read.
+Each check is a fresh isolated interpreter running ``stage.py``, which puts the
+operating system's layers in place (``layers.py``: namespaces, Landlock, seccomp,
+limits) before the puzzle's first line, then evaluates ``mystery(<value>)``: the
+value is any Python expression, read as the call's arguments, as The Token Games'
+arena runs it.  The code and the value travel as data on stdin, never spliced into
+a program.  The verdict comes back on the check's own stdout pipe (a puzzle can
+forge nothing but its own); a wall clock ends every check, whatever it writes.
 
-Results: ``true``, ``false`` (mystery returned anything but True), ``error`` (an
-exception, a refused operation, a crash, a value that does not parse) or ``timeout``.
-Docker is an optional backend for users who have it (``Sandbox("docker")``).
+Results: ``true``, ``false``, ``error`` (an exception, a crash, output over the cap)
+or ``timeout``.  ``strict`` (tcgtui's rule) counts only the value True as true;
+``seed`` counts any true-looking result, as The Token Games does.  Backends: ``local``
+(refused where the boundary does not hold), ``docker`` (a container per check) and
+``unsafe`` (no boundary, chosen by name, recorded as such).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import marshal
 import math
 import os
-import secrets
-import shutil
 import signal
-import tempfile
 import time
 import weakref
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Iterable
 
-from tcgtui.sandbox.isolation import DockerMissing, docker_client_env, docker_command, local_command, stdlib_is_public
+from tcgtui.errors import UserError
+from tcgtui.sandbox import layers, workdirs
+from tcgtui.sandbox.docker import DockerMissing, docker_client_env, docker_command
 
 TRUE, FALSE, ERROR, TIMEOUT = "true", "false", "error", "timeout"
 RESULTS = (TRUE, FALSE, ERROR, TIMEOUT)
-BACKENDS = ("local", "docker")
-NOBODY = 65534
+BACKENDS = ("local", "docker", "unsafe")
+JUDGES = ("strict", "seed")
 DOCKER_FAILED = 125            # docker run's own failure (no image, no daemon), never the puzzle's
-_CHILD = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
+READY = b"ready\n"
+DRAIN_SECONDS = 2.0            # a killed check's pipes close at once; only unsafe code can hold them open
+
+
+class SandboxUnavailable(UserError):
+    """No operating-system boundary here (or a layer failed to go up): model code does not run,
+    and the command says why in one line."""
 
 
 @dataclass(frozen=True)
@@ -45,15 +51,15 @@ class Limits:
 
     timeout: float = 5.0           # wall-clock seconds, start-up included
     memory_mb: int = 512           # address space
-    file_mb: int = 1               # largest file the puzzle may write (in its temporary directory)
+    file_mb: int = 1               # largest file the puzzle may write (in its folder)
     open_files: int = 32
     output_chars: int = 65_536     # printed by the puzzle, and read back from the child
 
     def rlimits(self) -> dict[str, int]:
         mb = 1 << 20
         return {"RLIMIT_AS": self.memory_mb * mb, "RLIMIT_CPU": math.ceil(self.timeout) + 1,
-                "RLIMIT_FSIZE": self.file_mb * mb, "RLIMIT_NOFILE": self.open_files, "RLIMIT_NPROC": 0,
-                "RLIMIT_CORE": 0}
+                "RLIMIT_FSIZE": self.file_mb * mb, "RLIMIT_NOFILE": self.open_files,
+                "RLIMIT_NPROC": layers.THREADS, "RLIMIT_CORE": 0}
 
 
 @dataclass(frozen=True)
@@ -80,52 +86,77 @@ def _core_gate() -> asyncio.Semaphore:
     return gate
 
 
+def boundary_or_refuse(backend: str) -> layers.Boundary:
+    """The probed boundary for ``local``; raises SandboxUnavailable (one line) where it does not hold."""
+    if backend != "local":
+        return layers.NONE
+    found = layers.probe()
+    missing = found.missing()
+    if missing:
+        raise SandboxUnavailable("sandbox local: no operating-system boundary here (missing: " + ", ".join(missing)
+                                 + "); model code does not run. Use Linux 5.13+ with Landlock and libseccomp "
+                                 "(and user namespaces or Landlock ABI 6), --sandbox docker, or --sandbox unsafe "
+                                 "to run it anyway")
+    return found
+
+
 class Sandbox:
     """Runs checks with one backend and one set of limits; ``workers`` bounds concurrent checks."""
 
     def __init__(self, backend: str = "local", limits: Limits | None = None, workers: int | None = None,
-                 image: str = "python:3.11-slim") -> None:
+                 image: str = "python:3.11-slim", judge: str = "strict") -> None:
         if backend not in BACKENDS:
             raise ValueError(f"sandbox {backend!r}: expected one of {', '.join(BACKENDS)}")
+        if judge not in JUDGES:
+            raise ValueError(f"judge {judge!r}: expected one of {', '.join(JUDGES)}")
         self.backend = backend
         self.limits = limits or Limits()
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.image = image
+        self.judge = judge
+        self.boundary = boundary_or_refuse(backend)
+        workdirs.sweep()
 
     async def check(self, code: str, value: str) -> Verdict:
         """One check; at most one per core runs at a time in this event loop, whoever asks."""
         async with _core_gate():
             return await self._check(code, value)
 
+    def _request(self, code: str, value: str, work: str) -> bytes:
+        limits, cap = self.limits.rlimits(), self.limits.output_chars
+        plan = (self.boundary.plan(work, limits, cap) if self.backend == "local"
+                else layers.unsafe_plan("/sandbox" if self.backend == "docker" else work, limits, cap))
+        return marshal.dumps({"code": code, "value": value, "strict": self.judge == "strict", "plan": plan,
+                              "parent": None if self.backend == "docker" else os.getpid()})
+
     async def _check(self, code: str, value: str) -> Verdict:
-        nonce = secrets.token_hex(16)
-        drop = self.backend == "local" and os.geteuid() == 0 and stdlib_is_public()
-        request = json.dumps({"code": code, "value": value, "nonce": nonce, "drop": drop,
-                              "limits": self.limits.rlimits(), "output_cap": self.limits.output_chars}).encode()
-        tmp = tempfile.mkdtemp(prefix="tcgtui-check-")
-        name = f"tcgtui-check-{nonce}"
+        work = workdirs.make()
+        name = os.path.basename(work)
         try:
-            if drop:
-                os.chown(tmp, NOBODY, NOBODY)
             if self.backend == "docker":
-                argv, cwd, env = docker_command(self.image, self.limits, name, _CHILD), None, docker_client_env()
+                argv, cwd, env = docker_command(self.image, self.limits, name, layers.STAGE), None, docker_client_env()
             else:
-                argv, cwd, env = local_command(_CHILD), tmp, {"HOME": tmp, "TMPDIR": tmp, "LC_ALL": "C.UTF-8"}
+                argv, cwd, env = layers.python_argv(), work, {"HOME": work, "TMPDIR": work, "LC_ALL": "C.UTF-8"}
+            request = self._request(code, value, work)
             started = time.perf_counter()
             proc = await asyncio.create_subprocess_exec(
                 *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True)
+                stderr=asyncio.subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
             try:
-                data = await asyncio.wait_for(self._exchange(proc, request), self.limits.timeout)
+                data, ready = await asyncio.wait_for(self._exchange(proc, request), self.limits.timeout)
             except asyncio.TimeoutError:
                 return Verdict(TIMEOUT, time.perf_counter() - started, f"over {self.limits.timeout:g} s")
             finally:
                 await self._kill(proc, name)
             if self.backend == "docker" and proc.returncode == DOCKER_FAILED:
                 raise DockerMissing(f"sandbox docker: docker run failed (exit status {DOCKER_FAILED})")
-            return self._verdict(data, nonce, proc.returncode, time.perf_counter() - started)
+            if not ready.startswith(READY):
+                why = ready.decode("utf-8", "replace").strip().splitlines()
+                raise SandboxUnavailable(f"sandbox {self.backend}: a layer did not go up ("
+                                         f"{why[-1] if why else f'exit status {proc.returncode}'})")
+            return self._verdict(data, proc.returncode, time.perf_counter() - started)
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            await asyncio.to_thread(workdirs.remove, work)
 
     async def check_many(self, pairs: Iterable[tuple[str, str]]) -> list[Verdict]:
         """Every (code, value) checked, at most ``workers`` at a time, verdicts in the given order."""
@@ -139,45 +170,73 @@ class Sandbox:
     def check_sync(self, code: str, value: str) -> Verdict:
         return asyncio.run(self.check(code, value))
 
-    async def _exchange(self, proc: asyncio.subprocess.Process, request: bytes) -> bytes | None:
-        assert proc.stdin is not None and proc.stdout is not None
+    async def _exchange(self, proc: asyncio.subprocess.Process, request: bytes) -> tuple[bytes | None, bytes]:
+        """Sends the request; reads the readiness channel and the verdict, each up to a cap (past it
+        the check is killed at once and the rest is read and dropped)."""
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         try:
             proc.stdin.write(request)
             await proc.stdin.drain()
             proc.stdin.close()
         except (BrokenPipeError, ConnectionResetError):
             pass
-        chunks, size, cap = [], 0, self.limits.output_chars + 1024
-        while chunk := await proc.stdout.read(65_536):
-            size += len(chunk)
-            if size > cap:
-                return None
-            chunks.append(chunk)
+        data, ready = await asyncio.gather(_read_capped(proc.stdout, self.limits.output_chars + 1024, proc),
+                                           _read_capped(proc.stderr, 4096, proc))
         await proc.wait()
-        return b"".join(chunks)
+        return data, ready or b""
 
     async def _kill(self, proc: asyncio.subprocess.Process, name: str) -> None:
-        """The whole process group goes, whatever the puzzle started (and a docker container by name)."""
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """The stage's group goes; the check's own processes die with it (parent-death signal, PID
+        namespace), and a docker container by name.  Its pipes are then read to their end: until
+        they close, asyncio's ``wait()`` does not return (Python 3.11 waits for the pipes)."""
+        _kill_group(proc)
         if self.backend == "docker":
             kill = await asyncio.create_subprocess_exec("docker", "kill", name, stdout=asyncio.subprocess.DEVNULL,
                                                         stderr=asyncio.subprocess.DEVNULL)
             await kill.wait()
+        assert proc.stdout is not None and proc.stderr is not None
+        try:
+            await asyncio.wait_for(asyncio.gather(_drain(proc.stdout), _drain(proc.stderr)), DRAIN_SECONDS)
+        except asyncio.TimeoutError:
+            # only ``--sandbox unsafe`` code can fork a holder of the pipes out of the group: close them
+            proc._transport.close()  # type: ignore[attr-defined]  # asyncio offers no public way
         if proc.returncode is None:
             await proc.wait()
 
     @staticmethod
-    def _verdict(data: bytes | None, nonce: str, code: int | None, seconds: float) -> Verdict:
+    def _verdict(data: bytes | None, code: int | None, seconds: float) -> Verdict:
         if data is None:
             return Verdict(ERROR, seconds, "output over the cap")
-        parts = data.split(b"\n", 2)
-        word = parts[1].decode("ascii", "replace") if len(parts) == 3 else ""
-        if parts[0] == nonce.encode() and word in (TRUE, FALSE, ERROR):
-            return Verdict(word, seconds, parts[2].decode("utf-8", "replace"))
+        word, _, detail = data.partition(b"\n")
+        if word in (b"true", b"false", b"error"):
+            return Verdict(word.decode("ascii"), seconds, detail.decode("utf-8", "replace"))
         if code is not None and code < 0:
             return Verdict(ERROR, seconds, f"killed by {signal.Signals(-code).name}" if -code in signal.valid_signals()
                            else f"killed by signal {-code}")
         return Verdict(ERROR, seconds, f"no verdict (exit status {code})")
+
+
+def _kill_group(proc: asyncio.subprocess.Process) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+async def _read_capped(stream: asyncio.StreamReader, cap: int, proc: asyncio.subprocess.Process) -> bytes | None:
+    """Everything until end of file, or None past ``cap`` bytes: then the check is killed and the
+    rest is dropped as it comes (a pipe left unread would stall the exchange)."""
+    chunks, size = [], 0
+    while chunk := await stream.read(65_536):
+        size += len(chunk)
+        if size > cap:
+            _kill_group(proc)
+            await _drain(stream)
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _drain(stream: asyncio.StreamReader) -> None:
+    while await stream.read(65_536):
+        pass

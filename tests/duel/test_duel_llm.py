@@ -127,7 +127,7 @@ HOSTILE = ("import os\ndef mystery(x):\n    while True:\n        os.fork()\n",
            "def mystery(x):\n    return len('a' * 10 ** 10) > 0\n",
            "def mystery(x):\n    while True:\n        pass\n",
            "def mystery(x):\n    return open('/etc/hostname').read() != ''\n",
-           "import ctypes\ndef mystery(x):\n    return True\n")
+           "import socket\ndef mystery(x):\n    return socket.socket() is not None\n")
 
 
 def test_hostile_puzzles_are_contained_and_the_duel_goes_on():

@@ -180,3 +180,22 @@ async def test_at_zero_with_nothing_written_the_round_is_a_failure(fixed_clock) 
         first = board.session.observation(1).history[0]
         assert first.outcome == "failure" and first.cause == "time" and first.answer is None
         assert mine(board)[0].move == TimeUp().text()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_where_no_boundary_holds_the_precheck_says_so_on_the_screen(lang, monkeypatch) -> None:
+    """An old kernel simulated: the person's sample is not run, one line says why, the app goes on."""
+    from tcgtui.sandbox import layers
+    monkeypatch.setattr(layers, "probe", lambda: layers.Boundary(seccomp=True, root=True))
+    app = duel_app(lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        await pilot.press("f7", "backspace")
+        await type_text(pilot, "def mystery(x): return True")
+        await pilot.press("f2")
+        await type_text(pilot, "1")
+        await pilot.press("ctrl+s")
+        status = board.query_one("#status", Caption)
+        await until(pilot, lambda: status.key == "duel.ui.status.no_sandbox")
+        assert "landlock" in status.params["why"] and not board.session.decisions and app.failure is None

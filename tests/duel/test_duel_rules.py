@@ -61,12 +61,14 @@ def test_the_proposer_gives_code_and_a_secret_sample():
 
 
 @rule("duel.rules.value")
-def test_values_are_python_expressions_of_literals_and_a_few_builtins():
+def test_values_are_python_expressions_read_as_the_argument_of_mystery():
     sandbox = Sandbox(limits=Limits(timeout=3))
-    code = "def mystery(x):\n    return x == 'abcabc' or x == [1, 2, 3] or x == 7\n"
-    for value in ("'abc' * 2", "list(range(1, 4))", "int('7')", "len('abcdefg')", "chr(ord('a')) + 'bcabc'"):
+    code = "import math\nSEVEN = 7\ndef mystery(x):\n    return x == 'abcabc' or x == [1, 2, 3] or x == 7\n"
+    for value in ("'abc' * 2", "list(range(1, 4))", "int('7')", "len('abcdefg')", "chr(ord('a')) + 'bcabc'",
+                  "SEVEN", "math.isqrt(49)", "next(iter([7]))", "(lambda: 7)()", "__import__('math').isqrt(49)",
+                  "x=7"):
         assert sandbox.check_sync(code, value).result == "true", value
-    for value in ("open('x')", "x", "eval('7')", "().__class__"):
+    for value in ("open('x')", "undefined_name", "1, 2", "7) or (7", "7\n)\nimport os\n("):
         assert sandbox.check_sync(code, value).result == "error", value
 
 
@@ -131,7 +133,7 @@ def test_errors_and_timeouts_count_as_not_true_with_their_ex_outcome():
 
 
 @rule("duel.rules.sandbox")
-def test_checks_run_in_the_sandbox_and_reaching_out_fails_them(monkeypatch):
+def test_checks_run_in_the_sandbox_and_reaching_out_raises_an_error(monkeypatch, tmp_path):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
     game = duel(rounds=2, check_timeout=1.5)
     assert "1.5" in dict(registry.get("duel").rules_text(game, locales.load("en")))["duel.rules.sandbox"]
@@ -145,6 +147,12 @@ def test_checks_run_in_the_sandbox_and_reaching_out_fails_them(monkeypatch):
     assert checked[0]["result"] == "error" and "KeyError" in checked[0]["detail"]
     assert result.outcome is not None and match.state.history[0].outcome == "puzzle-wrong-ex"
     assert result.record.setup["check_timeout"] == 1.5
+    (tmp_path / "outside.txt").write_text("x")
+    sandbox = Sandbox(limits=Limits(timeout=3))
+    for reach in (f"open({str(tmp_path / 'outside.txt')!r}).read()", "open('/etc/hostname').read()",
+                  "__import__('socket').socket()", "__import__('os').kill(1, 0) or __import__('os').fork()"):
+        v = sandbox.check_sync(f"def mystery(x):\n    return {reach}\n", "1")
+        assert v.result == "error" and ("Permission" in v.detail or "not permitted" in v.detail), (reach, v)
     slow = Match(game, 0)
     slow.play(loop.text())
     asyncio.run(run_match(game, 0, agents, match=slow))

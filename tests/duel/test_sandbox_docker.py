@@ -7,7 +7,7 @@ import pytest
 
 from tcgtui.cli import main
 from tcgtui.sandbox import ERROR, TRUE, Limits, Sandbox
-from tcgtui.sandbox.isolation import DockerMissing, docker_available
+from tcgtui.sandbox.docker import DockerMissing, docker_available
 from tcgtui.store import Store
 
 HAVE_DOCKER = docker_available()
@@ -29,7 +29,7 @@ def test_without_a_daemon_a_docker_check_refuses_to_run_and_the_duel_errors(tmp_
 def test_with_a_daemon_checks_run_in_a_container():
     sandbox = Sandbox("docker", Limits(timeout=60))
     assert sandbox.check_sync("def mystery(x):\n    return x == 3\n", "3").result == TRUE
-    assert sandbox.check_sync("import socket\ndef mystery(x):\n    return True\n", "0").result == ERROR
+    assert sandbox.check_sync("import socket\ndef mystery(x):\n    return bool(socket.create_connection(('127.0.0.1', 9), 1))\n", "0").result == ERROR
 
 
 def test_the_backend_is_a_setting_of_the_duel_kept_in_its_record():

@@ -253,7 +253,7 @@ class DuelScreen(GameScreen):
     async def precheck(self, move: str) -> None:
         """The sample is run in the sandbox before the puzzle goes: a person fixes a wrong sample
         instead of taking a penalty for a typo."""
-        from tcgtui.sandbox import Limits, Sandbox
+        from tcgtui.sandbox import DockerMissing, Limits, Sandbox, SandboxUnavailable
         game = self.session.game
         proposal = parse_proposal(move)
         assert proposal is not None
@@ -262,6 +262,9 @@ class DuelScreen(GameScreen):
         try:
             verdict = await Sandbox(game.sandbox, Limits(timeout=game.check_timeout)).check(proposal.code,
                                                                                             proposal.solution)
+        except (SandboxUnavailable, DockerMissing) as exc:      # a line on the screen, never a traceback
+            self.query_one("#status", Caption).set("duel.ui.status.no_sandbox", why=clean(str(exc))[:300])
+            return
         finally:
             self.checking = False
         if verdict.result != "true":
