@@ -19,7 +19,6 @@ from tcgtui import __version__
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.opponents.base import OptionError
-from tcgtui.scratch import use_own_temp_dir
 
 COMMANDS = ("play", "watch", "bench", "report", "baseline", "games", "analyze", "cards", "rules", "perf",
             "eleusis", "duel", "deck")
@@ -68,7 +67,6 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_module", None):
         parser.print_help()
         return 2
-    use_own_temp_dir()
     try:
         return int(args._module.run(args) or 0)
     except (UserError, OptionError, PackError, locales.LocaleError) as exc:

@@ -116,9 +116,9 @@ def test_04_duel_check_dev_zero_is_refused_before_reading(capsys):
 
 
 def test_05_duel_check_with_docker_and_no_daemon(tmp_path, capsys, monkeypatch):
-    from tcgtui.sandbox import isolation
+    from tcgtui.sandbox import docker
 
-    monkeypatch.setattr(isolation, "docker_available", lambda: False)
+    monkeypatch.setattr(docker, "docker_available", lambda: False)
     rows = tmp_path / "rows.jsonl"
     write_line(rows, {"code": "def mystery(x):\n    return True\n", "value": "1"})
     one_line_error(capsys, ["duel", "check", str(rows), "--sandbox", "docker"], "--sandbox docker", "daemon")
@@ -316,9 +316,10 @@ def test_27_kill_9_of_a_duel_check_leaves_no_temporary_folder(tmp_path):
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    done = subprocess.run([sys.executable, "-m", "tcgtui", "games"], cwd=ROOT, env=env, capture_output=True,
-                          timeout=120)
-    assert done.returncode == 0
+    write_line(rows, {"code": "def mystery(x):\n    return True\n", "value": "0"})
+    done = subprocess.run([sys.executable, "-m", "tcgtui", "duel", "check", str(rows)], cwd=ROOT, env=env,
+                          capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
     assert list(scratch.iterdir()) == []
 
 
