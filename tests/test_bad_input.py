@@ -366,3 +366,14 @@ def test_usage_errors_do_not_echo_escape_sequences(capsys):
     assert exit.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and not any(c in err for c in "\x1b\x07\x9b"), repr(err)
+
+
+def test_a_file_name_with_undecodable_bytes_is_printed_without_a_crash(tmp_path, capsys):
+    db = tmp_path / "t.sqlite3"
+    assert main(bench(db)) == 0
+    capsys.readouterr()
+    name = tmp_path / os.fsdecode(b"\xff\x80.jsonl")               # as argv carries it: surrogate escapes
+    assert main(["baseline", "export", str(name), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    out.encode("utf-8")                                            # what a UTF-8 terminal is sent
+    assert "\ufffd\ufffd.jsonl" in out and name.exists()
