@@ -31,6 +31,7 @@ from tcgtui import locales
 from tcgtui.engine.core import GameRecord
 from tcgtui.engine.tcg.describe import card_text
 from tcgtui.config import HANDLE_RE
+from tcgtui.console_text import shorten
 from tcgtui.errors import UserError
 from tcgtui.limits import SEED_LIMIT
 from tcgtui.live import HUMAN, RESUME_KEY
@@ -144,9 +145,11 @@ def _need(obj: dict, key: str, kind: type | tuple, *, optional: bool = False) ->
     value = obj[key]
     if value is None and optional:
         return None
-    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind) or \
-            isinstance(value, int) and not -SEED_LIMIT <= value < SEED_LIMIT:       # what SQLite stores
+    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
         raise _Bad(locales.load().t("humans.import_type", key=key, value=repr(value)[:40]))
+    if isinstance(value, int) and not -SEED_LIMIT <= value < SEED_LIMIT:       # what SQLite stores
+        raise _Bad(locales.load().t("humans.import_range", key=key, value=shorten(str(value)),
+                                    expected=locales.load().t("humans.a_stored_integer")))
     return value
 
 
@@ -174,11 +177,12 @@ def parse_line(text: str) -> Parsed:
     winner = _need(obj, "winner", int, optional=True)
     seats = tuple(_need(obj, "seats", list, optional=True) or ())
     count = len(seats) or 2              # version 1 files name no seats: two, the card game's
-    if not 0 <= seat < count or (winner is not None and not 0 <= winner < count):
-        raise _Bad(t.t("humans.import_type", key="agent_seat/winner", value=repr((seat, winner))))
+    for key, value in (("agent_seat", seat), ("winner", winner)):
+        if value is not None and not 0 <= value < count:
+            raise _Bad(t.t("humans.import_range", key=key, value=value, expected=t.t("humans.a_seat", high=count - 1)))
     seed = _need(obj, "seed", int)
     if seed < 0:
-        raise _Bad(t.t("humans.import_type", key="seed", value=repr(seed)))
+        raise _Bad(t.t("humans.import_range", key="seed", value=seed, expected=t.t("humans.a_seed")))
     record = _need(obj, "record", dict)
     try:
         GameRecord.from_json(record)
