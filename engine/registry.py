@@ -45,6 +45,12 @@ class Param:
     kind: str = ""                    # "pack": a pack name or folder, loaded by the caller (the engine does no I/O)
     words: tuple[tuple[str, Any], ...] = ()   # values a word stands for, outside the bounds (Eleusis's rule=drawn)
 
+    def __post_init__(self) -> None:
+        # Every number has both bounds: a value no game could use (move_cap=10**30) is refused when
+        # given, not found out (or not) while playing.
+        if self.type in (int, float) and not self.choices and (self.low is None or self.high is None):
+            raise TypeError(f"parameter {self.name}: a number needs low and high bounds")
+
     def parse(self, text: str) -> Any:
         """The value of ``text`` for this parameter; ParamError names what was expected."""
         if self.kind:

@@ -94,9 +94,16 @@ def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
     for p in spec.info.params:
         if p.kind and isinstance(out.get(p.name), str):
             loaders = loaders or _file_loaders()
-            flag = "--" + p.name.replace("_", "-") if p.name in SHORTCUTS else f"--param {p.name}"
+            flag = param_flag(p.name)
             out[p.name] = loaders[p.kind](flag, out[p.name]) if out[p.name] else None
     return out
+
+
+def param_flag(name: str) -> str:
+    """The flag that sets a parameter, as a message names it: its shortcut, else ``--param NAME``."""
+    flags = {**{target: flag for flag, target in SHORTCUTS.items()},
+             **{target[0]: flag for flag, target in game_shortcuts().items()}}
+    return "--" + flags[name].replace("_", "-") if name in flags else f"--param {name}"
 
 
 def _file_loaders() -> dict[str, Any]:
@@ -108,19 +115,14 @@ def _file_loaders() -> dict[str, Any]:
 
 def read_jsonl(path: str, flag: str) -> list[Any]:
     """Every value of a JSON Lines file (blank lines skipped); one line naming the file and line if bad."""
-    import json
-    from pathlib import Path
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{flag}: {path}: cannot be read ({type(exc).__name__})") from None
+    from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text
     rows = []
-    for number, line in enumerate(lines, 1):
-        if line.strip():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                raise UserError(f"{flag}: {path}, line {number}: not JSON") from None
+    for number, line in numbered_lines(read_text(flag, path)):
+        try:
+            rows.append(parse_json(line))
+        except ValueError as exc:
+            why = str(exc) if isinstance(exc, TooDeep) else "not JSON"
+            raise UserError(f"{flag}: {path}, line {number}: {why}") from None
     return rows
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 import json
 from dataclasses import dataclass
@@ -32,10 +31,13 @@ from tcgtui import locales
 from tcgtui.engine.core import GameRecord
 from tcgtui.engine.tcg.describe import card_text
 from tcgtui.config import HANDLE_RE
+from tcgtui.console_text import shorten
 from tcgtui.errors import UserError
+from tcgtui.limits import SEED_LIMIT
 from tcgtui.live import HUMAN, RESUME_KEY
 from tcgtui.packs import builtin_names, load_pack
 from tcgtui.store import ABANDONED, ERRORED, FINISHED, IN_PROGRESS, DecisionRow, GameRow, Store
+from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text, write_atomic
 
 FORMAT, VERSION = "tcgtui-human-game", 2
 READABLE = (1, 2)          # version 1: card games only, decisions carry "card_type" instead of "kind"
@@ -119,21 +121,9 @@ def export(store: Store, path: Path, *, include_text: bool) -> int:
     games = store.games("agent LIKE ?", (f"{HUMAN}:%",))
     public = public_hashes()
     salt = secrets.token_bytes(32)        # this export's only: forgotten when it returns
-    text = locales.load()
-    if path.is_dir():
-        raise UserError(text.t("limits.directory", file=str(path)))
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as fh:
-            for game in games:
-                line = export_line(game, store.decisions(game.id), public=public, include_text=include_text,
-                                   salt=salt)
-                fh.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise UserError(text.t("limits.unwritable", file=str(path), reason=exc.strerror or str(exc))) from None
-    finally:
-        tmp.unlink(missing_ok=True)      # gone after the rename; a leftover only after a failure
+    lines = (json.dumps(export_line(game, store.decisions(game.id), public=public, include_text=include_text,
+                                    salt=salt), ensure_ascii=False, separators=(",", ":")) + "\n" for game in games)
+    write_atomic("", path, lines)
     return len(games)
 
 
@@ -157,22 +147,20 @@ def _need(obj: dict, key: str, kind: type | tuple, *, optional: bool = False) ->
         return None
     if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
         raise _Bad(locales.load().t("humans.import_type", key=key, value=repr(value)[:40]))
+    if isinstance(value, int) and not -SEED_LIMIT <= value < SEED_LIMIT:       # what SQLite stores
+        raise _Bad(locales.load().t("humans.import_range", key=key, value=shorten(str(value)),
+                                    expected=locales.load().t("humans.a_stored_integer")))
     return value
 
 
 def parse_line(text: str) -> Parsed:
-    try:
-        return _parse_line(text)
-    except RecursionError:
-        raise _Bad(locales.load().t("limits.nested")) from None
-
-
-def _parse_line(text: str) -> Parsed:
     t = locales.load()
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _Bad(t.t("humans.import_json", reason=exc.msg)) from None
+        obj = parse_json(text)
+    except TooDeep as exc:
+        raise _Bad(str(exc)) from None
+    except ValueError as exc:
+        raise _Bad(t.t("humans.import_json", reason=getattr(exc, "msg", str(exc)))) from None
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise _Bad(t.t("humans.import_format", format=FORMAT))
     if obj.get("version") not in READABLE:
@@ -187,8 +175,14 @@ def _parse_line(text: str) -> Parsed:
         raise _Bad(t.t("humans.import_type", key="status", value=repr(status)))
     seat = _need(obj, "agent_seat", int)
     winner = _need(obj, "winner", int, optional=True)
-    if seat < 0 or (winner is not None and winner < 0):
-        raise _Bad(t.t("humans.import_type", key="agent_seat/winner", value=repr((seat, winner))))
+    seats = tuple(_need(obj, "seats", list, optional=True) or ())
+    count = len(seats) or 2              # version 1 files name no seats: two, the card game's
+    for key, value in (("agent_seat", seat), ("winner", winner)):
+        if value is not None and not 0 <= value < count:
+            raise _Bad(t.t("humans.import_range", key=key, value=value, expected=t.t("humans.a_seat", high=count - 1)))
+    seed = _need(obj, "seed", int)
+    if seed < 0:
+        raise _Bad(t.t("humans.import_range", key="seed", value=seed, expected=t.t("humans.a_seed")))
     record = _need(obj, "record", dict)
     try:
         GameRecord.from_json(record)
@@ -203,11 +197,11 @@ def _parse_line(text: str) -> Parsed:
                                      _need(raw, "kind" if "kind" in raw else "card_type", str, optional=True),
                                      float(_need(raw, "seconds", (int, float))), _need(raw, "info", dict)))
     game = GameRow(agent=agent, opponent=_need(obj, "opponent", str), lang=_need(obj, "lang", str),
-                   game_index=0, seed=_need(obj, "seed", int), agent_seat=seat, game=_need(obj, "game", str),
+                   game_index=0, seed=seed, agent_seat=seat, game=_need(obj, "game", str),
                    pack_id=_need(obj, "pack_id", str, optional=True),
                    pack_hash=_need(obj, "pack_hash", str, optional=True),
                    game_params=_need(obj, "game_params", dict, optional=True) or {},
-                   seat_specs=tuple(_need(obj, "seats", list, optional=True) or ()),
+                   seat_specs=seats,
                    score=_score(_need(obj, "score", (int, float), optional=True)),
                    result=_need(obj, "result", str, optional=True),
                    status=ABANDONED if status == IN_PROGRESS else status, record=record,
@@ -226,13 +220,7 @@ def read_files(paths: Iterable[Path]) -> list[Parsed]:
     """Parse every file fully first; the first bad line stops everything with FILE:LINE."""
     parsed: list[Parsed] = []
     for path in paths:
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(locales.load().t("humans.import_unreadable", file=str(path), reason=str(exc)))
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
+        for number, line in numbered_lines(read_text("", path)):
             try:
                 parsed.append(parse_line(line))
             except _Bad as exc:

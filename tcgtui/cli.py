@@ -28,7 +28,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line naming the flag, like our own errors."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {clean(message)}\n")
 
 
 def _available(name: str) -> bool:
@@ -71,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args._module.run(args) or 0)
     except (UserError, OptionError, PackError, locales.LocaleError) as exc:
         print(f"tcgtui {args.command}: error: {clean(exc)}", file=sys.stderr)
+        return 2
+    except OSError as exc:          # the file system refused what no check foresaw (a name too long...)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"tcgtui {args.command}: error: {clean(where + (exc.strerror or str(exc)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"tcgtui {args.command}: {locales.load().t('cli.interrupted')}", file=sys.stderr)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from pathlib import Path
 
 import platformdirs
 
 from tcgtui import locales
 from tcgtui.errors import UserError
+from tcgtui.userfiles import parse_toml, read_text, write_atomic
 
 ENV = "TCGTUI_CONFIG"
 HANDLE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")      # the whole string: fullmatch
@@ -35,12 +35,12 @@ def check_handle(handle: str, source: str = "--name") -> str:
 
 def read_config() -> dict:
     path = config_path()
-    if not path.is_file():
+    if not path.exists():
         return {}
+    source = read_text(ENV if os.environ.get(ENV) else "", path)
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        return parse_toml(source)
+    except ValueError as exc:
         raise UserError(locales.load().t("humans.bad_config", path=str(path), reason=str(exc))) from None
 
 
@@ -54,7 +54,4 @@ def save_handle(handle: str) -> Path:
     check_handle(handle)
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(f'handle = "{handle}"\n', encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_atomic(ENV if os.environ.get(ENV) else "", path, [f'handle = "{handle}"\n'])

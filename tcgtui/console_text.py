@@ -30,8 +30,9 @@ class ProsePrinter:
         self.width = min(width or console.width, 100)
 
     def paragraph(self, text: str, indent: int = 0, style: str = "") -> None:
+        """One paragraph, cleaned: it may hold a pack's card names, which come from outside."""
         width = max(10, self.width - indent)
-        for line in rtl.lines_for_display(text, width, self.mode, self.rtl):
+        for line in rtl.lines_for_display(clean(text, newlines=True), width, self.mode, self.rtl):
             pad = " " * (self.width - indent - cell_len(line)) if self.rtl else " " * indent
             self.console.print(Text(pad + line, style=style), soft_wrap=True, highlight=False)
 
@@ -49,22 +50,29 @@ _SEQUENCE = re.compile(
 _CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")       # C0 (but tab), DEL, C1
 _CONTROLS_NO_TAB = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")        # explicit embeddings, overrides and isolates
+_SURROGATES = re.compile("[\ud800-\udfff]")       # a file name's undecodable bytes: no terminal can be sent them
 
 
 def clean(text: Any, *, newlines: bool = False, tabs: bool = True) -> str:
     """Text from outside, safe to print: no control characters, no escape sequences, no
-    bidi overrides (which could make text read other than it is).
+    bidi overrides (which could make text read other than it is), no lone surrogates (a
+    path's undecodable bytes, which a UTF-8 terminal cannot be sent: shown as U+FFFD).
 
     ``newlines`` keeps ``\\n`` (and turns ``\\r\\n`` into it) where a context shows
     several lines; otherwise line breaks become spaces, so one message stays one line.
     """
-    text = _BIDI.sub("", _SEQUENCE.sub("", str(text))).replace("\r\n", "\n")
+    text = _SURROGATES.sub("\ufffd", _BIDI.sub("", _SEQUENCE.sub("", str(text)))).replace("\r\n", "\n")
     if not newlines:
         text = text.replace("\n", " ")
     controls = _CONTROLS if tabs else _CONTROLS_NO_TAB
     if newlines:
         return "\n".join(controls.sub("", part) for part in text.split("\n"))
     return controls.sub("", text)
+
+
+def shorten(text: str, limit: int = 80) -> str:
+    """At most ``limit`` characters of a value a user gave, for a message that quotes it."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def safe(text: Any, *, newlines: bool = False) -> str:

@@ -10,13 +10,14 @@ an ``llm:`` player is actually built.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from tcgtui import locales
 from tcgtui.opponents.llm.endpoint import FALLBACKS, SAMPLING_RANGES
 from tcgtui.opponents.llm.reasoning import PARSE_MODES
+from tcgtui.console_text import shorten
 from tcgtui.errors import UserError
+from tcgtui.userfiles import TooDeep, parse_json
 from tcgtui.opponents.base import check_number
 
 FLAGS = ("base_url", "temperature", "max_tokens", "extra_body", "timeout", "max_retries",
@@ -47,20 +48,18 @@ def _positive(value: Any, flag: str, lo: float, hi: float | None = None) -> None
     check_number(flag, value, lo, hi)
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(name)          # NaN, Infinity: not JSON, and no endpoint accepts them
-
-
 def endpoint_options(args: argparse.Namespace) -> dict[str, Any]:
     """The flags that were given, checked, as ``make_agent`` options."""
     out: dict[str, Any] = {k: getattr(args, k) for k in FLAGS if getattr(args, k, None) is not None}
     if "extra_body" in out:
         try:
-            extra = json.loads(out["extra_body"], parse_constant=_no_constant)
+            extra = parse_json(out["extra_body"])      # NaN, Infinity: not JSON, and no endpoint accepts them
+        except TooDeep as exc:
+            raise UserError(f"--extra-body: {exc}") from None
         except ValueError:
             extra = None
         if not isinstance(extra, dict):
-            raise UserError(f"--extra-body: {out['extra_body']!r} is not a JSON object; "
+            raise UserError(f"--extra-body: {shorten(out['extra_body'])!r} is not a JSON object; "
                             "expected e.g. '{\"reasoning\": {\"effort\": \"low\"}}'")
         out["extra_body"] = extra
         for key, (lo, hi) in RANGES.items():

@@ -13,6 +13,7 @@ from pathlib import Path
 from tcgtui import engine, locales
 from tcgtui.engine.tcg import Pack, PackError, build_pack
 from tcgtui.errors import UserError
+from tcgtui.userfiles import TooDeep, parse_toml, read_text
 
 BUILTIN_DIR = Path(engine.__file__).resolve().parent / "packs"
 DEFAULT_PACK = "community"
@@ -23,17 +24,14 @@ def builtin_names() -> list[str]:
 
 
 def _read_toml(path: Path, shown: str) -> dict:
+    """A pack file's tables; the file is read as every user file is (``tcgtui.userfiles``)."""
+    source = read_text("", path)
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except RecursionError:
-        raise PackError(shown, locales.load().t("limits.nested")) from None
+        return parse_toml(source)
+    except TooDeep as exc:
+        raise PackError(shown, str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
         raise PackError(shown, f"not valid TOML ({exc})") from None
-    except UnicodeDecodeError:
-        raise PackError(shown, "not UTF-8 text") from None
-    except OSError as exc:
-        raise PackError(shown, f"cannot be read ({exc.strerror})") from None
 
 
 def resolve(spec: str) -> Path:
@@ -51,13 +49,11 @@ def resolve(spec: str) -> Path:
 def read_deck(flag: str, path: str) -> dict:
     """A deck list file (TOML: a ``[cards]`` table of card ids and counts), parsed; the pack
     checks it when the game is made.  Any problem with the file is one line naming it."""
+    source = read_text(flag, path)
     try:
-        with Path(path).expanduser().open("rb") as fh:
-            doc = tomllib.load(fh)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        doc = parse_toml(source)
+    except ValueError as exc:
         raise UserError(f"{flag}: {path}: not a TOML deck list ({type(exc).__name__})") from None
-    except OSError as exc:
-        raise UserError(f"{flag}: {path}: cannot be read ({exc.strerror})") from None
     return {**doc, "file": path}
 
 

@@ -7,13 +7,13 @@ name their pack; it is loaded here (the engine does no I/O) and its content hash
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from tcgtui import engine
 from tcgtui.engine.deck.questions import QuestionError, QuestionSet, parse_question, set_hash
 from tcgtui.engine.tcg import PackError
 from tcgtui.errors import UserError
+from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text
 
 BUILTIN_DIR = Path(engine.__file__).resolve().parent / "deck" / "sets"
 
@@ -33,20 +33,12 @@ def _path(flag: str, spec: str) -> Path:
 
 def read_questions(flag: str, path: Path) -> tuple:
     """Every question of a JSON Lines file, or UserError naming the first bad line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise UserError(f"{flag}: {path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise UserError(f"{flag}: {path}: cannot be read ({exc.strerror})") from None
     out, seen = [], set()
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
+    for number, line in numbered_lines(read_text(flag, path)):
         try:
-            q = parse_question(json.loads(line))
-        except (ValueError, RecursionError) as exc:
-            why = str(exc) if isinstance(exc, QuestionError) else "not valid JSON"
+            q = parse_question(parse_json(line))
+        except ValueError as exc:
+            why = str(exc) if isinstance(exc, (QuestionError, TooDeep)) else "not valid JSON"
             raise UserError(f"{flag}: {path}:{number}: {why}; nothing of the file was used") from None
         if (q.id, q.language) in seen:
             raise UserError(f"{flag}: {path}:{number}: id {q.id!r} in {q.language} again; nothing of the file was used")
@@ -70,7 +62,7 @@ def load_set(flag: str, spec: str) -> QuestionSet:
             continue
         try:
             pack = load_pack(str(sim.get("pack_dir") or name))
-        except PackError as exc:
+        except (PackError, UserError) as exc:
             raise UserError(f"{flag}: {path}: question {q.id!r} needs pack {name!r}: {exc}") from None
         if sim.get("pack_hash") not in (None, pack.hash):
             raise UserError(f"{flag}: {path}: question {q.id!r} was made from another version of pack {name!r}")

@@ -15,7 +15,7 @@ import hashlib
 import re
 from typing import Any
 
-from tcgtui.engine.duel.moves import VALUE_LIMIT, Answer, Proposal
+from tcgtui.engine.duel.moves import CODE_LIMIT, TEXT_LIMIT, VALUE_LIMIT, Answer, Proposal
 from tcgtui.engine.duel.state import PROPOSE
 from tcgtui.engine.prompting import Message, Parsed
 
@@ -65,6 +65,8 @@ def parse_proposal_reply(text: str) -> Parsed:
     if value is None or len(value) > VALUE_LIMIT:
         return Parsed(None, "fence", "no_solution", text.strip()[-200:])
     explanation = "\n".join(line for line in outside.splitlines() if not SOLUTION.search(line)).strip()
+    if len(code) > CODE_LIMIT or len(explanation) > TEXT_LIMIT:     # an invalid reply, not an illegal move
+        return Parsed(None, "fence", "too_long", text.strip()[-200:])
     return Parsed(Proposal(code.strip("\n") + "\n", value, explanation).text(), "fence", None, value)
 
 
@@ -129,8 +131,8 @@ class DuelPrompter:
         return parse_proposal_reply(str(answer)) if obs.phase == PROPOSE else parse_answer_reply(str(answer))
 
     def reason(self, parsed: Parsed) -> str:
-        kind = parsed.error if parsed.error in ("no_code", "several", "no_solution") else "format"
-        return self._t(f"reason.{kind}")
+        kind = parsed.error if parsed.error in ("no_code", "several", "no_solution", "too_long") else "format"
+        return self._t(f"reason.{kind}", code=f"{CODE_LIMIT:,}", text=f"{TEXT_LIMIT:,}")
 
     def invalid(self, reason: str, obs: Any, left: int) -> Message:
         return self.turn(obs, [], retry=("", reason))

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from tcgtui.engine.eleusis.library import COUNT
 
 DEFAULT_SEEDS = 3
+MAX_SEEDS = 10_000           # deals per rule: 26 rules x 10,000 deals is already a sweep of weeks
 
 
 class RoundsError(ValueError):
@@ -63,9 +64,10 @@ def plan(values: dict[str, Any], params: dict[str, Any]
             raise RoundsError("seeds_alone")
         return None
     rules = parse_rules(str(text))
-    seeds = values.get("eleusis_seeds") or DEFAULT_SEEDS
-    if seeds < 1:
-        raise RoundsError("seeds", value=seeds)
+    seeds = values.get("eleusis_seeds")
+    seeds = DEFAULT_SEEDS if seeds is None else seeds          # --seeds 0 is refused, not the default
+    if not 1 <= seeds <= MAX_SEEDS:
+        raise RoundsError("seeds", value=seeds, high=MAX_SEEDS)
 
     def round_of(index: int) -> tuple[dict[str, Any], int]:
         return {**params, "rule": rules[(index // seeds) % len(rules)]}, index % seeds

@@ -56,8 +56,8 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
     v = VARIANTS[game_id]
     info = GameInfo(
         game_id, seats=2, outcome=WDL, moves=LIST, invalid=RULES, family="grid", prompt_styles=STYLES,
-        params=(Param("invalid_limit", int, v.invalid_limit, low=0),
-                Param("move_cap", int, v.move_cap, low=1),
+        params=(Param("invalid_limit", int, v.invalid_limit, low=0, high=1_000),
+                Param("move_cap", int, v.move_cap, low=1, high=10_000),
                 Param("position", str, ""),
                 Param("to_move", str, "", choices=("", "X", "O"))))
     return register(GameSpec(

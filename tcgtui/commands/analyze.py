@@ -14,6 +14,7 @@ import json
 from tcgtui import locales
 from tcgtui.arena import add_game_arguments, game_from_args
 from tcgtui.errors import UserError
+from tcgtui.limits import check_seed
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -40,6 +41,7 @@ async def _pick(spec: str, game: object, state: object, seed: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     text = locales.load()
+    check_seed("--seed", args.seed)
     spec, game = game_from_args(args)
     analyze = spec.extras.get("analyze")
     if analyze is None:

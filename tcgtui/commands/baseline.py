@@ -8,8 +8,8 @@ from pathlib import Path
 from tcgtui import locales
 from tcgtui.baseline import export, import_games, read_files
 from tcgtui.console_text import clean
-from tcgtui.errors import UserError
 from tcgtui.store import add_db_argument, open_store
+from tcgtui.userfiles import check_target
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -26,17 +26,12 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 def run(args: argparse.Namespace) -> int:
     text = locales.load()
     if args.action == "export":
-        target = Path(args.file).expanduser()
-        if not target.parent.is_dir():
-            raise UserError(text.t("cmd_baseline.no_directory", file=args.file))
+        target = check_target("", args.file)
         with open_store(args.db, create=False) as store:
             count = export(store, target, include_text=args.include_card_text)
         print(clean(text.t("cmd_baseline.exported", count=count, file=str(target))))
         return 0
     paths = [Path(f).expanduser() for f in args.files]
-    for path in paths:
-        if not path.is_file():
-            raise UserError(text.t("cmd_baseline.no_file", file=str(path)))
     parsed = read_files(paths)
     with open_store(args.db, create=True) as store:
         added, skipped = import_games(store, parsed)

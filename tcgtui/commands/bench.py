@@ -26,7 +26,7 @@ from tcgtui.bench.progress import ProgressView, summary_table
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
 from tcgtui.console_text import safe_params
 from tcgtui.errors import UserError
-from tcgtui.limits import MAX_CONCURRENCY, MAX_GAMES, MAX_PLANNED, check_at_most, check_seed
+from tcgtui.limits import MAX_CONCURRENCY, MAX_GAMES, MAX_PLANNED, check_at_most, check_name, check_seed
 from tcgtui.store import Store, add_db_argument, open_store
 
 PAPER_LADDER = "mc:1,2,5,10,100,1000"
@@ -221,8 +221,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(text.t("cmd_bench.errors.round_robin_vs"))
     if args.round_robin and len(agents) < 2:
         raise UserError(text.t("cmd_bench.errors.round_robin_few"))
-    opponents = [] if args.round_robin or spec.info.seats == 1 else check_players("--vs", [args.vs or PAPER_LADDER],
-                                                                                 spec)
+    ladder = PAPER_LADDER if args.vs is None else args.vs      # --vs '' names nobody: refused, not the ladder
+    opponents = [] if args.round_robin or spec.info.seats == 1 else check_players("--vs", [ladder], spec)
     if args.prompt_style is not None and args.prompt_style not in spec.info.prompt_styles:
         raise UserError(text.t("cmd_bench.errors.prompt_style", style=args.prompt_style, game=spec.id,
                                styles=", ".join(spec.info.prompt_styles) or "-"))
@@ -232,6 +232,7 @@ def run(args: argparse.Namespace) -> int:
     check_at_most("--games", args.games, MAX_GAMES)
     check_at_most("--concurrency", args.concurrency, MAX_CONCURRENCY)
     check_seed("--seed", args.seed)
+    check_name("--run", args.run)
     langs = _languages(args, game)
     rounds = game_rounds(args, spec, game)
     if rounds is not None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import time
@@ -19,8 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tcgtui import locales
+from tcgtui.console_text import clean
 from tcgtui.errors import UserError
+from tcgtui.limits import MAX_CONCURRENCY, check_count, check_seed
 from tcgtui.packs import BUILTIN_DIR, load_pack, resolve
+from tcgtui.userfiles import check_target, write_atomic
 
 if TYPE_CHECKING:
     from tcgtui.engine.deck.make import Candidate
@@ -47,10 +49,19 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 def _check(args: argparse.Namespace) -> None:
     for flag, value, lo, hi in (("--count", args.count, 1, 100_000), ("--playouts", args.playouts, 1, 10_000),
                                 ("--games", args.games, 2, 1_000_000), ("--field", args.field, 1, 100),
-                                ("--max-candidates", args.max_candidates or 1, 1, 10_000_000),
-                                ("--workers", args.workers or 1, 1, 1024)):
-        if not lo <= value <= hi:
-            raise UserError(locales.load().t("cmd_deck.errors.range", flag=flag, value=value, lo=lo, hi=hi))
+                                ("--max-candidates", args.max_candidates, 1, 10_000_000),
+                                ("--workers", args.workers, 1, MAX_CONCURRENCY)):
+        check_count(flag, value, lo, hi)
+    check_seed("--seed", args.seed)
+
+
+def _targets(out: str, langs: list[str]) -> dict[str, Path]:
+    """The file of each language, each checked before any simulation (which takes minutes)."""
+    path = Path(out)
+    named = {lang: path if len(langs) == 1 else path.with_name(f"{path.stem}.{lang}{path.suffix}") for lang in langs}
+    for target in named.values():
+        check_target("--out", target)
+    return named
 
 
 def sim_setup(pack: Any, spec: str, cand: Candidate, field: list[tuple[int, ...]], k: int, games: int) -> dict:
@@ -109,9 +120,7 @@ def run(args: argparse.Namespace) -> int:
     for lang in langs:
         if lang not in locales.available() or lang not in pack.languages:
             raise UserError(text.t("cmd_deck.errors.lang", lang=lang, langs=", ".join(pack.languages)))
-    out_path = Path(args.out)
-    if not out_path.parent.is_dir():
-        raise UserError(text.t("cmd_deck.errors.out", path=str(out_path)))
+    targets = _targets(args.out, langs)
     from tcgtui.bench.cluster import executor
     from tcgtui.engine.deck.simulate import run_task
     pool = executor(args.ray) if args.ray or (args.workers or 2) > 1 else None
@@ -125,13 +134,9 @@ def run(args: argparse.Namespace) -> int:
         if pool:
             pool.shutdown(cancel_futures=True)
     seconds = time.perf_counter() - started
-    for lang in langs:
-        target = out_path if len(langs) == 1 else out_path.with_name(f"{out_path.stem}.{lang}{out_path.suffix}")
-        partial = target.with_name(target.name + ".tmp")       # whole or not at all: renamed when written
-        partial.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in lines if q["language"] == lang),
-                           encoding="utf-8")
-        os.replace(partial, target)
+    for lang, target in targets.items():
+        write_atomic("--out", target, (json.dumps(q, ensure_ascii=False) + "\n" for q in lines if q["language"] == lang))
     kept = len(lines) // max(1, len(langs))
     print(text.t("cmd_deck.made", kept=kept, tried=tried, share=100 * kept / max(1, tried), seconds=seconds,
-                 per_hour=3600 * kept / seconds if seconds else 0, path=str(out_path)), file=sys.stderr)
+                 per_hour=3600 * kept / seconds if seconds else 0, path=clean(args.out)), file=sys.stderr)
     return 0 if kept >= args.count else 1

@@ -14,14 +14,14 @@ import asyncio
 import json
 import sys
 
-from pathlib import Path
-
 from tcgtui import locales
 from tcgtui.console_text import clean
 from tcgtui.duel.rows import read_rows
 from tcgtui.errors import UserError
-from tcgtui.sandbox import BACKENDS, Limits, Sandbox
+from tcgtui.limits import MAX_CONCURRENCY, check_count
+from tcgtui.sandbox import BACKENDS, DockerMissing, Limits, Sandbox
 from tcgtui.store import add_db_argument, open_store
+from tcgtui.userfiles import check_target, write_atomic
 
 
 def add_sandbox_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -33,8 +33,7 @@ def add_sandbox_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> 
 def sandbox_from(args: argparse.Namespace, text: locales.Catalog) -> Sandbox:
     if not 0 < args.timeout <= 600:
         raise UserError(text.t("cmd_duel.bad_timeout", value=args.timeout))
-    if args.workers is not None and args.workers < 1:
-        raise UserError(text.t("cmd_duel.bad_workers", value=args.workers))
+    check_count("--workers", args.workers, 1, MAX_CONCURRENCY)
     return Sandbox(args.sandbox, Limits(timeout=args.timeout), args.workers,
                    judge="seed" if getattr(args, "protocol", "tcgtui") == "seed" else "strict")
 
@@ -64,17 +63,16 @@ def run(args: argparse.Namespace) -> int:
 def mine(args: argparse.Namespace, text: locales.Catalog) -> int:
     from tcgtui.duel.mine import bank_rows
     from tcgtui.report.data import load_games, run_ids
+    if args.out != "-":
+        check_target("--out", args.out)
     with open_store(args.db, create=False) as store:
         games = load_games(store, run_ids(store, args.run), game="duel", with_record=True)
-    lines = "".join(json.dumps(row) + "\n" for row in bank_rows(games))
+    lines = [json.dumps(row) + "\n" for row in bank_rows(games)]
     if args.out == "-":
-        sys.stdout.write(lines)
+        sys.stdout.write("".join(lines))
     else:
-        try:
-            Path(args.out).write_text(lines, encoding="utf-8")
-        except OSError as exc:
-            raise UserError(text.t("cmd_duel.unwritable", file=args.out, why=type(exc).__name__)) from None
-        print(clean(text.t("cmd_duel.mined", count=lines.count("\n"), file=args.out)), file=sys.stderr)
+        write_atomic("--out", args.out, lines)
+        print(clean(text.t("cmd_duel.mined", count=len(lines), file=args.out)), file=sys.stderr)
     return 0
 
 
@@ -89,7 +87,10 @@ def check(args: argparse.Namespace, text: locales.Catalog) -> int:
         raise UserError(text.t("cmd_duel.no_file"))
     sandbox = sandbox_from(args, text)
     rows = read_rows(args.file, text)
-    verdicts = asyncio.run(sandbox.check_many((row["code"], row["value"]) for row in rows))
+    try:
+        verdicts = asyncio.run(sandbox.check_many((row["code"], row["value"]) for row in rows))
+    except DockerMissing as exc:         # no daemon, or docker run itself failed: nothing was checked
+        raise UserError(text.t("cmd_duel.no_docker", why=str(exc).removeprefix("sandbox docker: "))) from None
     for verdict in verdicts:
         sys.stdout.write(json.dumps(verdict.to_json()) + "\n")
     return 0

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from tcgtui import locales, rtl
 from tcgtui.console_text import clean
@@ -18,6 +17,8 @@ from tcgtui.engine.eleusis.judge import judge
 from tcgtui.engine.eleusis.library import COUNT, compiled
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
 from tcgtui.errors import UserError
+from tcgtui.limits import check_seed
+from tcgtui.userfiles import read_text
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -36,11 +37,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 
 
 def _read_rule(flag: str, path: str, text: locales.Catalog) -> Rule:
-    try:
-        source = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(text.t("cmd_eleusis.errors.file", flag=flag, path=path,
-                               why=getattr(exc, "strerror", None) or type(exc).__name__)) from None
+    source = read_text(flag, path)
     try:
         return compile_rule(source)
     except RuleError as exc:
@@ -61,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     text = locales.load(args.lang)
     if args.eleusis_command == "rules":
         return show_rules(args, text)
+    check_seed("--seed", args.seed)
     truth = secret_rule(args.rule, text)
     guess = _read_rule("--guess", args.guess, text)
     try:

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from tcgtui import locales
 from tcgtui.errors import UserError
+from tcgtui.limits import MAX_CONCURRENCY, check_count, check_seed
 from tcgtui.perf import Metric, PerfOptions, benchmarks
 
 
@@ -33,8 +34,8 @@ def run(args: argparse.Namespace) -> int:
         if unknown:
             raise UserError(f"--only: {unknown[0]!r} is not a benchmark; expected one of {', '.join(names)}")
         mods = [m for m in mods if m.NAME in args.only]
-    if args.workers < 1:
-        raise UserError(f"--workers: {args.workers} is not a worker count; expected 1 or more")
+    check_count("--workers", args.workers, 1, MAX_CONCURRENCY)
+    check_seed("--seed", args.seed)
     options = PerfOptions(workers=args.workers, quick=args.quick, seed=args.seed)
     results: dict[str, list[Metric]] = {}
     console = Console(stderr=True)

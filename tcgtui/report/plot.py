@@ -6,8 +6,7 @@ each point's exact 95% interval and the dashed line the fitted decay.
 
 from __future__ import annotations
 
-import errno
-import os
+import io
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 import numpy as np  # noqa: E402
 
-from tcgtui import locales  # noqa: E402
+from tcgtui import locales, userfiles  # noqa: E402
 from tcgtui.errors import UserError  # noqa: E402
 from tcgtui.report.analyses import Report, opponent_k  # noqa: E402
 from tcgtui.report.stats import decay  # noqa: E402
@@ -27,15 +26,9 @@ FORMATS = (".png", ".svg")
 
 
 def check_target(path: Path) -> None:
-    text = locales.load()
     if path.suffix.lower() not in FORMATS:
-        raise UserError(text.t("cmd_report.errors.plot_format", path=str(path)))
-    if not path.parent.is_dir():
-        raise UserError(text.t("cmd_report.errors.plot_directory", path=str(path.parent)))
-    if path.is_dir():
-        raise UserError(text.t("limits.directory", file=str(path)))
-    if not os.access(path.parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise UserError(text.t("limits.unwritable", file=str(path), reason=os.strerror(errno.EACCES)))
+        raise UserError(locales.load().t("cmd_report.errors.plot_format", path=str(path)))
+    userfiles.check_target("--plot", path)
 
 
 def plot(report: Report, path: Path) -> int:
@@ -70,7 +63,7 @@ def plot(report: Report, path: Path) -> int:
     ax.set_ylim(bottom=0)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="small")
-    _save(fig, path, text)
+    _save(fig, path)
     return len(series)
 
 
@@ -109,19 +102,19 @@ def calibration_plot(report: Report, path: Path) -> int:
         ax.set_ylim(-2, 102)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="small")
-    _save(fig, path, text)
+    _save(fig, path)
     return len(series)
 
 
-def _save(fig: Any, path: Path, text: locales.Catalog) -> None:
+def _save(fig: Any, path: Path) -> None:
     """Write the figure, or say in one line why the file cannot be written."""
     fig.tight_layout()
+    image = io.BytesIO()
     try:
-        fig.savefig(path)
-    except OSError as exc:
-        raise UserError(text.t("limits.unwritable", file=str(path), reason=exc.strerror or str(exc))) from None
+        fig.savefig(image, format=path.suffix.lower().lstrip("."))
     finally:
         plt.close(fig)
+    userfiles.write_atomic("--plot", path, [image.getvalue()])
 
 
 def draw(report: Report, path: Path) -> int:

@@ -9,6 +9,7 @@ its decisions in ONE transaction, so a game is stored whole or not at all.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -157,14 +158,38 @@ class Store:
         try:
             if read_only and self._open_current(path):
                 return
-            uri = path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
-            self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=NORMAL")
-            self.conn.execute("PRAGMA foreign_keys=ON")
+            if create and not path.exists():
+                self._make(path)
+            self._connect(path, "rwc" if create else "rw")
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(text.t("store.unusable", path=str(path), reason=str(exc))) from None
+
+    def _connect(self, path: Path, mode: str) -> None:
+        uri = path.resolve().as_uri() + f"?mode={mode}"
+        self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+
+    def _make(self, path: Path) -> None:
+        """A new store, made whole under a temporary name and then linked into place: a full disk or
+        a kill while the schema is written leaves no store rather than one without its tables."""
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
+        try:
+            self._connect(tmp, "rwc")
+            try:
+                self._migrate()
+            finally:
+                self.conn.close()           # the last connection: SQLite folds the WAL in and removes it
+            with contextlib.suppress(FileExistsError):      # another process made it first: theirs is used
+                os.link(tmp, path)
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise StoreError(locales.load().t("store.uncreatable", path=str(path), reason=str(exc))) from None
+        finally:
+            for leftover in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(OSError):
+                    os.unlink(f"{tmp}{leftover}")
 
     def _open_current(self, path: Path) -> bool:
         """Open read-only; False (closed again) when the schema needs an upgrade.  In a folder that

@@ -15,6 +15,7 @@ import platformdirs
 
 from tcgtui import locales
 from tcgtui.store.db import Store, StoreError
+from tcgtui.userfiles import check_regular
 
 ENV = "TCGTUI_DB"
 FILENAME = "tcgtui.sqlite3"
@@ -46,7 +47,7 @@ def open_store(db: str | None, *, create: bool, read_only: bool = False) -> Stor
     where = source or text.t("store.default_location")
     if path.is_dir():
         raise StoreError(text.t("store.is_directory", source=where, path=str(path)))
-    if not path.exists():
+    if not check_regular(source or "", path):
         if not create:
             raise StoreError(text.t("store.missing", source=where, path=str(path)))
         if source is None:
