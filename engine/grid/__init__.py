@@ -41,6 +41,11 @@ def _alphabeta(game: Any, arg: int | None) -> Any:
     return alphabeta(game, arg)
 
 
+def _threats(game: Any, arg: int | None) -> Any:
+    from tcgtui.engine.grid.threats import threats
+    return threats(game, arg)
+
+
 def _position_parser(game_id: str):
     def parse(text: str, to_move: str = "") -> tuple[list[int], int]:
         return parse_position(text, GridGame(game_id).config, to_move)
@@ -49,7 +54,7 @@ def _position_parser(game_id: str):
 
 # Players ``tcgtui perf`` times on each game's opening position (the speed figures the arena promises).
 PERF = {"tictactoe": ("mc:1000", "mcts:1000", "perfect"), "connect4": ("mc:1000", "mcts:1000", "ab:8"),
-        "gomoku": ("mc:100", "mcts:1000")}
+        "gomoku": ("mc:100", "mcts:1000", "threats")}
 
 
 def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
@@ -73,4 +78,4 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
 
 TICTACTOE = _register("tictactoe", (Reference("perfect", _perfect),))
 CONNECT4 = _register("connect4", (Reference("ab", _alphabeta, takes_arg=True, default_arg=8, max_arg=14),))
-GOMOKU = _register("gomoku", ())
+GOMOKU = _register("gomoku", (Reference("threats", _threats),))
