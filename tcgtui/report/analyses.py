@@ -30,6 +30,7 @@ from tcgtui.engine.decision_facts import NO_PARSE, DecisionFacts, masks
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
 from tcgtui.report.data import Game
+from tcgtui.report.seats import met_pairwise
 from tcgtui.report.stats import clopper_pearson, mean, median, t_interval
 from tcgtui.store import ABANDONED, ERRORED, FINISHED
 
@@ -37,7 +38,6 @@ Row = dict[str, Any]
 ROUND_ROBIN = ("matrix", "ratings", "ratings_by_role")
 COMMON_NOTES = {"win_rates": "denominator", "scores": "scores", "decisions": "decisions", "llm": "decisions",
                 "errors": "errors", "matrix": "matrix", "ratings": "ratings", "ratings_by_role": "ratings"}
-MIN_ROUND_ROBIN = 3
 
 
 def opponent_k(opponent: str) -> tuple[str | None, int | None]:
@@ -173,10 +173,10 @@ def llm_rates(games: list[Game]) -> list[Row]:
 
 
 def errors(games: list[Game]) -> list[Row]:
-    """Errored games apart, grouped by their error text (most frequent first)."""
+    """Errored games apart, grouped by their error text (most frequent first), each game once."""
     by_text: dict[str, list[Game]] = defaultdict(list)
     for g in games:
-        if g.status == ERRORED:
+        if g.status == ERRORED and not g.mirror:
             by_text[g.error or ""].append(g)
     return [{"error": text, "games": len(gs), "agents": ", ".join(sorted({g.agent for g in gs}))}
             for text, gs in sorted(by_text.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
@@ -193,12 +193,8 @@ def round_robin_games(games: list[Game]) -> list[Game]:
             runs[g.run].append(g)
     out = []
     for gs in runs.values():
-        seatings = {g.seats for g in gs}          # a sweep has a handful, however many games it played
-        players = {p for seats in seatings for p in seats}
-        met = {frozenset(seats) for seats in seatings}
-        pairs = len(players) * (len(players) - 1) // 2
-        if len(players) >= MIN_ROUND_ROBIN and sum(len(m) == 2 for m in met) == pairs:
-            out += [g for g in gs if g.status == FINISHED and g.seats[0] != g.seats[1]]
+        if met_pairwise({g.seats for g in gs}):   # a sweep has a handful of seatings, however many games
+            out += [g for g in gs if g.status == FINISHED and g.seats[0] != g.seats[1] and not g.mirror]
     return out
 
 
