@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from tcgtui.engine import registry
+from tcgtui.engine.core import CANCELLED, DISQUALIFIED
 from tcgtui.engine.decision_facts import NO_PARSE, DecisionFacts, masks
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
@@ -64,6 +65,8 @@ class _Cell:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    cancelled: int = 0
+    disqualified: int = 0
     errored: int = 0
     abandoned: int = 0
     unfinished: int = 0
@@ -74,12 +77,15 @@ class _Cell:
         result = g.result
         if result is not None and g.score is not None:
             self.scores.append(g.score)
-        if result == "win":
+        if result is not None and g.reason == CANCELLED:
+            self.cancelled += 1
+        elif result == "win":
             self.wins += 1
         elif result == "draw":
             self.draws += 1
         elif result == "loss":
             self.losses += 1
+            self.disqualified += g.reason == DISQUALIFIED
         elif g.status == ERRORED:
             self.errored += 1
         elif g.status == ABANDONED:
@@ -107,7 +113,7 @@ def win_rates(games: list[Game]) -> list[Row]:
         family, k = opponent_k(opponent)
         rows.append({"agent": agent, "opponent": opponent, "k": k, "lang": lang, "games": c.games,
                      "finished": c.finished, "wins": c.wins, "draws": c.draws, "losses": c.losses,
-                     "errored": c.errored, "abandoned": c.abandoned, "unfinished": c.unfinished,
+                     "cancelled": c.cancelled, "disqualified": c.disqualified, "errored": c.errored, "abandoned": c.abandoned, "unfinished": c.unfinished,
                      "win_rate": c.wins / c.finished if c.finished else None,
                      "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None})
     return rows
