@@ -89,6 +89,8 @@ def test_a_two_player_round_robin_measures_both_and_a_plain_bench_its_agent(
     assert _sums(both["decisions"], "finished", "agent") == {"random": 2, "perfect": 2}
     plain = _report(db, capsys, "--run", "plain")
     assert _sums(plain["decisions"], "finished", "agent") == {"random": 2}
+    said = [[n for n in out["notes"] if "every seat" in n] for out in (both, plain)]
+    assert [len(s) for s in said] == [1, 0]
 
 
 def test_cancelled_games_are_not_draws(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

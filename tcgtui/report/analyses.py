@@ -279,5 +279,6 @@ def build(games: list[Game], spec: registry.GameSpec | None = None) -> Report:
     layout += [name for name in ROUND_ROBIN if sections[name] and name not in layout]
     note_keys = {**COMMON_NOTES, **dict(spec.extras.get("report_notes") or {})}
     notes = list(dict.fromkeys(note_keys[name] for name in layout if name in note_keys))
+    notes += ["every_seat"] if any(g.mirror for g in games) else []
     meta_fn = spec.extras.get("report_meta")
     return Report(sections, layout, notes, spec.id, dict(meta_fn()) if meta_fn else {})
