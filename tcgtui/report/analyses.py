@@ -113,7 +113,8 @@ def win_rates(games: list[Game]) -> list[Row]:
         family, k = opponent_k(opponent)
         rows.append({"agent": agent, "opponent": opponent, "k": k, "lang": lang, "games": c.games,
                      "finished": c.finished, "wins": c.wins, "draws": c.draws, "losses": c.losses,
-                     "cancelled": c.cancelled, "disqualified": c.disqualified, "errored": c.errored, "abandoned": c.abandoned, "unfinished": c.unfinished,
+                     "cancelled": c.cancelled, "disqualified": c.disqualified, "errored": c.errored,
+                     "abandoned": c.abandoned, "unfinished": c.unfinished,
                      "win_rate": c.wins / c.finished if c.finished else None,
                      "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None})
     return rows
