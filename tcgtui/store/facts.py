@@ -146,7 +146,7 @@ def other_seat(conn: sqlite3.Connection, joins: str, where: str, params: Sequenc
     robin measures every seat, and only the measured seat's facts are stored), computed from its
     decision rows: ``joins`` and ``where`` (on ``g``, the games) choose the games."""
     by_game: dict[str, list[tuple]] = {}
-    for row in conn.execute(f"{_SELECT}{joins} WHERE d.seat <> g.agent_seat AND {where} ORDER BY d.game_id, d.idx",
+    for row in conn.execute(f"{_SELECT}{joins} WHERE d.seat = 1 - g.agent_seat AND {where} ORDER BY d.game_id, d.idx",
                             params):
         by_game.setdefault(row[0], []).append(row[1:])
     return {gid: facts(rows) for gid, rows in by_game.items()}

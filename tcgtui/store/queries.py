@@ -87,7 +87,8 @@ def other_seat_facts(conn: sqlite3.Connection, run_names: list[str]) -> dict[str
         return {}
     where = f"g.status = '{FINISHED}' AND r.name IN ({','.join('?' * len(run_names))})"
     found = facts.other_seat(conn, " JOIN runs r ON r.id = g.run_id", where, run_names)
-    return {gid: (*(dict(zip(facts.COLUMNS, values))[c] for c in FACT_COLUMNS), gid) for gid, values in found.items()}
+    order = [facts.COLUMNS.index(c) for c in FACT_COLUMNS]
+    return {gid: (*(values[i] for i in order), gid) for gid, values in found.items()}
 
 
 def _of_chosen(conn: sqlite3.Connection, where: str, params: list[Any]) -> tuple[str, list[Any]]:
