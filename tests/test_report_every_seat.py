@@ -13,7 +13,8 @@ import pytest
 
 from tcgtui.cli import main
 from tcgtui.report import analyses
-from tcgtui.report.data import Game
+from tcgtui.report.data import Game, load_games
+from tcgtui.store import GameRow, Store
 from tcgtui.opponents.llm.testserver import ChatServer, grid_policy
 
 MODELS = ("llm:a", "llm:b")
@@ -112,3 +113,18 @@ def test_each_kind_of_game_keeps_its_own_column() -> None:
     assert counts == {"wins": 2, "draws": 1, "losses": 2, "cancelled": 1, "disqualified": 1, "errored": 1,
                       "abandoned": 1}
     assert row["finished"] == 5 and row["win_rate"] == 2 / 5
+
+
+def test_a_score_games_other_seat_keeps_its_own_score(tmp_path: Path) -> None:
+    with Store(tmp_path / "duel.sqlite3") as store:
+        run = store.create_run("rr", {"settings": {"round_robin": True}}).id
+        for i, (a, b, scores) in enumerate([("x", "y", (3.0, -1.0)), ("y", "z", (0.0, 2.0))]):
+            store.save_game(GameRow(agent=a, opponent=b, lang="en", game_index=i, seed=i, agent_seat=0, game="duel",
+                                    status="finished", record={"game": "duel", "events": []}, run_id=run,
+                                    started_at="2026-01-01T00:00:00+00:00", winner=int(scores[1] > scores[0]),
+                                    score=scores[0], seat_scores=scores), [])
+        games = load_games(store, None, game="duel", every_seat=True)
+    assert [(g.agent, g.opponent, g.seat, g.score, g.mirror) for g in games] == [
+        ("x", "y", 0, 3.0, False), ("y", "x", 1, -1.0, True), ("y", "z", 0, 0.0, False), ("z", "y", 1, 2.0, True)]
+    means = {(r["agent"], r["opponent"]): r["mean_score"] for r in analyses.scores(games)}
+    assert means == {("x", "y"): 3.0, ("y", "x"): -1.0, ("y", "z"): 0.0, ("z", "y"): 2.0}
