@@ -56,6 +56,11 @@ class Event:
         return cls(obj["kind"], obj.get("player", -1), data, tuple(obj.get("hidden", ())))
 
 
+# Outcome reasons every report counts in a column of its own: a move cap cut the game off (no
+# result, so not a draw), or a player broke the rules too often (it loses).
+CANCELLED, DISQUALIFIED = "cancelled", "disqualified"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended.

@@ -56,7 +56,7 @@ def test_csv_is_one_table(db: str, capsys: pytest.CaptureFixture) -> None:
 def test_markdown_and_table(db: str, capsys: pytest.CaptureFixture) -> None:
     assert main(["report", "--db", db, "--format", "md", "--table", "win_rates"]) == 0
     md = capsys.readouterr().out
-    assert "| A | mc:4 | en | 20 | 4 | 0 | 16 | 0 | 0 | 20.0% | [5.7%, 43.7%] |" in md
+    assert "| A | mc:4 | en | 20 | 4 | 0 | 16 | 0 | 0 | 0 | 0 | 20.0% | [5.7%, 43.7%] |" in md
     assert main(["report", "--db", db, "--run", "hand"]) == 0
     table = capsys.readouterr().out
     assert "Decay of win rate with opponent strength K" in table and "human:ann" in table   # people beside every run

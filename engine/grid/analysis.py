@@ -116,11 +116,10 @@ def sections(games: Iterable[Any], catalog: Any = None) -> dict[str, list[dict[s
 
     Returns ``{section: [row, ...]}``; a row's keys are column keys whose headers are
     ``grid.report.col.<key>`` and a section's title is ``grid.report.section.<name>``.
-    ``missed`` has one row per game, agent and mover (``first``/``second``); ``invalid`` and
-    ``outcomes`` one per game and agent.
+    Every section has one row per game, agent and mover (``first``/``second``): the seed
+    benchmark splits its counts by seat.
     """
-    missed_rows: dict[tuple, dict[str, Any]] = defaultdict(lambda: defaultdict(float))
-    per_agent: dict[tuple, dict[str, Any]] = defaultdict(lambda: defaultdict(float))
+    tallies: dict[tuple, dict[str, Any]] = defaultdict(lambda: defaultdict(float))
     for g in games:
         record = g.record if isinstance(g.record, dict) else g.record.to_json()
         if getattr(g, "status", "finished") != "finished" or not record.get("game"):
@@ -131,36 +130,30 @@ def sections(games: Iterable[Any], catalog: Any = None) -> dict[str, list[dict[s
             continue
         seat = int(g.seat)
         t = m["seats"][seat]
-        key = (record["game"], g.agent, "first" if seat == 0 else "second")
-        row = missed_rows[key]
-        row["games"] += 1
-        for k in ("valid", "win_chances", "missed_wins", "block_chances", "missed_blocks"):
-            row[k] += t[k]
-        a = per_agent[(record["game"], g.agent)]
+        a = tallies[(record["game"], g.agent, "first" if seat == 0 else "second")]
         a["games"] += 1
-        a["decisions"] += t["decisions"]
+        for k in ("valid", "win_chances", "missed_wins", "block_chances", "missed_blocks", "decisions"):
+            a[k] += t[k]
         for kind, n in t["invalid"].items():
             a[kind] += n
             a["invalid"] += n
         a["disqualified"] += t["disqualified"]
         a["length"] += m["length"]
     out: dict[str, list[dict[str, Any]]] = {"missed": [], "invalid": [], "outcomes": []}
-    for (game, agent, mover), row in sorted(missed_rows.items()):
+    for (game, agent, mover), a in sorted(tallies.items()):
+        who = {"game": game, "agent": agent, "mover": mover, "games": int(a["games"])}
         out["missed"].append({
-            "game": game, "agent": agent, "mover": mover, "games": int(row["games"]),
-            "valid": int(row["valid"]), "win_chances": int(row["win_chances"]),
-            "missed_wins": int(row["missed_wins"]), "missed_win_rate": _rate(row["missed_wins"], row["win_chances"]),
-            "block_chances": int(row["block_chances"]), "missed_blocks": int(row["missed_blocks"]),
-            "missed_block_rate": _rate(row["missed_blocks"], row["block_chances"])})
-    for (game, agent), a in sorted(per_agent.items()):
-        inv = {"game": game, "agent": agent, "games": int(a["games"]), "decisions": int(a["decisions"]),
-               "invalid": int(a["invalid"]), "invalid_rate": _rate(a["invalid"], a["decisions"])}
+            **who, "valid": int(a["valid"]), "win_chances": int(a["win_chances"]),
+            "missed_wins": int(a["missed_wins"]), "missed_win_rate": _rate(a["missed_wins"], a["win_chances"]),
+            "block_chances": int(a["block_chances"]), "missed_blocks": int(a["missed_blocks"]),
+            "missed_block_rate": _rate(a["missed_blocks"], a["block_chances"])})
+        inv = {**who, "decisions": int(a["decisions"]), "invalid": int(a["invalid"]),
+               "invalid_rate": _rate(a["invalid"], a["decisions"])}
         for kind in INVALID_KINDS:
             inv[kind] = int(a[kind])
             inv[f"{kind}_rate"] = _rate(a[kind], a["decisions"])
         out["invalid"].append(inv)
-        out["outcomes"].append({"game": game, "agent": agent, "games": int(a["games"]),
-                                "disqualified": int(a["disqualified"]),
+        out["outcomes"].append({**who, "disqualified": int(a["disqualified"]),
                                 "disqualified_rate": _rate(a["disqualified"], a["games"]),
                                 "mean_length": _rate(a["length"], a["games"])})
     return out

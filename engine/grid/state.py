@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
+from tcgtui.engine.core import CANCELLED, DISQUALIFIED, Event, GameState, IllegalMove, Outcome
 from tcgtui.engine.grid.config import CHARS, EMPTY, GridConfig
 from tcgtui.engine.grid.lines import line_through
 from tcgtui.engine.grid.observation import GridObservation
 
 INVALID_KINDS = ("format", "out_of_bounds", "taken")
-LINE, FULL, DISQUALIFIED, CANCELLED = "line", "full", "disqualified", "cancelled"
+LINE, FULL = "line", "full"
 
 
 def result_code(outcome: Outcome | dict | None) -> str | None:

@@ -158,7 +158,7 @@ async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: A
         if rounds is not None:
             ident["rounds"] = rounds[2]
         settings = {"concurrency": args.concurrency, "timeout_per_game": args.timeout_per_game,
-                    "log_prompts": args.log_prompts, **game_options}
+                    "log_prompts": args.log_prompts, "round_robin": args.round_robin, **game_options}
         config = build_config(ident, cells, players, args.games, settings)
         name = args.run or default_run_name(ident)
         with RunLock(store.path, name):

@@ -105,7 +105,8 @@ def _report(args: argparse.Namespace) -> int:
     with open_store(args.db, create=False, read_only=True) as store:
         for spec in [spec] + [other for other, _ in variants(spec)]:   # a game, else its variants (the bank)
             games = load_games(store, run_ids(store, args.run), humans=not args.no_humans, game=spec.id,
-                               with_record=args.format == "seed-json" or bool(spec.extras.get("reads_records")))
+                               with_record=args.format == "seed-json" or bool(spec.extras.get("reads_records")),
+                               every_seat=args.format != "seed-json")
             if games:
                 break
         runs = [r.name for r in store.runs() if not args.run or r.name in args.run]

@@ -26,10 +26,12 @@ from typing import Any
 import numpy as np
 
 from tcgtui.engine import registry
+from tcgtui.engine.core import CANCELLED, DISQUALIFIED
 from tcgtui.engine.decision_facts import NO_PARSE, DecisionFacts, masks
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
 from tcgtui.report.data import Game
+from tcgtui.report.seats import met_pairwise
 from tcgtui.report.stats import clopper_pearson, mean, median, t_interval
 from tcgtui.store import ABANDONED, ERRORED, FINISHED
 
@@ -37,7 +39,6 @@ Row = dict[str, Any]
 ROUND_ROBIN = ("matrix", "ratings", "ratings_by_role")
 COMMON_NOTES = {"win_rates": "denominator", "scores": "scores", "decisions": "decisions", "llm": "decisions",
                 "errors": "errors", "matrix": "matrix", "ratings": "ratings", "ratings_by_role": "ratings"}
-MIN_ROUND_ROBIN = 3
 
 
 def opponent_k(opponent: str) -> tuple[str | None, int | None]:
@@ -64,6 +65,8 @@ class _Cell:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    cancelled: int = 0
+    disqualified: int = 0
     errored: int = 0
     abandoned: int = 0
     unfinished: int = 0
@@ -74,12 +77,15 @@ class _Cell:
         result = g.result
         if result is not None and g.score is not None:
             self.scores.append(g.score)
-        if result == "win":
+        if result is not None and g.reason == CANCELLED:
+            self.cancelled += 1
+        elif result == "win":
             self.wins += 1
         elif result == "draw":
             self.draws += 1
         elif result == "loss":
             self.losses += 1
+            self.disqualified += g.reason == DISQUALIFIED
         elif g.status == ERRORED:
             self.errored += 1
         elif g.status == ABANDONED:
@@ -107,7 +113,8 @@ def win_rates(games: list[Game]) -> list[Row]:
         family, k = opponent_k(opponent)
         rows.append({"agent": agent, "opponent": opponent, "k": k, "lang": lang, "games": c.games,
                      "finished": c.finished, "wins": c.wins, "draws": c.draws, "losses": c.losses,
-                     "errored": c.errored, "abandoned": c.abandoned, "unfinished": c.unfinished,
+                     "cancelled": c.cancelled, "disqualified": c.disqualified, "errored": c.errored,
+                     "abandoned": c.abandoned, "unfinished": c.unfinished,
                      "win_rate": c.wins / c.finished if c.finished else None,
                      "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None})
     return rows
@@ -173,10 +180,10 @@ def llm_rates(games: list[Game]) -> list[Row]:
 
 
 def errors(games: list[Game]) -> list[Row]:
-    """Errored games apart, grouped by their error text (most frequent first)."""
+    """Errored games apart, grouped by their error text (most frequent first), each game once."""
     by_text: dict[str, list[Game]] = defaultdict(list)
     for g in games:
-        if g.status == ERRORED:
+        if g.status == ERRORED and not g.mirror:
             by_text[g.error or ""].append(g)
     return [{"error": text, "games": len(gs), "agents": ", ".join(sorted({g.agent for g in gs}))}
             for text, gs in sorted(by_text.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
@@ -193,12 +200,8 @@ def round_robin_games(games: list[Game]) -> list[Game]:
             runs[g.run].append(g)
     out = []
     for gs in runs.values():
-        seatings = {g.seats for g in gs}          # a sweep has a handful, however many games it played
-        players = {p for seats in seatings for p in seats}
-        met = {frozenset(seats) for seats in seatings}
-        pairs = len(players) * (len(players) - 1) // 2
-        if len(players) >= MIN_ROUND_ROBIN and sum(len(m) == 2 for m in met) == pairs:
-            out += [g for g in gs if g.status == FINISHED and g.seats[0] != g.seats[1]]
+        if met_pairwise({g.seats for g in gs}):   # a sweep has a handful of seatings, however many games
+            out += [g for g in gs if g.status == FINISHED and g.seats[0] != g.seats[1] and not g.mirror]
     return out
 
 
@@ -277,5 +280,6 @@ def build(games: list[Game], spec: registry.GameSpec | None = None) -> Report:
     layout += [name for name in ROUND_ROBIN if sections[name] and name not in layout]
     note_keys = {**COMMON_NOTES, **dict(spec.extras.get("report_notes") or {})}
     notes = list(dict.fromkeys(note_keys[name] for name in layout if name in note_keys))
+    notes += ["every_seat"] if any(g.mirror for g in games) else []
     meta_fn = spec.extras.get("report_meta")
     return Report(sections, layout, notes, spec.id, dict(meta_fn()) if meta_fn else {})

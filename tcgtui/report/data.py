@@ -10,6 +10,7 @@ game's stored decision facts (``tcgtui.store.facts``) go into one shared
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ import numpy as np
 from tcgtui import locales
 from tcgtui.engine.decision_facts import DecisionFacts
 from tcgtui.errors import UserError
+from tcgtui.report.seats import flagged_runs, round_robin_runs
 from tcgtui.store import FINISHED, Store
 from tcgtui.store import queries
 
@@ -52,6 +54,7 @@ class Game:
     record: dict[str, Any] | None = None
     facts: DecisionFacts | None = None  # its decisions' facts (finished games): those of the games read with it
     position: int = -1                  # ... of which it is this one
+    mirror: bool = False                # a round robin's game seen from the seat its row does not measure
     # 'win', 'loss' or 'draw' for the measured player; None unless finished (the analyses ask
     # hundreds of thousands of times, so it is worked out once)
     result: str | None = field(init=False, default=None)
@@ -85,12 +88,15 @@ def run_ids(store: Store, names: list[str] | None) -> list[int] | None:
 
 
 def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: str | None = "tcg", *,
-               with_record: bool = False) -> list[Game]:
-    """The games of one game id (None: every game) with the measured player's decisions in finished games."""
+               with_record: bool = False, every_seat: bool = False) -> list[Game]:
+    """The games of one game id (None: every game) with the measured player's decisions in finished games;
+    with ``every_seat``, a round robin's games also from their other seat (``mirror``), in row order."""
     params: dict[str, dict[str, Any]] = {}    # most games share their parameters' text: parse each once,
     games: list[Game] = []                    # and share the dict (read only, as the kinds' are)
     found = queries.decision_facts(store.conn, game=game, runs=runs, humans=humans)
-    rows, seats = queries.games(store.conn, game=game, runs=runs, humans=humans, with_record=with_record)
+    rows, seats, seat_scores = queries.games(store.conn, game=game, runs=runs, humans=humans,
+                                             with_record=with_record)
+    facts_rows = [found.get(row[0], _NONE) for row in rows]
     for (gid, run, agent, opponent, lang, index, seat, status, winner, turns, game_id, params_json, pack,
          score, result, reason, error, started, finished, record) in rows:
         if params_json not in params:
@@ -98,10 +104,12 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
         games.append(Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns, pack, game_id,
                           params[params_json], score, result, reason, error, seats.get(gid, ()), started,
                           finished, None if record is None else json.loads(record)))
+    if every_seat:
+        games, facts_rows = _every_seat(store, games, facts_rows, seat_scores)
     # Column by column (a game not finished has no decisions counted): a loop per game cost a
     # large store a tenth of a second.
     n = len(queries.FACT_COUNTS)
-    columns = list(zip(*(found.get(row[0], _NONE) for row in rows))) or [()] * len(_NONE)
+    columns = list(zip(*facts_rows)) or [()] * len(_NONE)
     counts = np.array(columns[:n], dtype=np.int64).reshape(n, len(games))
     table = DecisionFacts({c: counts[i] for i, c in enumerate(queries.FACT_COUNTS)}, _parsed(columns[n], {}),
                           _parsed(columns[n + 1], ()), _parsed(columns[n + 2], {}),
@@ -111,6 +119,25 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
         g.facts, g.position = table, i
     table.read = games
     return games
+
+
+def _every_seat(store: Store, games: list[Game], facts_rows: list[tuple],
+                seat_scores: dict[str, tuple[float | None, ...]]) -> tuple[list[Game], list[tuple]]:
+    """``games`` and the mirrors of the round robins' games (each game's other seat, its facts and
+    score), every one after the row it mirrors."""
+    rr = round_robin_runs(((g.run, g.seats) for g in games), flagged_runs(store.runs()))
+    other = queries.other_seat_facts(store.conn, sorted(rr))
+    out, out_facts = [], []
+    for g, f in zip(games, facts_rows):
+        out.append(g)
+        out_facts.append(f)
+        if g.run in rr and len(g.seats) == 2 and g.seats[0] != g.seats[1]:
+            seat = 1 - g.seat
+            scores = seat_scores.get(g.id, ())
+            out.append(dataclasses.replace(g, agent=g.seats[seat], opponent=g.agent, seat=seat, mirror=True,
+                                           score=scores[seat] if seat < len(scores) else None))
+            out_facts.append(other.get(g.id, _NONE))
+    return out, out_facts
 
 
 # The facts of a game that has none counted: no decisions, no kinds, cards or parse paths.

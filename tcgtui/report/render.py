@@ -59,7 +59,8 @@ def _col(key: str, fmt: Callable[[Any], str] = _num) -> Column:
 
 COLUMNS: dict[str, list[Column]] = {
     "win_rates": [_col("agent", str), _col("opponent", str), _col("lang", str), _col("finished"), _col("wins"),
-                  _col("draws"), _col("losses"), _col("errored"), _col("abandoned"), _col("win_rate", _pct),
+                  _col("draws"), _col("losses"), _col("cancelled"), _col("disqualified"), _col("errored"),
+                  _col("abandoned"), _col("win_rate", _pct),
                   ("ci", _ci)],
     "decay": [_col("agent", str), _col("lang", str), _col("opponent", str), _col("ks", _ks), _col("a"),
               _col("b"), _col("r2")],

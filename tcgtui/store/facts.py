@@ -50,10 +50,11 @@ CREATE TABLE decision_facts (
 ) WITHOUT ROWID
 """
 
-# The measured seat's decisions of a game, in move order, as the facts are computed from them.
-_DECISIONS = ("SELECT d.game_id, d.move, d.kind, d.seconds, d.prompt_tokens, d.completion_tokens,"
-              " d.tokens_estimated, d.parse_path, d.invalid, d.fallback FROM decisions d JOIN games g"
-              " ON g.id = d.game_id WHERE d.seat = g.agent_seat")
+# A game's decisions as the facts are computed from them; _DECISIONS: the measured seat's.
+_SELECT = ("SELECT d.game_id, d.move, d.kind, d.seconds, d.prompt_tokens, d.completion_tokens,"
+           " d.tokens_estimated, d.parse_path, d.invalid, d.fallback FROM decisions d JOIN games g"
+           " ON g.id = d.game_id")
+_DECISIONS = _SELECT + " WHERE d.seat = g.agent_seat"
 _INSERT = (f"INSERT OR REPLACE INTO decision_facts (game_id, {', '.join(COLUMNS)})"
            f" VALUES ({', '.join('?' * (len(COLUMNS) + 1))})")
 
@@ -138,6 +139,17 @@ def refresh(conn: sqlite3.Connection, game_id: str) -> None:
     """Write one game's facts from its stored decisions (inside the caller's transaction)."""
     rows = conn.execute(_DECISIONS + " AND d.game_id = ? ORDER BY d.idx", (game_id,)).fetchall()
     write(conn, game_id, [r[1:] for r in rows])
+
+
+def other_seat(conn: sqlite3.Connection, joins: str, where: str, params: Sequence[Any]) -> dict[str, tuple]:
+    """By game id, the COLUMNS of the seat other than the measured one in two-seat games (a round
+    robin measures every seat, and only the measured seat's facts are stored), computed from its
+    decision rows: ``joins`` and ``where`` (on ``g``, the games) choose the games."""
+    by_game: dict[str, list[tuple]] = {}
+    for row in conn.execute(f"{_SELECT}{joins} WHERE d.seat = 1 - g.agent_seat AND {where} ORDER BY d.game_id, d.idx",
+                            params):
+        by_game.setdefault(row[0], []).append(row[1:])
+    return {gid: facts(rows) for gid, rows in by_game.items()}
 
 
 def fill(conn: sqlite3.Connection) -> None:

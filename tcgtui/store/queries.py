@@ -43,12 +43,13 @@ FACT_COLUMNS = (*FACT_COUNTS, "kinds", "card_kinds", "parse_paths", "seconds", "
 
 
 def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
-          humans: bool = True, with_record: bool = False) -> tuple[list[tuple], dict[str, tuple[str, ...]]]:
+          humans: bool = True, with_record: bool = False
+          ) -> tuple[list[tuple], dict[str, tuple[str, ...]], dict[str, tuple[float | None, ...]]]:
     """Games of one game id (None: all), of the given runs (None: all), as GAME_COLUMNS rows, in
     (run, agent, opponent, lang, game index) order (``record_json`` None unless asked for; ``pack``
     the pack's id and the first 12 characters of its hash, ``id@hash``, None without a pack), and
-    each one's seats' agents in seat order, by game id (read by one scan of their own: a lookup
-    per game cost a large store a good part of a second)."""
+    each one's seats' agents and scores in seat order, by game id (read by one scan of their own:
+    a lookup per game cost a large store a good part of a second)."""
     where, params = _where(game, runs, humans)
     where = f" WHERE {where}" if where else ""
     record = "g.record_json" if with_record else "NULL"
@@ -59,10 +60,13 @@ def games(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] 
         f" g.started_at, g.finished_at, {record} FROM games g LEFT JOIN runs r ON r.id = g.run_id{where}"
         " ORDER BY g.run_id, g.agent, g.opponent, g.lang, g.game_index", params).fetchall()
     seats: dict[str, list[str]] = {}
+    scores: dict[str, list[float | None]] = {}
     chosen, chosen_params = _of_chosen(conn, where, params)
-    for gid, agent in conn.execute(f"SELECT game_id, agent FROM seats{chosen} ORDER BY game_id, seat", chosen_params):
+    for gid, agent, score in conn.execute(f"SELECT game_id, agent, score FROM seats{chosen} ORDER BY game_id, seat",
+                                          chosen_params):
         seats.setdefault(gid, []).append(agent)
-    return rows, {gid: tuple(agents) for gid, agents in seats.items()}
+        scores.setdefault(gid, []).append(score)
+    return rows, {gid: tuple(agents) for gid, agents in seats.items()}, {gid: tuple(s) for gid, s in scores.items()}
 
 
 def decision_facts(conn: sqlite3.Connection, *, game: str | None = None, runs: list[int] | None = None,
@@ -74,6 +78,17 @@ def decision_facts(conn: sqlite3.Connection, *, game: str | None = None, runs: l
     chosen, chosen_params = _of_chosen(conn, where, params)
     return {r[-1]: r for r in conn.execute(f"SELECT {', '.join(FACT_COLUMNS)}, game_id FROM decision_facts{chosen}",
                                            chosen_params)}
+
+
+def other_seat_facts(conn: sqlite3.Connection, run_names: list[str]) -> dict[str, tuple]:
+    """The decision facts of the seat other than the measured one in the finished games of the
+    named runs (round robins), by game id, shaped as ``decision_facts`` gives them."""
+    if not run_names:
+        return {}
+    where = f"g.status = '{FINISHED}' AND r.name IN ({','.join('?' * len(run_names))})"
+    found = facts.other_seat(conn, " JOIN runs r ON r.id = g.run_id", where, run_names)
+    order = [facts.COLUMNS.index(c) for c in FACT_COLUMNS]
+    return {gid: (*(values[i] for i in order), gid) for gid, values in found.items()}
 
 
 def _of_chosen(conn: sqlite3.Connection, where: str, params: list[Any]) -> tuple[str, list[Any]]:

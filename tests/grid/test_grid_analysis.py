@@ -133,11 +133,14 @@ def test_sections_per_agent_and_mover():
     rows = {(r["agent"], r["mover"]): r for r in out["missed"]}
     assert rows[("random", "second")]["missed_blocks"] == 1 and rows[("random", "second")]["missed_block_rate"] == 1.0
     assert rows[("llm:a", "second")]["games"] == 1 and ("random", "first") not in rows
-    inv = {r["agent"]: r for r in out["invalid"]}
-    assert inv["llm:a"]["taken"] == 1 and inv["llm:a"]["format"] == 0 and inv["llm:a"]["decisions"] == 3 + 3
-    assert inv["llm:a"]["taken_rate"] == 1 / 6 and inv["random"]["format"] == 0
-    o = {r["agent"]: r for r in out["outcomes"]}
-    assert o["llm:a"]["mean_length"] == (5 + 7) / 2 and o["llm:a"]["disqualified_rate"] == 0
+    inv = {(r["agent"], r["mover"]): r for r in out["invalid"]}
+    assert set(inv) == set(rows) == {("llm:a", "first"), ("llm:a", "second"), ("random", "second")}
+    first, second = inv[("llm:a", "first")], inv[("llm:a", "second")]
+    assert (first["decisions"], second["decisions"]) == (3, 3) and (first["taken"], second["taken"]) == (0, 1)
+    assert second["format"] == 0 and second["taken_rate"] == 1 / 3 and inv[("random", "second")]["format"] == 0
+    o = {(r["agent"], r["mover"]): r for r in out["outcomes"]}
+    assert (o[("llm:a", "first")]["mean_length"], o[("llm:a", "second")]["mean_length"]) == (5, 7)
+    assert o[("llm:a", "second")]["disqualified_rate"] == 0
     for code in ("en", "ar"):
         cat = locales.load(code)
         for name, rows in out.items():
