@@ -244,7 +244,8 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     if not console.is_terminal:          # piped: keep rows whole instead of wrapping at 80 columns
         console = Console(width=160)
-    console.print(summary_table(result, text, score=spec.info.outcome == SCORE))
+    console.print(summary_table(result, text, score=spec.info.outcome == SCORE,
+                                right_wrong=spec.info.right_wrong))
     err = Console(stderr=True)
     if not err.is_terminal:
         err = Console(stderr=True, width=160)
