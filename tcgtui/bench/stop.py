@@ -13,6 +13,7 @@ shell reports a process a signal ended).
 from __future__ import annotations
 
 import signal
+import threading
 from types import FrameType
 from typing import Any
 
@@ -20,14 +21,16 @@ STOPPING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasa
 
 
 class Stop:
-    """Route SIGTERM and SIGHUP to Ctrl-C's path while open; the previous handlers come back on exit."""
+    """Route SIGTERM and SIGHUP to Ctrl-C's path while open (in the main thread: a bench run in another
+    thread leaves signals to its caller); the previous handlers come back on exit."""
 
     def __init__(self) -> None:
         self.signum: int = signal.SIGINT         # Ctrl-C unless another signal stops the bench first
         self.previous: dict[int, Any] = {}
 
     def __enter__(self) -> Stop:
-        self.previous = {s: signal.signal(s, self._stop) for s in STOPPING}
+        if threading.current_thread() is threading.main_thread():     # only there can signals be handled
+            self.previous = {s: signal.signal(s, self._stop) for s in STOPPING}
         return self
 
     def __exit__(self, *exc: object) -> None:
