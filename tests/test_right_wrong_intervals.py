@@ -70,3 +70,33 @@ def test_a_deck_bench_and_its_report_show_the_exact_interval(tmp_path: Path, cap
     assert main(["report", "--game", "deck", "--db", str(db)]) == 0
     table = capsys.readouterr().out
     assert "95% CI (exact)" in table and "(t)" not in table and "Clopper–Pearson" in table
+
+
+def solved_shown(solved: int, finished: int) -> str:
+    cell = Cell("scientist", "", "en")
+    tally = Tally(finished)
+    for i in range(finished):
+        tally.add("finished", None, 0, score=24.0 if i < solved else -4.0, solved=i < solved)
+    out = io.StringIO()
+    Console(file=out, width=250, color_system=None).print(
+        summary_table(SweepResult({cell: tally}), locales.load("en"), score=True, solved=True))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("solved", [0, 1, 3])
+def test_a_bench_summary_of_rounds_solved_gives_their_share_an_exact_interval(solved: int) -> None:
+    low, high = exact(solved, 3)
+    text = solved_shown(solved, 3)
+    assert f"{solved}/3" in text and f"[{low:.2f}, {high:.2f}]" in text and "solved: 95% CI (exact)" in text
+
+
+def test_an_eleusis_bench_counts_the_rounds_its_games_stored_as_solved(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "t.sqlite3"
+    argv = ["bench", "--game", "eleusis", "--agent", "scientist", "--games", "3", "--db", str(db)]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    solved = sqlite3.connect(db).execute("SELECT count(*) FROM games WHERE reason = 'solved'").fetchone()[0]
+    low, high = exact(solved, 3)
+    assert f"{solved}/3" in first and f"[{low:.2f}, {high:.2f}]" in first
+    assert main(argv) == 0                      # resumed: every game read back from the store
+    assert f"{solved}/3" in capsys.readouterr().out

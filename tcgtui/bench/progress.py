@@ -45,12 +45,13 @@ class ProgressView:
 
 
 def summary_table(result: SweepResult, text: locales.Catalog, score: bool = False,
-                  right_wrong: bool = False) -> Table:
+                  right_wrong: bool = False, solved: bool = False) -> Table:
     """Every cell of the sweep, stored games included: results, win rate and its exact interval;
-    for a score game (``score``), the mean score, its interval and the range instead."""
+    for a score game (``score``), the mean score, its interval and the range instead (and with
+    ``solved``, the share of games solved and its exact interval)."""
     from tcgtui.report.stats import clopper_pearson        # scipy: only once there is something to show
     if score:
-        return score_table(result, text, right_wrong)
+        return score_table(result, text, right_wrong, solved)
     table = Table(title=text.t("cmd_bench.summary_title"), title_justify="left")
     for col in ("agent", "opponent", "lang", "finished", "wins", "draws", "losses", "errored", "win_rate", "ci"):
         table.add_column(text.t(f"cmd_bench.col.{col}"),
@@ -64,14 +65,15 @@ def summary_table(result: SweepResult, text: locales.Catalog, score: bool = Fals
     return table
 
 
-def score_table(result: SweepResult, text: locales.Catalog, right_wrong: bool = False) -> Table:
+def score_table(result: SweepResult, text: locales.Catalog, right_wrong: bool = False,
+                solved: bool = False) -> Table:
     """A score game's cells: games, mean score with its interval (exact for right/wrong scores, else
-    Student's t), lowest and highest."""
-    from tcgtui.report.stats import score_interval
+    Student's t), lowest and highest; with ``solved``, games solved and their share's exact interval."""
+    from tcgtui.report.stats import clopper_pearson, score_interval
     solo = all(not cell.opponent for cell in result.tallies)
     exact = "_exact" if right_wrong else ""
     cols = ["agent", *([] if solo else ["opponent"]), "lang", "finished", "errored", "mean_score", f"score_ci{exact}",
-            "min_score", "max_score"]
+            "min_score", "max_score", *(["solved", "solved_ci"] if solved else [])]
     table = Table(title=text.t(f"cmd_bench.score_title{exact}"), title_justify="left")
     for col in cols:
         table.add_column(text.t(f"cmd_bench.col.{col}"),
@@ -83,5 +85,8 @@ def score_table(result: SweepResult, text: locales.Catalog, right_wrong: bool = 
                str(t.errored), "–" if mean is None else f"{mean:.2f}",
                "–" if ci is None else f"[{ci[0]:.2f}, {ci[1]:.2f}]",
                "–" if not t.scores else f"{min(t.scores):g}", "–" if not t.scores else f"{max(t.scores):g}"]
+        if solved:
+            share = clopper_pearson(t.solved, t.finished)
+            row += [f"{t.solved}/{t.finished}", "–" if share is None else f"[{share[0]:.2f}, {share[1]:.2f}]"]
         table.add_row(*row)
     return table

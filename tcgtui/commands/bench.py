@@ -95,6 +95,11 @@ def game_rounds(args: argparse.Namespace, spec: GameSpec, game: Any
     return count, round_game, described
 
 
+def solved_reason(spec: GameSpec) -> str:
+    """The outcome reason of a solved game, where the game's bench hook names one (Eleusis); else ""."""
+    return str(getattr(spec.extras.get("bench"), "SOLVED", ""))
+
+
 def check_players(flag: str, values: list[str], game: GameSpec, bench: bool = True) -> list[str]:
     """The specs of ``values`` (``mc:1,2,5`` expands), each one a player this game can take."""
     text = locales.load()
@@ -200,7 +205,8 @@ async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, 
     console = Console(stderr=True)
     console.print(text.t("cmd_bench.starting", **safe_params(run=name, db=str(store.path))), highlight=False)
     sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
-                  args.retry_errored, args.log_prompts, game_options, spec.info.seats, rounds, game_pool)
+                  args.retry_errored, args.log_prompts, game_options, spec.info.seats, rounds, game_pool,
+                  solved_reason(spec))
     view = ProgressView(console)
     try:
         result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)
@@ -254,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
     if not console.is_terminal:          # piped: keep rows whole instead of wrapping at 80 columns
         console = Console(width=160)
     console.print(summary_table(result, text, score=spec.info.outcome == SCORE,
-                                right_wrong=spec.info.right_wrong))
+                                right_wrong=spec.info.right_wrong, solved=bool(solved_reason(spec))))
     err = Console(stderr=True)
     if not err.is_terminal:
         err = Console(stderr=True, width=160)
