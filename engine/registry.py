@@ -104,6 +104,7 @@ class GameInfo:
     id: str
     seats: int                                  # 1 or 2
     outcome: str = WDL                          # WDL or SCORE
+    right_wrong: bool = False                   # every score is 1 (right) or 0 (wrong): the mean is a share
     moves: str = LIST                           # LIST or TEXT
     invalid: str = AGENT                        # AGENT or RULES
     params: tuple[Param, ...] = ()

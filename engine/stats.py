@@ -1,7 +1,10 @@
 """Descriptive statistics the report and the games' own report analyses share.
 
-Pure functions of numbers (numpy only), so a game's analyses in ``engine/`` and
-the report in ``tcgtui/report/`` compute them the same way.
+Pure functions of numbers, so a game's analyses in ``engine/`` and the report in
+``tcgtui/report/`` compute them the same way.  The exact binomial interval takes
+scipy's steps (``binomtest(...).proportion_ci(method="exact")``) from the
+``scipy.special`` tails it calls, imported on first use: ``scipy.stats`` costs a
+report 0.9 s to import.
 """
 
 from __future__ import annotations
@@ -28,3 +31,20 @@ def mean(values: Sequence[float]) -> float | None:
     if not len(values):
         return None
     return math.fsum(values.tolist() if isinstance(values, np.ndarray) else values) / len(values)
+
+
+def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float] | None:
+    """The exact interval for k successes in n trials; None when there are no trials."""
+    if n <= 0:
+        return None
+    try:        # the binomial tails scipy.stats.binom evaluates (private names: fall back to scipy.stats)
+        from scipy.special._ufuncs import _binom_cdf as cdf, _binom_sf as sf
+    except ImportError:  # pragma: no cover - another scipy
+        from scipy.stats import binomtest
+        ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="exact")
+        return float(ci.low), float(ci.high)
+    from tcgtui.engine.brent import brentq
+    alpha = (1 - confidence) / 2
+    low = 0.0 if k == 0 else brentq(lambda p: float(sf(k - 1, n, p)) - alpha, 0.0, 1.0)
+    high = 1.0 if k == n else brentq(lambda p: float(cdf(k, n, p)) - alpha, 0.0, 1.0)
+    return low, high

@@ -56,10 +56,12 @@ def test_resuming_a_run_with_another_pack_is_refused(tmp_path: Path, capsys: pyt
 
 
 def _bench(db: Path, games: int) -> subprocess.Popen:
+    """A sweep whose games are played whole in the worker pool, in a process group of its own."""
     return subprocess.Popen(
         [sys.executable, "-m", "tcgtui", "bench", "--agent", "random", "--vs", "random", "--lang", "en,ar",
          "--games", str(games), "--concurrency", "4", "--db", str(db), "--run", "crash", "--seed", "3"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env={**os.environ, "COLUMNS": "400"})           # its lines unwrapped
 
 
 def _stored(db: Path) -> int:
@@ -70,15 +72,22 @@ def _stored(db: Path) -> int:
         return 0
 
 
-def _interrupt_when(proc: subprocess.Popen, db: Path, at_least: int, sig: int) -> int:
+def _interrupt_when(proc: subprocess.Popen, db: Path, at_least: int, sig: int, group: bool = False) -> int:
+    """Send ``sig`` once ``at_least`` games are stored, to the bench or (``group``: as a job scheduler
+    or a closed terminal does) to every process of its group, workers included."""
     deadline = time.monotonic() + 60
     while _stored(db) < at_least:
         assert proc.poll() is None, "the sweep ended before it could be interrupted"
         assert time.monotonic() < deadline
         time.sleep(0.02)
-    os.kill(proc.pid, sig)
+    (os.killpg if group else os.kill)(proc.pid, sig)
     proc.wait(timeout=30)
     return _stored(db)
+
+
+def _stopped_line(sig: signal.Signals, kept: int, db: Path) -> str:
+    return (f"tcgtui bench: stopped by {sig.name}: {kept} games of run crash are kept in {db}; "
+            "rerun the same command to resume")
 
 
 def test_kill_9_and_ctrl_c_mid_sweep_lose_nothing_and_the_rerun_completes(tmp_path: Path) -> None:
@@ -90,7 +99,7 @@ def test_kill_9_and_ctrl_c_mid_sweep_lose_nothing_and_the_rerun_completes(tmp_pa
     stopped = _bench(db, games)
     after_int = _interrupt_when(stopped, db, after_kill + 300, signal.SIGINT)
     err = stopped.stderr.read()
-    assert stopped.returncode == 130 and "interrupted; finished games are saved" in err and "Traceback" not in err
+    assert stopped.returncode == 130 and _stopped_line(signal.SIGINT, after_int, db) in err and "Traceback" not in err
     assert after_kill < after_int < 2 * games
 
     done = _bench(db, games)
@@ -108,6 +117,46 @@ def test_kill_9_and_ctrl_c_mid_sweep_lose_nothing_and_the_rerun_completes(tmp_pa
         assert short == 0                       # every stored game has all its decisions
         seeds = dict(conn.execute("SELECT game_index, seed FROM games WHERE lang = 'en'").fetchall())
         assert all(seeds[i] == deal_seed(3, i) for i in (0, 1, games - 1))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGTERM and SIGHUP as POSIX sends them")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("group", [False, True], ids=["to-bench", "to-group"])
+def test_sigterm_and_sighup_stop_as_ctrl_c_does_and_the_rerun_resumes(tmp_path: Path, sig: signal.Signals,
+                                                                     group: bool) -> None:
+    db, games = tmp_path / "t.sqlite3", 300
+    stopped = _bench(db, games)
+    kept = _interrupt_when(stopped, db, 100, sig, group)
+    err = stopped.stderr.read().splitlines()
+    assert stopped.returncode == 128 + sig, err
+    # One line after the opening one: no traceback, no leaked-semaphore warning.
+    assert err == [f"run crash in {db}", _stopped_line(sig, kept, db)]
+    with sqlite3.connect(db) as conn:
+        before = conn.execute("SELECT id, lang, game_index, finished_at FROM games").fetchall()
+    assert 100 <= len(before) < 2 * games
+
+    done = _bench(db, games)
+    out, rest = done.communicate(timeout=120)
+    assert done.returncode == 0, rest
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        after = conn.execute("SELECT id, lang, game_index, finished_at FROM games").fetchall()
+    assert set(before) <= set(after) and len(after) == 2 * games       # kept as they were, none played twice
+    assert len({(lang, index) for _, lang, index, _ in after}) == 2 * games
+
+
+def test_the_bench_puts_the_signal_handlers_it_found_back(tmp_path: Path) -> None:
+    def mine(signum: int, frame: object) -> None:
+        raise AssertionError("not expected to run")
+
+    previous = {s: signal.signal(s, mine) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        assert main(["bench", "--agent", "random", "--vs", "random", "--games", "2", "--db",
+                     str(tmp_path / "t.sqlite3")]) == 0
+        assert all(signal.getsignal(s) is mine for s in previous)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def _alive(pid: int) -> bool:

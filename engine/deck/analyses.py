@@ -12,16 +12,9 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from tcgtui.engine.deck.questions import LETTERS
+from tcgtui.engine.stats import clopper_pearson
 
 MARGIN_BINS = ((0.0, 0.03), (0.03, 0.06), (0.06, 0.10), (0.10, 1.01))
-
-
-def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    from scipy.stats import beta
-    a = (1 - level) / 2
-    lo = 0.0 if k == 0 else float(beta.ppf(a, k, n - k + 1))
-    hi = 1.0 if k == n else float(beta.ppf(1 - a, k + 1, n - k))
-    return lo, hi
 
 
 def _field(g: Any, name: str, default: Any = None) -> Any:
@@ -45,7 +38,7 @@ def _question(g: Any) -> dict[str, Any]:
 
 
 def _accuracy_row(keys: dict[str, Any], right: int, n: int) -> dict[str, Any]:
-    lo, hi = clopper_pearson(right, n) if n else (0.0, 1.0)
+    lo, hi = clopper_pearson(right, n) or (0.0, 1.0)
     return {**keys, "n": n, "right": right, "accuracy": right / n if n else None, "low": lo, "high": hi}
 
 

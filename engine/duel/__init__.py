@@ -87,7 +87,7 @@ def _bank_deal_seed(run_seed: int, index: int) -> int:
 # The puzzle bank: one seat solves puzzle i of a fixed bank in game i (see bank.py).  Users reach it as
 # ``--game duel --bank FILE`` (a variant of the duel); ``duel-bank`` is the id its records keep.
 BANK = register(GameSpec(
-    GameInfo("duel-bank", seats=1, outcome=SCORE, moves=TEXT, invalid=RULES, family="duel",
+    GameInfo("duel-bank", seats=1, outcome=SCORE, right_wrong=True, moves=TEXT, invalid=RULES, family="duel",
              params=(Param("bank", str, "", kind="jsonl"), Param("attempts", int, 3, low=1, high=10),
                      Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX)),
     make=_make_bank,

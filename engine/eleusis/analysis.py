@@ -7,7 +7,8 @@ guess whose tentative rule was already right; **boldness** is ``2 x mean
 failed guesses - mean caution``; **recklessness** is the share of wrong guesses
 followed by another guess on the very next turn; **calibration** is the share
 of judged tentative rules (formal or silent) that were right at each stated
-confidence 5-10, against conf/10, with Wilson intervals; the **guess rate**
+confidence 5-10, against conf/10, with Wilson intervals (the seed's); the
+share of rounds **solved** has an exact (Clopper-Pearson) interval; the **guess rate**
 per confidence level sets beside it what a calibrated player should do (guess
 above 2/3).  Rules are grouped by complexity (``cyclomatic + 0.2 x AST nodes``)
 into quartiles of the library; the complexity ratio compares a confident
@@ -24,7 +25,7 @@ from tcgtui.engine.eleusis.library import COUNT, compiled
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.rulelang import RuleError, compile_rule
 from tcgtui.engine.eleusis.scientist import THRESHOLD
-from tcgtui.engine.stats import mean, median
+from tcgtui.engine.stats import clopper_pearson, mean, median
 
 LEVELS = range(5, 11)
 Z = 1.96
@@ -37,6 +38,12 @@ def wilson(hits: int, n: int) -> tuple[float | None, float | None]:
     centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
     half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def solved_share(solved: int, rounds: int) -> dict[str, float]:
+    """The share of rounds solved and its exact interval: a solved round is a 1, any other a 0."""
+    low, high = clopper_pearson(solved, rounds) or (0.0, 1.0)
+    return {"success_rate": solved / rounds, "ci_low": low, "ci_high": high}
 
 
 def quartile(rule: int) -> int:
@@ -126,7 +133,7 @@ def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
         total_wrong = sum(r["wrong"] for r in rounds)
         out["science"].append({
             "agent": agent, "lang": lang, "rounds": len(rounds), "mean_floored": mean([r["floored"] for r in rounds]),
-            "success_rate": len(solved) / len(rounds), "no_stakes": mean([r["no_stakes"] for r in rounds]),
+            **solved_share(len(solved), len(rounds)), "no_stakes": mean([r["no_stakes"] for r in rounds]),
             "failed_guesses": wrong, "caution": caution,
             "boldness": None if caution is None else 2 * wrong - caution,
             "reckless_rate": sum(r["reckless"] for r in rounds) / total_wrong if total_wrong else None,
@@ -148,5 +155,5 @@ def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
             for k, rs in sorted(groups.items()):
                 out[name].append({"agent": agent, "lang": lang, key: k, "rounds": len(rs),
                                   "mean_floored": mean([r["floored"] for r in rs]),
-                                  "success_rate": sum(r["solved"] for r in rs) / len(rs)})
+                                  **solved_share(sum(r["solved"] for r in rs), len(rs))})
     return out

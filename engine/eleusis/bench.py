@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from tcgtui.engine.eleusis.library import COUNT
+from tcgtui.engine.eleusis.state import SOLVED  # noqa: F401  (a solved round: the bench summary shows their share)
 
 DEFAULT_SEEDS = 3
 MAX_SEEDS = 10_000           # deals per rule: 26 rules x 10,000 deals is already a sweep of weeks

@@ -44,12 +44,14 @@ class ProgressView:
         self.progress.stop()
 
 
-def summary_table(result: SweepResult, text: locales.Catalog, score: bool = False) -> Table:
+def summary_table(result: SweepResult, text: locales.Catalog, score: bool = False,
+                  right_wrong: bool = False, solved: bool = False) -> Table:
     """Every cell of the sweep, stored games included: results, win rate and its exact interval;
-    for a score game (``score``), the mean score, its t interval and the range instead."""
+    for a score game (``score``), the mean score, its interval and the range instead (and with
+    ``solved``, the share of games solved and its exact interval)."""
     from tcgtui.report.stats import clopper_pearson        # scipy: only once there is something to show
     if score:
-        return score_table(result, text)
+        return score_table(result, text, right_wrong, solved)
     table = Table(title=text.t("cmd_bench.summary_title"), title_justify="left")
     for col in ("agent", "opponent", "lang", "finished", "wins", "draws", "losses", "errored", "win_rate", "ci"):
         table.add_column(text.t(f"cmd_bench.col.{col}"),
@@ -63,22 +65,28 @@ def summary_table(result: SweepResult, text: locales.Catalog, score: bool = Fals
     return table
 
 
-def score_table(result: SweepResult, text: locales.Catalog) -> Table:
-    """A score game's cells: games, mean score with Student's t interval, lowest and highest."""
-    from tcgtui.report.stats import t_interval
+def score_table(result: SweepResult, text: locales.Catalog, right_wrong: bool = False,
+                solved: bool = False) -> Table:
+    """A score game's cells: games, mean score with its interval (exact for right/wrong scores, else
+    Student's t), lowest and highest; with ``solved``, games solved and their share's exact interval."""
+    from tcgtui.report.stats import clopper_pearson, score_interval
     solo = all(not cell.opponent for cell in result.tallies)
-    cols = ["agent", *([] if solo else ["opponent"]), "lang", "finished", "errored", "mean_score", "score_ci",
-            "min_score", "max_score"]
-    table = Table(title=text.t("cmd_bench.score_title"), title_justify="left")
+    exact = "_exact" if right_wrong else ""
+    cols = ["agent", *([] if solo else ["opponent"]), "lang", "finished", "errored", "mean_score", f"score_ci{exact}",
+            "min_score", "max_score", *(["solved", "solved_ci"] if solved else [])]
+    table = Table(title=text.t(f"cmd_bench.score_title{exact}"), title_justify="left")
     for col in cols:
         table.add_column(text.t(f"cmd_bench.col.{col}"),
                          justify="left" if col in ("agent", "opponent", "lang") else "right")
     for cell, t in result.tallies.items():
-        ci = t_interval(t.scores)
+        ci = score_interval(t.scores, right_wrong)
         mean = t.mean_score
         row = [safe(cell.agent), *([] if solo else [safe(cell.opponent)]), safe(cell.lang), str(t.finished),
                str(t.errored), "–" if mean is None else f"{mean:.2f}",
                "–" if ci is None else f"[{ci[0]:.2f}, {ci[1]:.2f}]",
                "–" if not t.scores else f"{min(t.scores):g}", "–" if not t.scores else f"{max(t.scores):g}"]
+        if solved:
+            share = clopper_pearson(t.solved, t.finished)
+            row += [f"{t.solved}/{t.finished}", "–" if share is None else f"[{share[0]:.2f}, {share[1]:.2f}]"]
         table.add_row(*row)
     return table

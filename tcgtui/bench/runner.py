@@ -39,6 +39,7 @@ class Tally:
     wins: int = 0
     draws: int = 0
     scores: list[float] = field(default_factory=list)    # the measured player's score per finished game (score games)
+    solved: int = 0                 # finished games that ended solved, where the game says which are (Eleusis)
 
     @property
     def done(self) -> int:
@@ -52,11 +53,13 @@ class Tally:
     def mean_score(self) -> float | None:
         return sum(self.scores) / len(self.scores) if self.scores else None
 
-    def add(self, status: str, winner: int | None, seat: int, sign: int = 1, score: float | None = None) -> None:
+    def add(self, status: str, winner: int | None, seat: int, sign: int = 1, score: float | None = None,
+            solved: bool = False) -> None:
         if status == FINISHED:
             self.finished += sign
             self.wins += sign * (winner == seat)
             self.draws += sign * (winner is None)
+            self.solved += sign * solved
             if score is not None:
                 if sign > 0:
                     self.scores.append(score)
@@ -88,9 +91,13 @@ class Sweep:
     # index -> (the game of that index, the index its deal is drawn from).  None: one game, deal = index.
     rounds: Callable[[int], tuple[Any, int]] | None = None
     game_pool: Executor | None = None     # worker processes that play cheap games whole; None: all here
+    solved: str = ""                # the outcome reason of a solved round, where the game names one (Eleusis)
 
     def round(self, index: int) -> tuple[Any, int]:
         return self.rounds(index) if self.rounds is not None else (self.game, index)
+
+    def is_solved(self, reason: str | None) -> bool:
+        return bool(self.solved) and reason == self.solved
 
 
 @dataclass
@@ -213,11 +220,11 @@ async def save_with_retry(store: Store, row: GameRow, rows: list[DecisionRow], r
 def plan_jobs(sweep: Sweep, stored: list[tuple], tallies: dict[Cell, Tally]) -> list[tuple[Cell, int]]:
     """Games still to play, game index first so every cell advances together."""
     status: dict[tuple[Cell, int], str] = {}
-    for agent, opponent, lang, index, st, winner, seat, score in stored:
+    for agent, opponent, lang, index, st, winner, seat, score, reason in stored:
         cell = Cell(agent, opponent, lang)
         status[(cell, index)] = st
         if cell in tallies and index < sweep.games:
-            tallies[cell].add(st, winner, seat, score=score)
+            tallies[cell].add(st, winner, seat, score=score, solved=sweep.is_solved(reason))
     jobs = []
     for index in range(sweep.games):
         for cell in sweep.cells:
@@ -263,7 +270,7 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
             tally = tallies[cell]
             if outcome == REPLACED:
                 tally.errored -= 1
-            tally.add(row.status, row.winner, row.agent_seat, score=row.score)
+            tally.add(row.status, row.winner, row.agent_seat, score=row.score, solved=sweep.is_solved(row.reason))
             if observer:
                 observer.game_done(cell, tally)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from concurrent.futures import Executor
 from typing import Any, Callable
 
@@ -24,6 +25,7 @@ from tcgtui.bench import cluster
 from tcgtui.bench.pool import process_pool
 from tcgtui.bench.progress import ProgressView, summary_table
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
+from tcgtui.bench.stop import Stop
 from tcgtui.console_text import safe_params
 from tcgtui.errors import UserError
 from tcgtui.limits import MAX_CONCURRENCY, MAX_GAMES, MAX_PLANNED, check_at_most, check_name, check_seed
@@ -93,6 +95,11 @@ def game_rounds(args: argparse.Namespace, spec: GameSpec, game: Any
     return count, round_game, described
 
 
+def solved_reason(spec: GameSpec) -> str:
+    """The outcome reason of a solved game, where the game's bench hook names one (Eleusis); else ""."""
+    return str(getattr(spec.extras.get("bench"), "SOLVED", ""))
+
+
 def check_players(flag: str, values: list[str], game: GameSpec, bench: bool = True) -> list[str]:
     """The specs of ``values`` (``mc:1,2,5`` expands), each one a player this game can take."""
     text = locales.load()
@@ -143,7 +150,7 @@ async def _describe(specs: list[str], langs: list[str], game: Any, options: dict
 
 
 async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
-                 specs: list[str], rounds: Any = None) -> SweepResult:
+                 specs: list[str], ident: dict[str, Any], name: str, rounds: Any = None) -> SweepResult:
     # Two pools, each starting its workers only when first used: searches' batches, and cheap games
     # played whole, so a cheap game never waits in line behind a dear search's batches.  On a Ray
     # cluster (--ray) both go to the cluster.
@@ -154,13 +161,9 @@ async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: A
         langs = sorted({c.lang for c in cells})
         game_options = {"prompt_style": args.prompt_style} if args.prompt_style else {}
         players = await _describe(specs, langs, game, options, game_options)
-        ident = identity(game, args.seed)
-        if rounds is not None:
-            ident["rounds"] = rounds[2]
         settings = {"concurrency": args.concurrency, "timeout_per_game": args.timeout_per_game,
                     "log_prompts": args.log_prompts, "round_robin": args.round_robin, **game_options}
         config = build_config(ident, cells, players, args.games, settings)
-        name = args.run or default_run_name(ident)
         with RunLock(store.path, name):
             return await _locked_sweep(args, store, spec, game, cells, name, config, options, game_options,
                                        game_pool, rounds[1] if rounds is not None else None)
@@ -202,7 +205,8 @@ async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, 
     console = Console(stderr=True)
     console.print(text.t("cmd_bench.starting", **safe_params(run=name, db=str(store.path))), highlight=False)
     sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
-                  args.retry_errored, args.log_prompts, game_options, spec.info.seats, rounds, game_pool)
+                  args.retry_errored, args.log_prompts, game_options, spec.info.seats, rounds, game_pool,
+                  solved_reason(spec))
     view = ProgressView(console)
     try:
         result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)
@@ -239,13 +243,25 @@ def run(args: argparse.Namespace) -> int:
         args.games = rounds[0]
     cells = plan_cells(agents, opponents, langs, spec.info.seats, args.round_robin)
     check_at_most("--games", args.games * len(cells), MAX_PLANNED)     # the whole sweep, every cell
-    with open_store(args.db, create=True) as store:
-        result = asyncio.run(_sweep(args, store, spec, game, cells, list(dict.fromkeys(agents + opponents)),
-                                    rounds))
+    ident = identity(game, args.seed)
+    if rounds is not None:
+        ident["rounds"] = rounds[2]
+    name = args.run or default_run_name(ident)
+    with open_store(args.db, create=True) as store, Stop() as stop:
+        try:
+            result = asyncio.run(_sweep(args, store, spec, game, cells, list(dict.fromkeys(agents + opponents)),
+                                        ident, name, rounds))
+        except KeyboardInterrupt:
+            run = store.run(name)
+            kept = len(store.cell_games(run.id)) if run is not None else 0
+            line = text.t("cmd_bench.stopped", signal=stop.name, count=kept, run=name, db=store.path)
+            print(f"tcgtui bench: {line}", file=sys.stderr)
+            return stop.status
     console = Console()
     if not console.is_terminal:          # piped: keep rows whole instead of wrapping at 80 columns
         console = Console(width=160)
-    console.print(summary_table(result, text, score=spec.info.outcome == SCORE))
+    console.print(summary_table(result, text, score=spec.info.outcome == SCORE,
+                                right_wrong=spec.info.right_wrong, solved=bool(solved_reason(spec))))
     err = Console(stderr=True)
     if not err.is_terminal:
         err = Console(stderr=True, width=160)

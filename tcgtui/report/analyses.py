@@ -4,6 +4,7 @@ Common sections, for every game:
 - ``win_rates`` (win/draw/loss games) or ``scores`` (score games): win rate =
   wins / finished games, draws in the denominator as non-wins, exact
   Clopper–Pearson intervals; for score games the mean score with a t interval
+  (exact, as win rates, where every score is 1 or 0: a deck quiz's accuracy)
   and the mean of max(0, score).  Errored, abandoned and unfinished games are
   counted apart, never as losses.
 - ``decisions``: the measured player's decision time and tokens (marked when
@@ -32,7 +33,7 @@ from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
 from tcgtui.report.data import Game
 from tcgtui.report.seats import met_pairwise
-from tcgtui.report.stats import clopper_pearson, mean, median, t_interval
+from tcgtui.report.stats import clopper_pearson, mean, median, score_interval
 from tcgtui.store import ABANDONED, ERRORED, FINISHED
 
 Row = dict[str, Any]
@@ -120,16 +121,18 @@ def win_rates(games: list[Game]) -> list[Row]:
     return rows
 
 
-def scores(games: list[Game]) -> list[Row]:
-    """Score games: the mean score with a 95% t interval, and the mean of max(0, score)."""
+def scores(games: list[Game], right_wrong: bool = False) -> list[Row]:
+    """Score games: the mean score with a 95% interval (exact for right/wrong scores, else t; ``interval``
+    names which), and the mean of max(0, score)."""
     rows = []
     for (agent, opponent, lang), c in _cells(games):
-        ci = t_interval(c.scores)
+        ci = score_interval(c.scores, right_wrong)
         rows.append({"agent": agent, "opponent": opponent, "lang": lang, "games": c.games,
                      "finished": len(c.scores), "errored": c.errored, "abandoned": c.abandoned,
                      "unfinished": c.games - len(c.scores) - c.errored - c.abandoned,
                      "mean_score": mean(c.scores), "ci_low": ci[0] if ci else None,
-                     "ci_high": ci[1] if ci else None, "mean_positive": mean([max(0.0, s) for s in c.scores])})
+                     "ci_high": ci[1] if ci else None, "interval": "exact" if right_wrong else "t",
+                     "mean_positive": mean([max(0.0, s) for s in c.scores])})
     return rows
 
 
@@ -270,7 +273,8 @@ def build(games: list[Game], spec: registry.GameSpec | None = None) -> Report:
     spec = spec or registry.get(registry.DEFAULT)
     score_game = spec.info.outcome == registry.SCORE
     outcome = "scores" if score_game else "win_rates"
-    sections: dict[str, list[Row]] = {outcome: scores(games) if score_game else win_rates(games)}
+    sections: dict[str, list[Row]] = {outcome: scores(games, spec.info.right_wrong) if score_game
+                                      else win_rates(games)}
     own = {**(spec.analyses(games) if spec.analyses is not None else {}), **rated_sections(spec, games)}
     sections.update(own)
     sections.update({"decisions": decisions(games), "llm": llm_rates(games), "errors": errors(games)})
@@ -278,7 +282,8 @@ def build(games: list[Game], spec: registry.GameSpec | None = None) -> Report:
     sections.update({"matrix": matrix(rr), "ratings": ratings(rr), "ratings_by_role": ratings_by_role(rr)})
     layout = list(spec.extras.get("report_layout") or [outcome, *own, "decisions", "llm", "errors"])
     layout += [name for name in ROUND_ROBIN if sections[name] and name not in layout]
-    note_keys = {**COMMON_NOTES, **dict(spec.extras.get("report_notes") or {})}
+    exact = {"scores": "scores_exact"} if spec.info.right_wrong else {}
+    note_keys = {**COMMON_NOTES, **exact, **dict(spec.extras.get("report_notes") or {})}
     notes = list(dict.fromkeys(note_keys[name] for name in layout if name in note_keys))
     notes += ["every_seat"] if any(g.mirror for g in games) else []
     meta_fn = spec.extras.get("report_meta")

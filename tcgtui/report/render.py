@@ -91,8 +91,11 @@ PCT_SUFFIXES = ("rate", "share", "_gap")
 
 
 def columns(section: str, rows: list[Row]) -> list[Column]:
-    """A section's columns: the known layout, else every key of its rows (ci_low/ci_high as one column);
-    the ``llm`` section's parse-path columns are the paths its games' prompters reported."""
+    """A section's columns: the known layout (right/wrong scores' interval headed as exact), else every
+    key of its rows (ci_low/ci_high as one column); the ``llm`` section's parse-path columns are the
+    paths its games' prompters reported."""
+    if section == "scores" and any(r.get("interval") == "exact" for r in rows):
+        return [("ci_exact", _ci_num) if key == "ci_mean" else (key, fmt) for key, fmt in COLUMNS[section]]
     if section in COLUMNS:
         return COLUMNS[section]
     if section == "llm":

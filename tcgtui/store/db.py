@@ -452,11 +452,12 @@ class Store:
                     "SELECT idx, turn, seat, agent, move, kind, seconds, info_json FROM decisions"
                     " WHERE game_id = ? ORDER BY idx", (game_id,))]
 
-    def cell_games(self, run_id: int) -> list[tuple[str, str, str, int, str, int | None, int, float | None]]:
-        """(agent, opponent, lang, game_index, status, winner, agent_seat, score) of every game of a run."""
+    def cell_games(self, run_id: int) -> list[tuple[str, str, str, int, str, int | None, int, float | None,
+                                                    str | None]]:
+        """(agent, opponent, lang, game_index, status, winner, agent_seat, score, reason) of every game of a run."""
         return self.conn.execute(
-            "SELECT agent, opponent, lang, game_index, status, winner, agent_seat, score FROM games WHERE run_id = ?",
-            (run_id,)).fetchall()
+            "SELECT agent, opponent, lang, game_index, status, winner, agent_seat, score, reason FROM games"
+            " WHERE run_id = ?", (run_id,)).fetchall()
 
 
 class _Transaction:

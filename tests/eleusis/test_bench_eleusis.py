@@ -55,7 +55,7 @@ def test_an_llm_bench_in_the_code_format_through_the_test_server(tmp_path, capsy
     assert "mean score" in summary and "29.50" in summary and "draws" not in summary and "win rate" not in summary
     row = next(line for line in summary.splitlines() if "llm:fake" in line)
     cells = [c.strip() for c in row.split("\u2502") if c.strip()]
-    assert cells[-2:] == ["29", "30"] and "opponent" not in summary
+    assert cells[-4:] == ["29", "30", "2/2", f"[{0.025 ** 0.5:.2f}, 1.00]"] and "opponent" not in summary
 
 
 @pytest.mark.parametrize("argv,needle", [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from scipy.stats import binomtest
 
 from tcgtui.cli import main
 from tcgtui.engine.core import Match
@@ -50,8 +51,10 @@ def test_sections_per_player_with_calibration_and_quartiles():
     assert cal[7]["judged"] == 4 and cal[7]["accuracy_rate"] == 0.0 and cal[7]["guess_rate"] == 1.0
     assert cal[6]["accuracy_rate"] == 1.0 and cal[6]["guess_rate"] == 0.0 and cal[10]["judged"] == 0
     assert cal[6]["calibrated_guess_rate"] == 0.0 and cal[7]["calibrated_guess_rate"] == 1.0
+    exact = binomtest(2, 2).proportion_ci(method="exact")            # 2 of 2 solved: not [1, 1]
     assert out["by_rule"] == [{"agent": "a", "lang": "en", "rule": 7, "rounds": 2, "mean_floored": 21.0,
-                               "success_rate": 1.0}]
+                               "success_rate": 1.0, "ci_low": exact.low, "ci_high": exact.high}]
+    assert (sci["ci_low"], sci["ci_high"]) == (exact.low, exact.high) and exact.low < 0.2
     assert out["by_quartile"][0]["quartile"] == quartile(7)
 
 
