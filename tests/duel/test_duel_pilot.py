@@ -182,36 +182,31 @@ async def test_at_zero_with_nothing_written_the_round_is_a_failure(fixed_clock) 
         assert mine(board)[0].move == TimeUp().text()
 
 
+async def precheck_status(lang: str, code: str, sample: str, key: str) -> tuple[ArenaApp, Caption]:
+    """A person writes ``code`` and ``sample`` and sends: the status once it shows ``key``."""
+    app = duel_app(lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("f7", "backspace")
+        await type_text(pilot, code)
+        await pilot.press("f2")
+        await type_text(pilot, sample)
+        await pilot.press("ctrl+s")
+        status = app.board.query_one("#status", Caption)
+        await until(pilot, lambda: status.key == key)
+    return app, status
+
+
 @pytest.mark.parametrize("lang", ["en", "ar"])
 async def test_where_no_boundary_holds_the_precheck_says_so_on_the_screen(lang, monkeypatch) -> None:
     """An old kernel simulated: the person's sample is not run, one line says why, the app goes on."""
     from tcgtui.sandbox import layers
     monkeypatch.setattr(layers, "probe", lambda: layers.Boundary(seccomp=True, root=True))
-    app = duel_app(lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot, app)
-        board = app.board
-        await pilot.press("f7", "backspace")
-        await type_text(pilot, "def mystery(x): return True")
-        await pilot.press("f2")
-        await type_text(pilot, "1")
-        await pilot.press("ctrl+s")
-        status = board.query_one("#status", Caption)
-        await until(pilot, lambda: status.key == "duel.ui.status.no_sandbox")
-        assert "landlock" in status.params["why"] and not board.session.decisions and app.failure is None
+    app, status = await precheck_status(lang, "def mystery(x): return True", "1", "duel.ui.status.no_sandbox")
+    assert "landlock" in status.params["why"] and not app.board.session.decisions and app.failure is None
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 async def test_a_puzzle_that_errors_on_its_sample_is_said_to_error(lang) -> None:
-    app = duel_app(lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot, app)
-        board = app.board
-        await pilot.press("f7", "backspace")
-        await type_text(pilot, "def mystery(x): return 1 / 0")
-        await pilot.press("f2")
-        await type_text(pilot, "1")
-        await pilot.press("ctrl+s")
-        status = board.query_one("#status", Caption)
-        await until(pilot, lambda: status.key == "duel.ui.status.sample_errors")
-        assert "ZeroDivisionError" in status.params["detail"] and not board.session.decisions
+    app, status = await precheck_status(lang, "def mystery(x): return 1 / 0", "1", "duel.ui.status.sample_errors")
+    assert "ZeroDivisionError" in status.params["detail"] and not app.board.session.decisions
