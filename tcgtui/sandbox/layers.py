@@ -86,11 +86,18 @@ def seccomp_program() -> str:
         return f.read().hex()
 
 
-def read_roots() -> list[str]:
+@functools.lru_cache(maxsize=1)
+def read_roots() -> tuple[str, ...]:
     """What a check may read: the interpreter's standard library (with its extension modules) and
-    the system's shared libraries, which extension modules load."""
+    the system's shared libraries, which extension modules load.  Found once per process."""
     roots = {os.path.realpath(sysconfig.get_path(k)) for k in ("stdlib", "platstdlib")}
-    return sorted(roots | {os.path.realpath(p) for p in SYSTEM_LIBRARIES if os.path.isdir(p)})
+    return tuple(sorted(roots | {os.path.realpath(p) for p in SYSTEM_LIBRARIES if os.path.isdir(p)}))
+
+
+@functools.lru_cache(maxsize=1)
+def read_files() -> tuple[str, ...]:
+    """Single files a check may read (and ``/dev/null`` write) where they exist, found once."""
+    return tuple(f for f in (*READ_FILES, *DEVICES) if os.path.exists(f))
 
 
 @dataclass(frozen=True)
@@ -124,13 +131,13 @@ class Boundary:
         return out
 
     def plan(self, work: str, limits: dict[str, int], output_cap: int) -> dict[str, object]:
-        if not self.threads_bounded or self.pid_max:
+        if self.pid_max:                             # the namespace's pid_max bounds tasks instead
             limits = dict(limits)
             limits.pop("RLIMIT_NPROC", None)
         return {"namespaces": bool(self.namespaces), "userns": self.namespaces == "user",
                 "pid_max": TASKS if self.pid_max else 0, "nobody": self.nobody, "landlock": self.landlock,
                 "seccomp": seccomp_program() if self.seccomp else "", "read_roots": read_roots(),
-                "files": [f for f in (*READ_FILES, *DEVICES) if os.path.exists(f)], "work": work,
+                "files": read_files(), "work": work,
                 "folder_kb": FOLDER_KB, "folder_inodes": FOLDER_INODES, "limits": limits,
                 "output_cap": output_cap}
 
@@ -141,7 +148,7 @@ NONE = Boundary()
 def unsafe_plan(work: str, limits: dict[str, int], output_cap: int) -> dict[str, object]:
     """``--sandbox unsafe`` (and the Docker container, which is its own boundary): limits only."""
     plan = NONE.plan(work, limits, output_cap)
-    plan["read_roots"], plan["files"] = [], []
+    plan["read_roots"], plan["files"] = (), ()
     return plan
 
 
