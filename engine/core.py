@@ -157,6 +157,15 @@ class GameState(ABC, Generic[Move]):
         """The full true state, for replay checks and debugging (never for agents)."""
 
 
+@dataclass(frozen=True)
+class RandomAttempt:
+    """A random player's reply and how the rules read it: a move, or an invalid kind."""
+
+    raw: str
+    move: str | None
+    invalid: str | None
+
+
 class Game(ABC, Generic[Move]):
     """A ruleset with its setup: makes initial states and names moves.
 
@@ -194,6 +203,11 @@ class Game(ABC, Generic[Move]):
         """The game as its players may know it (what agents are handed): the game itself,
         unless its setup holds a secret (Eleusis's rule), which this copy leaves out."""
         return self
+
+    def random_attempt(self, obs: Any, rng: Any) -> RandomAttempt | None:
+        """What a uniformly random player does here when the protocol's random player may name
+        an invalid move (the grid games' seed); None: it picks among ``obs.legal_moves``."""
+        return None
 
     def resample(self, obs: Any, rng: Any) -> GameState[Move]:
         """A full state consistent with ``obs``: exactly the state in a game of perfect

@@ -17,6 +17,7 @@ from tcgtui.engine.grid.narrator import GridNarrator, rules_text
 from tcgtui.engine.grid.observation import GridObservation
 from tcgtui.engine.grid.position import PositionError, format_position, parse_position
 from tcgtui.engine.grid.state import GridState, result_code
+from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM
 from tcgtui.engine.registry import LIST, RULES, WDL, GameInfo, GameSpec, Param, Reference, register
 
 __all__ = ["GridGame", "GridNarrator", "GridObservation", "GridState", "PositionError", "analyze", "blocks",
@@ -27,6 +28,13 @@ STYLES = ("list", "illustration", "image")
 
 
 def _prompter(game: Any, catalog: Any, seat: int, style: str = "list") -> Any:
+    if game.protocol == SEED:
+        from tcgtui.engine.grid.seed import REPOSITORY
+        from tcgtui.engine.grid.seed_prompter import SeedGridPrompter
+        if game.wording is None:
+            raise ValueError(f"--protocol seed: a model reads the seed's own prompts, from your checkout of "
+                             f"{REPOSITORY}; give it with --upstream DIR")
+        return SeedGridPrompter(game, game.wording, seat, style or "list")
     from tcgtui.engine.grid.prompter import GridPrompter
     return GridPrompter(game, catalog, seat, style or "list")
 
@@ -64,7 +72,7 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         params=(Param("invalid_limit", int, v.invalid_limit, low=0, high=1_000),
                 Param("move_cap", int, v.move_cap, low=1, high=10_000),
                 Param("position", str, ""),
-                Param("to_move", str, "", choices=("", "X", "O"))))
+                Param("to_move", str, "", choices=("", "X", "O")), PROTOCOL, UPSTREAM))
     return register(GameSpec(
         info, make=lambda params, _id=game_id: GridGame.from_params(_id, params),
         prompter=_prompter,
