@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from tcgtui.engine.grid.analysis import analyze, blocks, immediate_wins, missed, sections, seed_json
+from tcgtui.engine.grid import seed_files
+from tcgtui.engine.grid.analysis import analyze, blocks, immediate_wins, missed, sections
 from tcgtui.engine.grid.config import VARIANTS
 from tcgtui.engine.grid.game import GridGame
 from tcgtui.engine.grid.narrator import GridNarrator, rules_text
@@ -22,7 +23,7 @@ from tcgtui.engine.registry import LIST, RULES, WDL, GameInfo, GameSpec, Param, 
 
 __all__ = ["GridGame", "GridNarrator", "GridObservation", "GridState", "PositionError", "analyze", "blocks",
            "format_position", "immediate_wins", "missed", "parse_position", "result_code", "rules_text",
-           "sections", "seed_json"]
+           "sections"]
 
 STYLES = ("list", "illustration", "image")
 
@@ -79,7 +80,7 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         narrator=lambda game, catalog, viewer=-1: GridNarrator(game, catalog, viewer),
         analyses=sections, rules_text=rules_text, references=references,
         fast=lambda: importlib.import_module("tcgtui.engine.grid.fast"),
-        extras={"analyze": analyze, "seed_json": seed_json, "result_code": result_code,
+        extras={"analyze": analyze, "seed_files": seed_files, "result_code": result_code,
                 "parse_position": _position_parser(game_id), "missed": missed, "perf": PERF[game_id],
                 "reads_records": True}))        # its report sections replay each game's record
 

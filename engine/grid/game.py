@@ -20,7 +20,7 @@ class GridGame(Game[str]):
         variant = VARIANTS[game_id]
         self.name = game_id
         self.protocol = protocol or TCGTUI
-        self.wording = _seed_wording(game_id, upstream) if self.protocol == SEED and upstream is not None else None
+        self.wording = seed_wording(game_id, upstream) if self.protocol == SEED and upstream is not None else None
         self.config = GridConfig(variant,
                                  variant.invalid_limit if invalid_limit is None else int(invalid_limit),
                                  variant.move_cap if move_cap is None else int(move_cap))
@@ -79,7 +79,7 @@ class GridGame(Game[str]):
         return GridState.from_observation(self.config, obs)
 
 
-def _seed_wording(game_id: str, upstream: Any) -> Any:
+def seed_wording(game_id: str, upstream: Any) -> Any:
     """The seed's prompt wording, read through the caller's ``upstream`` (the user's checkout)."""
     from tcgtui.engine.grid.seed import GAME_FILES, REPOSITORY, SERVICE_FILE, wording_from_sources
     return wording_from_sources(game_id, upstream.text(GAME_FILES[game_id], REPOSITORY),

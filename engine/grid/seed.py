@@ -40,10 +40,10 @@ OUTCOMES = {"format": "Invalid Format", "out_of_bounds": "Out of Bounds", "taken
 KINDS = {v: k for k, v in OUTCOMES.items()}
 
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
-# Literals of createPrompt that are code, not wording: prompt types, outcome names, the escapes it
-# applies, and the marker it searches for (the board text after it is logged as the move's status).
-_CODE = {"", "list", "illustration", "image", "Valid", "\n", "\\n", '"', '\\"',
-         "The current state of the game is as follows: \n"}
+# Literals of createPrompt that are code, not wording: prompt types, outcome names and the escapes it
+# applies (and the markers it searches for with lastIndexOf, found in the code itself).
+_CODE = {"", "list", "illustration", "image", "Valid", "\n", "\\n", '"', '\\"'}
+_MARKER = re.compile(r'lastIndexOf\(\s*"((?:[^"\\\n]|\\.)*)"')
 
 
 class WordingError(ValueError):
@@ -129,7 +129,9 @@ def wording_from_sources(game_id: str, game_source: str, service_source: str) ->
     drawing = [s for s in _literals(_body(game_source, "static drawBoard(", gf)) if len(s) > 10]
     if len(drawing) < 2:
         raise WordingError(f"{gf}: drawBoard should start with two texts")
-    prompt = [s for s in _literals(_body(service_source, "function createPrompt(", sf)) if s not in _CODE]
+    body = _body(service_source, "function createPrompt(", sf)
+    markers = {json.loads('"' + m + '"') for m in _MARKER.findall(body)}
+    prompt = [s for s in _literals(body) if s not in _CODE and s not in markers]
     if len(prompt) != 9:
         raise WordingError(f"{sf}: createPrompt has {len(prompt)} texts of wording, expected 9")
     return SeedWording(
@@ -184,10 +186,10 @@ def prompt(config: GridConfig, board: list[str], symbols: tuple[str, str], style
     return text.replace("\n", "\\n").replace('"', '\\"')
 
 
-def status_text(board_part: str, style: str) -> str:
-    """What the seed logs as a move's status: the board text after its marker (list: one more
-    character skipped, as its code does)."""
-    marker = "The current state of the game is as follows: \n"
+def status_text(board_part: str, style: str, wording: SeedWording) -> str:
+    """What the seed logs as a move's status: the board text after its "as follows" line, found
+    without its leading space (list: one more character skipped, as its code does)."""
+    marker = (wording.list_board[1] if style == "list" else wording.draw_board[1]).lstrip(" ")
     at = board_part.rfind(marker)
     if style == "image" or at < 0:
         return ""

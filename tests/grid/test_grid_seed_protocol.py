@@ -193,3 +193,41 @@ def test_recorded_seed_games_replay_move_for_move(tmp_path):
     path.write_text(json.dumps(games))
     done = recheck(copy)
     assert done.returncode == 1 and "1 move outcomes differ" in done.stdout
+
+
+def test_a_stored_game_is_written_in_the_seeds_files_as_its_simulator_logged_it():
+    """The recorded stand-in game A, played again through tcgtui and written out: every move's player,
+    outcome and logged reply are the recorded ones, and the files have the seed's names and columns."""
+    from tcgtui.engine.core import Match
+    from tcgtui.engine.grid import seed_files
+    game = GridGame("tictactoe")
+    match = Match(game, 1)
+    for kind, text in (("", "2,2"), ("taken", '{"row": 2, "column": 2}'), ("format", "hello"), ("", "1,1"),
+                       ("out_of_bounds", "{'row': 4, 'column': 1}"), ("", "1,3"), ("", "3,3"), ("", "3,1")):
+        match.play_invalid(kind, text) if kind else match.play(text)
+    logged = seed_files.seed_game(match.record().to_json(), ["llm:a/b", "random"], "list", "2000-01-02",
+                                  wording())
+    recorded = json.loads((CHECKOUT / "outputs" / "tic-tac-toe_list_000101-000000_all_moves.json").read_text())
+    expected = recorded["Moves_tic-tac-toe_list_a_b_winner1st_000101-000000"]
+    assert [(m["Player"], m["Outcome"], m["Response"]) for m in logged.moves] == \
+        [(m["Player"], m["Outcome"], m["Response"]) for m in expected]
+    assert [(m["Row"], m["Column"]) for m in logged.moves] == [(2, 2), (2, 2), (-1, -1), (1, 1), (4, 1), (1, 3),
+                                                               (3, 3), (3, 1)]
+    assert logged.moves[1]["CurrentStatus"] == "First: 2,2 \n Second: None \n"
+    files = seed_files.game_files(logged, uuid="u-1", stamp="260101-120000", number=1, duration_s=7)
+    base = "tic-tac-toe_list_llm:a_b_random_winner1st_260101-120000"
+    assert sorted(files) == sorted(base + ext for ext in (".txt", ".json", ".csv", "_moves.csv", ".png"))
+    summary = json.loads(files[base + ".json"])
+    assert (summary["Result"], summary["TotalMoves"], summary["Player1Moves"], summary["Player2Moves"]) == \
+        ("winner1st", 8, 4, 4)
+    assert (summary["Player1MovesPerWin"], summary["Player1OutOfBounds"], summary["Player2InvalidAlreadyTaken"],
+            summary["Player2InvalidFormat"]) == (4, 1, 1, 1)
+    assert files[base + ".csv"].splitlines()[0].split(",")[:3] == ["UUID", "DateTime", "GameType"]
+    assert files[base + ".txt"].splitlines()[8] == "Result: winner1st"
+    assert "Invalid Move (Already Taken)\n\ne|e|e\n" not in files[base + ".txt"]
+    assert "e|e|e\ne|X|e\ne|e|e\n\nInvalid Move (Already Taken)\n\nInvalid Move (Invalid Format)" in files[base + ".txt"]
+    assert files[base + ".png"].startswith(b"\x89PNG")
+    sub = seed_files.submission_files([logged, logged], uuid="u-1", stamp="260101-120000")
+    row = json.loads(sub["tic-tac-toe_list_llm:a_b_random_260101-120000_submission.json"])[0]
+    assert (row["WinRatio-1st"], row["Wins-1st"], row["TotalMoves-1st"], row["InvalidMovesRatio-2nd"]) == \
+        ("1", "2", "8", "0.5")

@@ -5,11 +5,11 @@ async function createPrompt(game, promptType, currentPlayer, first, second, prev
     prompt += game.explainGame();
     if (promptType === "list") {
         prompt += game.listBoard();
-        currentStatus = prompt.substring(prompt.lastIndexOf("The current state of the game is as follows: \n") + 47);
+        currentStatus = prompt.substring(prompt.lastIndexOf("Board now: \n") + 12);
     }
     else if (promptType === "illustration") {
         prompt += game.drawBoard();
-        currentStatus = prompt.substring(prompt.lastIndexOf("The current state of the game is as follows: \n") + 46);
+        currentStatus = prompt.substring(prompt.lastIndexOf("Board now: \n") + 11);
     }
     else if (promptType === "image") {
         prompt += game.imagePrompt();
