@@ -15,47 +15,38 @@ import hashlib
 import re
 from typing import Any
 
+from tcgtui.engine.deck.prompter import DeckPrompter, extract as deck_extract
 from tcgtui.engine.deck.questions import LETTERS, Option
-from tcgtui.engine.prompting import Message, Parsed
+from tcgtui.engine.prompting import Message
 
 ANSWER_RE = re.compile(r"(?i:answer):\s*\[?\s*([A-F])\s*\]?")
-BOXED_RE = re.compile(r"\\boxed\{\s*([A-F])\s*\}")
 KEYS = ("intro", "task", "deck_head", "card", "copies", "type", "cost", "stats", "loyalty", "text", "options_head",
         "option", "format")
 
 
 def extract(reply: str) -> tuple[str | None, str]:
     """(letter or None, the path that found it), as ManaBench's write-up says it reads a reply."""
-    found = ANSWER_RE.search(reply)
-    if found:
-        return found.group(1), "answer"
-    bare = reply.strip()
-    if len(bare) == 1 and bare in LETTERS:
-        return bare, "letter"
-    boxed = BOXED_RE.search(reply)
-    if boxed:
-        return boxed.group(1), "boxed"
-    return None, "none"
+    return deck_extract(reply, ANSWER_RE, last=False)
 
 
-class SeedDeckPrompter:
-    keeps_history = False
+class SeedDeckPrompter(DeckPrompter):
+    """tcgtui's deck prompter with ManaBench's layout and reading of a reply."""
 
     def __init__(self, game: Any, catalog: Any, seat: int) -> None:
-        self.game, self.catalog, self.seat = game, catalog, seat
+        super().__init__(game, catalog, seat)
         used = "\n".join(repr(catalog.raw(f"deck.prompts.seed.{k}")) for k in KEYS)
         self.version = f"deck-seed-{catalog.code}-{hashlib.sha1(used.encode('utf-8')).hexdigest()[:8]}"
 
     def _t(self, key: str, **params: Any) -> str:
         return self.catalog.t(f"deck.prompts.seed.{key}", **params)
 
+    def extract(self, reply: str) -> tuple[str | None, str]:
+        return extract(reply)
+
     def card(self, c: Option) -> str:
         parts = {key: self._t(key, **{key: getattr(c, key)}) if getattr(c, key) else ""
                  for key in ("type", "cost", "stats", "loyalty", "text")}
         return self._t("card", name=c.name, **parts)
-
-    def system(self) -> Message | None:
-        return None
 
     def turn(self, obs: Any, events: list[Any], fallback: Any = None,
              retry: tuple[str, str] | None = None) -> Message:
@@ -67,17 +58,3 @@ class SeedDeckPrompter:
                  self._t("deck_head", size=sum(c for _, c in q.deck)), "\n".join(deck),
                  self._t("options_head"), "\n".join(options), self._t("format")]
         return {"role": "user", "content": "\n\n".join(parts)}
-
-    def parse(self, answer: str, obs: Any) -> Parsed:
-        letter, path = extract(str(answer))
-        if letter is None:
-            return Parsed(None, path, "format", str(answer).strip()[-200:])
-        return Parsed(letter, path, None, letter)
-
-    def reason(self, parsed: Parsed) -> str:
-        return self.catalog.t("deck.prompts.reason.format")
-
-    def invalid(self, reason: str, obs: Any, left: int) -> Message:
-        message = self.turn(obs, [])
-        message["content"] += "\n\n" + reason
-        return message
