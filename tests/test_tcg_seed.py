@@ -24,6 +24,7 @@ from tcgtui.opponents.base import OptionError
 from tcgtui.opponents.random_agent import RandomAgent
 from tcgtui.opponents.registry import make_agent
 from tcgtui.packs import load_pack
+from tests.scenario import rule
 
 PACK = load_pack("community")
 
@@ -42,6 +43,7 @@ DEALS = {42: (("reset_hand", "spell_echo", "shield_boost", "direct_strike", "fin
              ("emergency_summon", "draw_power", "healbot_assistant", "revenge_strike", "shield_boost"))}
 
 
+@rule("tcg.seed_rules.decks")
 @pytest.mark.parametrize("seed", sorted(DEALS))
 def test_the_deal_is_the_released_codes(seed):
     state = SeedState.new(PACK, BASELINE, seed)
@@ -128,6 +130,8 @@ def board(state: SeedState, p: int, card_id: str, summoned: int = 0) -> SeedCard
     return card
 
 
+@rule("tcg.seed_rules.benchmark.combat")
+@rule("tcg.seed_rules.baseline.combat")
 def test_benchmark_loop_has_no_combat_in_a_turn_with_a_spell_and_baseline_has():
     for loop, hit in ((BENCHMARK, False), (BASELINE, True)):
         state = fresh(loop)
@@ -138,6 +142,7 @@ def test_benchmark_loop_has_no_combat_in_a_turn_with_a_spell_and_baseline_has():
         assert (state.sides[1].lp < 10) is hit
 
 
+@rule("tcg.seed_rules.damage")
 def test_revenge_strike_skips_every_damage_trigger_and_can_go_below_zero():
     state = fresh()
     state.sides[0].lp = 1
@@ -152,6 +157,7 @@ def test_revenge_strike_skips_every_damage_trigger_and_can_go_below_zero():
     assert [t.id for t in state.sides[0].tricks] == ["revenge_strike"]
 
 
+@rule("tcg.seed_rules.attackers")
 def test_twin_blade_fighter_attacks_once_per_combat():
     state = fresh()
     board(state, 0, "twin_blade_fighter")
@@ -161,6 +167,7 @@ def test_twin_blade_fighter_attacks_once_per_combat():
     assert state.sides[1].lp == 8
 
 
+@rule("tcg.seed_rules.attackers")
 def test_a_zero_power_healbot_attacks_and_dies_on_any_blocker():
     state = fresh()
     board(state, 0, "healbot_assistant")
@@ -171,6 +178,8 @@ def test_a_zero_power_healbot_attacks_and_dies_on_any_blocker():
     assert [c.id for c in state.sides[0].board] == []
 
 
+@rule("tcg.seed_rules.benchmark.end")
+@rule("tcg.seed_rules.baseline.end")
 @pytest.mark.parametrize("a,b,loop,winner", [(7, 3, BASELINE, None), (7, 3, BENCHMARK, 0),
                                              (5, 5, BENCHMARK, None), (2, 9, BENCHMARK, 1)])
 def test_at_the_turn_cap(a, b, loop, winner):
@@ -184,6 +193,7 @@ def test_at_the_turn_cap(a, b, loop, winner):
     assert state.is_terminal() and state.outcome.winner == winner and state.outcome.reason == "turn_limit"
 
 
+@rule("tcg.seed_rules.baseline.end")
 def test_baseline_player_one_at_zero_loses_even_if_player_two_is_too():
     state = fresh(BASELINE)
     state.sides[1].tricks.append(state._make("revenge_strike"))
@@ -258,3 +268,122 @@ def test_seed_protocol_refuses_decks_and_other_packs():
         registry.get("tcg").game({"pack": PACK, "protocol": "seed", "deck": {"stone_golem": 1}})
     with pytest.raises(ValueError, match="community pack only"):
         registry.get("tcg").game({"pack": load_pack("starter"), "protocol": "seed"})
+
+
+@rule("tcg.seed_rules.about")
+def test_the_rules_text_is_the_loops_own():
+    from tcgtui import locales
+    cat = locales.load("en")
+    for loop, other in (("benchmark", "baseline"), ("baseline", "benchmark")):
+        keys = [k for k, _ in registry.get("tcg").rules_text(seed_game(loop), cat)]
+        assert keys[0] == "tcg.seed_rules.about"
+        assert f"tcg.seed_rules.{loop}.end" in keys and f"tcg.seed_rules.{other}.end" not in keys
+
+
+@rule("tcg.seed_rules.lp")
+@rule("tcg.seed_rules.turn")
+def test_ten_lp_three_cards_and_a_draw_each_turn():
+    state = SeedState.new(PACK, BENCHMARK, 5)
+    assert [s.lp for s in state.sides] == [10, 10]
+    assert len(state.sides[0].hand) == 4 and len(state.sides[1].hand) == 3
+    state.apply(state.legal_moves()[0])
+    assert len(state.sides[0].hand) == 3 and len(state.sides[1].hand) == 4
+    empty = fresh()
+    give(empty, 0, "stone_golem")
+    give(empty, 0, "draw_power")
+    empty.apply("stone_golem")                 # player 2: an empty deck and hand, so no move at all
+    assert empty.current == 0 and empty.turn == 3 and len(empty.sides[0].hand) == 1
+
+
+@rule("tcg.seed_rules.attackers")
+def test_stone_golem_never_attacks_and_swift_scout_attacks_at_once():
+    state = fresh()
+    board(state, 0, "stone_golem")
+    give(state, 0, "swift_scout")
+    give(state, 1, "draw_power")
+    state.apply("swift_scout")
+    assert state.sides[1].lp == 8
+
+
+@rule("tcg.seed_rules.block")
+@rule("tcg.seed_rules.resolve")
+def test_the_highest_guard_blocks_and_excess_goes_through():
+    state = fresh()
+    attacker = board(state, 0, "frost_mage")
+    attacker.power = 6
+    board(state, 1, "swift_scout")            # Guard 1
+    board(state, 1, "healbot_assistant")      # Guard 3: blocks
+    give(state, 0, "stone_golem")
+    give(state, 1, "stone_golem")
+    state.apply("stone_golem")
+    assert [c.id for c in state.sides[1].board] == ["swift_scout"] and state.sides[1].lp == 7
+    state = fresh()
+    board(state, 0, "frost_mage")
+    board(state, 1, "swift_scout")
+    board(state, 1, "healbot_assistant")
+    state.sides[1].tricks.append(state._make("double_block"))
+    give(state, 0, "stone_golem")
+    give(state, 1, "stone_golem")
+    events = state.apply("stone_golem")       # 2 Power against 3 + 1 Guard: the attacker dies
+    assert state.sides[0].board[0].id == "stone_golem" and len(state.sides[1].board) == 2
+    assert [e.data["blockers"] for e in events if e.kind == "block"] == [["healbot_assistant", "swift_scout"]]
+
+
+@rule("tcg.seed_rules.frost")
+def test_frost_mages_blockers_miss_their_next_attack():
+    state = fresh()
+    board(state, 0, "frost_mage")
+    blocker = board(state, 1, "stone_golem")
+    blocker.id = "swift_scout"                # a 1/4 that may attack
+    blocker.cannot_attack, blocker.haste = False, True
+    give(state, 0, "draw_power")
+    give(state, 1, "draw_power")
+    state.apply("draw_power")
+    assert blocker.frozen_until == 3
+    state.sides[0].hand.append(state._make("draw_power"))
+    state.apply("draw_power")                 # player 2's turn 2: the frozen blocker stays home
+    assert state.sides[0].lp == 10
+
+
+@rule("tcg.seed_rules.targets")
+def test_shield_boost_picks_its_champion_at_random():
+    picked = set()
+    for seed in range(20):
+        state = fresh()
+        state.rng = random.Random(seed)
+        board(state, 0, "stone_golem")
+        board(state, 0, "healbot_assistant")
+        give(state, 0, "shield_boost")
+        give(state, 1, "draw_power")
+        state.apply("shield_boost")
+        picked |= {c.id for c in state.sides[0].board if c.guard > state.pack.card(c.id).guard}
+    assert picked == {"stone_golem", "healbot_assistant"}
+
+
+@rule("tcg.seed_rules.echo")
+def test_spell_echo_repeats_a_spell_but_not_reset_hand():
+    state = fresh()
+    state.sides[0].tricks.append(state._make("spell_echo"))
+    give(state, 0, "direct_strike")
+    give(state, 1, "draw_power")
+    state.apply("direct_strike")
+    assert state.sides[1].lp == 4
+    state = fresh()
+    state.sides[0].tricks.append(state._make("spell_echo"))
+    give(state, 0, "reset_hand")
+    give(state, 0, "stone_golem")
+    for card_id in ("swift_scout", "frost_mage", "draw_power", "direct_strike"):
+        state.sides[0].deck.append(state._make(card_id))
+    give(state, 1, "draw_power")
+    state.apply("reset_hand")
+    assert len(state.sides[0].hand) == 3 and state.sides[0].tricks == []
+
+
+@rule("tcg.seed_rules.heal")
+def test_healbot_heals_past_the_starting_lp():
+    state = fresh()
+    board(state, 0, "healbot_assistant").cannot_attack = True
+    give(state, 0, "stone_golem")
+    give(state, 1, "stone_golem")
+    state.apply("stone_golem")
+    assert state.sides[0].lp == 11

@@ -67,6 +67,9 @@ def _analyses(games: list) -> dict:
 
 def _rules_text(game: TcgGame, catalog) -> list:
     from tcgtui.engine.tcg.describe import rules_sentences
+    from tcgtui.engine.tcg.seed.game import SeedGame
+    if isinstance(game, SeedGame):
+        return game.rules_sentences(catalog)
     return rules_sentences(catalog, game.pack, deck_lists=not game.default_decks)
 
 

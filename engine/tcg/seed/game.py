@@ -7,8 +7,10 @@ from typing import Any
 from tcgtui.engine.core import Game, IllegalMove
 from tcgtui.engine.protocols import SEED
 from tcgtui.engine.tcg.cards import Pack
-from tcgtui.engine.tcg.seed.rules import CARD_IDS, LOOPS, Loop, SeedState, strip_move
+from tcgtui.engine.tcg.seed.rules import (CARD_IDS, LOOPS, OPENING_HAND, STARTING_LP, TURN_CAP, Loop, SeedState,
+                                          strip_move)
 
+RULES = "tcg.seed_rules"     # the rules text's locale section
 PACK = "community"          # the released code knows these 15 cards and no others
 
 
@@ -39,6 +41,14 @@ class SeedGame(Game[str]):
     def setup(self) -> dict[str, Any]:
         return {"pack": self.pack.id, "pack_version": self.pack.version, "pack_hash": self.pack.hash,
                 "protocol": SEED, "seed_loop": self.loop.name}
+
+    def rules_sentences(self, catalog: Any) -> list[tuple[str, str]]:
+        """The rules as this protocol plays them (``locales/<lang>/tcg/seed_rules.toml``): the common
+        sentences, then the ones of this game's loop."""
+        params = {"starting_lp": STARTING_LP, "opening_hand": OPENING_HAND, "turn_limit": TURN_CAP}
+        loops = tuple(f"{name}." for name in LOOPS)
+        return [(f"{RULES}.{key}", catalog.t(f"{RULES}.{key}", **params)) for key, _ in catalog.items(RULES)
+                if not key.startswith(loops) or key.startswith(f"{self.loop.name}.")]
 
     def move_to_text(self, move: str) -> str:
         return move
