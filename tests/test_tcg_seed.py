@@ -81,6 +81,28 @@ def test_with_one_stream_every_game_ends_as_the_released_codes(opponent, seed):
     assert got == RECORDED[(opponent, seed)]
 
 
+# The same under src/main.py's loop (the LLM runs), with random in the model's seat and the search
+# handed a pickled copy of the state, as that loop does (the released engine's objects, one stream).
+RECORDED_BENCHMARK = {("rollout", 42): (1, 0, 16, 14), ("rollout", 43): (1, 0, 8, 6),
+                      ("rollout", 44): (1, 0, 6, 26), ("rollout", 45): (1, 0, 8, 10),
+                      ("rollout", 46): (1, 0, 4, 12), ("rollout", 47): (1, 0, 10, 12),
+                      ("mcts", 42): (1, 0, 16, 36), ("mcts", 43): (1, 0, 7, 12), ("mcts", 44): (0, 10, 0, 13),
+                      ("mcts", 45): (0, 15, 0, 15), ("mcts", 46): (1, 0, 8, 10), ("mcts", 47): (0, 20, 0, 19)}
+
+
+@pytest.mark.parametrize("opponent,seed", sorted(RECORDED_BENCHMARK))
+def test_under_the_benchmark_loop_too(opponent, seed):
+    state = SeedState.new(PACK, BENCHMARK, seed)
+    rng = state.rng
+    policy = search.mcts(1) if opponent == "mcts" else search.rollout(1)
+    while not state.is_terminal():
+        move = rng.choice(state.sides[0].hand).id if state.current == 0 else policy(state.clone(rng), rng)
+        state.apply(move)
+    winner = state.outcome.winner
+    got = (-1 if winner is None else winner, state.sides[0].lp, state.sides[1].lp, state.turn)
+    assert got == RECORDED_BENCHMARK[(opponent, seed)]
+
+
 # --- the side-by-side check, small ---------------------------------------------------------------
 
 # src/random_baseline.py, 300 games (seeds 42-341): random's wins and draws against each opponent.
