@@ -21,7 +21,7 @@ def _make(params: dict) -> TcgGame:
         if params.get("deck") or params.get("opp_deck"):
             raise ValueError("--protocol seed deals both players the whole pool, as the released code does; "
                              "it takes no --deck or --opp-deck")
-        return SeedGame.from_params(pack, params["seed_loop"])  # type: ignore[return-value]
+        return SeedGame.from_params(pack, params["seed_loop"], params.get("upstream"))  # type: ignore[return-value]
     if not params.get("deck") and not params.get("opp_deck"):
         return TcgGame(pack)
 
@@ -34,6 +34,12 @@ def _make(params: dict) -> TcgGame:
 
 def _prompter(game: TcgGame, catalog, seat: int, style: str | None = None):
     from tcgtui.engine.tcg.prompter import build
+    from tcgtui.engine.tcg.seed.game import SeedGame
+    if isinstance(game, SeedGame):
+        from tcgtui.engine.tcg.seed.prompt import REPOSITORY, SeedPrompter, WordingError
+        if game.wording is None:
+            raise WordingError(catalog.t("tcg.seed.upstream_needed", repository=REPOSITORY))
+        return SeedPrompter(game.wording, catalog.code, seat)
     return build(game, catalog, seat, style)
 
 

@@ -270,7 +270,10 @@ def make_prompter(ctx: SeatContext, parse_mode: str | None = None) -> tuple[Prom
     if styles and style not in styles:
         raise OptionError(f"--prompt-style: {style!r} is not a prompt style of {game.name}; "
                           f"expected one of {', '.join(styles)}")
-    prompter = spec.prompter(game, locales.load(ctx.lang), ctx.seat, style)
+    try:
+        prompter = spec.prompter(game, locales.load(ctx.lang), ctx.seat, style)
+    except ValueError as exc:        # a protocol's prompt that cannot be built (no --upstream checkout)
+        raise OptionError(str(exc)) from None
     if parse_mode is not None and hasattr(prompter, "parse_mode"):
         prompter.parse_mode = parse_mode
     return prompter, style, spec.info.invalid == registry.RULES

@@ -7,6 +7,7 @@ from typing import Any
 from tcgtui.engine.core import Game, IllegalMove
 from tcgtui.engine.protocols import SEED
 from tcgtui.engine.tcg.cards import Pack
+from tcgtui.engine.tcg.seed.prompt import REPOSITORY, SeedWording
 from tcgtui.engine.tcg.seed.rules import (CARD_IDS, LOOPS, OPENING_HAND, STARTING_LP, TURN_CAP, Loop, SeedState,
                                           strip_move)
 
@@ -21,15 +22,20 @@ class SeedGame(Game[str]):
     measured_seat = 0
     tcgtui_search = False
 
-    def __init__(self, pack: Pack, loop: Loop) -> None:
+    def __init__(self, pack: Pack, loop: Loop, wording: SeedWording | None = None) -> None:
         if pack.id != PACK or tuple(c.id for c in pack.cards) != CARD_IDS:
             raise ValueError(f"--protocol seed plays the {PACK} pack only (the released code knows no other cards), "
                              f"not {pack.id!r}")
         self.pack, self.loop = pack, loop
+        self.wording = wording          # the released LLM prompt, from the user's checkout (llm players only)
 
     @classmethod
-    def from_params(cls, pack: Pack, loop: str) -> SeedGame:
-        return cls(pack, LOOPS[loop])
+    def from_params(cls, pack: Pack, loop: str, upstream: Any = None) -> SeedGame:
+        """``upstream``: the user's checkout (``tcgtui.upstream.Upstream``), whose source gives the prompt."""
+        wording = None
+        if upstream:                    # unset: "" (or None once the command line has loaded it)
+            wording = SeedWording.read(lambda path: upstream.text(path, REPOSITORY))
+        return cls(pack, LOOPS[loop], wording)
 
     def new_state(self, seed: int) -> SeedState:
         return SeedState.new(self.pack, self.loop, seed)
