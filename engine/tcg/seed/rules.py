@@ -234,7 +234,8 @@ class SeedState(GameState[str]):
             side.hand.remove(card)
             if card.kind == SPELL:
                 side.discard.append(card)
-        self._emit("play" if not suffix else "play_again", self.current, card=card_id)
+        if suffix:
+            self._emit("play_kept" if suffix == KEPT else "play_stale", self.current, card=card_id)
         self.resolve(self.current, card)
         self._finish_turn()
         while self._outcome is None and not self.sides[self.current].hand:
@@ -247,8 +248,13 @@ class SeedState(GameState[str]):
 
     def _begin_turn(self) -> None:
         self._emit("turn", self.current, turn=self.turn)
-        if self.sides[self.current].draw() is not None:
-            self._emit("draw", self.current, hidden=("card",), card=self.sides[self.current].hand[-1].id)
+        self._draw(self.current, 1)
+
+    def _draw(self, p: int, n: int) -> None:
+        for _ in range(n):
+            card = self.sides[p].draw()
+            if card is not None:
+                self._emit("draw", p, hidden=("card",), card=card.id)
 
     def _finish_turn(self) -> None:
         """Combat, end of turn and the loop's checks, then the next player's draw."""
@@ -339,22 +345,21 @@ class SeedState(GameState[str]):
     def _spell(self, p: int, card_id: str, first: bool) -> None:
         side = self.sides[p]
         if card_id == DRAW2:
-            for _ in range(2):
-                side.draw()
+            self._draw(p, 2)
         elif card_id == STRIKE:
             self.damage(1 - p, 3, card_id)
         elif card_id == SHIELD and side.board:
             target = self.rng.choice(side.board)
             target.guard = (target.guard or 0) + 3
-            self._emit("buff", p, card=target.id, stat="guard", amount=3)
+            self._emit("buff", p, card=target.id, stat="guard", amount=3, until="permanent",
+                       power=target.power, guard=target.guard)
         elif card_id == RESET and first:             # an echoed Reset Hand does nothing
             count = len(side.hand)
             side.deck.extend(side.hand)
             side.hand.clear()
             self.rng.shuffle(side.deck)
-            for _ in range(3):
-                side.draw()
             self._emit("shuffle_hand", p, count=count)
+            self._draw(p, 3)
         elif card_id == SACRIFICE and side.board:
             victim = self.rng.choice(side.board)
             side.board.remove(victim)
@@ -435,8 +440,7 @@ class SeedState(GameState[str]):
             if trick is not None:
                 side.tricks.remove(trick)
                 self._emit("trick", q, card=EMERGENCY)
-                for _ in range(3):
-                    side.draw()
+                self._draw(q, 3)
         if side.lp == 1 and old != 1:
             trick = next((t for t in side.tricks if t.id == STAND), None)
             if trick is not None:
