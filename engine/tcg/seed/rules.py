@@ -191,6 +191,11 @@ class SeedState(GameState[str]):
     # --- the GameState interface ----------------------------------------------------------
 
     @property
+    def lp(self) -> list[int]:
+        """Both players' LP, as screens read them from tcgtui's own state."""
+        return [self.sides[0].lp, self.sides[1].lp]
+
+    @property
     def current_player(self) -> int:
         return -1 if self._outcome is not None else self.current
 
