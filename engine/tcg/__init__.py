@@ -54,9 +54,10 @@ def _fast() -> object:
 
 
 def _move_kind(game: TcgGame, text: str) -> str | None:
-    """A move's kind as the store keeps it: the card's type."""
+    """A move's kind as the store keeps it: the card's type (the released search's ``card+kept`` too)."""
+    from tcgtui.engine.tcg.seed.rules import strip_move
     try:
-        return game.pack.card(text).type
+        return game.pack.card(strip_move(text)[0]).type
     except KeyError:
         return None
 
