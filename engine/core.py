@@ -174,6 +174,16 @@ class Game(ABC, Generic[Move]):
     """
 
     name: str
+    # A protocol that always seats the measured player in one seat (the seed's card game: seat 1).
+    measured_seat: int | None = None
+    # Whether tcgtui's own search players (mc, mcts) play these rules; a protocol with rules
+    # of its own (the seed's card game) brings its own opponents instead.
+    tcgtui_search: bool = True
+
+    def run_seed(self, run_seed: int, index: int) -> int | None:
+        """The seed of game ``index`` of a run where the protocol fixes it (the seed's code deals
+        game i from run seed + i); None: the bench's own derivation."""
+        return None
 
     @abstractmethod
     def new_state(self, seed: int) -> GameState[Move]:

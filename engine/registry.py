@@ -151,6 +151,10 @@ class Reference:
     takes_arg: bool = False
     default_arg: int | None = None
     max_arg: int | None = None
+    # Handed a clone of the true state instead of a re-deal: only a protocol's own opponent
+    # that saw everything in the seed's code (the card game's rollout:K, mcts-seed:K).
+    sees_state: bool = False
+    protocol: str = ""                # the protocol it belongs to ("seed"); "": every protocol
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,12 @@ def identity(game: Any, seed: int) -> dict[str, Any]:
     if pack is not None:
         out = {"game": game.name, "pack": {"id": pack.id, "version": pack.version, "hash": pack.hash},
                "seed": seed}
-        if "decks" in game.setup():          # deck lists, when the game has them, are part of the run
-            out["decks"] = game.setup()["decks"]
+        setup = game.setup()
+        if "decks" in setup:                 # deck lists, when the game has them, are part of the run
+            out["decks"] = setup["decks"]
+        # A protocol's settings (--protocol seed and its loop) too; tcgtui's own adds none, so its
+        # runs keep the identity they always had.
+        out.update({k: v for k, v in setup.items() if k not in ("pack", "pack_version", "pack_hash", "decks")})
         return out
     return {"game": game.name, "params": game.setup(), "seed": seed}
 

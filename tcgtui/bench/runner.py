@@ -157,10 +157,19 @@ def seated(game: Any, agent_seat: int) -> Any:
     return game.seated(agent_seat) if hasattr(game, "seated") else game
 
 
+def deal_and_seat(game: Any, sweep: Sweep, deal: int, index: int) -> tuple[int, int]:
+    """Game ``index``'s seed and the measured player's seat: the protocol's where it fixes them
+    (``Game.run_seed``, ``Game.measured_seat``), else paired deals and alternating seats."""
+    fixed = game.run_seed(sweep.seed, deal) if hasattr(game, "run_seed") else None
+    seed = fixed if fixed is not None else game_deal_seed(game)(sweep.seed, deal)
+    measured = getattr(game, "measured_seat", None)
+    return seed, measured if measured is not None else agent_seat(index, sweep.seats)
+
+
 async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tuple[GameRow, list[DecisionRow]]:
     """Play game ``index`` of ``cell`` to the end (or to errored) and build its rows."""
     game, deal = sweep.round(index)
-    seed, seat = game_deal_seed(game)(sweep.seed, deal), agent_seat(index, sweep.seats)
+    seed, seat = deal_and_seat(game, sweep, deal, index)
     if sweep.seats == 1:
         specs: tuple[str, ...] = (cell.agent,)
     else:
