@@ -16,7 +16,7 @@ from tcgtui.arena import add_game_arguments, build_game, game_from_args, given_p
 from tcgtui.engine import registry
 from tcgtui.engine.registry import SCORE, GameSpec
 from tcgtui.opponents.base import SeatContext
-from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
+from tcgtui.llm_options import add_endpoint_arguments, endpoint_options, player_keys
 from tcgtui.opponents.registry import builder, make_agent
 from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, expand_specs, grammars
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
@@ -241,6 +241,9 @@ def run(args: argparse.Namespace) -> int:
     rounds = game_rounds(args, spec, game)
     if rounds is not None:
         args.games = rounds[0]
+    keys = player_keys(list(dict.fromkeys(agents + opponents)), endpoint_options(args))
+    agents = list(dict.fromkeys(keys[a] for a in agents))       # games are stored under the keys
+    opponents = list(dict.fromkeys(keys[o] for o in opponents))
     cells = plan_cells(agents, opponents, langs, spec.info.seats, args.round_robin)
     check_at_most("--games", args.games * len(cells), MAX_PLANNED)     # the whole sweep, every cell
     ident = identity(game, args.seed)
