@@ -157,7 +157,7 @@ def _number(file: str, name: str, key: str, value: Any, lo: float, hi: float | N
 
 def _count(file: str, name: str, key: str, value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise _bad(file, name, key, "count")
+        raise _bad(file, name, key, "whole")
     return value
 
 
