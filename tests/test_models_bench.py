@@ -163,18 +163,46 @@ def test_a_budget_stops_the_run_keeps_its_games_and_a_rerun_resumes(tmp_path: Pa
         assert "expected dollars such as 5usd" in capsys.readouterr().err
 
 
-def test_an_entrys_concurrency_and_request_rate_are_enforced(tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture) -> None:
+def _burst(server: ChatServer, requests: int, **limits: object) -> tuple[int, float]:
+    """``requests`` at once from one agent each (as a sweep's games make them): the most the server had
+    in flight, and the time from the first request's arrival to the last's."""
+    import asyncio
+    import random
+
+    from tcgtui.opponents.llm.client import ChatClient
+    from tcgtui.opponents.llm.endpoint import settings_from_options
+
+    settings = settings_from_options("fake", {"base_url": server.base_url, "entry": "e", **limits}, env={})
+
+    async def go() -> None:
+        clients = [ChatClient(settings, random.Random(i)) for i in range(requests)]
+        try:
+            await asyncio.gather(*(c.complete([{"role": "user", "content": "hi"}]) for c in clients))
+        finally:
+            for c in clients:
+                await c.aclose()
+    server.requests.clear()
+    server.most_in_flight = 0
+    asyncio.run(go())
+    starts = sorted(r.at for r in server.requests)
+    return server.most_in_flight, starts[-1] - starts[0]
+
+
+def test_an_entrys_concurrency_is_enforced_across_its_agents() -> None:
+    from tcgtui.opponents.llm.testserver import Fault
+
+    with ChatServer(faults=lambda i, r: Fault.delay(0.15)) as server:
+        unlimited, _ = _burst(server, 6)
+        limited, span = _burst(server, 6, concurrency=2)
+    assert unlimited > 2                         # the control: six agents overlap without a limit
+    assert limited == 2 and span >= 2 * 0.15 * 0.9     # three waves of two
+
+
+def test_an_entrys_request_rate_is_enforced_across_its_agents() -> None:
     with ChatServer() as server:
-        models = tmp_path / "m.toml"
-        models.write_text(f'[one]\nbase_url = "{server.base_url}"\nmodel = "fake"\nconcurrency = 1\n'
-                          'requests_per_minute = 600\n')
-        assert main(["bench", "--models", str(models), "--agent", "llm:one", "--vs", "random", "--games", "4",
-                     "--db", str(tmp_path / "l.sqlite3"), "--concurrency", "4"]) == 0
-    starts = [r.at for r in server.requests]
-    assert server.most_in_flight == 1 and len(starts) > 10
-    # 600 a minute: one start every 0.1 s (arrivals jitter by a connection's setup, the span cannot)
-    assert starts[-1] - starts[0] >= (len(starts) - 1) * 0.1 - 0.2    # unlimited: well under a second
+        _, unlimited = _burst(server, 8)
+        _, limited = _burst(server, 8, requests_per_minute=300)          # one start every 0.2 s
+    assert limited >= 7 * 0.2 - 0.1 and unlimited < limited / 2
 
 
 def test_entry_flags_with_only_entries_and_unknown_settings_are_one_line(tmp_path: Path,
@@ -234,3 +262,37 @@ def test_models_starts_light(tmp_path: Path) -> None:
     models = tmp_path / "m.toml"
     models.write_text('[e]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n')
     assert _loaded(["models", "--no-check", "--models", str(models)]) == set()
+
+
+def test_a_run_made_before_the_registry_resumes_under_its_old_key(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture) -> None:
+    db = tmp_path / "old.sqlite3"
+    with ChatServer() as server:
+        cmd = ["bench", "--agent", "llm:fake", "--vs", "random", "--db", str(db), "--base-url", server.base_url,
+               "--max-retries", "0"]
+        assert main([*cmd, "--games", "1"]) == 0
+        with sqlite3.connect(db) as conn:          # the config as runs stored it before: none of the new keys
+            config = json.loads(conn.execute("SELECT config_json FROM runs").fetchone()[0])
+            for d in config["players"]["llm:fake"].values():
+                for key in ("entry", "settings_hash", "facts", "prices", "top_p", "context_length"):
+                    del d[key]
+            conn.execute("UPDATE runs SET config_json = ?", (json.dumps(config),))
+        assert main([*cmd, "--games", "2"]) == 0
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT agent, count(*) FROM games GROUP BY 1").fetchall() == [("llm:fake", 2)]
+
+
+def test_play_and_watch_seat_an_entry_under_its_key(tmp_path: Path) -> None:
+    from tcgtui.cli import build_parser
+    from tcgtui.opponents.registry import make_agent
+    from tcgtui.tui.options import settings_from
+
+    models = tmp_path / "m.toml"
+    models.write_text('[e]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\ntemperature = 0.3\n')
+    args = build_parser("watch").parse_args(["watch", "--p1", "llm:e", "--p2", "random", "--models", str(models),
+                                             "--game", "tictactoe", "--seed", "1"])
+    settings = settings_from(args, ("llm:e", "random"))
+    key = settings.seats[0]
+    assert key.startswith("llm:e@") and settings.seats[1] == "random"
+    agent = make_agent(key, **settings.agent_options)                 # the stored key builds the entry again
+    assert agent.spec == key and agent.settings.temperature == 0.3 and agent.settings.entry == "e"

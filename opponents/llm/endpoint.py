@@ -69,8 +69,8 @@ def key_from(variable: str | None, env: Mapping[str, str] | None = None, who: st
         return ""
     env = os.environ if env is None else env
     if not env.get(variable):
-        raise OptionError(f"{who}: api_key_env names {variable}, which is not set in the environment; "
-                          f"expected e.g. export {variable}=...")
+        from tcgtui import locales
+        raise OptionError(locales.load().t("models.key_unset", who=who, var=variable))
     return env[variable]
 
 

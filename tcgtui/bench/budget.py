@@ -51,7 +51,7 @@ class Budget:
 
     def describe(self) -> str:
         parts = ([f"${self.usd:g}"] if self.usd is not None else []) + \
-            ([f"{self.tokens} tokens"] if self.tokens is not None else [])
+            ([locales.load().t("models.budget_tokens", count=self.tokens)] if self.tokens is not None else [])
         return " / ".join(parts)
 
 
