@@ -114,7 +114,7 @@ def _report(args: argparse.Namespace) -> int:
         path = str(store.path)
         if games:
             from tcgtui.report import tokens
-            spent = tokens.sections(store, (g.id for g in games))
+            spent, by_default = tokens.sections(store, (g.id for g in games))
             if args.settings:
                 spent["settings"] = tokens.settings(store, args.run)
     if not games:
@@ -129,7 +129,7 @@ def _report(args: argparse.Namespace) -> int:
         print(clean(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs))), file=sys.stderr)
     report = analyses.build(games, spec)
     report.sections.update(spent)
-    shown = [name for name in spent if spent[name]]
+    shown = [name for name in spent if spent[name] and (by_default or name == "settings")]
     if shown:         # after the llm section (or at the end), with their note
         at = report.layout.index("llm") + 1 if "llm" in report.layout else len(report.layout)
         report.layout[at:at] = shown

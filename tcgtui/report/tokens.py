@@ -2,7 +2,9 @@
 and reasoned, per decision, per turn and per game, and what that cost where its run recorded
 prices (``tcgtui.costs``).
 
-Counted from the deciding seat (``decisions.agent``), so both models of a round robin count.
+Shown by default where some run of the report was made with this version (its players record a
+``settings_hash``), so a store made before reports exactly as it did; ``--table tokens`` and
+``--table costs`` show them for any store.  Counted from the deciding seat (``decisions.agent``), so both models of a round robin count.
 Per-decision, per-turn and per-game means are over finished games; the ``costs`` section adds
 up every game a run played, errored ones too (their tokens were spent).  A count any of whose
 replies came without ``usage`` is an estimate, marked.
@@ -57,12 +59,23 @@ def read(store: Store, game_ids: Iterable[str]) -> list[tuple]:
     return [row for row in rows if row[2] in wanted]
 
 
-def sections(store: Store, game_ids: Iterable[str]) -> dict[str, list[Row]]:
-    """``tokens`` (per player and language) and ``costs`` (per run and player)."""
-    prices = {r.name: run_prices(r.config) for r in store.runs()}
+def recorded(config: dict[str, Any]) -> bool:
+    """Whether a run's players were described by a version that keys model players by their settings."""
+    return any(isinstance(d, dict) and "settings_hash" in d
+               for by_lang in (config.get("players") or {}).values() for d in (by_lang or {}).values())
+
+
+def sections(store: Store, game_ids: Iterable[str]) -> tuple[dict[str, list[Row]], bool]:
+    """``tokens`` (per player and language) and ``costs`` (per run and player), and whether to show
+    them by default (some run of these games recorded its players' settings hashes)."""
+    runs = store.runs()
+    prices = {r.name: run_prices(r.config) for r in runs}
+    new = {r.name for r in runs if recorded(r.config)}
+    shown = False
     per_player: dict[tuple[str, str], _Sum] = defaultdict(_Sum)
     per_run: dict[tuple[str, str], _Sum] = defaultdict(_Sum)
     for run, agent, _game, lang, status, decisions, turns, ptok, ctok, rtok, est in read(store, game_ids):
+        shown |= run in new
         counts = (int(ptok or 0), int(ctok or 0), int(rtok or 0))
         usd = cost(prices.get(run, {}).get(agent), *counts)
         if status == FINISHED:
@@ -81,7 +94,7 @@ def sections(store: Store, game_ids: Iterable[str]) -> dict[str, list[Row]]:
               "tokens_estimated": s.estimated,
               "usd": s.usd if s.priced == s.games and s.games else None}
              for (run, agent), s in sorted(per_run.items())]
-    return {"tokens": tokens, "costs": costs}
+    return {"tokens": tokens, "costs": costs}, shown
 
 
 SETTINGS = ("entry", "model", "settings_hash", "temperature", "top_p", "max_tokens", "extra_body", "parse",
