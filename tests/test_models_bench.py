@@ -297,3 +297,20 @@ def test_play_and_watch_seat_an_entry_under_its_key(tmp_path: Path) -> None:
     assert key.startswith("llm:e@") and settings.seats[1] == "random"
     agent = make_agent(key, **settings.agent_options)                 # the stored key builds the entry again
     assert agent.spec == key and agent.settings.temperature == 0.3 and agent.settings.entry == "e"
+
+
+def test_counts_without_usage_are_marked_estimated(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    import dataclasses
+
+    from tcgtui.opponents.llm.testserver import hand_policy
+    policy = hand_policy(think=True)
+    db = tmp_path / "est.sqlite3"
+    with ChatServer(policy=lambda request: dataclasses.replace(policy(request), usage=None)) as server:
+        models = tmp_path / "m.toml"
+        models.write_text(f'[e]\nbase_url = "{server.base_url}"\nmodel = "fake"\n')
+        assert main(["bench", "--models", str(models), "--agent", "llm:e", "--vs", "random", "--games", "1",
+                     "--db", str(db), "--max-retries", "0"]) == 0
+    (row,) = _report(db, capsys)["tokens"]
+    assert row["tokens_estimated"] is True and row["reasoning_per_decision"] > 0
+    (cost,) = _report(db, capsys, "--table", "costs")["costs"]
+    assert cost["tokens_estimated"] is True and cost["usd"] is None

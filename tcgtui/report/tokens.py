@@ -30,17 +30,19 @@ class _Sum:
     turns: int = 0
     tokens: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     estimated: bool = False
+    reasoning_estimated: bool = False
     usd: float = 0.0
     priced: int = 0            # games whose cost is known
 
     def add(self, decisions: int, turns: int, counts: tuple[int, int, int], estimated: bool,
-            usd: float | None) -> None:
+            reasoning_estimated: bool, usd: float | None) -> None:
         self.games += 1
         self.decisions += decisions
         self.turns += turns
         for kind, n in zip(KINDS, counts):
             self.tokens[kind] += n
         self.estimated |= estimated
+        self.reasoning_estimated |= reasoning_estimated
         if usd is not None:
             self.usd += usd
             self.priced += 1
@@ -48,12 +50,13 @@ class _Sum:
 
 def read(store: Store, game_ids: Iterable[str]) -> list[tuple]:
     """Per game and deciding player: (run, agent, game, lang, status, decisions, turns, prompt,
-    completion, reasoning tokens, estimated) for the decisions that reported tokens."""
+    completion, reasoning tokens, estimated, reasoning estimated) for the decisions that reported tokens."""
     wanted = set(game_ids)
     rows = store.conn.execute(
         "SELECT r.name, d.agent, g.id, g.lang, g.status, count(*), count(DISTINCT d.turn),"
         " sum(d.prompt_tokens), sum(d.completion_tokens),"
-        " sum(coalesce(json_extract(d.info_json, '$.reasoning_tokens'), 0)), max(coalesce(d.tokens_estimated, 0))"
+        " sum(coalesce(json_extract(d.info_json, '$.reasoning_tokens'), 0)), max(coalesce(d.tokens_estimated, 0)),"
+        " max(coalesce(json_extract(d.info_json, '$.reasoning_estimated'), 0))"
         " FROM decisions d JOIN games g ON g.id = d.game_id LEFT JOIN runs r ON r.id = g.run_id"
         " WHERE d.prompt_tokens IS NOT NULL GROUP BY g.id, d.agent").fetchall()
     return [row for row in rows if row[2] in wanted]
@@ -74,13 +77,13 @@ def sections(store: Store, game_ids: Iterable[str]) -> tuple[dict[str, list[Row]
     shown = False
     per_player: dict[tuple[str, str], _Sum] = defaultdict(_Sum)
     per_run: dict[tuple[str, str], _Sum] = defaultdict(_Sum)
-    for run, agent, _game, lang, status, decisions, turns, ptok, ctok, rtok, est in read(store, game_ids):
+    for run, agent, _game, lang, status, decisions, turns, ptok, ctok, rtok, est, rest in read(store, game_ids):
         shown |= run in new
         counts = (int(ptok or 0), int(ctok or 0), int(rtok or 0))
         usd = cost(prices.get(run, {}).get(agent), *counts)
         if status == FINISHED:
-            per_player[(agent, lang)].add(decisions, turns, counts, bool(est), usd)
-        per_run[(run or "", agent)].add(decisions, turns, counts, bool(est), usd)
+            per_player[(agent, lang)].add(decisions, turns, counts, bool(est), bool(rest), usd)
+        per_run[(run or "", agent)].add(decisions, turns, counts, bool(est), bool(rest), usd)
     tokens = []
     for (agent, lang), s in sorted(per_player.items()):
         row: Row = {"agent": agent, "lang": lang, "finished": s.games, "decisions": s.decisions, "turns": s.turns}
@@ -88,10 +91,11 @@ def sections(store: Store, game_ids: Iterable[str]) -> tuple[dict[str, list[Row]
             for kind in KINDS:
                 row[f"{kind}_per_{unit}"] = s.tokens[kind] / n if n else None
         row["tokens_estimated"] = s.estimated
+        row["reasoning_estimated"] = s.reasoning_estimated
         row["usd_per_game"] = s.usd / s.games if s.priced == s.games and s.games else None
         tokens.append(row)
     costs = [{"run": run, "agent": agent, "games": s.games, **{f"{k}_tokens": s.tokens[k] for k in KINDS},
-              "tokens_estimated": s.estimated,
+              "tokens_estimated": s.estimated, "reasoning_estimated": s.reasoning_estimated,
               "usd": s.usd if s.priced == s.games and s.games else None}
              for (run, agent), s in sorted(per_run.items())]
     return {"tokens": tokens, "costs": costs}, shown
