@@ -168,3 +168,17 @@ def test_keys_split_settings_and_keep_the_plain_key_at_the_defaults(tmp_path: Pa
     path.write_text('[fast]\nbase_url = "http://h/v1"\nmodel = "m"\ntemperature = 0.1\n')
     with pytest.raises(OptionError, match="settings of this player changed"):
         resolve(parse_spec(named), {"models": str(path)})
+
+
+def test_a_judge_may_be_an_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tcgtui.opponents.llm.followup import judge_settings
+
+    monkeypatch.setenv("JUDGE_KEY", "sk-judge")
+    path = tmp_path / "m.toml"
+    path.write_text('[j]\nbase_url = "https://judge.example.invalid/v1"\nmodel = "big"\napi_key_env = "JUDGE_KEY"\n'
+                    'temperature = 0.9\n')
+    judge = judge_settings({"judge": "llm:j", "models": str(path), "base_url": "http://h/v1"})
+    assert judge is not None and judge.model == "big" and judge.api_key == "sk-judge"
+    assert judge.base_url == "https://judge.example.invalid/v1" and judge.temperature == 0.0
+    plain = judge_settings({"judge": "llm:m", "models": str(path), "base_url": "http://h/v1"})
+    assert plain is not None and plain.base_url == "http://h/v1" and plain.model == "m"
