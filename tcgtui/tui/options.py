@@ -15,7 +15,7 @@ from typing import Any
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.arena import add_deck_arguments, game_spec, given_params, load_resources
-from tcgtui.llm_options import endpoint_options, player_keys
+from tcgtui.llm_options import endpoint_options
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.registry import builder
 from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
@@ -88,6 +88,7 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
     options = endpoint_options(args)
     models = [s for s in seats if s.startswith("llm:")]
     if models:          # a model is seated, and its games stored, under its key (entry or model, and settings)
+        from tcgtui.llm_options import player_keys
         keys = player_keys(models, options)
         seats = tuple(keys.get(s, s) for s in seats)
     return Settings(seats=seats, game_id=game_id, params=params, lang=args.lang,
