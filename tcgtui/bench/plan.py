@@ -104,8 +104,10 @@ def _first_difference(old: Any, new: Any, path: str) -> tuple[str, Any, Any] | N
 
 
 # Where a player is served may move between sessions (a new port, a mirror of the
-# same model); what it is and how it is asked may not.
-VOLATILE = ("base_url",)
+# same model), and its prices and facts may be corrected; what it is and how it is asked may
+# not.  The settings hash is not compared itself: it is made of settings that are (and runs
+# made before it have none).
+VOLATILE = ("base_url", "settings_hash", "prices", "facts")
 
 
 def _player_difference(old: dict[str, Any], new: dict[str, Any]) -> tuple[str, Any, Any] | None:

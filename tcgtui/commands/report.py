@@ -35,6 +35,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--no-humans", action="store_true", help=text.t("cmd_report.no_humans"))
     p.add_argument("--out", metavar="DIR", help=text.t("cmd_report.out"))
     p.add_argument("--upstream", metavar="DIR", help=text.t("cmd_report.upstream"))
+    p.add_argument("--settings", action="store_true", help=text.t("cmd_report.settings_help"))
 
 
 def _spec(game_id: str):  # noqa: ANN202
@@ -90,6 +91,11 @@ def _report(args: argparse.Namespace) -> int:
         runs = [r.name for r in store.runs() if not args.run or r.name in args.run]
         configs = {r.name: r.config for r in store.runs()}
         path = str(store.path)
+        if games:
+            from tcgtui.report import tokens
+            spent, by_default = tokens.sections(store, (g.id for g in games))
+            if args.settings:
+                spent["settings"] = tokens.settings(store, args.run)
     if not games:
         print(clean(text.t("cmd_report.empty", path=path)), file=sys.stderr)
         return 0
@@ -105,6 +111,12 @@ def _report(args: argparse.Namespace) -> int:
     if len(packs) > 1:
         print(clean(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs))), file=sys.stderr)
     report = analyses.build(games, spec)
+    report.sections.update(spent)
+    shown = [name for name in spent if spent[name] and (by_default or name == "settings")]
+    if shown:         # after the llm section (or at the end), with their note
+        at = report.layout.index("llm") + 1 if "llm" in report.layout else len(report.layout)
+        report.layout[at:at] = shown
+        report.notes.append("tokens")
     if args.table and args.table not in report.sections:
         raise UserError(text.t("cmd_report.errors.unknown_table", table=args.table,
                                choices=", ".join(report.sections)))

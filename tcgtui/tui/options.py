@@ -86,6 +86,12 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
         registry.get(game_id).make(params)       # a deck that does not fit the pack: one line, now
     except ValueError as exc:
         raise UserError(f"--game {game_id}: {exc}") from None
+    options = endpoint_options(args)
+    models = [s for s in seats if s.startswith("llm:")]
+    if models:          # a model is seated, and its games stored, under its key (entry or model, and settings)
+        from tcgtui.llm_options import player_keys
+        keys = player_keys(models, options)
+        seats = tuple(keys.get(s, s) for s in seats)
     return Settings(seats=seats, game_id=game_id, params=params, lang=args.lang,
                     rtl_mode=rtl.resolve_mode(args.rtl), seed=seed, handle=handle, pause=args.pause,
-                    agent_options=endpoint_options(args))
+                    agent_options=options)
