@@ -19,7 +19,6 @@ A game's own sections come from its registry spec: ``spec.analyses(games)``.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,9 +72,12 @@ class _Cell:
     unfinished: int = 0
     scores: list[float] = field(default_factory=list)
 
-    def add(self, g: Game) -> None:
+    def add(self, g: Game, seat: int | None = None) -> None:
+        """Count ``g`` for its measured player, or for the player in ``seat``."""
         self.games += 1
         result = g.result
+        if seat is not None and seat != g.seat and result is not None:
+            result = "draw" if g.winner is None else "win" if g.winner == seat else "loss"
         if result is not None and g.score is not None:
             self.scores.append(g.score)
         if result is not None and g.reason == CANCELLED:
@@ -195,8 +197,8 @@ def errors(games: list[Game]) -> list[Row]:
 # --- round robins -------------------------------------------------------------------------------
 
 def round_robin_games(games: list[Game]) -> list[Game]:
-    """Finished two-seat games of runs that are round robins: at least three players, every
-    pair of them met (in either seat) at least once in the run."""
+    """Two-seat games, any status, of runs that are round robins: at least three players, every
+    pair of them met (in either seat) at least once in the run.  Each game once (no mirrors)."""
     runs: dict[str, list[Game]] = defaultdict(list)
     for g in games:
         if g.run is not None and len(g.seats) == 2:
@@ -204,26 +206,39 @@ def round_robin_games(games: list[Game]) -> list[Game]:
     out = []
     for gs in runs.values():
         if met_pairwise({g.seats for g in gs}):   # a sweep has a handful of seatings, however many games
-            out += [g for g in gs if g.status == FINISHED and g.seats[0] != g.seats[1] and not g.mirror]
+            out += [g for g in gs if g.seats[0] != g.seats[1] and not g.mirror]
     return out
+
+
+def _decided(g: Game) -> bool:
+    """A finished game with a result: a cancelled one (the move cap reached) has none, so it is
+    neither a draw nor half a point in the matrix and the ratings."""
+    return g.status == FINISHED and g.reason != CANCELLED
 
 
 def _pair_results(games: list[Game]) -> list[tuple[str, str, float, Game]]:
     out = []
     for g in games:
-        s = 0.5 if g.winner is None else (1.0 if g.winner == 0 else 0.0)
-        out.append((g.seats[0], g.seats[1], s, g))
+        if _decided(g):
+            s = 0.5 if g.winner is None else (1.0 if g.winner == 0 else 0.0)
+            out.append((g.seats[0], g.seats[1], s, g))
     return out
 
 
 def matrix(games: list[Game]) -> list[Row]:
-    """Row player against column player: its score share (draws count half) and the games."""
-    cells: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for a, b, s, _ in _pair_results(games):
-        cells[(a, b)].append(s)
-        cells[(b, a)].append(1.0 - s)
-    return [{"agent": a, "opponent": b, "games": len(v), "score_share": math.fsum(v) / len(v)}
-            for (a, b), v in sorted(cells.items())]
+    """Row player against column player: its score share over decided games (draws count half), and
+    every kind of game in its own column (cancelled, disqualified, errored, abandoned)."""
+    cells: dict[tuple[str, str], _Cell] = defaultdict(_Cell)
+    for g in games:
+        for seat in (0, 1):
+            cells[(g.seats[seat], g.seats[1 - seat])].add(g, seat)
+    rows = []
+    for (a, b), c in sorted(cells.items()):
+        rows.append({"agent": a, "opponent": b, "games": c.finished, "wins": c.wins, "draws": c.draws,
+                     "losses": c.losses, "cancelled": c.cancelled, "disqualified": c.disqualified,
+                     "errored": c.errored, "abandoned": c.abandoned,
+                     "score_share": (c.wins + c.draws / 2) / c.finished if c.finished else None})
+    return rows
 
 
 def _rating_rows(results: list[tuple[str, str, float]], **extra: Any) -> list[Row]:
