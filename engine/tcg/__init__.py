@@ -58,6 +58,11 @@ def _analyses(games: list) -> dict:
     return sections(games)
 
 
+def _seed_tables() -> tuple:
+    from tcgtui.engine.tcg.seed_tables import tables
+    return tables()
+
+
 def _rules_text(game: TcgGame, catalog) -> list:
     from tcgtui.engine.tcg.describe import rules_sentences
     return rules_sentences(catalog, game.pack, deck_lists=not game.default_decks)
@@ -71,7 +76,7 @@ register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community
                                                              Param("opp_deck", str, "", kind="deck")),
                            prompt_styles=("text",)),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
-                  rules_text=_rules_text,
+                  rules_text=_rules_text, seed_tables=_seed_tables,
                   extras={"peek": True, "move_kind": _move_kind, "report_layout": REPORT_LAYOUT,
                           "report_meta": _report_meta,
                           "report_notes": {"decay": "decay", "summary": "decisions", "error_patterns": "patterns",

@@ -282,10 +282,34 @@ class Report:
     notes: list[str] = field(default_factory=list)           # note keys, in order
     game: str = registry.DEFAULT
     meta: dict[str, Any] = field(default_factory=dict)       # game-specific keys for JSON and the notes
+    extra: dict[str, registry.SeedTable] = field(default_factory=dict)   # the seeds' tables, built when asked
+    games: list[Game] = field(default_factory=list)
+    context: Any = None
+
+    def section(self, name: str) -> list[Row]:
+        """A section's rows; a seed table is built the first time it is asked for."""
+        if name not in self.sections and name in self.extra:
+            self.sections[name] = self.extra[name].build(self.games, self.context)
+            if name in EXTRA_NOTES and EXTRA_NOTES[name] not in self.notes:
+                self.notes.append(EXTRA_NOTES[name])
+        return self.sections.get(name) or []
 
 
-def build(games: list[Game], spec: registry.GameSpec | None = None) -> Report:
+# Notes a seed table brings along when shown.
+EXTRA_NOTES = {"paper_scaling": "paper_scaling", "paper_fits": "paper_scaling", "wide": "wide",
+               "families": "facts", "sizes": "facts", "time_vs_win": "time_vs_win"}
+
+
+def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple[str, ...] | None = None,
+          context: Any = None) -> Report:
+    """The report of ``games``; with ``by``, players whose games differ in one of those keys are
+    kept apart (``tcgtui.report.grouping``) and the report says what it grouped by."""
+    from tcgtui.report import extra, grouping
     spec = spec or registry.get(registry.DEFAULT)
+    context = context or extra.Context()
+    varied: list[str] = []
+    if by is not None:
+        varied, context.base = grouping.apply(games, by, spec.info.prompt_styles[0] if spec.info.prompt_styles else "")
     score_game = spec.info.outcome == registry.SCORE
     outcome = "scores" if score_game else "win_rates"
     sections: dict[str, list[Row]] = {outcome: scores(games, spec.info.right_wrong) if score_game
@@ -302,4 +326,13 @@ def build(games: list[Game], spec: registry.GameSpec | None = None) -> Report:
     notes = list(dict.fromkeys(note_keys[name] for name in layout if name in note_keys))
     notes += ["every_seat"] if any(g.mirror for g in games) else []
     meta_fn = spec.extras.get("report_meta")
-    return Report(sections, layout, notes, spec.id, dict(meta_fn()) if meta_fn else {})
+    meta = dict(meta_fn()) if meta_fn else {}
+    if by is not None:
+        meta.update(grouped_by=", ".join(by), varied=", ".join(varied) or "–")
+        notes.append("grouped")
+    if context.ci == "exact-randomized":
+        meta["ci_seed"] = context.seed
+        extra.add_interval(sections[outcome] if outcome == "win_rates" else [], context,
+                           lambda r: f"{r['agent']}|{r['opponent']}|{r['lang']}")
+        notes.append("randomized")
+    return Report(sections, layout, notes, spec.id, meta, extra.tables(spec), games, context)
