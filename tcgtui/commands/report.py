@@ -76,7 +76,8 @@ def _list(spec, text: locales.Catalog) -> int:  # noqa: ANN001
         print(clean(f"  {name:<18} {_title(report, name, text)}"))
     for name, table in extra.tables(spec).items():
         figure = text.t("cmd_report.list_figure") if table.figure is not None else ""
-        print(clean(f"  {name:<18} {_title(report, name, text)} ({table.answers}){figure}"))
+        shown = _title(report, name, text)
+        print(clean(f"  {name:<18} {shown}" + ("" if table.answers in shown else f" ({table.answers})") + figure))
     from tcgtui.report.plot import fixed_figures
     for name in fixed_figures(spec, report):
         print(clean(f"  {name:<18} {text.t('cmd_report.list_plot', name=name)}"))
