@@ -170,3 +170,19 @@ def test_eleusis_figures_from_a_bench_of_a_model_and_the_scientist(tmp_path: Pat
         assert all(r["relative_score"] == pytest.approx(r["mean_floored"] / overall) for r in rows if overall)
     ratio = {r["agent"]: r for r in tables["complexity_ratio"]}["scientist"]
     assert ratio["q1"] <= ratio["median_ratio"] <= ratio["q3"] and ratio["rules"] > 0
+
+
+def test_one_duel_browsed_with_verdicts_and_both_replies(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from tcgtui.opponents.llm.testserver import ChatServer, duel_policy
+    db = str(tmp_path / "d.sqlite3")
+    with ChatServer(policy=duel_policy()) as server:
+        assert main(["bench", "--game", "duel", "--agent", "llm:a", "--vs", "llm:b", "--games", "1",
+                     "--param", "rounds=2", "--db", db, "--base-url", server.base_url]) == 0
+    (duel,) = _json(capsys, "--game", "duel", "--db", db, "--table", "duels")["duels"]
+    assert main(["report", "--game", "duel", "--db", db, "--duel", duel["duel"][:8], "--format", "json"]) == 0
+    rounds = json.loads(capsys.readouterr().out)
+    assert [(r["round"], r["proposer"], r["solver"]) for r in rounds] == [(1, "llm:a", "llm:b"), (2, "llm:b", "llm:a")]
+    assert all("def mystery" in r["proposer_reply"] and r["solver_reply"] for r in rounds)
+    assert all(r["sample_result"] and r["outcome"] for r in rounds)
+    assert main(["report", "--game", "duel", "--db", db, "--duel", "nope"]) == 2
+    assert "--duel: no finished duel 'nope'" in capsys.readouterr().err
