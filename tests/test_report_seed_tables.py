@@ -186,3 +186,14 @@ def test_one_duel_browsed_with_verdicts_and_both_replies(tmp_path: Path, capsys:
     assert all(r["sample_result"] and r["outcome"] for r in rounds)
     assert main(["report", "--game", "duel", "--db", db, "--duel", "nope"]) == 2
     assert "--duel: no finished duel 'nope'" in capsys.readouterr().err
+
+
+def test_model_facts_are_found_by_spec_self_description_or_entry() -> None:
+    from types import SimpleNamespace
+    from tcgtui.report.extra import model_facts
+    facts = {"family": "F", "organisation": "O", "parameters_b": 70, "weights": "open"}
+    run = SimpleNamespace(config={"players": {"llm:m": {"en": {"spec": "llm:m@ab12", "entry": "m", "facts": facts}},
+                                              "random": {"en": {"spec": "random"}}}})
+    found = model_facts([run])
+    assert found["llm:m"] == found["llm:m@ab12"] == found["m"] == facts and "random" not in found
+    assert Context(found, base={"llm:m@ab12 [style=image]": "llm:m@ab12"}).facts("llm:m@ab12 [style=image]") == facts

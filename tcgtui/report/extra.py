@@ -44,15 +44,18 @@ class Context:
 
 
 def model_facts(runs: Iterable[Any]) -> dict[str, dict[str, Any]]:
-    """Per player spec, the facts its runs stored (``config["players"][spec][lang]["facts"]``),
-    with its organisation; the latest run's win where two disagree."""
+    """Per player, the facts its runs stored (``config["players"][spec][lang]["facts"]``), found
+    under the spec the run was given, the spec the player describes itself by and its registry
+    entry; a later run's facts win where two disagree."""
     out: dict[str, dict[str, Any]] = {}
     for run in runs:
         for spec, by_lang in ((run.config or {}).get("players") or {}).items():
             for described in (by_lang or {}).values():
-                facts = (described or {}).get("facts") if isinstance(described, dict) else None
+                facts = described.get("facts") if isinstance(described, dict) else None
                 if isinstance(facts, dict):
-                    out[spec] = dict(facts)
+                    for name in (spec, described.get("spec"), described.get("entry")):
+                        if isinstance(name, str) and name:
+                            out[name] = dict(facts)
     return out
 
 
