@@ -82,6 +82,8 @@ COLUMNS: dict[str, list[Column]] = {
                   _col("tokens_estimated", _flag), _col("invalid_moves"), _col("invalid_share", _pct)],
     "errors": [_col("error", str), _col("games"), _col("agents", str)],
     "by_round": [_col("round"), _col("asked"), _col("solved"), _col("solve_rate", _pct), ("ci", _ci)],
+    "families": [_col("family", str), _col("models"), _col("cards"), _col("champion", _pct), _col("spell", _pct),
+                 _col("trick", _pct)],
     "matrix": [_col("agent", str), _col("opponent", str), _col("games"), _col("wins"), _col("draws"),
                _col("losses"), _col("cancelled"), _col("disqualified"), _col("errored"), _col("abandoned"),
                _col("score_share", _pct)],
