@@ -197,3 +197,14 @@ def test_model_facts_are_found_by_spec_self_description_or_entry() -> None:
     found = model_facts([run])
     assert found["llm:m"] == found["llm:m@ab12"] == found["m"] == facts and "random" not in found
     assert Context(found, base={"llm:m@ab12 [style=image]": "llm:m@ab12"}).facts("llm:m@ab12 [style=image]") == facts
+
+
+def test_people_pool_within_their_group() -> None:
+    from tcgtui.report.grouping import apply
+    games = [Game(str(i), "r", f"human:{who}", "mc:1", "en", i, 0, "finished", 0, 5, params={"prompt_style": style})
+             for i, (who, style) in enumerate([("ann", "list"), ("bob", "list"), ("ann", "image")])]
+    varied, base = apply(games, ("style", "protocol"))
+    assert varied == ["style"] and base["human:ann [style=image]"] == "human:ann"
+    assert [g.groups() for g in games] == [("human:ann [style=list]", "human [style=list]"),
+                                            ("human:bob [style=list]", "human [style=list]"),
+                                            ("human:ann [style=image]", "human [style=image]")]
