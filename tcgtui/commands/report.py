@@ -71,7 +71,8 @@ def _list(spec, text: locales.Catalog) -> int:  # noqa: ANN001
     from tcgtui.report import analyses, extra
     report = analyses.build([], spec)
     print(clean(text.t("cmd_report.list_title", game=spec.id)))
-    names = list(dict.fromkeys([*report.layout, *report.sections]))
+    one_seat = analyses.ROUND_ROBIN if spec.info.seats == 1 else ()     # a one-seat game meets no one
+    names = [n for n in dict.fromkeys([*report.layout, *report.sections]) if n not in one_seat]
     for name in names:
         print(clean(f"  {name:<18} {_title(report, name, text)}"))
     for name, table in extra.tables(spec).items():
