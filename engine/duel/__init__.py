@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.engine.duel.analysis import rated, sections
+from tcgtui.engine.duel.analysis import rated, sections, tables as seed_tables
 from tcgtui.engine.duel.game import DuelGame
 from tcgtui.engine.duel.moves import Answer, Proposal, Verdict
 from tcgtui.engine.duel.narrator import DuelNarrator, rules_text
@@ -71,6 +71,7 @@ DUEL = register(GameSpec(
     rules_text=rules_text,
     references=(Reference("puzzler", _puzzler),),
     analyses=sections,
+    seed_tables=seed_tables,
     extras={"referee": "python-check", "random_move": _random_move, "reads_records": True, "rated": rated,
             "shortcuts": SHORTCUTS,
             "report_layout": ("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings", "decisions",

@@ -102,3 +102,45 @@ def rated(games: Iterable[Any]) -> dict[str, list[tuple[str, str, float, str]]]:
             if not outcome.startswith(PUZZLE_WRONG):
                 out["solver_ratings"].append((solver, proposer, 1.0 if outcome == SUCCESS else 0.0, g.id))
     return out
+
+
+def replies_by_round(record: dict[str, Any], seats: tuple[str, ...],
+                     decisions: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    """A duel's rounds with both players' replies: ``decisions`` are (seat, reply) in move order; a
+    round takes its proposer's next reply, then, unless the sample was wrong, its solver's."""
+    queues: dict[int, list[str]] = defaultdict(list)
+    for seat, reply in decisions:
+        queues[seat].append(reply)
+    out = []
+    for r in rounds_of(record):
+        proposer = r["proposer"]
+        asked = not r["outcome"].startswith(PUZZLE_WRONG)
+        out.append({"round": r["round"], "proposer": seats[proposer], "solver": seats[1 - proposer],
+                    "outcome": r["outcome"], "sample_result": r.get("sample"), "answer_result": r.get("answer"),
+                    "proposer_reply": queues[proposer].pop(0) if queues[proposer] else None,
+                    "solver_reply": queues[1 - proposer].pop(0) if asked and queues[1 - proposer] else None})
+    return out
+
+
+def by_round(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
+    """Token Games' difficulty trend: per round index, the valid puzzles asked and the share solved,
+    with its exact interval (every duel's round n together)."""
+    asked: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    for g in _duels(games):
+        for r in rounds_of(g.record):
+            if not r["outcome"].startswith(PUZZLE_WRONG):
+                cell = asked[r["round"]]
+                cell[0] += r["outcome"] == SUCCESS
+                cell[1] += 1
+    rows = []
+    for n, (solved, total) in sorted(asked.items()):
+        low, high = context.interval(solved, total, f"round {n}") or (None, None)
+        rows.append({"round": n, "asked": total, "solved": solved, "solve_rate": solved / total,
+                     "ci_low": low, "ci_high": high})
+    return rows
+
+
+def tables() -> tuple:
+    from tcgtui.engine.registry import Figure, SeedTable
+    return (SeedTable("by_round", "Token Games: solve rate by round index", by_round,
+                      Figure("line", "round", "solve_rate", (), low="ci_low", high="ci_high", percent_y=True)),)

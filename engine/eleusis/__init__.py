@@ -30,6 +30,11 @@ def _sections(games: Any, catalog: Any = None) -> Any:
     return sections(games)
 
 
+def _seed_tables() -> tuple:
+    from tcgtui.engine.eleusis.seed_tables import tables
+    return tables()
+
+
 def _scientist(game: Any, arg: int | None) -> Any:
     from tcgtui.engine.eleusis.scientist import policy
     return policy(game, arg)
@@ -45,6 +50,7 @@ SPEC = register(GameSpec(
     narrator=lambda game, catalog, viewer=-1: EleusisNarrator(game, catalog, viewer),
     rules_text=rules_text,
     analyses=_sections,
+    seed_tables=_seed_tables,
     references=(Reference("scientist", _scientist),),
     extras={"bench": bench,       # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
             "shortcuts": {"guess_format": ("guess_format", "eleusis.games.guess_format_flag")},
