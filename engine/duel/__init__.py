@@ -73,10 +73,11 @@ DUEL = register(GameSpec(
     analyses=sections,
     extras={"referee": "python-check", "random_move": _random_move, "reads_records": True, "rated": rated,
             "shortcuts": SHORTCUTS,
-            "report_layout": ("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings", "decisions",
+            "report_layout": ("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings",
+                              "seed_solver_ratings", "decisions",
                               "llm", "errors"),
             "report_notes": {"duel_roles": "roles", "proposer_ratings": "role_ratings",
-                             "solver_ratings": "role_ratings"}}))
+                             "solver_ratings": "role_ratings", "seed_solver_ratings": "role_ratings"}}))
 
 
 def _bank_deal_seed(run_seed: int, index: int) -> int:

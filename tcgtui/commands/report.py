@@ -33,6 +33,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
                    help=text.t("cmd_report.table", choices=", ".join(dict.fromkeys(SECTIONS + COMMON))))
     p.add_argument("--plot", metavar="FILE", help=text.t("cmd_report.plot_help"))
     p.add_argument("--no-humans", action="store_true", help=text.t("cmd_report.no_humans"))
+    p.add_argument("--anchor", metavar="PLAYER|first", help=text.t("cmd_report.anchor"))
 
 
 def _spec(game_id: str):  # noqa: ANN202
@@ -121,7 +122,10 @@ def _report(args: argparse.Namespace) -> int:
     packs = sorted({g.pack for g in games if g.pack is not None})
     if len(packs) > 1:
         print(clean(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs))), file=sys.stderr)
-    report = analyses.build(games, spec)
+    anchor = args.anchor
+    if anchor is not None and anchor != "first" and not any(anchor in g.seats or anchor == g.agent for g in games):
+        raise UserError(text.t("cmd_report.errors.unknown_anchor", anchor=anchor))
+    report = analyses.build(games, spec, anchor)
     if args.table and args.table not in report.sections:
         raise UserError(text.t("cmd_report.errors.unknown_table", table=args.table,
                                choices=", ".join(report.sections)))

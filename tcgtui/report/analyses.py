@@ -226,25 +226,26 @@ def matrix(games: list[Game]) -> list[Row]:
             for (a, b), v in sorted(cells.items())]
 
 
-def _rating_rows(results: list[tuple[str, str, float]], **extra: Any) -> list[Row]:
+def _rating_rows(results: list[tuple[str, str, float]], anchor: str | None = None, **extra: Any) -> list[Row]:
     return [{**{k: v(r) if callable(v) else v for k, v in extra.items()}, "agent": r.player, "games": r.games,
-             "rating": r.rating, "ci_low": r.ci_low, "ci_high": r.ci_high} for r in bt.ratings(results)]
+             "rating": r.rating, "ci_low": r.ci_low, "ci_high": r.ci_high}
+            for r in bt.ratings(results, anchor=anchor)]
 
 
-def rated_sections(spec: registry.GameSpec, games: list[Game]) -> dict[str, list[Row]]:
+def rated_sections(spec: registry.GameSpec, games: list[Game], anchor: str | None = None) -> dict[str, list[Row]]:
     """Ratings a game asks for beyond the match's (``extras["rated"]``: section -> (a, b, a's score,
     cluster) per comparison, e.g. per round of a duel); intervals bootstrap over clusters."""
     rated = spec.extras.get("rated")
     out = {}
     for name, results in (rated(games) if rated else {}).items():
-        rows = bt.ratings([(a, b, s) for a, b, s, _ in results], clusters=[c for *_, c in results])
+        rows = bt.ratings([(a, b, s) for a, b, s, _ in results], clusters=[c for *_, c in results], anchor=anchor)
         out[name] = [{"agent": r.player, "games": r.games, "rating": r.rating, "ci_low": r.ci_low,
                       "ci_high": r.ci_high} for r in rows]
     return out
 
 
-def ratings(games: list[Game]) -> list[Row]:
-    return _rating_rows([(a, b, s) for a, b, s, _ in _pair_results(games)])
+def ratings(games: list[Game], anchor: str | None = None) -> list[Row]:
+    return _rating_rows([(a, b, s) for a, b, s, _ in _pair_results(games)], anchor)
 
 
 def ratings_by_role(games: list[Game]) -> list[Row]:
@@ -269,17 +270,18 @@ class Report:
     meta: dict[str, Any] = field(default_factory=dict)       # game-specific keys for JSON and the notes
 
 
-def build(games: list[Game], spec: registry.GameSpec | None = None) -> Report:
+def build(games: list[Game], spec: registry.GameSpec | None = None, anchor: str | None = None) -> Report:
+    """``anchor``: a player every rating table fixes at 1000 (``ratings.FIRST``: the first by name), else the mean."""
     spec = spec or registry.get(registry.DEFAULT)
     score_game = spec.info.outcome == registry.SCORE
     outcome = "scores" if score_game else "win_rates"
     sections: dict[str, list[Row]] = {outcome: scores(games, spec.info.right_wrong) if score_game
                                       else win_rates(games)}
-    own = {**(spec.analyses(games) if spec.analyses is not None else {}), **rated_sections(spec, games)}
+    own = {**(spec.analyses(games) if spec.analyses is not None else {}), **rated_sections(spec, games, anchor)}
     sections.update(own)
     sections.update({"decisions": decisions(games), "llm": llm_rates(games), "errors": errors(games)})
     rr = round_robin_games(games) if spec.info.seats == 2 else []
-    sections.update({"matrix": matrix(rr), "ratings": ratings(rr), "ratings_by_role": ratings_by_role(rr)})
+    sections.update({"matrix": matrix(rr), "ratings": ratings(rr, anchor), "ratings_by_role": ratings_by_role(rr)})
     layout = list(spec.extras.get("report_layout") or [outcome, *own, "decisions", "llm", "errors"])
     layout += [name for name in ROUND_ROBIN if sections[name] and name not in layout]
     exact = {"scores": "scores_exact"} if spec.info.right_wrong else {}
