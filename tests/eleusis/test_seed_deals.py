@@ -30,6 +30,7 @@ from tcgtui.engine.eleusis.library import COUNT, compiled
 from tcgtui.engine.eleusis.state import BANKRUPT, TURNS
 from tcgtui.errors import UserError
 from tcgtui.upstream import load
+from tests.scenario import rule
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures"
@@ -109,6 +110,7 @@ def _guess(state, code: str) -> dict:
     return {"card": card.text(), "guess": True, "rule": "a guess", "code": code}
 
 
+@rule("eleusis.rules.guess_seed")
 def test_a_guess_is_judged_after_the_turns_card_under_the_seed(tmp_path):
     """Secret rule 16 (alternating colours); the guess "any card" is wrong at once either way, and its
     counterexample shows the mainline it was judged on: with the card just accepted under the seed's
@@ -180,3 +182,14 @@ def test_tcgtuis_library_answers_as_the_seeds_rules():
         rule = compiled(number)
         mine = [accepts(rule, parse_card(c), [parse_card(x) for x in m]) for m, c in cases]
         assert mine == answers[number], number
+
+
+def test_the_rules_players_read_say_what_the_seeds_protocol_does():
+    from tcgtui import locales
+    from tcgtui.engine.eleusis.narrator import rules_text
+    for lang in ("en", "ar"):
+        catalog = locales.load(lang)
+        own = dict(rules_text(EleusisGame.from_params({"rule": 0}), catalog))
+        seed = dict(rules_text(EleusisGame.from_params({"rule": 0, "protocol": "seed", "seed_deal": 7}).public(), catalog))
+        assert "eleusis.rules.bankrupt" in own and "eleusis.rules.bankrupt" not in seed
+        assert seed["eleusis.rules.guess_seed"] != own["eleusis.rules.guess"]
