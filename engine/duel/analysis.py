@@ -2,13 +2,16 @@
 
 - ``duel_roles``: per player, rounds as proposer and as solver; proposal % (valid
   puzzles left unsolved, over rounds proposed), penalty % and count, solve % (over
-  valid puzzles it was asked to solve).
+  valid puzzles it was asked to solve); and The Token Games' own solve % (``solver_win_rate``:
+  rounds won as solver, a puzzle whose sample failed included, over every round as solver), with
+  exact (Clopper–Pearson) 95% intervals for it and for the proposal and penalty shares.
 - ``duels``: one line per duel, its score line as "1 vs -4".
 - ``puzzles``: every round with its code, sample, answer and verdicts (shown with
   ``tcgtui report --game duel --table puzzles``).
 ``rated(games)`` gives the pairings the report rates with Bradley–Terry (bootstrap
 over duels): proposer (stumped 1, solved ½, wrong sample 0) and solver (solved 1,
-else 0, valid puzzles only).
+else 0, valid puzzles only); and the seed's solver rating (every round: solved or the
+proposer's sample failed 1, else 0), whose order The Token Games publishes.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from tcgtui.engine.duel.state import FAILURE, PUZZLE_WRONG, SUCCESS
+from tcgtui.engine.stats import clopper_pearson
 
 
 def _duels(games: Iterable[Any]) -> list[Any]:
@@ -54,6 +58,11 @@ def _share(n: int, d: int) -> float | None:
     return n / d if d else None
 
 
+def _interval(name: str, k: int, n: int) -> dict[str, float | None]:
+    ci = clopper_pearson(k, n)
+    return {f"{name}_ci_low": None if ci is None else ci[0], f"{name}_ci_high": None if ci is None else ci[1]}
+
+
 def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
     duels = _duels(games)
     roles: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -68,6 +77,8 @@ def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
             p["proposed"] += 1
             if r["outcome"].startswith(FAILURE):
                 p["unsolved"] += 1
+            s["rounds"] += 1
+            s["won"] += r["outcome"] == SUCCESS or r["outcome"].startswith(PUZZLE_WRONG)
             if r["outcome"].startswith(PUZZLE_WRONG):
                 p["penalties"] += 1
             else:
@@ -82,15 +93,20 @@ def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
                       "score_line": f"{scores[0]:g} vs {scores[1]:g}",
                       "winner": "–" if g.winner is None else g.seats[g.winner]})
     role_rows = [{"agent": agent, "proposed": r["proposed"], "proposal_rate": _share(r["unsolved"], r["proposed"]),
+                  **_interval("proposal", r["unsolved"], r["proposed"]),
                   "penalties": r["penalties"], "penalty_rate": _share(r["penalties"], r["proposed"]),
-                  "asked": r["asked"], "solve_rate": _share(r["solved"], r["asked"])}
+                  **_interval("penalty", r["penalties"], r["proposed"]),
+                  "asked": r["asked"], "solve_rate": _share(r["solved"], r["asked"]),
+                  "solver_rounds": r["rounds"], "solver_win_rate": _share(r["won"], r["rounds"]),
+                  **_interval("solver_win", r["won"], r["rounds"])}
                  for agent, r in sorted(roles.items())]
     return {"duel_roles": role_rows, "duels": lines, "puzzles": puzzles}
 
 
 def rated(games: Iterable[Any]) -> dict[str, list[tuple[str, str, float, str]]]:
     """(player, opponent, player's score, duel id) per round, for the proposer and solver ratings."""
-    out: dict[str, list[tuple[str, str, float, str]]] = {"proposer_ratings": [], "solver_ratings": []}
+    out: dict[str, list[tuple[str, str, float, str]]] = {"proposer_ratings": [], "solver_ratings": [],
+                                                         "seed_solver_ratings": []}
     for g in _duels(games):
         if g.seats[0] == g.seats[1]:
             continue
@@ -99,6 +115,8 @@ def rated(games: Iterable[Any]) -> dict[str, list[tuple[str, str, float, str]]]:
             outcome = r["outcome"]
             stumped = 1.0 if outcome.startswith(FAILURE) else 0.5 if outcome == SUCCESS else 0.0
             out["proposer_ratings"].append((proposer, solver, stumped, g.id))
+            won = outcome == SUCCESS or outcome.startswith(PUZZLE_WRONG)
+            out["seed_solver_ratings"].append((solver, proposer, 1.0 if won else 0.0, g.id))
             if not outcome.startswith(PUZZLE_WRONG):
                 out["solver_ratings"].append((solver, proposer, 1.0 if outcome == SUCCESS else 0.0, g.id))
     return out

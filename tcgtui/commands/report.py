@@ -40,6 +40,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--out", metavar="DIR", help=text.t("cmd_report.out"))
     p.add_argument("--upstream", metavar="DIR", help=text.t("cmd_report.upstream"))
     p.add_argument("--settings", action="store_true", help=text.t("cmd_report.settings_help"))
+    p.add_argument("--anchor", metavar="PLAYER|first", help=text.t("cmd_report.anchor"))
 
 
 def _spec(game_id: str):  # noqa: ANN202
@@ -147,8 +148,11 @@ def _report(args: argparse.Namespace) -> int:
     packs = sorted({g.pack for g in games if g.pack is not None})
     if len(packs) > 1 and "pack" not in by:
         print(clean(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs))), file=sys.stderr)
+    anchor = args.anchor
+    if anchor is not None and anchor != "first" and not any(anchor in g.seats or anchor == g.agent for g in games):
+        raise UserError(text.t("cmd_report.errors.unknown_anchor", anchor=anchor))
     context = extra.Context(facts, ci=args.ci, seed=args.ci_seed)
-    report = analyses.build(games, spec, by=by, context=context)
+    report = analyses.build(games, spec, by=by, context=context, anchor=anchor)
     report.sections.update(spent)
     shown = [name for name in spent if spent[name] and (by_default or name == "settings")]
     if shown:         # after the llm section (or at the end), with their note

@@ -241,25 +241,26 @@ def matrix(games: list[Game]) -> list[Row]:
     return rows
 
 
-def _rating_rows(results: list[tuple[str, str, float]], **extra: Any) -> list[Row]:
+def _rating_rows(results: list[tuple[str, str, float]], anchor: str | None = None, **extra: Any) -> list[Row]:
     return [{**{k: v(r) if callable(v) else v for k, v in extra.items()}, "agent": r.player, "games": r.games,
-             "rating": r.rating, "ci_low": r.ci_low, "ci_high": r.ci_high} for r in bt.ratings(results)]
+             "rating": r.rating, "ci_low": r.ci_low, "ci_high": r.ci_high}
+            for r in bt.ratings(results, anchor=anchor)]
 
 
-def rated_sections(spec: registry.GameSpec, games: list[Game]) -> dict[str, list[Row]]:
+def rated_sections(spec: registry.GameSpec, games: list[Game], anchor: str | None = None) -> dict[str, list[Row]]:
     """Ratings a game asks for beyond the match's (``extras["rated"]``: section -> (a, b, a's score,
     cluster) per comparison, e.g. per round of a duel); intervals bootstrap over clusters."""
     rated = spec.extras.get("rated")
     out = {}
     for name, results in (rated(games) if rated else {}).items():
-        rows = bt.ratings([(a, b, s) for a, b, s, _ in results], clusters=[c for *_, c in results])
+        rows = bt.ratings([(a, b, s) for a, b, s, _ in results], clusters=[c for *_, c in results], anchor=anchor)
         out[name] = [{"agent": r.player, "games": r.games, "rating": r.rating, "ci_low": r.ci_low,
                       "ci_high": r.ci_high} for r in rows]
     return out
 
 
-def ratings(games: list[Game]) -> list[Row]:
-    return _rating_rows([(a, b, s) for a, b, s, _ in _pair_results(games)])
+def ratings(games: list[Game], anchor: str | None = None) -> list[Row]:
+    return _rating_rows([(a, b, s) for a, b, s, _ in _pair_results(games)], anchor)
 
 
 def ratings_by_role(games: list[Game]) -> list[Row]:
@@ -301,9 +302,10 @@ EXTRA_NOTES = {"paper_scaling": "paper_scaling", "paper_fits": "paper_scaling", 
 
 
 def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple[str, ...] | None = None,
-          context: Any = None) -> Report:
+          context: Any = None, anchor: str | None = None) -> Report:
     """The report of ``games``; with ``by``, players whose games differ in one of those keys are
-    kept apart (``tcgtui.report.grouping``) and the report says what it grouped by."""
+    kept apart (``tcgtui.report.grouping``) and the report says what it grouped by; ``anchor``: a
+    player every rating table fixes at 1000 (``ratings.FIRST``: the first by name), else the mean."""
     from tcgtui.report import extra, grouping
     spec = spec or registry.get(registry.DEFAULT)
     context = context or extra.Context()
@@ -314,11 +316,11 @@ def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple
     outcome = "scores" if score_game else "win_rates"
     sections: dict[str, list[Row]] = {outcome: scores(games, spec.info.right_wrong) if score_game
                                       else win_rates(games)}
-    own = {**(spec.analyses(games) if spec.analyses is not None else {}), **rated_sections(spec, games)}
+    own = {**(spec.analyses(games) if spec.analyses is not None else {}), **rated_sections(spec, games, anchor)}
     sections.update(own)
     sections.update({"decisions": decisions(games), "llm": llm_rates(games), "errors": errors(games)})
     rr = round_robin_games(games) if spec.info.seats == 2 else []
-    sections.update({"matrix": matrix(rr), "ratings": ratings(rr), "ratings_by_role": ratings_by_role(rr)})
+    sections.update({"matrix": matrix(rr), "ratings": ratings(rr, anchor), "ratings_by_role": ratings_by_role(rr)})
     layout = list(spec.extras.get("report_layout") or [outcome, *own, "decisions", "llm", "errors"])
     layout += [name for name in ROUND_ROBIN if sections[name] and name not in layout]
     exact = {"scores": "scores_exact"} if spec.info.right_wrong else {}

@@ -41,6 +41,13 @@ def _ci(row: Row) -> str:
     return f"[{100 * row['ci_low']:.1f}%, {100 * row['ci_high']:.1f}%]"
 
 
+def _ci_share(name: str) -> Callable[[Row], str]:
+    def cell(row: Row) -> str:
+        low, high = row.get(f"{name}_ci_low"), row.get(f"{name}_ci_high")
+        return "–" if low is None else f"[{100 * low:.1f}%, {100 * high:.1f}%]"
+    return cell
+
+
 def _ci_num(row: Row) -> str:
     if row.get("ci_low") is None:
         return "–"
@@ -139,7 +146,9 @@ def columns(section: str, rows: list[Row]) -> list[Column]:
     for key in dict.fromkeys(k for r in rows for k in r):
         if key == "ci_low":
             out.append(("ci_any", _ci_num))
-        elif key != "ci_high":
+        elif key.endswith("_ci_low"):          # a share's exact interval: NAME_ci_low/NAME_ci_high as one column
+            out.append((key.removesuffix("_low"), _ci_share(key.removesuffix("_ci_low"))))
+        elif key != "ci_high" and not key.endswith("_ci_high"):
             sample = next((r[key] for r in rows if r.get(key) is not None), None)
             fmt = _pct if key.endswith(PCT_SUFFIXES) and isinstance(sample, float) else (
                 _ks if isinstance(sample, list) else _num if isinstance(sample, (int, float)) else
