@@ -54,7 +54,7 @@ WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step")
               ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 
 
-MAX_CELL_H = {"tictactoe": 7, "connect4": 4, "gomoku": 2}   # rows of one cell at most (a huge terminal)
+MAX_CELL_H = {"tictactoe": 16, "connect4": 8, "gomoku": 4}   # rows of one cell at most (a huge terminal)
 
 
 def cell_size(game: str, rows: int, cols: int, width: int, height: int, top: int) -> tuple[int, int]:
