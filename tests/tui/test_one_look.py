@@ -187,8 +187,13 @@ async def test_the_deck_quiz_shows_what_the_decks_cards_do() -> None:
         assert groups[0].texts[0].split()[0] in screen_text(app)
 
 
-async def test_the_seed_stays_in_the_header_at_80_columns() -> None:
-    app = game_app("tcg")
+@pytest.mark.parametrize("game, lang", [("tcg", "en"), ("eleusis", "ar"), ("eleusis", "en")])
+async def test_the_seed_stays_in_the_header_at_80_columns(game: str, lang: str) -> None:
+    """The app's name goes before the seed when the top bar is short of room (issue 26)."""
+    from tcgtui.tui.widgets.bars import TopBar
+    app = game_app(game, lang)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        assert "seed 7" in screen_text(app).splitlines()[0]
+        bar = app.board.query_one(TopBar)
+        shown = [p.text for p in bar.render().pieces]
+        assert str(app.board.session.seed) in shown and app.catalog.t("ui.top.seed") in shown

@@ -83,9 +83,9 @@ class TopBar(Localized, Widget):
             pieces += [sep, Piece(tr(key, **params), "bold magenta")]
         seed = [sep, Piece(tr("ui.top.seed"), "dim"), Piece(" ", shrink=False),
                 Piece(str(s.seed), "dim", shrink=False)]
-        # Narrow terminals lose the app's name first, then the seed (a person reporting a game
-        # needs it: it stays while it fits), before any text is cut short.
-        for line in ([*title, *pieces, *seed], [*pieces, *seed], pieces):
+        # Narrow terminals lose the app's name first; then the words are cut short, never the
+        # seed (a person reporting a game needs it).
+        for line in ([*title, *pieces, *seed], [*pieces, *seed]):
             if Line(line, self.direction).natural_width <= self.size.width:
                 break
         return Line(line, self.direction)
