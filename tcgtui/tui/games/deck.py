@@ -164,7 +164,7 @@ class DeckScreen(GameScreen):
         yield TopBar(id="top")
         yield KeyBar(WATCH_KEYS if self.session.spectating else PLAY_KEYS, id="keys")
         with Horizontal(id="main"):
-            with VerticalScroll(id="deck-pane", classes="pane"):
+            with VerticalScroll(id="deck-pane", classes="pane", can_focus=False):   # arrows choose options
                 yield DeckList(self, id="deck")
             with Vertical(id="work"):
                 yield Caption("deck.ui.status.wait", id="status", wrap=True)
