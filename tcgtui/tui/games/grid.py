@@ -240,8 +240,8 @@ class GridPanel(BoardPanel):
         if s.choosing():
             r, c = s.cursor
             where = tr("grid.ui.panel.column", col=c + 1) if o.gravity else tr("grid.ui.panel.cell", row=r + 1, col=c + 1)
-            lines.append(Line([Piece(tr("grid.ui.panel.selected")), Piece(" ", shrink=False),
-                               Piece(where, "bold")], d))
+            lines.append(Line([Piece(tr("grid.ui.panel.selected"))], d))     # the cell on a line of its own:
+            lines.append(Line([Piece("  ", shrink=False), Piece(where, "bold")], d))   # whole at 80 columns
         return Group(*lines)
 
 
