@@ -198,7 +198,9 @@ class DuelScreen(GameScreen):
         if self.deadline is None:
             return
         left = self.deadline - self.clock()
-        clock = self.query_one("#clock", Caption)
+        clock = next(iter(self.query("#clock").results(Caption)), None)
+        if clock is None:             # the screen is closing: its widgets are gone, the timer not yet
+            return
         if left > 0:
             clock.display = True
             clock.set("duel.ui.status.clock", seconds=math.ceil(left))
