@@ -90,6 +90,8 @@ async def history(pilot) -> None:  # type: ignore[no-untyped-def]
     await propose(pilot)
     await solve(pilot, "0")
     await until(pilot, lambda: pilot.app.board.session.observation(0).phase == "propose")
+    await settle(pilot, pilot.app)      # the editor's new text highlighted (under load it drew before)
+    await pilot.pause(0.2)
 
 
 async def game_over(pilot) -> None:  # type: ignore[no-untyped-def]
