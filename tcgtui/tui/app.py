@@ -69,6 +69,7 @@ class Settings:
     # until both rounds end; ``keep_rival`` stores its round (result, lang, start time).
     rival: str = ""
     keep_rival: Callable[[MatchResult, str, str], None] | None = None
+    replay: Any = None                     # a stored game to step through (tcgtui.replay.load.Replay), alone
 
     @property
     def pack(self) -> Any:
@@ -131,6 +132,10 @@ class ArenaApp(App[None]):
         # app: keep it out of the cyclic collector's full passes, which otherwise stall
         # the screen for 40 ms and more (measured by tcgtui perf tui_frames).
         gc.freeze()
+        if self.settings.replay is not None:
+            from tcgtui.tui.screens.replay import ReplayScreen
+            self.push_screen(ReplayScreen(self.settings.replay))
+            return
         if self.settings.home:
             from tcgtui.tui.screens.home import HomeScreen
             self.push_screen(HomeScreen())
