@@ -31,23 +31,9 @@ from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
+from tcgtui.tui.widgets.title import TitleBar
 
 REASONING_SHOWN = 4000        # characters of one attempt's reasoning drawn (the store keeps more)
-
-
-class TitleBar(Localized, Widget):
-    """One line on top: the screen's name and what it shows, in the language's direction."""
-
-    DEFAULT_CSS = """
-    TitleBar { dock: top; height: 1; background: $primary; color: $text; text-style: bold; padding: 0 1; }
-    """
-
-    def __init__(self, text: Any, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.text = text                       # a callable returning the line (it follows the language)
-
-    def render(self) -> RenderResult:
-        return Line([Piece(self.text())], self.direction)
 
 
 class BoardPane(Localized, Widget):
