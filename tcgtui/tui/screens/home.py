@@ -26,7 +26,7 @@ from textual.widgets import Input
 
 from tcgtui import locales
 from tcgtui.engine import registry
-from tcgtui.tui.bidi_text import Line, Para, Piece
+from tcgtui.tui.bidi_text import Direction, Line, Para, Piece, display_line
 from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.widgets import Localized
@@ -75,6 +75,12 @@ def opponents_for(game_id: str) -> list[str]:
         if builder(parsed.kind) is not None:
             out.append(s)
     return out + [LLM] + ([CAMPAIGN] if game_id == registry.DEFAULT else [])
+
+
+def titled(box: Widget, text: str, direction: Direction) -> None:
+    """Put ``text`` on ``box``'s border as the terminal must print it (shaped, cut, reordered)."""
+    from rich.markup import escape
+    box.border_title = escape(display_line(text, max(8, (box.size.width or 40) - 4), direction))
 
 
 class ChoiceList(Localized, Widget, can_focus=True):
@@ -143,7 +149,7 @@ class ChoiceList(Localized, Widget, can_focus=True):
 class Record(Localized, Widget):
     """The person's record in the chosen game, one line per opponent."""
 
-    DEFAULT_CSS = "Record { height: auto; }"
+    DEFAULT_CSS = "Record { height: auto; width: 1fr; }"
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -178,7 +184,7 @@ class GameList(Localized, Widget, can_focus=True):
 
     BINDINGS = [Binding("up", "move(-1)", show=False), Binding("down", "move(1)", show=False),
                 Binding("pageup", "move(-10)", show=False), Binding("pagedown", "move(10)", show=False)]
-    DEFAULT_CSS = "GameList { height: auto; }"
+    DEFAULT_CSS = "GameList { height: auto; width: 1fr; }"
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -303,7 +309,7 @@ class HomeScreen(LocalizedScreen[None]):
             yield GameList(id="stored")
         yield KeyBar([("Tab", "ui.home.keys.next", "app.focus_next"),
                       ("⏎", "ui.home.keys.play", "play"), ("R", "hub.keys.replay", "replay"),
-                      ("A", "hub.keys.everyone", "everyone"), ("L", "ui.keys.language", "language"),
+                      ("A", "hub.keys.everyone", "everyone"),
                       ("Q", "ui.keys.quit", "leave")], id="keys")
 
     # --- layout and language ------------------------------------------------------------
@@ -317,13 +323,15 @@ class HomeScreen(LocalizedScreen[None]):
                 box.move_child(self.query_one(f"#{name}"), before=0)
 
     def title_boxes(self) -> None:
+        """Each box's name on its border, shaped and ordered like every other text."""
         for list_id in ("games", "opponents", "seats", "languages"):
             choices = self.query_one(f"#{list_id}", ChoiceList)
-            self.query_one(f"#{list_id}-box").border_title = self.tr(choices.title_key)
-        self.query_one("#about-box").border_title = self.tr("hub.about")
+            titled(self.query_one(f"#{list_id}-box"), self.tr(choices.title_key), self.direction)
+        titled(self.query_one("#about-box"), self.tr("hub.about"), self.direction)
         game = game_text(self.catalog, self.query_one("#games", ChoiceList).value, "name")
-        self.query_one("#record-box").border_title = self.tr("hub.record_title", game=game)
-        self.query_one("#stored-box").border_title = self.tr("hub.everyone" if self.everyone else "hub.yours")
+        titled(self.query_one("#record-box"), self.tr("hub.record_title", game=game), self.direction)
+        titled(self.query_one("#stored-box"), self.tr("hub.everyone" if self.everyone else "hub.yours"),
+               self.direction)
         align = "right" if self.direction.rtl else "left"
         for box in self.query(".choice-box, #about-box, #record-box, #stored-box"):
             box.styles.border_title_align = align
@@ -334,6 +342,9 @@ class HomeScreen(LocalizedScreen[None]):
         self._show_about()
         for widget in self.query("*"):
             widget.refresh(layout=True)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.title_boxes)        # titles are cut to the boxes' new widths
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -350,13 +361,12 @@ class HomeScreen(LocalizedScreen[None]):
             return game_text(self.catalog, value, "name")
         if list_id == "languages":
             return locales.load(value).name
+        if value == ALONE:
+            return "–" if list_id == "seats" else self.tr("hub.alone")
         if list_id == "seats":
-            one_seat = registry.get(self.query_one("#games", ChoiceList).value).info.seats == 1
-            return self.tr("ui.home.alone") if one_seat else self.tr(f"hub.seat_{value}")
+            return self.tr(f"hub.seat_{value}")
         if value == LLM:
             return "llm:MODEL"
-        if value == ALONE:
-            return self.tr("ui.home.alone")
         if value == CAMPAIGN:
             return self.tr("hub.campaign")
         return value
@@ -386,7 +396,8 @@ class HomeScreen(LocalizedScreen[None]):
         list_id = message.choices.id
         if list_id == "games":
             self.query_one("#opponents", ChoiceList).set_values(opponents_for(message.choices.value))
-            self.query_one("#seats", ChoiceList).refresh(layout=True)
+            alone = registry.get(message.choices.value).info.seats == 1
+            self.query_one("#seats", ChoiceList).set_values([ALONE] if alone else list(SEATS))
         elif list_id == "languages" and message.choices.value != self.host.catalog.code:
             self.host.set_language(message.choices.value)  # type: ignore[attr-defined]
             for screen in self.app.screen_stack:
@@ -449,7 +460,7 @@ class HomeScreen(LocalizedScreen[None]):
         settings = self.host.settings
         settings.game_id = self.query_one("#games", ChoiceList).value
         settings.params = {}
-        seat = self.query_one("#seats", ChoiceList).value
+        seat = self.query_one("#seats", ChoiceList).value      # ALONE in one-seat games
         hub = settings.hub
         if opponent == CAMPAIGN:
             settings.seats = (HUMAN, "mc:100")

@@ -38,7 +38,7 @@ REASONING_SHOWN = 4000        # characters of one attempt's reasoning drawn (the
 
 class BoardPane(Localized, Widget):
     DEFAULT_CSS = """
-    BoardPane { height: auto; min-height: 5; }
+    BoardPane { height: auto; min-height: 5; width: 1fr; }
     """
 
     def __init__(self, viewer: ReplayScreen, id: str | None = None) -> None:
@@ -57,7 +57,7 @@ class BoardPane(Localized, Widget):
 
 class MovePane(Localized, Widget):
     DEFAULT_CSS = """
-    MovePane { height: auto; }
+    MovePane { height: auto; width: 1fr; }
     """
 
     def __init__(self, viewer: ReplayScreen, id: str | None = None) -> None:
@@ -86,7 +86,7 @@ class MovePane(Localized, Widget):
 
 class DecisionPane(Localized, Widget):
     DEFAULT_CSS = """
-    DecisionPane { height: auto; }
+    DecisionPane { height: auto; width: 1fr; }
     """
 
     def __init__(self, viewer: ReplayScreen, id: str | None = None) -> None:
@@ -163,14 +163,21 @@ class ReplayScreen(LocalizedScreen[None]):
         """Right to left, the board stands on the right."""
         body = self.query_one("#replay-body")
         board, side = self.query_one("#replay-board-box"), self.query_one("#replay-side")
-        first, second = (side, board) if self.direction.rtl else (board, side)
+        side_by_side = not self.has_class("-narrow")
+        first, second = (side, board) if self.direction.rtl and side_by_side else (board, side)
         body.move_child(first, before=0)
         body.move_child(second, after=first)
 
+    def on_resize(self) -> None:
+        self._order()
+        self.call_after_refresh(self.title_panes)
+
     def title_panes(self) -> None:
-        self.query_one("#replay-board-box").border_title = self.tr("replay.pane.board")
-        self.query_one("#replay-move-box").border_title = self.tr("replay.pane.move", n=self.index, of=self.last)
-        self.query_one("#replay-decision-box").border_title = self.tr("replay.pane.decision")
+        from tcgtui.tui.screens.home import titled
+        titled(self.query_one("#replay-board-box"), self.tr("replay.pane.board"), self.direction)
+        titled(self.query_one("#replay-move-box"), self.tr("replay.pane.move", n=self.index, of=self.last),
+               self.direction)
+        titled(self.query_one("#replay-decision-box"), self.tr("replay.pane.decision"), self.direction)
 
     def title_text(self) -> str:
         row = self.replay.row
