@@ -17,7 +17,7 @@ from tcgtui.engine import registry
 from tcgtui.engine.core import INVALID, Event, GameRecord, Match
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, rebuild_game
-from tcgtui.store import DecisionRow, GameRow, Store
+from tcgtui.store import IN_PROGRESS, DecisionRow, GameRow, Store
 
 SHOWN = 8          # ids named when a prefix matches several games
 
@@ -118,7 +118,11 @@ def positions(row: GameRow, decisions: list[DecisionRow]) -> Replay:
 
 
 def load(store: Store, given: str) -> Replay:
+    """The stored game ``given`` names, every position rebuilt and its moments marked.  A game still
+    under way is refused: its replay shows every hidden card, and it may yet be continued."""
     row = find(store, given)
+    if row.status == IN_PROGRESS:
+        raise UserError(locales.load().t("replay.unfinished", id=row.id[:8]))
     replay = positions(row, store.decisions(row.id))
     from tcgtui.replay.moments import mark
     mark(replay)

@@ -30,7 +30,7 @@ def stored_game():  # type: ignore[no-untyped-def]
     row = pending_row(game, seed=11, agent="llm:demo-model", opponent="human:ann", lang="en", game_index=0,
                       agent_seat=0, run_id=None, started_at="2026-01-02T03:04:05")
     row.id, row.record, row.status, row.moves = "0123abcd-0000-4000-8000-000000000001", match.record().to_json(), \
-        "in_progress", len(MOVES)
+        "abandoned", len(MOVES)
     decisions = [DecisionRow(i, i + 1, i % 2, row.seats[i % 2], m, None, 1.5, {}) for i, m in enumerate(MOVES)]
     decisions[4] = DecisionRow(4, 5, 0, "llm:demo-model", "2,1", None, 3.25, {"attempts": [
         {"reply": '{"row": 2, "column": 2}', "reasoning": "The centre is strong.", "error": "taken"},

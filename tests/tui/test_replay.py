@@ -112,3 +112,16 @@ def test_an_ambiguous_prefix_names_the_games(stored, capsys) -> None:
     assert main(["replay", prefix, "--db", str(stored["db"])]) == 2
     err = capsys.readouterr().err
     assert "type more of it" in err and err.count("\n") == 1
+
+
+def test_a_game_under_way_is_not_replayed(tmp_path, capsys) -> None:
+    """Its replay would show the opponent's hidden cards while it can still be continued."""
+    from tcgtui.store.rows import pending_row
+    game = __import__("tcgtui.engine.registry", fromlist=["get"]).get("tictactoe").game({})
+    db = tmp_path / "g.sqlite3"
+    with Store(db, create=True) as store:
+        row = pending_row(game, seed=1, agent="human:ann", opponent="random", lang="en", game_index=0,
+                          agent_seat=0, run_id=None, started_at="2026-01-01T00:00:00")
+        store.start_game(row)
+    assert main(["replay", row.id[:8], "--db", str(db)]) == 2
+    assert "still under way" in capsys.readouterr().err

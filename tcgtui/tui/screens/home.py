@@ -337,6 +337,7 @@ class HomeScreen(LocalizedScreen[None]):
             box.styles.border_title_align = align
 
     async def localize(self) -> None:
+        self.query_one("#languages", ChoiceList).select(self.host.catalog.code)
         self._order()
         self.title_boxes()
         self._show_about()

@@ -73,7 +73,7 @@ class MovePane(Localized, Widget):
             rows.append(Para(self.tr("replay.deal"), d))
         else:
             who = v.player_name(step.seat)
-            shown = clean(shorten(step.move, 300)) if not step.move.startswith("!") else \
+            shown = v.move_name(step.move) if not step.move.startswith("!") else \
                 self.tr("replay.invalid_move", kind=step.move[1:])
             rows.append(Para(self.tr("replay.played", player=who, move=shown), d, "bold"))
         for line in v.narrate(step):
@@ -197,13 +197,20 @@ class ReplayScreen(LocalizedScreen[None]):
             if scores and len(scores) == 1 and scores[0] is not None:
                 return self.tr("replay.score", score=f"{scores[0]:g}")
             return self.tr("replay.draw")
-        return self.tr("replay.winner", player=self.player_name(row.winner))
+        return self.tr("replay.winner", seat=row.winner + 1, player=self.player_name(row.winner))
 
     def player_name(self, seat: int) -> str:
         seats = self.replay.row.seats
         if 0 <= seat < len(seats):
             return clean(shorten(seats[seat], 40))
         return self.tr("replay.referee")
+
+    def move_name(self, move: str) -> str:
+        """A move as a person reads it: a card game's card by its name, else the stored text."""
+        pack = getattr(self.replay.game, "pack", None)
+        if pack is not None and move in getattr(pack, "index", {}):
+            return pack.card(move).name(self.catalog.code)
+        return clean(shorten(move, 300))
 
     def narrate(self, step: Step) -> list[str]:
         spec = registry.get(self.replay.row.game)
