@@ -48,6 +48,15 @@ class Hub:
             return FreeTable(self.store, game.seated(seat), where, person, opponent, seat, settings.seed)
         return table
 
+    def rival_keeper(self, settings: Any) -> Callable[..., None]:
+        """Where a race's rival round is kept: stored whole, like a watched game (tcgtui play --race)."""
+        from tcgtui.tables import WatchTable
+
+        def keep(*result: Any) -> None:      # the game as the app prepared it, once the race is over
+            game = registry.get(settings.game_id).game(settings.params)
+            WatchTable(self.store, game, (settings.rival,), settings.seed).keep(*result)
+        return keep
+
     def campaign(self, settings: Any) -> Callable[[str], Any]:
         """The card game's ladder where the person left it (tcgtui play --campaign)."""
         from tcgtui.campaign import DEFAULT_GAMES

@@ -61,7 +61,34 @@ def test_home_offers_every_player_and_mc100_first() -> None:
     assert opponents_for("tcg")[:2] == ["mc:100", "mc:1000"] and opponents_for("tcg")[-1] == CAMPAIGN
     assert "ab:8" in opponents_for("connect4") and "threats" in opponents_for("gomoku")
     assert "perfect" in opponents_for("tictactoe") and opponents_for("duel")[0] == "puzzler"
-    assert all(opponents_for(g.id) == ["-"] for g in registry.games() if g.info.seats == 1)
+    assert all(opponents_for(g.id)[0] == "-" for g in registry.games() if g.info.seats == 1)
+    assert opponents_for("eleusis")[1:] == ["race:scientist", "race:random"]
+
+
+async def test_a_race_against_the_scientist_from_home_is_stored(tmp_path) -> None:
+    app, store = hub_app(tmp_path, "en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "games", "eleusis")
+        await choose(pilot, app, "opponents", "race:scientist")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert app.settings.rival == "scientist" and app.settings.seats == (HUMAN,)
+        for _ in range(40):                            # play until the round ends: the rival is then kept
+            if app.board.session.result is not None:
+                break
+            await pilot.press("1")
+            await settle(pilot, app)
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if store.games("agent = ?", ("scientist",)):
+                break
+        await back_home(pilot, app, "eleusis")
+        await pilot.press("q")
+    [rival] = store.games("agent = ?", ("scientist",))
+    [person] = store.games("agent = ?", ("human:ann",))
+    assert rival.seed == person.seed and rival.game_params.get("rule") == person.game_params.get("rule")
+    store.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])

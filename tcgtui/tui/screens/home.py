@@ -38,6 +38,8 @@ LLM = "llm:"
 ALONE = "-"           # a one-seat game (Eleusis): the person plays alone
 CAMPAIGN = "campaign"     # the card game's ladder (tcgtui play --campaign)
 SEATS = ("1", "2")
+RACE = "race:"            # a one-seat game raced against a player on the same deal (tcgtui play --race)
+RACED = ("eleusis",)      # the games whose screen shows a race's rival
 
 
 def game_text(catalog: locales.Catalog, game_id: str, what: str) -> str:
@@ -63,7 +65,8 @@ def opponents_for(game_id: str) -> list[str]:
     from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
     spec = registry.get(game_id)
     if spec.info.seats == 1:
-        return [ALONE]
+        rivals = [r for ref in spec.references for r in _levels(ref)] + ["random"]
+        return [ALONE] + ([RACE + r for r in rivals] if game_id in RACED else [])
     refs = [s for r in spec.references for s in _levels(r)]
     out = []
     for s in (*SEARCH, *refs):
@@ -370,6 +373,8 @@ class HomeScreen(LocalizedScreen[None]):
             return "llm:MODEL"
         if value == CAMPAIGN:
             return self.tr("hub.campaign")
+        if value.startswith(RACE):
+            return self.tr("hub.race", player=value[len(RACE):])
         return value
 
     def _show_about(self) -> None:
@@ -463,6 +468,11 @@ class HomeScreen(LocalizedScreen[None]):
         settings.params = {}
         seat = self.query_one("#seats", ChoiceList).value      # ALONE in one-seat games
         hub = settings.hub
+        settings.rival, settings.keep_rival = "", None
+        if opponent.startswith(RACE):
+            settings.rival, opponent = opponent[len(RACE):], ALONE
+            if hub is not None:
+                settings.keep_rival = hub.rival_keeper(settings)
         if opponent == CAMPAIGN:
             settings.seats = (HUMAN, "mc:100")
             if hub is not None:
