@@ -125,3 +125,37 @@ def test_a_game_under_way_is_not_replayed(tmp_path, capsys) -> None:
         store.start_game(row)
     assert main(["replay", row.id[:8], "--db", str(db)]) == 2
     assert "still under way" in capsys.readouterr().err
+
+
+def test_card_game_lethal_marks_hold_in_the_engine(tmp_path) -> None:
+    """Every 'lethal not taken' step had a card that won at once and played another; every 'lethal not
+    answered' step left the opponent a winning card.  Six seeded random games show both."""
+    db = tmp_path / "tcg.sqlite3"
+    assert main(["bench", "--game", "tcg", "--agent", "random", "--vs", "random", "--games", "6", "--db", str(db),
+                 "--concurrency", "1"]) == 0
+    seen = set()
+    with Store(db, create=False, read_only=True) as store:
+        for row in store.games():
+            replay = load(store, row.id)
+            for before, step in zip(replay.steps, replay.steps[1:]):
+                if step.moment is None:
+                    continue
+                kind = step.moment[0].rsplit(".", 1)[-1]
+                seen.add(kind)
+                winners = []
+                for move in before.state.legal_moves():
+                    after = before.state.clone()
+                    after.apply(move)
+                    if after.outcome is not None and after.outcome.winner == step.seat:
+                        winners.append(move)
+                if kind == "lethal_missed":
+                    assert winners and step.move not in winners
+                else:
+                    assert kind == "lethal_unanswered" and not step.state.is_terminal()
+                    replies = []
+                    for move in step.state.legal_moves():
+                        after = step.state.clone()
+                        after.apply(move)
+                        replies.append(after.outcome is not None and after.outcome.winner == 1 - step.seat)
+                    assert any(replies)
+    assert seen == {"lethal_missed", "lethal_unanswered"}
