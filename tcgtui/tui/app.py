@@ -102,6 +102,7 @@ class ArenaApp(App[None]):
         self.search_ready = asyncio.Event()          # the game's compiled search is loaded (GameScreen.warm_up)
         self.pending_warm_up: Callable[[], object] | None = None   # started once the first board is drawn
         self.compiling: Any = None                   # a compile_cache.ChildCompile while a new install compiles
+        self.playing = False                         # a game (or its setup) started from home is on screen
 
     @property
     def pack(self) -> Any:
@@ -162,6 +163,7 @@ class ArenaApp(App[None]):
 
     def start(self) -> None:
         """Build the game from the settings and open its table (asking the handle first if need be)."""
+        self.playing = True
         try:
             self.screen_class = screen_for(self.settings.game_id)
             dialog = self.screen_class.setup_dialog(self.settings) if self.settings.setup else None
@@ -203,7 +205,7 @@ class ArenaApp(App[None]):
 
     def refuse(self, error: Exception) -> None:
         """Bad input found once the screen is up: from home, one line there; else the command's line, status 2."""
-        if self.settings.home:
+        if self.settings.home and self.playing:
             self.back_home()
             self.notify(str(error), severity="error", timeout=8)
             return
@@ -212,7 +214,7 @@ class ArenaApp(App[None]):
 
     def leave(self) -> None:
         """The person is done with this game: back to home if it was started there, else the end."""
-        if self.settings.home:
+        if self.settings.home and self.playing:
             self.back_home()
         else:
             self.exit()
@@ -220,6 +222,7 @@ class ArenaApp(App[None]):
     def back_home(self) -> None:
         """Close the game's screens and show home again, saying what was kept of the game left."""
         from tcgtui.tui.screens.home import HomeScreen
+        self.playing = False
         note = self.left_note()
         while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()

@@ -162,3 +162,33 @@ async def test_a_model_without_an_endpoint_is_one_line_at_home(tmp_path) -> None
         await pilot.press("q")
     assert app._exception is None
     store.close()
+
+
+async def test_ctrl_c_at_home_asks_then_ends_the_app(tmp_path) -> None:
+    app, store = hub_app(tmp_path, "en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("y")
+        await pilot.pause()
+    assert app._exit_renderables == [] and app._exception is None and not app.is_running
+    store.close()
+
+
+async def test_escape_on_the_handle_question_goes_back_home(tmp_path) -> None:
+    store = Store(tmp_path / "home.sqlite3", create=True)
+    app = ArenaApp(Settings(home=True, seed=5, pause=0.0, ask_handle=True, seats=(HUMAN, "mc:100"),
+                            hub=Hub(store)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "games", "tictactoe")
+        await choose(pilot, app, "opponents", "random")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen) and app.is_running
+        await pilot.press("q")
+    store.close()
