@@ -192,3 +192,12 @@ async def test_escape_on_the_handle_question_goes_back_home(tmp_path) -> None:
         assert isinstance(app.screen, HomeScreen) and app.is_running
         await pilot.press("q")
     store.close()
+
+
+def test_the_models_of_the_registry_are_offered(tmp_path, monkeypatch) -> None:
+    models = tmp_path / "models.toml"
+    models.write_text('[house]\nmodel = "house-model"\nbase_url = "http://127.0.0.1:9/v1"\n', encoding="utf-8")
+    monkeypatch.setenv("TCGTUI_MODELS", str(models))
+    offered = opponents_for("connect4")
+    assert offered.index("llm:house") == offered.index("llm:") - 1
+    assert "llm:house" not in opponents_for("eleusis")          # played alone (or raced by a reference)

@@ -1,8 +1,8 @@
 """The home screen of ``tcgtui`` with no arguments: the hub every game starts from and returns to.
 
 Top row, one bordered list each: the game, the opponent (every player the game
-offers: search levels, its reference players, ``llm:MODEL`` typed in, the card
-game's campaign), the seat and the language (switching it switches the whole
+offers: search levels, its reference players, the models of ``models.toml``,
+``llm:MODEL`` typed in, the card game's campaign), the seat and the language (switching it switches the whole
 app).  Below: the game's description, the person's record against each of
 its opponents (wins over finished games with exact 95% intervals,
 ``tcgtui.hub``), and the stored games: the person's own, unfinished ones first
@@ -59,10 +59,21 @@ def _levels(ref: registry.Reference) -> list[str]:
     return [f"{ref.name}:{n}" for n in dict.fromkeys((ref.default_arg, deeper))]
 
 
+def registry_models() -> list[str]:
+    """The models of the user's registry (``models.toml``), as ``llm:NAME``; none when it is unreadable
+    (``tcgtui models`` says why in one line)."""
+    from tcgtui.errors import UserError
+    from tcgtui.model_registry import cached
+    try:
+        return [f"{LLM}{name}" for name in cached().entries]
+    except UserError:
+        return []
+
+
 def opponents_for(game_id: str) -> list[str]:
     """The specs offered against ``game_id``: search levels, the game's references, llm:, the campaign."""
     from tcgtui.opponents.registry import builder
-    from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
+    from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
     spec = registry.get(game_id)
     if spec.info.seats == 1:
         rivals = [r for ref in spec.references for r in _levels(ref)] + ["random"]
@@ -77,7 +88,8 @@ def opponents_for(game_id: str) -> list[str]:
             continue
         if builder(parsed.kind) is not None:
             out.append(s)
-    return out + [LLM] + ([CAMPAIGN] if game_id == registry.DEFAULT else [])
+    models = registry_models() if "llm:MODEL" in grammars(spec) else []
+    return out + models + [LLM] + ([CAMPAIGN] if game_id == registry.DEFAULT else [])
 
 
 def titled(box: Widget, text: str, direction: Direction) -> None:
