@@ -52,9 +52,12 @@ def game_text(catalog: locales.Catalog, game_id: str, what: str) -> str:
 
 
 def _levels(ref: registry.Reference) -> list[str]:
-    """A reference player's specs: its default level, and a deeper one where the game allows it."""
+    """A reference player's specs: its default level, and a deeper one where the level is a search
+    depth or budget worth doubling (ab:8 and ab:16; not rollout:1 and rollout:2)."""
     if not ref.takes_arg or ref.default_arg is None:
         return [ref.name]
+    if ref.default_arg < 4:
+        return [f"{ref.name}:{ref.default_arg}"]
     deeper = ref.default_arg * 2 if ref.max_arg is None else min(ref.default_arg * 2, ref.max_arg)
     return [f"{ref.name}:{n}" for n in dict.fromkeys((ref.default_arg, deeper))]
 
@@ -96,6 +99,17 @@ def titled(box: Widget, text: str, direction: Direction) -> None:
     """Put ``text`` on ``box``'s border as the terminal must print it (shaped, cut, reordered)."""
     from rich.markup import escape
     box.border_title = escape(display_line(text, max(8, (box.size.width or 40) - 4), direction))
+
+
+def keep_in_view(box: Any, row: int) -> None:
+    """Scroll ``box`` (a list's bordered container) so that line ``row`` of its list shows."""
+    if box is None:
+        return
+    top, height = box.scroll_offset.y, box.scrollable_content_region.height
+    if row < top:
+        box.scroll_to(y=row, animate=False)
+    elif row >= top + height:
+        box.scroll_to(y=row - height + 1, animate=False)
 
 
 class ChoiceList(Localized, Widget, can_focus=True):
@@ -141,6 +155,7 @@ class ChoiceList(Localized, Widget, can_focus=True):
     def action_move(self, delta: int) -> None:
         self.index = (self.index + delta) % len(self.values)
         self.refresh(layout=True)
+        keep_in_view(self.parent, self.index)
         self.post_message(self.Chosen(self))
 
     def on_focus(self) -> None:
@@ -260,14 +275,7 @@ class GameList(Localized, Widget, can_focus=True):
             self.scroll_visible_row()
 
     def scroll_visible_row(self) -> None:
-        parent = self.parent
-        if parent is not None and hasattr(parent, "scroll_to"):
-            top = parent.scroll_offset.y
-            height = parent.scrollable_content_region.height
-            if self.index < top:
-                parent.scroll_to(y=self.index, animate=False)
-            elif self.index >= top + height:
-                parent.scroll_to(y=self.index - height + 1, animate=False)
+        keep_in_view(self.parent, self.index)
 
     def on_focus(self) -> None:
         self.refresh()
