@@ -4,7 +4,8 @@ Each game's test is the one its report already counts, asked of one position:
 the grid games' missed wins and blocks (``engine.grid.analysis``), lethal in
 the card game (a card that ends the game now, or a reply to the opponent's),
 Eleusis's wrong guesses, a duel's failed checks, the deck quiz's wrong answer.
-A mark is a locale key under ``replay.moment`` and its parameters.
+A mark is a locale key under ``replay.moment`` and its parameters (moves as a tuple of
+their texts, which the viewer names in its language).
 """
 
 from __future__ import annotations
@@ -51,15 +52,13 @@ def _wins_now(state: Any, seat: int) -> list[str]:
 def tcg(replay: Replay) -> None:
     """Lethal not taken: a card would have won now and another was played.  Lethal not answered:
     after the card played the opponent could win at once, and some other card would have stopped it."""
-    pack = replay.game.pack
-    lang = replay.row.lang or "en"
     for before, step in zip(replay.steps, replay.steps[1:]):
         state, seat = before.state, step.seat
         if seat < 0 or step.move.startswith(INVALID) or state.is_terminal():
             continue
         lethal = _wins_now(state, seat)
         if lethal and step.move not in lethal:
-            step.moment = ("replay.moment.lethal_missed", {"cards": ", ".join(pack.card(c).name(lang) for c in lethal)})
+            step.moment = ("replay.moment.lethal_missed", {"cards": tuple(lethal)})     # named by the viewer
             continue
         if step.state.is_terminal() or step.state.current_player == seat or _wins_now(step.state, 1 - seat) == []:
             continue
@@ -70,8 +69,7 @@ def tcg(replay: Replay) -> None:
             if after.outcome is None and after.current_player != seat and not _wins_now(after, 1 - seat):
                 safe.append(move)
         if safe:
-            step.moment = ("replay.moment.lethal_unanswered",
-                           {"cards": ", ".join(pack.card(c).name(lang) for c in safe)})
+            step.moment = ("replay.moment.lethal_unanswered", {"cards": tuple(safe)})
 
 
 def eleusis(replay: Replay) -> None:

@@ -80,7 +80,10 @@ class MovePane(Localized, Widget):
             rows.append(Para(line, d))
         if step.moment is not None:
             key, params = step.moment
-            rows.append(Para("⚑ " + self.tr(key, **{k: clean(str(p)) for k, p in params.items()}), d, "bold red"))
+            sep = self.tr("ui.player.list_sep")
+            shown_params = {k: sep.join(v.move_name(m) for m in p) if isinstance(p, tuple) else clean(str(p))
+                            for k, p in params.items()}
+            rows.append(Para("⚑ " + self.tr(key, **shown_params), d, "bold red"))
         return Group(*rows)
 
 
