@@ -20,7 +20,7 @@ from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.opponents.base import OptionError
 
-COMMANDS = ("play", "watch", "bench", "report", "baseline", "games", "analyze", "cards", "rules", "perf",
+COMMANDS = ("play", "replay", "watch", "bench", "report", "baseline", "games", "analyze", "cards", "rules", "perf",
             "eleusis", "duel", "deck", "models")
 
 

@@ -1,18 +1,25 @@
-"""``tcgtui`` with no arguments: the home screen (pick a game, an opponent, a language, then play).
+"""``tcgtui`` with no arguments: the home screen, the hub every game starts from and returns to.
 
 Not a subcommand: ``tcgtui.cli`` opens it when nothing is typed after ``tcgtui``.
 Games started here are recorded like ``tcgtui play``'s (the person's handle is
 asked once), so people's games of every game stand beside the models' in reports.
+``Hub`` is how the home screen reaches the store: the tables of a new game, of
+the campaign and of an unfinished game to continue (on the app's thread), and
+the file the screen's worker reads the record and the games from.
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
 
 from tcgtui import config, rtl
 from tcgtui.engine import registry
-from tcgtui.store import open_store
+from tcgtui.store import Store, open_store
+
+DEFAULT_VS = "mc:100"      # the opponent chosen first, as tcgtui play's --vs
 
 
 def portable(params: dict[str, Any]) -> dict[str, Any]:
@@ -20,25 +27,85 @@ def portable(params: dict[str, Any]) -> dict[str, Any]:
     return {k: (v.id if hasattr(v, "hash") else v) for k, v in params.items()}
 
 
+@dataclass
+class Hub:
+    store: Store
+
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    def free(self, settings: Any) -> Callable[[str], Any]:
+        """A new game of the chosen game against the chosen opponent, rematches after it."""
+        from tcgtui.opponents.human import HUMAN
+        from tcgtui.tables import FreeTable
+
+        def table(person: str) -> FreeTable:
+            game = registry.get(settings.game_id).game(settings.params)
+            where = {"game": settings.game_id, "params": portable(settings.params)}
+            seat = settings.seats.index(HUMAN)
+            opponent = next((s for s in settings.seats if s != HUMAN), "")
+            return FreeTable(self.store, game.seated(seat), where, person, opponent, seat, settings.seed)
+        return table
+
+    def rival_keeper(self, settings: Any) -> Callable[..., None]:
+        """Where a race's rival round is kept: stored whole, like a watched game (tcgtui play --race)."""
+        from tcgtui.tables import WatchTable
+
+        def keep(*result: Any) -> None:      # the game as the app prepared it, once the race is over
+            game = registry.get(settings.game_id).game(settings.params)
+            WatchTable(self.store, game, (settings.rival,), settings.seed).keep(*result)
+        return keep
+
+    def campaign(self, settings: Any) -> Callable[[str], Any]:
+        """The card game's ladder where the person left it (tcgtui play --campaign)."""
+        from tcgtui.campaign import DEFAULT_GAMES
+        from tcgtui.packs import DEFAULT_PACK, load_pack
+        from tcgtui.tables import CampaignTable
+        settings.params = {"pack": load_pack(DEFAULT_PACK)}
+        return lambda person: CampaignTable.open(self.store, settings.params["pack"], DEFAULT_PACK, person,
+                                                 settings.lang, DEFAULT_GAMES, 0)
+
+    def resume(self, settings: Any, game_id: str) -> None:
+        """Set ``settings`` to carry on the person's unfinished game ``game_id`` where it stopped."""
+        from tcgtui.arena import load_resources
+        from tcgtui.campaign import KIND
+        from tcgtui.live import RESUME_KEY, LiveGame, resume_source
+        from tcgtui.tables import CampaignTable, FreeTable, person_seats
+        row = next(r for r in self.store.games("id = ?", (game_id,)))
+        live = LiveGame.reopen(self.store, row)
+        game_id, params = resume_source(row.record.get(RESUME_KEY) or {}, row)
+        spec = registry.get(game_id)
+        pack = getattr(live.game, "pack", None)
+        if pack is not None:
+            settings.params = {**{k: v for k, v in params.items() if k != "pack"}, "pack": pack}
+        else:
+            names = {p.name for p in spec.info.params}
+            given = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
+            settings.params = load_resources(spec, given)
+        settings.game_id, settings.seats = game_id, person_seats(row)
+        run = next((r for r in self.store.runs() if r.id == row.run_id), None)
+        if run is not None and run.kind == KIND:
+            ladder = CampaignTable(self.store, pack, params["pack"], settings.handle, row.lang,
+                                   int(run.config["games_per_level"]), int(run.config["seed"]), first=live)
+            settings.table = lambda person: ladder
+        else:
+            where = {"game": game_id, "params": params}
+            settings.table = lambda person: FreeTable(self.store, live.game, where, person, row.opponent,
+                                                      row.agent_seat, row.seed + 1, first=live)
+
+
 def run() -> int:
-    from tcgtui.commands.play import farewell
-    from tcgtui.tables import FreeTable
+    from tcgtui.opponents.human import HUMAN
     from tcgtui.tui.app import ArenaApp, Settings
 
     handle = config.saved_handle()
     with open_store(None, create=True) as store:
         settings = Settings(home=True, seed=secrets.randbelow(2**31), rtl_mode=rtl.resolve_mode(None),
-                            handle=handle or "", ask_handle=handle is None)
-
-        def table(person: str) -> FreeTable:
-            game = registry.get(settings.game_id).game(settings.params)
-            where = {"game": settings.game_id, "params": portable(settings.params)}
-            return FreeTable(store, game, where, person, settings.seats[1] if len(settings.seats) > 1 else "", 0,
-                             settings.seed)
-        settings.table = table
+                            handle=handle or "", ask_handle=handle is None, seats=(HUMAN, DEFAULT_VS),
+                            hub=Hub(store))
         app = ArenaApp(settings)
         app.run()
-        farewell(store, settings.handle, app.deal)
     if app.refusal is not None:
         raise app.refusal
     return app.return_code or 0

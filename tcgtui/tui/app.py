@@ -69,6 +69,8 @@ class Settings:
     # until both rounds end; ``keep_rival`` stores its round (result, lang, start time).
     rival: str = ""
     keep_rival: Callable[[MatchResult, str, str], None] | None = None
+    replay: Any = None                     # a stored game to step through (tcgtui.replay.load.Replay), alone
+    hub: Any = None                        # home's way into the store (tcgtui.commands.home.Hub); None: no store
 
     @property
     def pack(self) -> Any:
@@ -100,6 +102,7 @@ class ArenaApp(App[None]):
         self.search_ready = asyncio.Event()          # the game's compiled search is loaded (GameScreen.warm_up)
         self.pending_warm_up: Callable[[], object] | None = None   # started once the first board is drawn
         self.compiling: Any = None                   # a compile_cache.ChildCompile while a new install compiles
+        self.playing = False                         # a game (or its setup) started from home is on screen
 
     @property
     def pack(self) -> Any:
@@ -131,6 +134,10 @@ class ArenaApp(App[None]):
         # app: keep it out of the cyclic collector's full passes, which otherwise stall
         # the screen for 40 ms and more (measured by tcgtui perf tui_frames).
         gc.freeze()
+        if self.settings.replay is not None:
+            from tcgtui.tui.screens.replay import ReplayScreen
+            self.push_screen(ReplayScreen(self.settings.replay))
+            return
         if self.settings.home:
             from tcgtui.tui.screens.home import HomeScreen
             self.push_screen(HomeScreen())
@@ -156,6 +163,7 @@ class ArenaApp(App[None]):
 
     def start(self) -> None:
         """Build the game from the settings and open its table (asking the handle first if need be)."""
+        self.playing = True
         try:
             self.screen_class = screen_for(self.settings.game_id)
             dialog = self.screen_class.setup_dialog(self.settings) if self.settings.setup else None
@@ -165,8 +173,7 @@ class ArenaApp(App[None]):
             self.settings.params = self.screen_class.prepare_params(self.settings.game_id, self.settings.params)
             self.game = registry.get(self.settings.game_id).game(self.settings.params)
         except (LookupError, ValueError) as exc:
-            self.refusal = UserError(str(exc))
-            self.exit(return_code=2)
+            self.refuse(UserError(str(exc)))
             return
         self.screen_class.warm_up(self, self.game, self.settings.seats)
         if self.settings.ask_handle:
@@ -177,7 +184,7 @@ class ArenaApp(App[None]):
     def _set_up(self, params: dict[str, Any] | None) -> None:
         """The setup dialog's answer: parameters for the game (None: the person left)."""
         if params is None:
-            self.exit()
+            self.leave()
             return
         self.settings.params = {**self.settings.params, **params}
         self.settings.setup = False
@@ -185,17 +192,56 @@ class ArenaApp(App[None]):
 
     def _open_table(self, handle: str | None) -> None:
         if handle is None:
-            self.exit()
+            self.leave()
             return
-        self.settings.handle = handle
+        self.settings.handle, self.settings.ask_handle = handle, False
         make = self.settings.table
         try:
             self.table = make(handle) if make is not None else PlainTable(self.settings.seed, self.settings.seats)
         except (UserError, OptionError) as exc:
-            self.refusal = exc
-            self.exit(return_code=2)
+            self.refuse(exc)
             return
         self.next_game()
+
+    def refuse(self, error: Exception) -> None:
+        """Bad input found once the screen is up: from home, one line there; else the command's line, status 2."""
+        if self.settings.home and self.playing:
+            self.back_home()
+            self.notify(str(error), severity="error", timeout=8)
+            return
+        self.refusal = error  # type: ignore[assignment]
+        self.exit(return_code=2)
+
+    def leave(self) -> None:
+        """The person is done with this game: back to home if it was started there, else the end."""
+        if self.settings.home and self.playing:
+            self.back_home()
+        else:
+            self.exit()
+
+    def back_home(self) -> None:
+        """Close the game's screens and show home again, saying what was kept of the game left."""
+        from tcgtui.tui.screens.home import HomeScreen
+        self.playing = False
+        note = self.left_note()
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
+            self.pop_screen()
+        self.board, self.deal, self.table, self.game, self.screen_class = None, None, None, None, None
+        if isinstance(self.screen, HomeScreen):
+            self.screen.reread()
+        if note:
+            self.notify(note, timeout=6)
+
+    def left_note(self) -> str:
+        """What was kept of the game being left (its id to continue), or ""."""
+        deal, board = self.deal, self.board
+        if deal is None or deal.kept is None or board is None or board.session.result is not None:
+            return ""
+        kept = deal.kept()
+        if kept is None:
+            return self.catalog.t("humans.nothing_saved")
+        from tcgtui.console_text import clean
+        return clean(self.catalog.t("hub.kept", game=kept[0][:8], moves=kept[1]))
 
     def _agent(self, spec: str, seat: int) -> Agent:
         if spec == HUMAN:
@@ -252,11 +298,17 @@ class ArenaApp(App[None]):
         assert self.table is not None and self.screen_class is not None
         deal = self.table.deal(self.deal, self.lang)
         if deal is None:
-            self.exit()
+            self.leave()
             return
         self.deal = deal
         streams = any(parse_spec(s).kind == "llm" for s in deal.seats if s != HUMAN)
-        board = self.screen_class(self.new_session(deal), streams=streams, note=deal.note)
+        try:
+            session = self.new_session(deal)
+        except OptionError as exc:            # llm:MODEL with no endpoint, say
+            self.deal = None
+            self.refuse(exc)
+            return
+        board = self.screen_class(session, streams=streams, note=deal.note)
         if self.board is None:
             self.push_screen(board)
         else:
@@ -275,7 +327,7 @@ class ArenaApp(App[None]):
             if choice == "rematch":
                 self.next_game()
             elif choice == "quit":
-                self.exit()
+                self.leave()
         self.push_screen(GameOverScreen(board, result, note), after)
 
     # --- dialogs ---------------------------------------------------------------------
@@ -291,7 +343,7 @@ class ArenaApp(App[None]):
     def confirm_quit(self) -> None:
         def after(yes: bool | None) -> None:
             if yes:
-                self.exit()
+                self.leave()
         board = self.board
         deal = self.deal
         saved = (deal is not None and deal.on_move is not None and board is not None

@@ -119,13 +119,15 @@ async def test_gomoku_a_few_moves_by_cursor_in_arabic() -> None:
 
 
 async def test_home_screen_connect4_random_arabic() -> None:
+    from tcgtui.tui.screens.home import opponents_for
     app = ArenaApp(Settings(home=True, seed=3, pause=0.0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         games = app.screen.query_one("#games")
         await pilot.press(*["down"] * games.values.index("connect4"))
-        await pilot.press("tab")                       # opponents: random is first
-        await pilot.press("tab", "up")                 # languages: en, ar -> ar
+        await pilot.press("tab")                       # opponents: mc:100 is first
+        await pilot.press(*["down"] * opponents_for("connect4").index("random"))
+        await pilot.press("tab", "tab", "up")          # seats, then languages: en, ar -> ar
         await pilot.pause()
         assert app.catalog.code == "ar" and app.screen.has_class("rtl")
         await pilot.press("enter")
@@ -141,4 +143,4 @@ def test_registered_grid_games_have_names_on_the_home_screen() -> None:
         cat = locales.load(lang)
         for spec in registry.games():
             assert game_text(cat, spec.id, "name") != spec.id
-    assert opponents_for("connect4")[0] == "random" and opponents_for("connect4")[-1] == "llm:"
+    assert opponents_for("connect4")[0] == "mc:100" and opponents_for("connect4")[-1] == "llm:"

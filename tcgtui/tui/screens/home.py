@@ -1,17 +1,22 @@
-"""The home screen of ``tcgtui`` with no arguments: pick a game, an opponent and a language, then play.
+"""The home screen of ``tcgtui`` with no arguments: the hub every game starts from and returns to.
 
-Games come from the registry (those with a screen), with their localized names
-and one-line descriptions; opponents are the kinds this install can build plus
-the game's own reference players; ``llm:MODEL`` is typed in.  Choosing a
-language switches the whole app at once.
+Top row, one bordered list each: the game, the opponent (every player the game
+offers: search levels, its reference players, the models of ``models.toml``,
+``llm:MODEL`` typed in, the card game's campaign), the seat and the language (switching it switches the whole
+app).  Below: the game's description, the person's record against each of
+its opponents (wins over finished games with exact 95% intervals,
+``tcgtui.hub``), and the stored games: the person's own, unfinished ones first
+("continue"), or with ``A`` every stored game of every run, each opening in
+the replay viewer.  Reading the store runs in a thread worker.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.console import Group
-from textual import events
+from textual import events, work
 from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -21,16 +26,20 @@ from textual.widgets import Input
 
 from tcgtui import locales
 from tcgtui.engine import registry
-from tcgtui.tui.bidi_text import Line, Piece
+from tcgtui.tui.bidi_text import Direction, Line, Para, Piece, display_line
 from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
-from tcgtui.tui.widgets.text import Caption
+from tcgtui.tui.widgets.title import TitleBar
 
-SEARCH = ("random", "mc:100", "mcts:1000")
+SEARCH = ("mc:100", "mc:1000", "mcts:1000", "random")     # mc:100 first: the default of tcgtui play
 LLM = "llm:"
 ALONE = "-"           # a one-seat game (Eleusis): the person plays alone
+CAMPAIGN = "campaign"     # the card game's ladder (tcgtui play --campaign)
+SEATS = ("1", "2")
+RACE = "race:"            # a one-seat game raced against a player on the same deal (tcgtui play --race)
+RACED = ("eleusis",)      # the games whose screen shows a race's rival
 
 
 def game_text(catalog: locales.Catalog, game_id: str, what: str) -> str:
@@ -42,15 +51,37 @@ def game_text(catalog: locales.Catalog, game_id: str, what: str) -> str:
     return game_id
 
 
+def _levels(ref: registry.Reference) -> list[str]:
+    """A reference player's specs: its default level, and a deeper one where the level is a search
+    depth or budget worth doubling (ab:8 and ab:16; not rollout:1 and rollout:2)."""
+    if not ref.takes_arg or ref.default_arg is None:
+        return [ref.name]
+    if ref.default_arg < 4:
+        return [f"{ref.name}:{ref.default_arg}"]
+    deeper = ref.default_arg * 2 if ref.max_arg is None else min(ref.default_arg * 2, ref.max_arg)
+    return [f"{ref.name}:{n}" for n in dict.fromkeys((ref.default_arg, deeper))]
+
+
+def registry_models() -> list[str]:
+    """The models of the user's registry (``models.toml``), as ``llm:NAME``; none when it is unreadable
+    (``tcgtui models`` says why in one line)."""
+    from tcgtui.errors import UserError
+    from tcgtui.model_registry import cached
+    try:
+        return [f"{LLM}{name}" for name in cached().entries]
+    except UserError:
+        return []
+
+
 def opponents_for(game_id: str) -> list[str]:
-    """The specs offered against ``game_id``: search players, the game's references, then llm:."""
+    """The specs offered against ``game_id``: search levels, the game's references, llm:, the campaign."""
     from tcgtui.opponents.registry import builder
-    from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
+    from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
     spec = registry.get(game_id)
     if spec.info.seats == 1:
-        return [ALONE]
-    refs = [f"{r.name}:{r.default_arg}" if r.takes_arg and r.default_arg is not None else r.name
-            for r in spec.references]
+        rivals = [r for ref in spec.references for r in _levels(ref)] + ["random"]
+        return [ALONE] + ([RACE + r for r in rivals] if game_id in RACED else [])
+    refs = [s for r in spec.references for s in _levels(r)]
     out = []
     for s in (*SEARCH, *refs):
         try:
@@ -60,11 +91,29 @@ def opponents_for(game_id: str) -> list[str]:
             continue
         if builder(parsed.kind) is not None:
             out.append(s)
-    return out + [LLM]
+    models = registry_models() if "llm:MODEL" in grammars(spec) else []
+    return out + models + [LLM] + ([CAMPAIGN] if game_id == registry.DEFAULT else [])
+
+
+def titled(box: Widget, text: str, direction: Direction) -> None:
+    """Put ``text`` on ``box``'s border as the terminal must print it (shaped, cut, reordered)."""
+    from rich.markup import escape
+    box.border_title = escape(display_line(text, max(8, (box.size.width or 40) - 4), direction))
+
+
+def keep_in_view(box: Any, row: int) -> None:
+    """Scroll ``box`` (a list's bordered container) so that line ``row`` of its list shows."""
+    if box is None:
+        return
+    top, height = box.scroll_offset.y, box.scrollable_content_region.height
+    if row < top:
+        box.scroll_to(y=row, animate=False)
+    elif row >= top + height:
+        box.scroll_to(y=row - height + 1, animate=False)
 
 
 class ChoiceList(Localized, Widget, can_focus=True):
-    """A titled column of choices: arrows move, Enter or a click chooses."""
+    """A column of choices: arrows move, Enter or a click chooses.  Its title is on its border."""
 
     BINDINGS = [Binding("up", "move(-1)", show=False), Binding("down", "move(1)", show=False)]
 
@@ -85,24 +134,148 @@ class ChoiceList(Localized, Widget, can_focus=True):
         self.values, self.index = values, min(self.index, len(values) - 1)
         self.refresh(layout=True)
 
-    def label(self, value: str) -> tuple[str, str]:
+    def select(self, value: str) -> None:
+        if value in self.values:
+            self.index = self.values.index(value)
+            self.refresh(layout=True)
+
+    def label(self, value: str) -> str:
         return self.screen.label(self.id, value)  # type: ignore[attr-defined,no-any-return]
 
     def render(self) -> RenderResult:
         d = self.direction
-        rows: list[Any] = [Line([Piece(self.tr(self.title_key), "bold underline")], d)]
+        rows: list[Any] = []
         for i, v in enumerate(self.values):
-            name, note = self.label(v)
             chosen = i == self.index
             mark = ("◂ " if d.rtl else "▸ ") if chosen else "  "
             style = ("bold reverse" if self.has_focus else "bold") if chosen else ""
-            rows.append(Line([Piece(mark, shrink=False), Piece(name, style)], d))
+            rows.append(Line([Piece(mark, shrink=False), Piece(self.label(v), style)], d))
         return Group(*rows)
 
     def action_move(self, delta: int) -> None:
         self.index = (self.index + delta) % len(self.values)
         self.refresh(layout=True)
+        keep_in_view(self.parent, self.index)
         self.post_message(self.Chosen(self))
+
+    def on_focus(self) -> None:
+        self.refresh()
+        if self.parent is not None:
+            self.parent.add_class("focused")
+
+    def on_blur(self) -> None:
+        self.refresh()
+        if self.parent is not None:
+            self.parent.remove_class("focused")
+
+    def on_click(self, event: events.Click) -> None:
+        if 0 <= event.y < len(self.values):
+            self.index = event.y
+            self.focus()
+            self.refresh(layout=True)
+            self.post_message(self.Chosen(self))
+
+
+class Record(Localized, Widget):
+    """The person's record in the chosen game, one line per opponent."""
+
+    DEFAULT_CSS = "Record { height: auto; width: 1fr; }"
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[Any] = []          # tcgtui.hub.Standing of the chosen game
+        self.read = False
+
+    def render(self) -> RenderResult:
+        d = self.direction
+        if not self.read:
+            return Para(self.tr("hub.reading"), d, "dim")
+        if not self.rows:
+            return Para(self.tr("hub.no_record"), d, "dim")
+        lines = []
+        for s in self.rows:
+            who = s.opponent or self.tr("ui.home.alone")
+            if s.mean_score is not None:
+                text = self.tr("hub.record_score", opponent=who, n=s.finished, score=f"{s.mean_score:.1f}")
+            elif s.finished:
+                text = self.tr("hub.record", opponent=who, n=s.finished, wins=s.wins, draws=s.draws,
+                               rate=f"{100 * s.wins / s.finished:.0f}", low=f"{100 * s.low:.0f}",
+                               high=f"{100 * s.high:.0f}")
+            else:
+                text = self.tr("hub.record_none", opponent=who)
+            if s.unfinished:
+                text += " · " + self.tr("hub.unfinished", n=s.unfinished)
+            lines.append(Para(text, d))
+        return Group(*lines)
+
+
+class GameList(Localized, Widget, can_focus=True):
+    """Stored games, newest first (the person's unfinished ones before all): Enter continues or replays."""
+
+    BINDINGS = [Binding("up", "move(-1)", show=False), Binding("down", "move(1)", show=False),
+                Binding("pageup", "move(-10)", show=False), Binding("pagedown", "move(10)", show=False)]
+    DEFAULT_CSS = "GameList { height: auto; width: 1fr; }"
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.games: list[Any] = []          # tcgtui.hub.Listed
+        self.index = 0
+        self.read = False
+
+    @property
+    def chosen(self) -> Any:
+        return self.games[self.index] if self.games else None
+
+    def show(self, games: list[Any]) -> None:
+        self.games, self.index, self.read = games, 0, True
+        self.refresh(layout=True)
+
+    def line(self, g: Any) -> str:
+        from tcgtui.console_text import clean, shorten
+        name = game_text(self.catalog, g.game, "name")
+        seats = " – ".join(clean(shorten(s, 24)) for s in g.seats)
+        if g.status == "in_progress" and g.mine:
+            state = self.tr("hub.continue", moves=g.moves)
+        elif g.status != "finished":
+            state = self.tr(f"replay.status.{g.status}") if g.status in ("in_progress", "abandoned", "errored") \
+                else g.status
+        elif g.winner is not None:
+            state = self.tr("hub.won_by", seat=g.winner + 1)
+        elif g.score is not None and len(g.seats) == 1:
+            state = self.tr("replay.score", score=f"{g.score:g}")
+        else:
+            state = self.tr("replay.draw")
+        run = f" · {clean(shorten(g.run, 24))}" if g.run else ""
+        return f"{name} · {seats} · {state}{run}"
+
+    def render(self) -> RenderResult:
+        d = self.direction
+        if not self.read:
+            return Para(self.tr("hub.reading"), d, "dim")
+        if not self.games:
+            return Para(self.tr("hub.no_games"), d, "dim")
+        rows = []
+        for i, g in enumerate(self.games):
+            chosen = i == self.index
+            style = ("reverse" if self.has_focus else "bold") if chosen else ""
+            if g.status == "in_progress" and g.mine:
+                style += " green"
+            rows.append(Line([Piece(g.started_at[:16].replace("T", " "), style, shrink=False),
+                              Piece(" · ", style, shrink=False), Piece(g.id[:8], style, shrink=False),
+                              Piece(" · ", style, shrink=False), Piece(self.line(g), style)], d))
+        return Group(*rows)
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return max(1, len(self.games))
+
+    def action_move(self, delta: int) -> None:
+        if self.games:
+            self.index = max(0, min(len(self.games) - 1, self.index + delta))
+            self.refresh()
+            self.scroll_visible_row()
+
+    def scroll_visible_row(self) -> None:
+        keep_in_view(self.parent, self.index)
 
     def on_focus(self) -> None:
         self.refresh()
@@ -111,21 +284,22 @@ class ChoiceList(Localized, Widget, can_focus=True):
         self.refresh()
 
     def on_click(self, event: events.Click) -> None:
-        y = event.y - 1
-        if 0 <= y < len(self.values):
-            self.index = y
+        if 0 <= event.y < len(self.games):
+            self.index = event.y
             self.focus()
-            self.refresh(layout=True)
-            self.post_message(self.Chosen(self))
+            self.refresh()
 
 
 class HomeScreen(LocalizedScreen[None]):
     AUTO_FOCUS = "#games"
+    CSS_PATH = [Path(__file__).with_name("home.tcss")]
     BINDINGS = [
         Binding("enter", "play", show=False),
         Binding("tab,right", "app.focus_next", show=False),
         Binding("shift+tab,left", "app.focus_previous", show=False),
         Binding(keys("question_mark,f1"), "noop", show=False),
+        Binding(keys("a"), "everyone", show=False),
+        Binding(keys("r"), "replay", show=False),
         Binding(keys("q,escape"), "leave", show=False),
     ]
 
@@ -136,78 +310,120 @@ class HomeScreen(LocalizedScreen[None]):
         english = locales.load("en")          # one order in every language: the default game, then by name
         shown = [s for s in registry.games() if has_screen(s.id)]
         self.games = [s.id for s in sorted(shown, key=lambda s: (s.id != registry.DEFAULT, game_name(s, english)))]
+        self.everyone = False
+        self.standings: list[Any] = []
 
     def compose(self) -> ComposeResult:
-        yield KeyBar([("↑↓", "ui.home.keys.choose", "noop"), ("Tab", "ui.home.keys.next", "app.focus_next"),
-                      ("⏎", "ui.home.keys.play", "play"), ("Q", "ui.keys.quit", "leave")], id="keys")
-        with Vertical(id="home"):
-            yield Caption("ui.home.title", style="bold", id="home-title")
-            yield Caption("ui.home.intro", wrap=True, id="home-intro")
-            with Horizontal(id="home-choices"):
-                yield ChoiceList("ui.home.game", self.games, id="games")
-                yield ChoiceList("ui.home.opponent", opponents_for(self.games[0]), id="opponents")
-                yield ChoiceList("ui.home.language", locales.available(), id="languages")
-            yield Caption("ui.home.games.tcg.description", wrap=True, style="italic", id="about")
-            yield Input(placeholder="MODEL", id="model")
-            yield Caption("ui.home.model", wrap=True, id="model-hint")
+        yield TitleBar(lambda: self.tr("ui.home.title"), id="home-title")
+        with Horizontal(id="home-choices"):
+            for list_id, title, values in (("games", "ui.home.game", self.games),
+                                           ("opponents", "ui.home.opponent", opponents_for(self.games[0])),
+                                           ("seats", "hub.seat", list(SEATS)),
+                                           ("languages", "ui.home.language", locales.available())):
+                with Vertical(id=f"{list_id}-box", classes="choice-box"):
+                    yield ChoiceList(title, values, id=list_id)
+        with Horizontal(id="home-middle"):
+            with Vertical(id="about-box"):
+                yield Widget(id="about")
+                yield Input(placeholder="MODEL", id="model")
+            with Vertical(id="record-box"):
+                yield Record(id="record")
+        with Vertical(id="stored-box"):
+            yield GameList(id="stored")
+        yield KeyBar([("Tab", "ui.home.keys.next", "app.focus_next"),
+                      ("⏎", "ui.home.keys.play", "play"), ("R", "hub.keys.replay", "replay"),
+                      ("A", "hub.keys.everyone", "everyone"),
+                      ("Q", "ui.keys.quit", "leave")], id="keys")
 
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        self._show_model()
+    # --- layout and language ------------------------------------------------------------
 
     def _order(self) -> None:
-        """Right to left, the first list (the game) stands on the right."""
-        box = self.query_one("#home-choices")
-        order = ["games", "opponents", "languages"]
-        for name in (order if self.direction.rtl else list(reversed(order))):
-            box.move_child(self.query_one(f"#{name}"), before=0)
+        """Right to left, the first list (the game) stands on the right, the record on the left."""
+        for box_id, order in (("#home-choices", ["games-box", "opponents-box", "seats-box", "languages-box"]),
+                              ("#home-middle", ["about-box", "record-box"])):
+            box = self.query_one(box_id)
+            for name in (order if self.direction.rtl else list(reversed(order))):
+                box.move_child(self.query_one(f"#{name}"), before=0)
+
+    def title_boxes(self) -> None:
+        """Each box's name on its border, shaped and ordered like every other text."""
+        for list_id in ("games", "opponents", "seats", "languages"):
+            choices = self.query_one(f"#{list_id}", ChoiceList)
+            titled(self.query_one(f"#{list_id}-box"), self.tr(choices.title_key), self.direction)
+        titled(self.query_one("#about-box"), self.tr("hub.about"), self.direction)
+        game = game_text(self.catalog, self.query_one("#games", ChoiceList).value, "name")
+        titled(self.query_one("#record-box"), self.tr("hub.record_title", game=game), self.direction)
+        titled(self.query_one("#stored-box"), self.tr("hub.everyone" if self.everyone else "hub.yours"),
+               self.direction)
+        align = "right" if self.direction.rtl else "left"
+        for box in self.query(".choice-box, #about-box, #record-box, #stored-box"):
+            box.styles.border_title_align = align
 
     async def localize(self) -> None:
+        self.query_one("#languages", ChoiceList).select(self.host.catalog.code)
         self._order()
+        self.title_boxes()
+        self._show_about()
         for widget in self.query("*"):
             widget.refresh(layout=True)
 
-    def on_mount(self) -> None:
-        self._order()
-        langs = self.query_one("#languages", ChoiceList)
-        if self.host.catalog.code in langs.values:
-            langs.index = langs.values.index(self.host.catalog.code)
-        self._show_model()
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.title_boxes)        # titles are cut to the boxes' new widths
 
-    def label(self, list_id: str, value: str) -> tuple[str, str]:
-        cat = self.catalog
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._order()
+        self.query_one("#languages", ChoiceList).select(self.host.catalog.code)
+        self.query_one("#opponents", ChoiceList).select(self.host.settings.seats[1]
+                                                        if len(self.host.settings.seats) > 1 else "")
+        self.title_boxes()
+        self._show_model()
+        self.reread()
+
+    def label(self, list_id: str, value: str) -> str:
         if list_id == "games":
-            return game_text(cat, value, "name"), game_text(cat, value, "description")
+            return game_text(self.catalog, value, "name")
         if list_id == "languages":
-            return locales.load(value).name, ""
-        if value == LLM:
-            return "llm:MODEL", ""
+            return locales.load(value).name
         if value == ALONE:
-            return self.tr("ui.home.alone"), ""
-        return value, ""
+            return "–" if list_id == "seats" else self.tr("hub.alone")
+        if list_id == "seats":
+            return self.tr(f"hub.seat_{value}")
+        if value == LLM:
+            return "llm:MODEL"
+        if value == CAMPAIGN:
+            return self.tr("hub.campaign")
+        if value.startswith(RACE):
+            return self.tr("hub.race", player=value[len(RACE):])
+        return value
 
     def _show_about(self) -> None:
-        lists = self.query_one("#games", ChoiceList), self.query_one("#opponents", ChoiceList)
-        about = self.query_one("#about", Caption)
-        if lists[1].has_focus and lists[1].value == LLM:
-            about.set("ui.home.llm")
-            return
-        game = lists[0].value
-        folder = registry.get(game).info.locale_folder
-        key = f"{folder}.games.{game}.description"
-        cat = self.catalog
-        about.set(key if cat.has(key) or (cat.fallback is not None and cat.fallback.has(key))
-                  else f"ui.home.games.{game}.description")
+        games, opponents = self.query_one("#games", ChoiceList), self.query_one("#opponents", ChoiceList)
+        about = self.query_one("#about")
+        d = self.direction
+        if opponents.value == LLM:
+            text = self.tr("ui.home.llm") + " " + self.tr("ui.home.model")
+        elif opponents.value == CAMPAIGN:
+            text = self.tr("hub.campaign_about")
+        else:
+            text = game_text(self.catalog, games.value, "description")
+        about.render = lambda: Para(text, d, "italic")  # type: ignore[method-assign]
+        about.refresh(layout=True)
+        game = games.value
+        self.query_one("#record", Record).rows = [s for s in self.standings if s.game == game]
+        self.query_one("#record").refresh(layout=True)
+        self.title_boxes()
 
     def _show_model(self) -> None:
         self._show_about()
-        llm = self.query_one("#opponents", ChoiceList).value == LLM
-        self.query_one("#model").display = llm
-        self.query_one("#model-hint").display = llm
+        self.query_one("#model").display = self.query_one("#opponents", ChoiceList).value == LLM
 
     async def on_choice_list_chosen(self, message: ChoiceList.Chosen) -> None:
         list_id = message.choices.id
         if list_id == "games":
             self.query_one("#opponents", ChoiceList).set_values(opponents_for(message.choices.value))
+            alone = registry.get(message.choices.value).info.seats == 1
+            self.query_one("#seats", ChoiceList).set_values([ALONE] if alone else list(SEATS))
         elif list_id == "languages" and message.choices.value != self.host.catalog.code:
             self.host.set_language(message.choices.value)  # type: ignore[attr-defined]
             for screen in self.app.screen_stack:
@@ -215,6 +431,35 @@ class HomeScreen(LocalizedScreen[None]):
                 if relocalize is not None:
                     await relocalize()
         self._show_model()
+
+    # --- the store (read in a thread) -----------------------------------------------------
+
+    def reread(self) -> None:
+        hub = self.host.settings.hub  # type: ignore[attr-defined]
+        if hub is None:
+            self.query_one("#record", Record).read = True
+            self.query_one("#stored", GameList).show([])
+            return
+        self._read(hub.path, self.host.settings.handle, self.everyone)
+
+    @work(thread=True, exclusive=True, group="home-store", exit_on_error=False)
+    def _read(self, path: Path, handle: str, everyone: bool) -> None:
+        from tcgtui.hub import read
+        standings, games = read(path, handle, everyone)
+        self.app.call_from_thread(self._show_store, standings, games)
+
+    def _show_store(self, standings: list[Any], games: list[Any]) -> None:
+        self.standings = standings
+        self.query_one("#record", Record).read = True
+        self.query_one("#stored", GameList).show(games)
+        self._show_about()
+
+    def action_everyone(self) -> None:
+        self.everyone = not self.everyone
+        self.title_boxes()
+        self.reread()
+
+    # --- starting ------------------------------------------------------------------------
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_play()
@@ -230,6 +475,10 @@ class HomeScreen(LocalizedScreen[None]):
         return LLM + model
 
     def action_play(self) -> None:
+        stored = self.query_one("#stored", GameList)
+        if stored.has_focus:
+            self.open_stored()
+            return
         opponent = self.opponent()
         if opponent is None:
             return
@@ -237,8 +486,65 @@ class HomeScreen(LocalizedScreen[None]):
         settings = self.host.settings
         settings.game_id = self.query_one("#games", ChoiceList).value
         settings.params = {}
-        settings.seats = (HUMAN,) if opponent == ALONE else (HUMAN, opponent)
+        seat = self.query_one("#seats", ChoiceList).value      # ALONE in one-seat games
+        hub = settings.hub
+        settings.rival, settings.keep_rival = "", None
+        if opponent.startswith(RACE):
+            settings.rival, opponent = opponent[len(RACE):], ALONE
+            if hub is not None:
+                settings.keep_rival = hub.rival_keeper(settings)
+        if opponent == CAMPAIGN:
+            settings.seats = (HUMAN, "mc:100")
+            if hub is not None:
+                settings.table = hub.campaign(settings)
+        else:
+            settings.seats = (HUMAN,) if opponent == ALONE else \
+                (HUMAN, opponent) if seat == "1" else (opponent, HUMAN)
+            if hub is not None:
+                settings.table = hub.free(settings)
         self.host.start()  # type: ignore[attr-defined]
+
+    def open_stored(self) -> None:
+        game = self.query_one("#stored", GameList).chosen
+        if game is None:
+            return
+        if game.status == "in_progress" and game.mine and self.host.settings.hub is not None:
+            try:
+                self.host.settings.hub.resume(self.host.settings, game.id)
+            except Exception as exc:        # UserError (a pack changed...): one line, stay home
+                from tcgtui.errors import UserError
+                if not isinstance(exc, UserError):
+                    raise
+                self.notify(str(exc), severity="error", timeout=8)
+                return
+            self.host.start()  # type: ignore[attr-defined]
+            return
+        self.action_replay()
+
+    def action_replay(self) -> None:
+        game = self.query_one("#stored", GameList).chosen
+        hub = self.host.settings.hub  # type: ignore[attr-defined]
+        if game is None or hub is None:
+            return
+        self.notify(self.tr("replay.loading"), timeout=2)
+        self._load_replay(hub.path, game.id)
+
+    @work(thread=True, exclusive=True, group="home-replay", exit_on_error=False)
+    def _load_replay(self, path: Path, game_id: str) -> None:
+        from tcgtui.errors import UserError
+        from tcgtui.replay.load import load
+        from tcgtui.store import Store
+        try:
+            with Store(path, create=False, read_only=True) as store:
+                replay = load(store, game_id)
+        except UserError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
+            return
+        self.app.call_from_thread(self._show_replay, replay)
+
+    def _show_replay(self, replay: Any) -> None:
+        from tcgtui.tui.screens.replay import ReplayScreen
+        self.app.push_screen(ReplayScreen(replay))
 
     def action_leave(self) -> None:
         self.app.exit()

@@ -1,0 +1,129 @@
+"""Find a stored game by its id (or a unique prefix) and rebuild every position it went through.
+
+The positions come from the engine, not from the stored events: the game is
+built again from the parameters it was played with (``record.setup``, or what
+a person's game kept for ``--resume``), dealt from its seed, and each stored
+move is applied in turn.  Referee moves (a duel's checks, stored with their
+verdicts) replay without running anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tcgtui import locales
+from tcgtui.engine import registry
+from tcgtui.engine.core import INVALID, Event, GameRecord, Match
+from tcgtui.errors import UserError
+from tcgtui.live import RESUME_KEY, rebuild_game
+from tcgtui.store import IN_PROGRESS, DecisionRow, GameRow, Store
+
+SHOWN = 8          # ids named when a prefix matches several games
+
+
+@dataclass
+class Step:
+    """The position after ``index`` moves (0: the deal), and the move that led to it."""
+
+    index: int
+    state: Any
+    move: str = ""                                 # the move as stored ("" for the deal, "!kind" an invalid one)
+    seat: int = -1                                 # who moved (-1: nobody or the referee)
+    events: list[Event] = field(default_factory=list)
+    decision: DecisionRow | None = None            # what the player said and tried (models: reasoning, attempts)
+    moment: tuple[str, dict[str, Any]] | None = None   # a locale key and its parameters: this move decided it
+
+
+@dataclass
+class Replay:
+    row: GameRow
+    game: Any
+    steps: list[Step]
+
+    @property
+    def spec(self) -> registry.GameSpec:
+        return registry.get(self.row.game)
+
+
+def find(store: Store, given: str) -> GameRow:
+    """The game whose id is ``given`` or starts with it; one clear line when none or several match."""
+    text = locales.load()
+    key = given.strip().lower()
+    if not key or any(c not in "0123456789abcdef-" for c in key):
+        raise UserError(text.t("replay.bad_id", id=given))
+    rows = store.games("id LIKE ? ESCAPE '\\'", (key.replace("_", "\\_").replace("%", "\\%") + "%",))
+    exact = [r for r in rows if r.id == key]
+    if exact:
+        return exact[0]
+    if not rows:
+        raise UserError(text.t("replay.unknown", id=given, db=str(store.path)))
+    if len(rows) > 1:
+        ids = ", ".join(r.id[:12] for r in rows[:SHOWN])
+        raise UserError(text.t("replay.ambiguous", id=given, n=len(rows), ids=ids))
+    return rows[0]
+
+
+def stored_params(row: GameRow) -> dict[str, Any]:
+    """The parameters the game was played with, as its registry spec takes them."""
+    spec = registry.get(row.game)
+    setup = dict(row.record.get("setup") or row.game_params)
+    names = {p.name for p in spec.info.params}
+    params = {k: v for k, v in setup.items() if k in names}
+    decks = setup.get("decks")
+    if decks and "deck" in names:          # the card game's deck lists, as seated
+        params["deck"], params["opp_deck"] = {"cards": decks[0]}, {"cards": decks[1]}
+    return params
+
+
+def rebuild(row: GameRow) -> Any:
+    """The game object ``row`` was played on; a pack that changed since is one line."""
+    try:
+        registry.get(row.game)
+    except registry.UnknownGame:
+        raise UserError(locales.load().t("replay.no_game", id=row.id[:12], game=row.game)) from None
+    resume = row.record.get(RESUME_KEY)
+    if resume:                                    # a person's game: what --resume would rebuild
+        game = rebuild_game(row, resume)
+    else:
+        game = rebuild_game(row, {"game": row.game, "params": stored_params(row)})
+    pack = getattr(game, "pack", None)
+    stored_hash = row.pack_hash or row.game_params.get("pack_hash")
+    if pack is not None and stored_hash and pack.hash != stored_hash:
+        raise UserError(locales.load().t("humans.pack_changed", pack=pack.id, source=pack.source, game=row.id,
+                                         now=pack.short_hash, then=stored_hash[:12]))
+    return game
+
+
+def positions(row: GameRow, decisions: list[DecisionRow]) -> Replay:
+    """Every position of the stored game, each with the move, events and decision that led to it."""
+    game = rebuild(row)
+    record = GameRecord.from_json(row.record)
+    match = Match(game, record.seed)
+    steps = [Step(0, match.state.clone(), events=list(match.events))]
+    by_index = {d.idx: d for d in decisions}
+    invalid = iter(record.invalid)
+    for i, text in enumerate(record.moves):
+        seat = match.state.current_player
+        before = len(match.events)
+        try:
+            if text.startswith(INVALID):
+                match.play_invalid(text[len(INVALID):], next(invalid, ""))
+            else:
+                match.play(game.move_from_text(text))
+        except ValueError as exc:           # IllegalMove: the record does not fit the game as rebuilt
+            raise UserError(locales.load().t("replay.bad_record", id=row.id[:12], move=i + 1, why=str(exc)[:200]))
+        steps.append(Step(i + 1, match.state.clone(), text, seat, match.events[before:], by_index.get(i)))
+    return Replay(row, game, steps)
+
+
+def load(store: Store, given: str) -> Replay:
+    """The stored game ``given`` names, every position rebuilt and its moments marked.  A game still
+    under way is refused: its replay shows every hidden card, and it may yet be continued."""
+    row = find(store, given)
+    if row.status == IN_PROGRESS:
+        raise UserError(locales.load().t("replay.unfinished", id=row.id[:8]))
+    replay = positions(row, store.decisions(row.id))
+    from tcgtui.replay.moments import mark
+    mark(replay)
+    return replay

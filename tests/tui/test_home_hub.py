@@ -1,0 +1,203 @@
+"""Every game started from home, in English and Arabic, as a person plays it: choose the game and an
+opponent, play a move where the game lets one be made at once, leave, be back at home with the game
+listed, quit with status 0.  The games go to a real store (SQLite in a temporary folder)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tcgtui.commands.home import Hub
+from tcgtui.engine import registry
+from tcgtui.opponents.human import HUMAN
+from tcgtui.store import Store
+from tcgtui.tui.app import ArenaApp, Settings
+from tcgtui.tui.driving import settle
+from tcgtui.tui.screens.dialogs import GameOverScreen, QuitScreen
+from tcgtui.tui.screens.home import CAMPAIGN, ChoiceList, GameList, HomeScreen, opponents_for
+
+pytestmark = pytest.mark.anyio
+
+# game: (opponent, the keys of one move by the person; () where a move needs typed text)
+GAMES = {"tcg": ("random", ("enter",)), "tictactoe": ("random", ("enter",)), "connect4": ("random", ("enter",)),
+         "gomoku": ("random", ("enter",)), "eleusis": ("-", ("1",)), "deck": ("-", ("1",)),
+         "duel": ("puzzler", ())}
+EDITOR = {"duel"}        # the duel's code editor claims the letters while focused: its own leave action
+
+
+def hub_app(tmp_path, lang: str) -> tuple[ArenaApp, Store]:
+    store = Store(tmp_path / "home.sqlite3", create=True)
+    return ArenaApp(Settings(home=True, lang=lang, seed=5, pause=0.0, handle="ann", seats=(HUMAN, "mc:100"),
+                             hub=Hub(store))), store
+
+
+async def choose(pilot, app: ArenaApp, list_id: str, value: str) -> None:
+    choices = app.screen.query_one(f"#{list_id}", ChoiceList)
+    choices.focus()
+    await pilot.pause()
+    await pilot.press(*["down"] * ((choices.values.index(value) - choices.index) % len(choices.values)))
+    assert choices.value == value
+
+
+async def back_home(pilot, app: ArenaApp, game_id: str) -> None:
+    """Leave as a person does: the leave key, then yes (or, once the game is over, quit)."""
+    for _ in range(6):
+        if isinstance(app.screen, HomeScreen):
+            return
+        if isinstance(app.screen, QuitScreen):
+            await pilot.press("y")
+        elif isinstance(app.screen, GameOverScreen):
+            await pilot.press("q")
+        elif app.board is not None and app.board.session.result is not None and game_id == "deck":
+            await pilot.press("enter")             # the deck's reveal is read with Enter
+        elif game_id in EDITOR:
+            await app.screen.run_action("quit_game")
+        else:
+            await pilot.press("q")
+        await pilot.pause(0.2)
+    assert isinstance(app.screen, HomeScreen)
+
+
+def test_home_offers_every_player_and_mc100_first() -> None:
+    assert opponents_for("tcg")[:2] == ["mc:100", "mc:1000"] and opponents_for("tcg")[-1] == CAMPAIGN
+    assert "ab:8" in opponents_for("connect4") and "threats" in opponents_for("gomoku")
+    assert "perfect" in opponents_for("tictactoe") and opponents_for("duel")[0] == "puzzler"
+    assert all(opponents_for(g.id)[0] == "-" for g in registry.games() if g.info.seats == 1)
+    assert opponents_for("eleusis")[1:] == ["race:scientist", "race:random"]
+
+
+async def test_a_race_against_the_scientist_from_home_is_stored(tmp_path) -> None:
+    app, store = hub_app(tmp_path, "en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "games", "eleusis")
+        await choose(pilot, app, "opponents", "race:scientist")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert app.settings.rival == "scientist" and app.settings.seats == (HUMAN,)
+        for _ in range(40):                            # play until the round ends: the rival is then kept
+            if app.board.session.result is not None:
+                break
+            await pilot.press("1")
+            await settle(pilot, app)
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if store.games("agent = ?", ("scientist",)):
+                break
+        await back_home(pilot, app, "eleusis")
+        await pilot.press("q")
+    [rival] = store.games("agent = ?", ("scientist",))
+    [person] = store.games("agent = ?", ("human:ann",))
+    assert rival.seed == person.seed and rival.game_params.get("rule") == person.game_params.get("rule")
+    store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("game_id", list(GAMES))
+async def test_a_game_started_from_home_returns_there(tmp_path, game_id: str, lang: str) -> None:
+    opponent, move = GAMES[game_id]
+    app, store = hub_app(tmp_path, lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "games", game_id)
+        await choose(pilot, app, "opponents", opponent)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        board = app.board
+        assert board is not None and app.settings.game_id == game_id and board.has_class("rtl") == (lang == "ar")
+        if move:
+            await pilot.press(*move)
+            await settle(pilot, app)
+            assert any(d.seat == board.session.viewer for d in board.session.decisions)
+        await back_home(pilot, app, game_id)
+        assert app.board is None and app.catalog.code == lang
+        for _ in range(20):                                  # the store is read in a worker
+            await pilot.pause(0.05)
+            if app.screen.query_one("#stored", GameList).read:
+                break
+        listed = app.screen.query_one("#stored", GameList).games
+        if move:
+            assert [g.game for g in listed] == [game_id] and listed[0].mine
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code in (None, 0) and app.refusal is None and app._exception is None
+    store.close()
+
+
+async def test_an_unfinished_game_is_continued_from_home(tmp_path) -> None:
+    app, store = hub_app(tmp_path, "en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "games", "tictactoe")
+        await choose(pilot, app, "opponents", "random")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        await pilot.press("enter")                     # X in the middle (the cursor starts there)
+        await settle(pilot, app)
+        before = [d.move for d in app.board.session.decisions]
+        await back_home(pilot, app, "tictactoe")
+        await pilot.pause(0.3)
+        stored = app.screen.query_one("#stored", GameList)
+        assert stored.games[0].status == "in_progress"
+        stored.focus()
+        await pilot.press("enter")                     # continue
+        await settle(pilot, app)
+        assert app.board is not None and app.settings.game_id == "tictactoe"
+        assert [d.move for d in app.board.session.earlier] == before
+        await back_home(pilot, app, "tictactoe")
+        await pilot.press("q")
+    store.close()
+
+
+async def test_a_model_without_an_endpoint_is_one_line_at_home(tmp_path) -> None:
+    app, store = hub_app(tmp_path, "en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "games", "tictactoe")
+        await choose(pilot, app, "opponents", "llm:")
+        app.screen.query_one("#model").value = "fake"
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, HomeScreen) and app.refusal is None
+        assert any("--base-url" in str(n.message) for n in app._notifications)
+        await pilot.press("q")
+    assert app._exception is None
+    store.close()
+
+
+async def test_ctrl_c_at_home_asks_then_ends_the_app(tmp_path) -> None:
+    app, store = hub_app(tmp_path, "en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("y")
+        await pilot.pause()
+    assert app._exit_renderables == [] and app._exception is None and not app.is_running
+    store.close()
+
+
+async def test_escape_on_the_handle_question_goes_back_home(tmp_path) -> None:
+    store = Store(tmp_path / "home.sqlite3", create=True)
+    app = ArenaApp(Settings(home=True, seed=5, pause=0.0, ask_handle=True, seats=(HUMAN, "mc:100"),
+                            hub=Hub(store)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "games", "tictactoe")
+        await choose(pilot, app, "opponents", "random")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen) and app.is_running
+        await pilot.press("q")
+    store.close()
+
+
+def test_the_models_of_the_registry_are_offered(tmp_path, monkeypatch) -> None:
+    models = tmp_path / "models.toml"
+    models.write_text('[house]\nmodel = "house-model"\nbase_url = "http://127.0.0.1:9/v1"\n', encoding="utf-8")
+    monkeypatch.setenv("TCGTUI_MODELS", str(models))
+    offered = opponents_for("connect4")
+    assert offered.index("llm:house") == offered.index("llm:") - 1
+    assert "llm:house" not in opponents_for("eleusis")          # played alone (or raced by a reference)
