@@ -47,26 +47,28 @@ async def main():
                 gaps.append(now - last)
                 last = now
         ticker = asyncio.create_task(tick())
-        moved = time.perf_counter()
+        moved, cpu = time.perf_counter(), time.process_time()
         await pilot.press("enter")
         while not any(d.seat == 1 for d in session.decisions):
             await asyncio.sleep(0.002)
-        answered = time.perf_counter()
+        answered, cpu = time.perf_counter(), time.process_time() - cpu
         ticker.cancel()
         print("answer", answered - moved, flush=True)
+        print("cpu", cpu, flush=True)
         print("gap", max(gaps, default=0.0), flush=True)
 
 asyncio.run(main())
 """
 
 
-def first_answer(game: str, spec: str, cache: str, env: dict[str, str] | None = None) -> tuple[float, float]:
-    """(seconds from the person's first move to the answer, the longest frame gap meanwhile)."""
+def first_answer(game: str, spec: str, cache: str, env: dict[str, str] | None = None) -> tuple[float, float, float]:
+    """(seconds from the person's first move to the answer, the app's processor seconds over that
+    wait (the compiling child's not counted), the longest frame gap meanwhile)."""
     run_env = {**os.environ, **(env or {}), "NUMBA_CACHE_DIR": cache}
     done = subprocess.run([sys.executable, "-c", SCRIPT, game, spec], env=run_env, check=True,
                           capture_output=True, text=True, timeout=600)
-    out = dict(line.split() for line in done.stdout.splitlines() if line.startswith(("answer", "gap")))
-    return float(out["answer"]), float(out["gap"])
+    out = dict(line.split() for line in done.stdout.splitlines() if line.startswith(("answer", "cpu", "gap")))
+    return float(out["answer"]), float(out["cpu"]), float(out["gap"])
 
 
 def run(options: PerfOptions) -> list[Metric]:
@@ -74,9 +76,10 @@ def run(options: PerfOptions) -> list[Metric]:
     out = []
     for game, spec in QUICK if options.quick else PLAYERS:
         with tempfile.TemporaryDirectory(prefix="tcgtui-numba-") as cache:
-            answer, gap = first_answer(game, spec, cache)
+            answer, cpu, gap = first_answer(game, spec, cache)
         key = f"{game}_{spec.replace(':', '')}"
         out.append(Metric(f"first_answer_{key}", answer, "s", text.t("perf_opponents.first_answer", game=game, spec=spec)))
+        out.append(Metric(f"first_answer_cpu_{key}", cpu, "s", text.t("perf_opponents.first_answer_cpu")))
         out.append(Metric(f"first_answer_gap_{key}", gap * 1000, "ms", text.t("perf_opponents.first_answer_gap")))
     return out
 
@@ -85,5 +88,6 @@ if __name__ == "__main__":
     for item in sys.argv[1:] or [f"{g}={s}" for g, s in PLAYERS]:
         game, spec = item.split("=")
         with tempfile.TemporaryDirectory(prefix="tcgtui-numba-") as cache:
-            answer, gap = first_answer(game, spec, cache)
-        print(f"{game:10} {spec:10} first answer {answer:6.2f} s   longest frame gap {gap * 1000:6.0f} ms", flush=True)
+            answer, cpu, gap = first_answer(game, spec, cache)
+        print(f"{game:10} {spec:10} first answer {answer:6.2f} s (processor {cpu:5.2f} s)   "
+              f"longest frame gap {gap * 1000:6.0f} ms", flush=True)
