@@ -151,6 +151,37 @@ class Reference:
     takes_arg: bool = False
     default_arg: int | None = None
     max_arg: int | None = None
+    # Handed a clone of the true state instead of a re-deal: only a protocol's own opponent
+    # that saw everything in the seed's code (the card game's rollout:K, mcts-seed:K).
+    sees_state: bool = False
+    protocol: str = ""                # the protocol it belongs to ("seed"); "": every protocol
+
+
+@dataclass(frozen=True)
+class Figure:
+    """How ``tcgtui report --plot DIR`` draws a table: ``y`` against ``x``, a line or a point per
+    value of ``series`` (a row key), with an error bar from ``low`` to ``high`` when given."""
+
+    kind: str                                   # "line" or "scatter"
+    x: str
+    y: str
+    series: tuple[str, ...] = ("agent",)
+    low: str = ""
+    high: str = ""
+    log_x: bool = False
+    percent_y: bool = False                     # y is a share, drawn as a percentage
+
+
+@dataclass(frozen=True)
+class SeedTable:
+    """A table (and maybe a figure) of a seed paper that the report computes only when asked
+    (``--table NAME``, ``--plot DIR``): ``build(games, context)`` returns its rows; ``context``
+    carries what is not in the games (models' facts, the interval method)."""
+
+    name: str
+    answers: str                                # which seed table or figure it answers
+    build: Callable[[list, Any], list[dict]]
+    figure: Figure | None = None
 
 
 @dataclass(frozen=True)
@@ -171,7 +202,8 @@ class GameSpec:
     # What search players use while ``fast`` compiles (a new install): the same protocol and the
     # same tallies, nothing to compile.  None: they search through the core API meanwhile.
     interim: Callable[[], Any] | None = None
-    # Hooks other layers look for: analyze, seed_json, result_code, move_kind, parse_position,
+    seed_tables: Callable[[], tuple[SeedTable, ...]] | None = None   # the seeds' tables the report adds on request
+    # Hooks other layers look for: analyze, seed_files, result_code, move_kind, parse_position,
     # perf (players ``tcgtui perf`` times), reads_records (the report hands analyses whole records).
     extras: Mapping[str, Any] = field(default_factory=dict)
 

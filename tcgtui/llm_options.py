@@ -21,7 +21,9 @@ from tcgtui.userfiles import TooDeep, parse_json
 from tcgtui.opponents.base import check_number
 
 FLAGS = ("base_url", "temperature", "max_tokens", "extra_body", "timeout", "max_retries",
-         "invalid_retries", "fallback", "parse", "stream", "history_tokens", "judge")
+         "invalid_retries", "fallback", "parse", "stream", "history_tokens", "judge", "judge_temperature", "models")
+# What a models.toml entry sets for itself: these flags apply only to llm:MODEL players.
+ENTRY_OWNED = ("base_url", "temperature", "max_tokens", "extra_body", "stream")
 
 
 def add_endpoint_arguments(parser: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -39,6 +41,8 @@ def add_endpoint_arguments(parser: argparse.ArgumentParser, text: locales.Catalo
                    help=text.t("llm_options.stream"))
     g.add_argument("--history-tokens", type=int, metavar="N", help=text.t("llm_options.history_tokens"))
     g.add_argument("--judge", metavar="llm:MODEL", help=text.t("llm_options.judge"))
+    g.add_argument("--judge-temperature", type=float, metavar="T", help=text.t("llm_options.judge_temperature"))
+    g.add_argument("--models", metavar="FILE", help=text.t("llm_options.models"))
 
 
 RANGES = SAMPLING_RANGES
@@ -66,9 +70,39 @@ def endpoint_options(args: argparse.Namespace) -> dict[str, Any]:
             if key in extra:
                 check_number(f"--extra-body {key}", extra[key], lo, hi)
     _positive(out.get("temperature"), "--temperature", *RANGES["temperature"])
+    _positive(out.get("judge_temperature"), "--judge-temperature", *RANGES["temperature"])
     for key, flag, lo in (("max_tokens", "--max-tokens", 1),
                           ("timeout", "--timeout", 0.001), ("max_retries", "--max-retries", 0),
                           ("invalid_retries", "--invalid-retries", 0),
                           ("history_tokens", "--history-tokens", 1)):
         _positive(out.get(key), flag, lo)
+    return out
+
+
+def player_keys(specs: list[str], options: dict[str, Any]) -> dict[str, str]:
+    """Each spec's key, what its games are stored under: an ``llm:`` player's says which entry or
+    model and, unless they are the defaults, which settings (``opponents.llm.agent.player_key``).
+
+    A flag an entry sets for itself (``--temperature``...) given when every model player is an
+    entry would change nothing: refused in one line."""
+    from tcgtui.model_registry import cached
+    from tcgtui.opponents.llm.agent import player_key, resolve
+    from tcgtui.opponents.spec import parse_spec
+
+    out: dict[str, str] = {}
+    entries, plain = [], 0
+    for text in specs:
+        spec = parse_spec(text)
+        if spec.kind != "llm":
+            out[text] = text
+            continue
+        out[text] = player_key(*resolve(spec, options))
+        if cached(options.get("models")).get(spec.model) is not None:
+            entries.append(text)
+        else:
+            plain += 1
+    given = [k for k in ENTRY_OWNED if k in options]
+    if entries and not plain and given:
+        raise UserError(locales.load().t("models.flag_unused", flag="--" + given[0].replace("_", "-"),
+                                         spec=entries[0]))
     return out

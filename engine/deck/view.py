@@ -22,6 +22,7 @@ NO_TYPE = ""                   # the group of a deck whose card types are not kn
 class Group:
     type: str                  # a card type of the pack, or NO_TYPE
     cards: tuple[tuple[str, int], ...]
+    texts: tuple[str, ...] = ()   # each card's stats and rules text, where the pack is known
 
     @property
     def count(self) -> int:
@@ -55,11 +56,16 @@ def in_language(question: Question, pack: Any, catalog: Any) -> Question:
 
 
 def deck_groups(question: Question, pack: Any, catalog: Any) -> list[Group]:
-    """The deck by card type (champions, spells, tricks), each with its cards and their counts."""
+    """The deck by card type (champions, spells, tricks), each with its cards, their counts and,
+    from a pack, their rules text: a person judges an option against what the deck's cards do."""
     cards = _pack_cards(question, pack)
     if cards is None:
         return [Group(NO_TYPE, question.deck)]
+    from tcgtui.engine.deck.make import full_text
     shown = in_language(question, pack, catalog).deck
     kinds = [c.type for c in cards[0]]
-    return [Group(t, tuple(entry for entry, k in zip(shown, kinds) if k == t))
+    index = {c.id: i for i, c in enumerate(pack.cards)}
+    texts = [full_text(pack, index[c.id], catalog) for c in cards[0]]
+    return [Group(t, tuple(entry for entry, k in zip(shown, kinds) if k == t),
+                  tuple(text for text, k in zip(texts, kinds) if k == t))
             for t in TYPE_ORDER if t in kinds]

@@ -7,7 +7,9 @@ wants to try ``llm:`` without a model::
     tcgtui play --vs llm:fake --base-url http://127.0.0.1:8765/v1
 
 It speaks ``POST /v1/chat/completions`` (JSON or a server-sent event stream)
-with the Python standard library only.  Request ``i`` meets ``faults[i]`` (if
+with the Python standard library only, and ``GET /v1/models`` (with vLLM's
+``max_model_len`` when given a ``context_length``) and, as llama.cpp's server,
+``GET /props`` (its ``n_ctx``) when ``props`` is set.  Request ``i`` meets ``faults[i]`` (if
 any); requests that get through take the next scripted reply, else ask
 ``policy`` (by default: a random card from the hand line of the last prompt;
 ``grid_policy`` plays grid games, reading the board from the prompt, ``eleusis_policy``
@@ -459,6 +461,22 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             pass
 
+    def do_GET(self) -> None:
+        owner = self.server.owner
+        with owner._lock:
+            owner.gets.append(self.path)
+        path = self.path.split("?")[0].rstrip("/")
+        ctx = owner.context_length
+        if path.endswith("/models"):
+            model: dict[str, Any] = {"id": owner.model_id, "object": "model", "owned_by": "tcgtui-test"}
+            if ctx is not None and not owner.props:
+                model["max_model_len"] = ctx
+            self._send(200, json.dumps({"object": "list", "data": [model]}).encode())
+        elif path.endswith("/props") and owner.props and ctx is not None:
+            self._send(200, json.dumps({"default_generation_settings": {"n_ctx": ctx}, "total_slots": 1}).encode())
+        else:
+            self._send(404, b'{"error": {"message": "not found"}}')
+
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         try:
@@ -468,10 +486,16 @@ class _Handler(BaseHTTPRequestHandler):
         owner = self.server.owner
         fault, reply = owner._next(Received(self.path, {k.lower(): v for k, v in self.headers.items()},
                                             raw, request, time.monotonic()))
+        with owner._lock:
+            owner.in_flight += 1
+            owner.most_in_flight = max(owner.most_in_flight, owner.in_flight)
         try:
             self._answer(request or {}, fault, reply)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+        finally:
+            with owner._lock:
+                owner.in_flight -= 1
 
     def _answer(self, request: dict[str, Any], fault: Fault | None, reply: Reply | None) -> None:
         if not self.path.rstrip("/").endswith("/chat/completions"):
@@ -577,7 +601,8 @@ class ChatServer:
 
     def __init__(self, script: Iterable[str | Reply] = (), policy: Policy | None = None,
                  faults: Iterable[Fault | None] | Callable[[int, Received], Fault | None] = (),
-                 host: str = "127.0.0.1", port: int = 0, tokens_per_second: float = 0.0) -> None:
+                 host: str = "127.0.0.1", port: int = 0, tokens_per_second: float = 0.0,
+                 context_length: int | None = None, props: bool = False, model_id: str = "fake") -> None:
         if not tokens_per_second >= 0:
             raise ValueError(f"tokens_per_second: {tokens_per_second} is not a pace; expected 0 or more")
         self.tokens_per_second = tokens_per_second
@@ -585,6 +610,9 @@ class ChatServer:
         self.policy = policy or hand_policy()
         self.faults = faults if callable(faults) else list(faults)
         self.requests: list[Received] = []
+        self.gets: list[str] = []            # paths of GET requests (/v1/models, /props)
+        self.in_flight = self.most_in_flight = 0     # chat requests being answered; the most at once
+        self.context_length, self.props, self.model_id = context_length, props, model_id
         self._lock = threading.Lock()
         self._httpd = _Server((host, port), _Handler)
         self._httpd.owner = self

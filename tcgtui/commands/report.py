@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import sys
 from pathlib import Path
@@ -21,7 +20,7 @@ from tcgtui.errors import UserError
 from tcgtui.report import COMMON, SECTIONS
 from tcgtui.store import add_db_argument, open_store
 
-FORMATS = ("table", "md", "csv", "json", "seed-json")
+FORMATS = ("table", "md", "csv", "json", "seed")
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -31,8 +30,17 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--format", choices=FORMATS, default="table", help=text.t("cmd_report.format"))
     p.add_argument("--table", metavar="NAME",
                    help=text.t("cmd_report.table", choices=", ".join(dict.fromkeys(SECTIONS + COMMON))))
-    p.add_argument("--plot", metavar="FILE", help=text.t("cmd_report.plot_help"))
+    p.add_argument("--plot", metavar="FILE|DIR", help=text.t("cmd_report.plot_help"))
+    p.add_argument("--by", metavar="KEYS", help=text.t("cmd_report.by"))
+    p.add_argument("--ci", choices=("exact", "exact-randomized"), default="exact", help=text.t("cmd_report.ci"))
+    p.add_argument("--ci-seed", type=int, default=0, metavar="N", help=text.t("cmd_report.ci_seed"))
+    p.add_argument("--list", action="store_true", help=text.t("cmd_report.list"))
+    p.add_argument("--duel", metavar="ID", help=text.t("cmd_report.duel"))
     p.add_argument("--no-humans", action="store_true", help=text.t("cmd_report.no_humans"))
+    p.add_argument("--out", metavar="DIR", help=text.t("cmd_report.out"))
+    p.add_argument("--upstream", metavar="DIR", help=text.t("cmd_report.upstream"))
+    p.add_argument("--settings", action="store_true", help=text.t("cmd_report.settings_help"))
+    p.add_argument("--anchor", metavar="PLAYER|first", help=text.t("cmd_report.anchor"))
 
 
 def _spec(game_id: str):  # noqa: ANN202
@@ -44,31 +52,28 @@ def _spec(game_id: str):  # noqa: ANN202
         raise UserError(locales.load().t("cmd_report.errors.unknown_game", game=game_id, known=known)) from None
 
 
-def seed_json_lines(spec, games) -> list[str]:  # noqa: ANN001
-    """One JSON object per game in the seed benchmark's per-game shape (the game provides the shape)."""
-    make = spec.extras.get("seed_json")
-    if make is None:
-        raise UserError(locales.load().t("cmd_report.errors.no_seed_json", game=spec.id))
-    out = []
-    for g in games:
-        if g.record is None:
-            continue
-        duration = _duration(g.started_at, g.finished_at)
-        style = g.params.get("prompt_style", "")
-        version = g.params.get("prompt_version", "")
-        obj = make(g.record, list(g.seats), style, version, duration)
-        out.append(json.dumps(obj, ensure_ascii=False))
-    return out
+def _list(spec, text: locales.Catalog) -> int:  # noqa: ANN001
+    """``--list``: every table the game's report has (shown by default or on request) and every figure."""
+    from tcgtui.report import analyses, extra
+    report = analyses.build([], spec)
+    print(clean(text.t("cmd_report.list_title", game=spec.id)))
+    one_seat = analyses.ROUND_ROBIN if spec.info.seats == 1 else ()     # a one-seat game meets no one
+    names = [n for n in dict.fromkeys([*report.layout, *report.sections]) if n not in one_seat]
+    for name in names:
+        print(clean(f"  {name:<18} {_title(report, name, text)}"))
+    for name, table in extra.tables(spec).items():
+        figure = text.t("cmd_report.list_figure") if table.figure is not None else ""
+        shown = _title(report, name, text)
+        print(clean(f"  {name:<18} {shown}" + ("" if table.answers in shown else f" ({table.answers})") + figure))
+    from tcgtui.report.plot import fixed_figures
+    for name in fixed_figures(spec, report):
+        print(clean(f"  {name:<18} {text.t('cmd_report.list_plot', name=name)}"))
+    return 0
 
 
-def _duration(started: str, finished: str | None) -> float | None:
-    from datetime import datetime
-    if not finished:
-        return None
-    try:
-        return (datetime.fromisoformat(finished) - datetime.fromisoformat(started)).total_seconds()
-    except ValueError:
-        return None
+def _title(report, name: str, text: locales.Catalog) -> str:  # noqa: ANN001
+    from tcgtui.report.render import title
+    return title(report, name, text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,35 +101,67 @@ def _report(args: argparse.Namespace) -> int:
     from tcgtui.report.data import load_games, run_ids
     text = locales.load()
     spec = _spec(args.game)
-    if args.format == "seed-json" and "seed_json" not in spec.extras:
-        raise UserError(text.t("cmd_report.errors.no_seed_json", game=spec.id))
+    if args.format == "seed":
+        if "seed_files" not in spec.extras:
+            raise UserError(text.t("cmd_report.errors.no_seed_format", game=spec.id))
+        if not args.out:
+            raise UserError(text.t("cmd_report.errors.seed_needs_out"))
+    from tcgtui.report import extra, grouping
+    by = grouping.parse_by(args.by)
+    if args.list:
+        return _list(spec, text)
     plot_path = Path(args.plot).expanduser() if args.plot else None
-    if plot_path is not None:
+    plot_dir = plot_path is not None and (plot_path.is_dir() or not plot_path.suffix)
+    if plot_path is not None and not plot_dir:
         from tcgtui.report.plot import check_target
         check_target(plot_path)
     with open_store(args.db, create=False, read_only=True) as store:
         for spec in [spec] + [other for other, _ in variants(spec)]:   # a game, else its variants (the bank)
             games = load_games(store, run_ids(store, args.run), humans=not args.no_humans, game=spec.id,
-                               with_record=args.format == "seed-json" or bool(spec.extras.get("reads_records")),
-                               every_seat=args.format != "seed-json")
+                               with_record=args.format == "seed" or bool(spec.extras.get("reads_records")),
+                               every_seat=args.format != "seed")
             if games:
                 break
         runs = [r.name for r in store.runs() if not args.run or r.name in args.run]
+        configs = {r.name: r.config for r in store.runs()}
+        facts = extra.model_facts(r for r in store.runs() if not args.run or r.name in args.run)
         path = str(store.path)
+        if args.duel:
+            from tcgtui.report.duel_view import show
+            return show(store, games, args.duel, args.format)
+        if games:
+            from tcgtui.report import tokens
+            spent, by_default = tokens.sections(store, (g.id for g in games))
+            if args.settings:
+                spent["settings"] = tokens.settings(store, args.run)
     if not games:
         print(clean(text.t("cmd_report.empty", path=path)), file=sys.stderr)
         return 0
-    if args.format == "seed-json":
-        for line in seed_json_lines(spec, games):
-            sys.stdout.write(line + "\n")
+    if args.format == "seed":
+        from tcgtui.report import seed_export
+        from tcgtui.upstream import load as load_upstream
+        upstream = load_upstream("--upstream", args.upstream) if args.upstream else None
+        out = Path(args.out).expanduser()
+        count, files = seed_export.write(spec, games, configs, out, upstream)
+        print(clean(text.t("cmd_report.written", games=count, files=files, out=str(out))), file=sys.stderr)
         return 0
     packs = sorted({g.pack for g in games if g.pack is not None})
-    if len(packs) > 1:
+    if len(packs) > 1 and "pack" not in by:
         print(clean(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs))), file=sys.stderr)
-    report = analyses.build(games, spec)
-    if args.table and args.table not in report.sections:
+    anchor = args.anchor
+    if anchor is not None and anchor != "first" and not any(anchor in g.seats or anchor == g.agent for g in games):
+        raise UserError(text.t("cmd_report.errors.unknown_anchor", anchor=anchor))
+    context = extra.Context(facts, ci=args.ci, seed=args.ci_seed)
+    report = analyses.build(games, spec, by=by, context=context, anchor=anchor)
+    report.sections.update(spent)
+    shown = [name for name in spent if spent[name] and (by_default or name == "settings")]
+    if shown:         # after the llm section (or at the end), with their note
+        at = report.layout.index("llm") + 1 if "llm" in report.layout else len(report.layout)
+        report.layout[at:at] = shown
+        report.notes.append("tokens")
+    if args.table and args.table not in report.sections and args.table not in report.extra:
         raise UserError(text.t("cmd_report.errors.unknown_table", table=args.table,
-                               choices=", ".join(report.sections)))
+                               choices=", ".join([*report.sections, *report.extra])))
     sections = [args.table] if args.table else list(report.layout)
     if args.format == "table":
         console = Console()
@@ -137,7 +174,14 @@ def _report(args: argparse.Namespace) -> int:
         sys.stdout.write(render.as_csv(report, args.table or report.layout[0]))
     else:
         sys.stdout.write(render.as_json(report, sections, {"db": path, "runs": runs}) + "\n")
-    if plot_path is not None:
+    if plot_path is not None and plot_dir:
+        from tcgtui.report.plot import draw_all
+        drawn = draw_all(report, plot_path)
+        if not drawn:
+            raise UserError(text.t("cmd_report.errors.nothing_to_plot_dir", path=str(plot_path)))
+        for name in drawn:
+            print(clean(text.t("cmd_report.plotted_figure", path=str(name))), file=sys.stderr)
+    elif plot_path is not None:
         from tcgtui.report.plot import draw
         lines = draw(report, plot_path)
         if lines == 0:

@@ -43,3 +43,8 @@ def quiz_app(lang: str) -> ArenaApp:
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_quiz_screen(snap_compare, scene: str, lang: str) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(quiz_app(lang), terminal_size=(120, 40), run_before=SCENES[scene])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_quiz_screen_80x24(snap_compare, lang: str) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(quiz_app(lang), terminal_size=(80, 24), run_before=question)

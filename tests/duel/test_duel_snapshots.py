@@ -121,3 +121,10 @@ def duel_app(scene: str, lang: str) -> ArenaApp:
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_duel_screen(snap_compare, scene: str, lang: str) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(duel_app(scene, lang), terminal_size=(120, 40), run_before=SCENES[scene][0])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("scene", ["propose", "solve"])
+def test_duel_screen_80x24(snap_compare, scene: str, lang: str) -> None:  # type: ignore[no-untyped-def]
+    """The small terminal: the editor, the field and the side panel all titled, the keys in one row."""
+    assert snap_compare(duel_app(scene, lang), terminal_size=(80, 24), run_before=SCENES[scene][0])

@@ -57,9 +57,13 @@ async def test_a_full_round_by_keys_wrong_guess_then_right(lang: str) -> None:
         hand = board.obs.hand
         row = " ".join(f"{board.query_one(HandView).hand[i]}" for i in range(3))
         assert row and hand[0] in board.query_one(HandView).hand
-        # The hand's card row reads left to right in both languages: 1 2 3 ... over the cards.
+        # The hand's card row reads in the reader's direction: 1 2 3 ... from the left in English,
+        # from the right in Arabic (issue 26: it stayed left while the labels were right).
         text = screen_text(app)
-        assert "1   2   3   4   5   6   7   8   9   10  11  12" in text
+        if lang == "ar":
+            assert "12  11  10  9   8   7   6   5   4   3   2   1" in text
+        else:
+            assert "1   2   3   4   5   6   7   8   9   10  11  12" in text
         await pilot.press("1")                    # a digit plays that card
         await settle(pilot, app)
         await pilot.press("right", "enter")       # arrows choose, Enter plays

@@ -73,7 +73,7 @@ async def test_tictactoe_by_clicks() -> None:
                 break
             obs = board.session.observation(0)
             r, c = next((r, c) for r in range(3) for c in range(3) if obs.board[r][c] == ".")
-            await pilot.click(widget, offset=(widget.label_w() + c * widget.cw + 1, widget.top_lines() + r))
+            await pilot.click(widget, offset=widget.cell_middle(r, c))
             await settle(pilot, app)
             assert board.session.decisions[-1].seat == 1 or board.session.result is not None
         check_finished(app)

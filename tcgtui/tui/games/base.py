@@ -36,6 +36,10 @@ SEARCH_KINDS = ("mc", "mcts")          # players that search with the game's com
 TITLE_WIDTH = 40                       # a pane not laid out yet: cut its title here
 NOTICE_S = 600                         # the compile notice stays until the compile is done
 
+# The footer once the game is over (the board stays readable behind the game-over dialog's "B").
+OVER_KEYS = [("R", "ui.keys.rematch", "rematch"), ("?", "ui.keys.rules", "rules"),
+             ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
+
 Column = tuple[str, int, list[str]]     # a game-over table column: title key, minimum width, a value per seat
 
 
@@ -46,6 +50,7 @@ class GameScreen(LocalizedScreen[None]):
     BINDINGS: ClassVar[list[Binding]] = [
         Binding(keys("question_mark,f1"), "rules", show=False),
         Binding(keys("q"), "quit_game", show=False),
+        Binding(keys("r"), "rematch", show=False),
         Binding("space", "pause", show=False),
         Binding(keys("n,full_stop"), "step", show=False),
         Binding("plus,equals_sign", "speed(1)", show=False),
@@ -65,6 +70,7 @@ class GameScreen(LocalizedScreen[None]):
         self.streams = streams
         self.note = note
         self.failure: BaseException | None = None
+        self.pane_titles = dict(self.PANE_TITLES)
         session.view = self
 
     # --- hooks for the app (class level: called before a screen exists) -----------
@@ -141,7 +147,9 @@ class GameScreen(LocalizedScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The watching keys work (and show in the footer) only while watching."""
         if action in WATCH_ONLY:
-            return self.session.spectating
+            return self.session.spectating and self.session.result is None
+        if action == "rematch":
+            return self.session.result is not None or self.failure is not None
         return True
 
     def action_pause(self) -> None:
@@ -203,6 +211,7 @@ class GameScreen(LocalizedScreen[None]):
             self.host.failure = exc  # type: ignore[attr-defined]
             result = None
         await self.game_ended(result)
+        await self.show_keys(OVER_KEYS)
         await self._drawn()     # the final position painted once, not again under the dialog's dimmed copy
         self.host.game_finished(self, result)  # type: ignore[attr-defined]
 
@@ -254,12 +263,28 @@ class GameScreen(LocalizedScreen[None]):
         self.title_panes()
         self.call_after_refresh(self._start_warm_up)
 
+    async def show_keys(self, hints: list[tuple[str, str, str]]) -> None:
+        """The footer's hints from now on (every screen has one ``KeyBar`` with the id ``keys``)."""
+        from tcgtui.tui.widgets.bars import KeyBar
+        for bar in self.query("#keys").results(KeyBar):
+            if bar.hints != hints:
+                bar.hints = hints
+                await bar.recompose()
+
+    def set_pane_title(self, selector: str, key: str) -> None:
+        """Name the pane ``selector`` by the locale key ``key`` from now on."""
+        self.pane_titles[selector] = key
+        self.title_panes()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.title_panes)    # a title is cut to its pane's new width
+
     def title_panes(self) -> None:
         """Each pane's name on its border, shaped and ordered like every other text."""
         from rich.markup import escape
 
         from tcgtui.tui.bidi_text import display_line
-        for selector, key in self.PANE_TITLES.items():
+        for selector, key in self.pane_titles.items():
             for pane in self.query(selector):
                 width = max(8, (pane.size.width or TITLE_WIDTH) - 4)
                 pane.border_title = escape(display_line(self.tr(key), width, self.direction))
@@ -290,10 +315,14 @@ class GameScreen(LocalizedScreen[None]):
     def action_quit_game(self) -> None:
         self.host.confirm_quit()
 
+    def action_rematch(self) -> None:
+        """R once the game is over, from the board as from the game-over dialog."""
+        self.host.next_game()  # type: ignore[attr-defined]
+
 
 class BoardPanel(Localized, Widget):
     """A side panel that draws from its game screen's state (the screen's current observation)."""
 
-    def __init__(self, screen: Any, id: str | None = None) -> None:
-        super().__init__(id=id)
+    def __init__(self, screen: Any, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
         self.board_screen = screen

@@ -62,9 +62,11 @@ class DeckList(Localized, Widget):
         for group in deck_groups(q, s.pack, self.host.catalog):
             name = self.tr("deck.ui.deck.cards") if group.type == NO_TYPE else self.tr(f"deck.ui.types.{group.type}")
             lines.append(Line([Piece(self.tr("deck.ui.deck.group", type=name, count=group.count), "bold")], d))
-            for card, count in group.cards:
+            for i, (card, count) in enumerate(group.cards):
                 lines.append(Line([Piece(str(count), "dim", shrink=False), Piece(" × ", "dim", shrink=False),
-                                   Piece(clean(card))], d))
+                                   Piece(clean(card), "bold")], d))
+                if i < len(group.texts):
+                    lines.append(Para(clean(group.texts[i]), d, "dim"))
             lines.append(Line([""], d))
         return Lines(*lines)
 
@@ -104,6 +106,7 @@ class OptionCard(Localized, Widget):
 @register("deck")
 class DeckScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
+    PANE_TITLES = {"#options": "deck.ui.options_title"}
     BINDINGS = [
         *[Binding(keys(letter.lower()), f"answer({i})", show=False) for i, letter in enumerate(LETTERS)],
         *[Binding(str(i + 1), f"answer({i})", show=False) for i in range(len(LETTERS))],
@@ -161,13 +164,12 @@ class DeckScreen(GameScreen):
         yield TopBar(id="top")
         yield KeyBar(WATCH_KEYS if self.session.spectating else PLAY_KEYS, id="keys")
         with Horizontal(id="main"):
-            with VerticalScroll(id="deck-pane"):
-                yield Caption("deck.ui.deck.title", id="deck-title", classes="pane-title", wrap=True, style="bold")
+            with VerticalScroll(id="deck-pane", classes="pane", can_focus=False):   # arrows choose options
                 yield DeckList(self, id="deck")
             with Vertical(id="work"):
                 yield Caption("deck.ui.status.wait", id="status", wrap=True)
                 yield Caption("deck.ui.status.go_on", id="go-on", style="bold reverse")
-                with VerticalScroll(id="options"):
+                with VerticalScroll(id="options", classes="pane"):
                     for row in range(0, len(LETTERS), COLUMNS):
                         with Horizontal(classes="row"):
                             for i in range(row, row + COLUMNS):
@@ -179,12 +181,25 @@ class DeckScreen(GameScreen):
         q = self.question
         self.query_one(TopBar).show(players=self.players(), seed=self.session.seed, note=self.note, turn=1, limit=1,
                                     watch=self._watch_state(), your_move_key="deck.ui.top.your_move")
-        self.query_one("#deck-title", Caption).set("deck.ui.deck.title", size=sum(c for _, c in q.deck) + 1)
+        self.title_deck()
         self.query_one("#reply-title").display = False
         self.query_one("#go-on").display = False
         self.order_cards()
         self.redraw()
         self.run_game()
+
+    def title_deck(self) -> None:
+        """The deck pane's title gives the deck's size (with the missing card)."""
+        from rich.markup import escape
+
+        from tcgtui.tui.bidi_text import display_line
+        pane = self.query_one("#deck-pane")
+        text = self.tr("deck.ui.deck.title", size=sum(c for _, c in self.question.deck) + 1)
+        pane.border_title = escape(display_line(text, max(8, (pane.size.width or 40) - 4), self.direction))
+
+    def title_panes(self) -> None:
+        super().title_panes()
+        self.title_deck()
 
     def redraw(self) -> None:
         for card in self.query(OptionCard):
@@ -275,7 +290,7 @@ class DeckScreen(GameScreen):
         await super().localize()
         self.order_cards()
         self.query_one(TopBar).show(players=self.players())
-        self.query_one("#deck-title", Caption).set("deck.ui.deck.title", size=sum(c for _, c in self.question.deck) + 1)
+        self.title_deck()
         self.redraw()
 
     def summary_lines(self) -> list[tuple[str, dict[str, Any]]]:

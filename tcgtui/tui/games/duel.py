@@ -44,11 +44,14 @@ from tcgtui.tui.widgets.stream import StreamPanel
 from tcgtui.tui.widgets.text import Caption
 
 TEMPLATE = "def mystery(x):\n    return x == 0\n"
+# The editor and the field take letters while focused: Esc leaves them, then ?, L and Q work as
+# on every screen (F1 and Ctrl+Q work even while typing).
 PLAY_KEYS = [("F2", "duel.ui.keys.field", "switch_field"), ("Ctrl+S", "duel.ui.keys.send", "send"),
-             ("F1", "ui.keys.rules", "rules"), ("Ctrl+Q", "ui.keys.quit", "quit_game")]
+             ("Esc", "duel.ui.keys.leave", "leave_field"), ("?", "ui.keys.rules", "rules"),
+             ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
               ("+/-", "ui.keys.speed", "speed(1)"), ("?", "ui.keys.rules", "rules"),
-              ("Q", "ui.keys.quit", "quit_game")]
+              ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 OUTCOME_STYLE = {"success": "cyan", "failure": "green", "failure-ex": "green", "puzzle-wrong": "red",
                  "puzzle-wrong-ex": "red"}
 
@@ -83,7 +86,10 @@ class DuelScreen(GameScreen):
     BINDINGS = [Binding("ctrl+s", "send", show=False, priority=True),
                 Binding("f2", "switch_field", show=False, priority=True),
                 Binding("f1", "rules", show=False, priority=True),
-                Binding("ctrl+q", "quit_game", show=False, priority=True)]
+                Binding("ctrl+q", "quit_game", show=False, priority=True),
+                Binding("escape", "leave_field", show=False, priority=True)]
+    PANE_TITLES = {"#code": "duel.ui.code.waiting", "#value": "duel.ui.value.sample", "#panel": "duel.ui.panel.title",
+                   "#log": "duel.ui.log.title", "#stream": "ui.stream.title"}
     clock: Callable[[], float] = staticmethod(time.monotonic)     # the countdown's time source (tests fix it)
 
     def __init__(self, session: GameSession, *, streams: bool = False,
@@ -101,18 +107,14 @@ class DuelScreen(GameScreen):
         yield KeyBar(WATCH_KEYS if self.session.spectating else PLAY_KEYS, id="keys")
         with Horizontal(id="main"):
             with Vertical(id="work"):
-                yield Caption("duel.ui.code.waiting", id="code-title", classes="pane-title")
-                yield TextArea.code_editor(TEMPLATE, language="python", read_only=True, id="code")
-                yield Caption("duel.ui.value.sample", id="value-title", classes="pane-title")
-                yield Input(id="value", disabled=True)
+                yield TextArea.code_editor(TEMPLATE, language="python", read_only=True, id="code", classes="pane")
+                yield Input(id="value", disabled=True, classes="pane")
                 yield Caption("duel.ui.status.clock", id="clock", seconds=0)
                 yield Caption("duel.ui.status.idle", id="status", wrap=True)
             with Vertical(id="side"):
-                yield DuelPanel(self, id="panel")
-                yield Caption("duel.ui.log.title", classes="pane-title")
+                yield DuelPanel(self, id="panel", classes="pane")
                 yield BattleLog(self.narrate, id="log")
                 if self.streams:
-                    yield Caption("ui.stream.title", classes="pane-title")
                     yield StreamPanel(id="stream")
 
     async def on_mount(self) -> None:
@@ -168,11 +170,11 @@ class DuelScreen(GameScreen):
         field.disabled, field.value = False, ""
         if o.phase == "propose":
             self._set_editor(TEMPLATE, read_only=False, title="duel.ui.code.propose")
-            self.query_one("#value-title", Caption).set("duel.ui.value.sample")
+            self.set_pane_title("#value", "duel.ui.value.sample")
             self.query_one("#code", TextArea).focus()
         else:
             self._set_editor(o.code, read_only=True, title="duel.ui.code.solve")
-            self.query_one("#value-title", Caption).set("duel.ui.value.answer")
+            self.set_pane_title("#value", "duel.ui.value.answer")
             field.focus()
             if self.session.game.solve_time > 0 and self.deadline is None:
                 self.deadline = self.clock() + self.session.game.solve_time
@@ -189,14 +191,16 @@ class DuelScreen(GameScreen):
         editor.read_only = read_only
         editor.soft_wrap = read_only       # a puzzle to read is wrapped whole; code being written is not
         editor.load_text(clean(code, newlines=True) if read_only else code)
-        self.query_one("#code-title", Caption).set(title)
+        self.set_pane_title("#code", title)
 
     def tick(self) -> None:
         """The countdown: the seconds left, and at 0 the answer written so far (or ``TimeUp``) sent."""
         if self.deadline is None:
             return
         left = self.deadline - self.clock()
-        clock = self.query_one("#clock", Caption)
+        clock = next(iter(self.query("#clock").results(Caption)), None)
+        if clock is None:             # the screen is closing: its widgets are gone, the timer not yet
+            return
         if left > 0:
             clock.display = True
             clock.set("duel.ui.status.clock", seconds=math.ceil(left))
@@ -283,6 +287,11 @@ class DuelScreen(GameScreen):
             self.query_one("#status", Caption).set("duel.ui.status.sent")
             self.query_one(TopBar).show(your_move=False)
             self.redraw()
+
+    def action_leave_field(self) -> None:
+        """Esc: out of the editor or the field, so that letters are keys again (? L Q)."""
+        self.set_focus(None)
+        self.notify(self.tr("duel.ui.status.keys_free"), timeout=3)
 
     def action_switch_field(self) -> None:
         """F2: between the editor and the value field (Tab indents code in the editor)."""

@@ -39,9 +39,8 @@ from tcgtui.tui.narration import SPECTATOR
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
-from tcgtui.tui.widgets.log import BattleLog
+from tcgtui.tui.widgets.log import BattleLog, Verbatim
 from tcgtui.tui.widgets.stream import StreamPanel
-from tcgtui.tui.widgets.text import Caption
 
 CARD_W = 4                    # "10♣" and a gap
 RED, BLACK = "bold #ff5f5f", "bold #e4e4e4 on #303030"
@@ -69,11 +68,25 @@ def card_cell(card: str | Card, extra: str = "") -> Text:
     return text
 
 
+def rtl_pad(cells: int, width: int) -> int:
+    """Columns before the first of ``cells`` card cells set against the right edge (one column spare)."""
+    return max(0, width - cells * CARD_W - 1)
+
+
+def row_of(cells: list[Text], width: int, rtl: bool) -> Text:
+    """Card cells in reading order: left to right from the left edge, or right to left
+    against the right edge (each card's code itself stays left to right)."""
+    line = Text(" " * rtl_pad(len(cells), width) if rtl else " ")
+    for cell in reversed(cells) if rtl else cells:
+        line.append_text(cell)
+    return line
+
+
 class MainlineView(Localized, Widget):
     """The mainline, wrapped into blocks as wide as the widget; sidelines hang under their card."""
 
-    def __init__(self, id: str | None = None) -> None:
-        super().__init__(id=id)
+    def __init__(self, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
         self.board: tuple[tuple[str | None, tuple[str, ...]], ...] = ()
 
     def show(self, board: Any) -> None:
@@ -84,23 +97,23 @@ class MainlineView(Localized, Widget):
         return max(1, (width - 1) // CARD_W)
 
     def lines(self, width: int) -> list[Text]:
+        """Rows of cards in reading order: from the right in a right-to-left language (each
+        card's code itself stays left to right)."""
         out: list[Text] = []
         n = self.per_row(width)
         columns = list(self.board)
+        rtl = self.direction.rtl
         for start in range(0, len(columns), n):
             block = columns[start:start + n]
-            top = Text(" ")
+            cells: list[Text] = []
             for i, (card, _) in enumerate(block):
                 last = start + i == len(columns) - 1
-                top.append_text(card_cell(card, "underline" if last else "") if card is not None
-                                else Text("·".ljust(CARD_W), "dim"))
-            out.append(top)
+                cells.append(card_cell(card, "underline" if last else "") if card is not None
+                             else Text("·".ljust(CARD_W), "dim"))
+            out.append(row_of(cells, width, rtl))
             for depth in range(max(len(r) for _, r in block)):
-                line = Text(" ")
-                for _, rejected in block:
-                    line.append_text(card_cell(rejected[depth], "dim") if depth < len(rejected)
-                                     else Text(" " * CARD_W))
-                out.append(line)
+                out.append(row_of([card_cell(rejected[depth], "dim") if depth < len(rejected)
+                                   else Text(" " * CARD_W) for _, rejected in block], width, rtl))
         return out or [Text(" ")]
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
@@ -113,8 +126,8 @@ class MainlineView(Localized, Widget):
 class HandView(Localized, Widget):
     """The hand, numbered 1-12, the chosen card highlighted while it is the person's turn."""
 
-    def __init__(self, id: str | None = None) -> None:
-        super().__init__(id=id)
+    def __init__(self, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
         self.hand: tuple[str, ...] = ()
         self.cursor = 0
         self.active = False
@@ -127,16 +140,23 @@ class HandView(Localized, Widget):
         return 2
 
     def render(self) -> RenderResult:
-        numbers, cards = Text(" "), Text(" ")
+        numbers, cards = [], []
         for i, card in enumerate(self.hand):
             chosen = self.active and i == self.cursor
-            numbers.append(str(i + 1).ljust(CARD_W), "bold" if chosen else "dim")
-            cards.append_text(card_cell(card, CURSOR if chosen else ""))
-        return Group(numbers, cards)
+            numbers.append(Text(str(i + 1).ljust(CARD_W), "bold" if chosen else "dim"))
+            cards.append(card_cell(card, CURSOR if chosen else ""))
+        width, rtl = self.size.width, self.direction.rtl
+        return Group(row_of(numbers, width, rtl), row_of(cards, width, rtl))
 
     def index_at(self, x: int) -> int | None:
+        """The hand's card under column ``x`` (the first card is on the right in a right-to-left language)."""
+        n = len(self.hand)
+        if self.direction.rtl:
+            pad = rtl_pad(n, self.size.width)
+            j = (x - pad) // CARD_W
+            return n - 1 - j if x >= pad and 0 <= j < n else None
         i = (x - 1) // CARD_W
-        return i if x >= 1 and 0 <= i < len(self.hand) else None
+        return i if x >= 1 and 0 <= i < n else None
 
     async def on_click(self, event: events.Click) -> None:
         i = self.index_at(event.x)
@@ -165,9 +185,9 @@ class EleusisPanel(BoardPanel):
         lines.append(pair("eleusis.ui.panel.deck", str(o.deck_left)))
         if o.failed_guesses:
             lines.append(Line([Piece(tr("eleusis.ui.panel.failed"), "bold")], d))
-            for text in o.failed_guesses:
-                lines.append(Text("  " + clean(text).replace("\n", " ⏎ "), "italic", no_wrap=True,
-                                  overflow="ellipsis"))
+            for text in o.failed_guesses:       # each line of a guess as written, left to right
+                for line in clean(text, newlines=True).splitlines():
+                    lines.append(Text("  " + line, "italic", no_wrap=True, overflow="ellipsis"))
         return Group(*lines)
 
 
@@ -192,6 +212,8 @@ class RivalPanel(BoardPanel):
 @register("eleusis")
 class EleusisScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
+    PANE_TITLES = {"#mainline": "eleusis.ui.mainline", "#hand": "eleusis.ui.hand", "#panel": "eleusis.ui.panel.title",
+                   "#race": "eleusis.ui.race.title", "#log": "eleusis.ui.log", "#stream": "ui.stream.title"}
     BINDINGS = [
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
@@ -219,20 +241,16 @@ class EleusisScreen(GameScreen):
         yield KeyBar(WATCH_KEYS if self.session.spectating else PLAY_KEYS, id="keys")
         with Horizontal(id="main"):
             with Vertical(id="table"):
-                yield Caption("eleusis.ui.mainline", classes="pane-title")
-                yield MainlineView(id="mainline")
-                yield Caption("eleusis.ui.hand", classes="pane-title")
-                yield HandView(id="hand")
+                yield MainlineView(id="mainline", classes="pane")
+                yield HandView(id="hand", classes="pane")
             with Vertical(id="side"):
-                yield EleusisPanel(self, id="panel")
+                yield EleusisPanel(self, id="panel", classes="pane")
                 if self.rival:
-                    yield Caption("eleusis.ui.race.title", classes="pane-title")
-                    yield RivalPanel(self, id="rival")
-                    yield MainlineView(id="rival-mainline")
-                yield Caption("eleusis.ui.log", classes="pane-title")
+                    with Vertical(id="race", classes="pane"):
+                        yield RivalPanel(self, id="rival")
+                        yield MainlineView(id="rival-mainline")
                 yield BattleLog(self.narrate, id="log")
                 if self.streams:
-                    yield Caption("ui.stream.title", classes="pane-title")
                     yield StreamPanel(id="stream")
 
     @classmethod
@@ -313,8 +331,16 @@ class EleusisScreen(GameScreen):
 
     # --- hooks -----------------------------------------------------------------------
 
-    def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
+    def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | list[str] | None:
+        """The game's narrator, but a guess's rule goes under its sentence as written (code, or a
+        model's words, on lines of their own, left to right): in a sentence it was wrapped and
+        reordered with the prose."""
         from tcgtui.engine import registry
+        if event.kind == "guess":
+            d = event.data
+            key = "eleusis.ui.said.guess_right" if d["correct"] else "eleusis.ui.said.guess_wrong"
+            from tcgtui.engine.eleusis.narrator import PENALTY
+            return [catalog.t(key, penalty=PENALTY), Verbatim(d.get("rule") or d.get("code") or "")]
         viewer = None if seat == SPECTATOR else seat
         key = (catalog.code, viewer)
         if key not in self._narrators:
@@ -336,27 +362,13 @@ class EleusisScreen(GameScreen):
         return out
 
     def summary_lines(self) -> list[tuple[str, dict[str, Any]]]:
-        """The true rule by name, and the judge's verdict on each guess."""
+        """The true rule by name (each guess and its verdict come with the code, in ``summary_block``)."""
         game = self.session.game
         out: list[tuple[str, dict[str, Any]]] = []
         number = game.rule_number_of(self.session.match.seed)     # a drawn rule is the deal's own
         if number is not None:
             from tcgtui.engine.eleusis.library import library
             out.append(("eleusis.ui.over.rule", {"name": library()[number].name_in(self.catalog.code)}))
-        for e in self.session.match.events:
-            if e.kind != "guess":
-                continue
-            d = e.data
-            guess = clean(d.get("rule") or d.get("code") or "").replace("\n", " ")
-            if d["correct"]:
-                out.append(("eleusis.ui.over.right", {"turn": d["turn"], "guess": guess}))
-            elif d.get("counterexample"):
-                ce = d["counterexample"]
-                out.append(("eleusis.ui.over.wrong", {"turn": d["turn"], "guess": guess,
-                                                      "card": shown(ce["card"]) if ce.get("card") else "",
-                                                      "mainline": " ".join(map(shown, ce.get("mainline", []))) or "-"}))
-            else:
-                out.append(("eleusis.ui.over.wrong_error", {"turn": d["turn"], "guess": guess}))
         return out + self.summary_lines_rival()
 
     def summary_lines_rival(self) -> list[tuple[str, dict[str, Any]]]:
@@ -367,8 +379,24 @@ class EleusisScreen(GameScreen):
                                            "turns": r.turns})]
 
     def summary_block(self) -> list[RenderableType]:
-        """The true rule's code under the summary, left to right in every language."""
-        return [Text(self.session.match.state.rule.source, "cyan")]
+        """The true rule's code, then each guess with the judge's verdict: code left to right in every
+        language, its lines kept."""
+        d, tr = self.direction, self.tr
+        out: list[RenderableType] = [Text(self.session.match.state.rule.source, "cyan")]
+        for e in self.session.match.events:
+            if e.kind != "guess":
+                continue
+            g = e.data
+            if g["correct"]:
+                verdict = tr("eleusis.ui.over.right", turn=g["turn"])
+            elif g.get("counterexample"):
+                ce = g["counterexample"]
+                verdict = tr("eleusis.ui.over.wrong", turn=g["turn"], card=shown(ce["card"]) if ce.get("card") else "",
+                             mainline=" ".join(map(shown, ce.get("mainline", []))) or "-")
+            else:
+                verdict = tr("eleusis.ui.over.wrong_error", turn=g["turn"])
+            out += [Para(verdict, d), Text(clean(g.get("rule") or g.get("code") or "", newlines=True), "italic")]
+        return out
 
     # --- the game --------------------------------------------------------------------
 
@@ -419,6 +447,8 @@ class EleusisScreen(GameScreen):
         return False
 
     def action_move(self, by: int) -> None:
+        """The arrows move the choice on screen: the hand runs from the right in a right-to-left language."""
+        by = -by if self.direction.rtl else by
         if self.obs is not None and self.obs.hand:
             self.cursor = (self.cursor + by) % len(self.obs.hand)
             self.redraw()
@@ -463,7 +493,7 @@ class EleusisScreen(GameScreen):
         game.guess_format = "text"           # a person's words are always text, whatever the round's format
         prompter = registry.get("eleusis").prompter(game, self.catalog, 0, None)
         self.notify(self.tr("eleusis.ui.guess.translating"), timeout=3)
-        translator = FollowUp(judge_settings(dict(self.host.settings.agent_options)))  # type: ignore[arg-type]
+        translator = FollowUp(judge_settings(dict(self.host.settings.agent_options), game.protocol))  # type: ignore[arg-type]
         try:
             move, _ = await translator.complete(prompter, Play(card, guess=True, rule=words).text())
         except Exception as exc:     # an endpoint down or refusing: said on the board, the turn still open

@@ -43,7 +43,7 @@ PIECES = {
 BOARD_BG = {"tictactoe": "", "connect4": "on #1c3f94", "gomoku": "on #c8a165"}
 EMPTY = {"tictactoe": "·", "connect4": "○", "gomoku": "┼"}
 EMPTY_STYLE = {"tictactoe": "dim", "connect4": "#0b1f55", "gomoku": "#6b4b1f"}
-CURSOR, LAST, WIN = "on #5f87d7", "underline", "on #2e8b57"
+CURSOR, WIN, LAST_BG = "on #5f87d7", "on #2e8b57", "on #4e4e4e"
 
 PLAY_KEYS = [("←↑→↓", "grid.ui.keys.pick", "noop"), ("⏎", "ui.keys.play", "play"),
              ("?", "ui.keys.rules", "rules"), ("L", "ui.keys.language", "language"),
@@ -54,13 +54,57 @@ WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step")
               ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 
 
-def cell_width(game: str, cols: int) -> int:
-    """Cells are at most 3 columns wide, so Gomoku's 15x15 fits 80x24 beside the log."""
-    return 3 if cols > 7 or game != "tictactoe" else 3
+MAX_CELL_H = {"tictactoe": 16, "connect4": 8, "gomoku": 4}   # rows of one cell at most (a huge terminal)
+
+
+def cell_size(game: str, rows: int, cols: int, width: int, height: int, top: int) -> tuple[int, int]:
+    """Columns and rows of one cell so that the board fills ``width`` x ``height`` (a terminal cell
+    is about twice as tall as wide: a cell is 2h+1 columns by h rows), at least 3 x 1."""
+    sep = 1 if game == "tictactoe" else 0
+    label = len(str(rows)) + 1
+    h = max(1, min(MAX_CELL_H.get(game, 3), (height - top + sep) // rows - sep,
+                   ((width - label + sep) // cols - sep - 1) // 2))
+    return 2 * h + 1, h
+
+
+def _art(game: str, mark: str, w: int, h: int) -> list[str]:
+    """A cell's picture, ``h`` lines of ``w`` columns: the side's mark ("X", "O") or "." for empty."""
+    def centred(lines: list[str]) -> list[str]:
+        top = (h - len(lines)) // 2
+        rows = [""] * top + lines + [""] * (h - top - len(lines))
+        return [r.center(w) for r in rows]
+    if h == 1:
+        glyph = PIECES.get(game, PIECES["tictactoe"])["XO".index(mark)][0] if mark in "XO" else EMPTY.get(game, "·")
+        return [glyph.center(w)]
+    if game == "tictactoe":
+        if mark not in "XO":
+            return centred([])
+        if h == 2:
+            return centred(["╲╱", "╱╲"] if mark == "X" else ["╭╮", "╰╯"])
+        n = h if h % 2 else h - 1            # an odd height: the X crosses on its middle line
+        wide = 2 * n - 1
+        if mark == "O":
+            return centred(["╭" + "─" * (wide - 2) + "╮"] + ["│" + " " * (wide - 2) + "│"] * (n - 2)
+                           + ["╰" + "─" * (wide - 2) + "╯"])
+        rows = []
+        for i in range(n):
+            left = round(i * (wide - 1) / (n - 1))
+            row = [" "] * wide
+            if left == wide - 1 - left:
+                row[left] = "╳"
+            else:
+                row[left], row[wide - 1 - left] = "╲", "╱"
+            rows.append("".join(row))
+        return centred(rows)
+    if game == "gomoku" and mark not in "XO":
+        mid = h // 2
+        return [("─" * (w // 2) + "┼" + "─" * (w - w // 2 - 1)) if i == mid else "│".center(w) for i in range(h)]
+    d = w - 2                                   # a disc (a stone, or a hole in Connect Four)
+    return [(" " + ("▄" if i == 0 else "▀" if i == h - 1 else "█") * d + " ") for i in range(h)]
 
 
 class GridBoard(Localized, Widget):
-    """The board with its coordinates; always left to right."""
+    """The board with its coordinates; always left to right; its cells grow with the room it has."""
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -69,8 +113,13 @@ class GridBoard(Localized, Widget):
         self.show_cursor = False
 
     @property
-    def cw(self) -> int:
-        return cell_width(self.obs.game, self.obs.cols) if self.obs is not None else 3
+    def sep(self) -> int:
+        """Tic-tac-toe draws lines between its cells; the other boards are coloured boards."""
+        return 1 if self.obs is not None and self.obs.game == "tictactoe" else 0
+
+    def cell(self) -> tuple[int, int]:
+        o = self.obs
+        return cell_size(o.game, o.rows, o.cols, self.size.width, self.size.height, self.top_lines())
 
     def label_w(self) -> int:
         return len(str(self.obs.rows)) + 1
@@ -80,70 +129,85 @@ class GridBoard(Localized, Widget):
 
     def show(self, obs: Any, cursor: tuple[int, int], show_cursor: bool) -> None:
         self.obs, self.cursor, self.show_cursor = obs, cursor, show_cursor
-        self.refresh(layout=True)
-
-    def get_content_width(self, container: Any, viewport: Any) -> int:
-        if self.obs is None:
-            return 10
-        return self.label_w() + self.obs.cols * self.cw + 1
-
-    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        return 10 if self.obs is None else self.obs.rows + self.top_lines()
+        self.refresh()
 
     def render(self) -> RenderResult:
         o = self.obs
         if o is None:
             return Text("")
-        cw, lw = self.cw, self.label_w()
+        (cw, ch), lw, sep = self.cell(), self.label_w(), self.sep
         lines: list[Text] = []
         win = set(map(tuple, o.winning_line))
+        pad = " " * max(0, (self.size.width - (lw + o.cols * (cw + sep) - sep)) // 2)
         if o.gravity:
-            marker = Text(" " * lw)
+            marker = Text(pad + " " * lw)
             for c in range(o.cols):
                 chosen = self.show_cursor and c == self.cursor[1]
                 marker.append("▼".center(cw) if chosen else " " * cw, "bold #5f87d7")
             lines.append(marker)
-        header = Text(" " * lw)
+        header = Text(pad + " " * lw)
         for c in range(o.cols):
             header.append(str(c + 1).center(cw), "bold" if self.show_cursor and c == self.cursor[1] else "dim")
+            header.append(" " * sep)
         lines.append(header)
         pieces, bg = PIECES.get(o.game, PIECES["tictactoe"]), BOARD_BG.get(o.game, "")
         for r, row in enumerate(o.board):
-            line = Text(str(r + 1).rjust(lw - 1) + " ", "bold" if self.show_cursor and r == self.cursor[0]
-                        and not o.gravity else "dim")
-            for c, ch in enumerate(row):
-                if ch in "XO":
-                    glyph, style = pieces["XO".index(ch)]
-                else:
-                    glyph, style = EMPTY.get(o.game, "·"), EMPTY_STYLE.get(o.game, "dim")
-                cell_bg = bg
-                if (r, c) in win:
-                    cell_bg = WIN
-                elif self.show_cursor and (c == self.cursor[1] and (o.gravity or r == self.cursor[0])):
-                    cell_bg = CURSOR if not o.gravity or ch == "." else cell_bg
-                extra = f" {LAST}" if o.last_move is not None and tuple(o.last_move) == (r, c) else ""
-                text = glyph.center(cw)
-                if extra:
-                    text = "[" + glyph + "]" if cw >= 3 else glyph
-                    text = text.center(cw)
-                line.append(text, f"{style} {cell_bg}".strip())
-            lines.append(line)
+            arts = [_art(o.game, ch_ if ch_ in "XO" else ".", cw, ch) for ch_ in row]
+            for k in range(ch):
+                label = str(r + 1).rjust(lw - 1) + " " if k == ch // 2 else " " * lw
+                line = Text(pad)
+                line.append(label, "bold" if self.show_cursor and r == self.cursor[0] and not o.gravity else "dim")
+                for c, mark in enumerate(row):
+                    if mark in "XO":
+                        style = pieces["XO".index(mark)][1]
+                    else:
+                        style = EMPTY_STYLE.get(o.game, "dim")
+                    cell_bg = bg
+                    last = o.last_move is not None and tuple(o.last_move) == (r, c)
+                    if (r, c) in win:
+                        cell_bg = WIN
+                    elif self.show_cursor and (c == self.cursor[1] and (o.gravity or r == self.cursor[0])):
+                        cell_bg = CURSOR if not o.gravity or mark == "." else cell_bg
+                    elif last and ch > 1:
+                        cell_bg = LAST_BG
+                    text = arts[c][k]
+                    if last and ch == 1:
+                        text = ("[" + text.strip() + "]").center(cw)
+                    line.append(text, f"{style} {cell_bg}".strip())
+                    if sep and c < o.cols - 1:
+                        line.append("│", "dim")
+                lines.append(line)
+            if sep and r < o.rows - 1:
+                lines.append(Text(pad + " " * lw + "┼".join(["─" * cw] * o.cols), "dim"))
         return Group(*lines)
+
+    def cell_middle(self, r: int, c: int) -> tuple[int, int]:
+        """The widget offset of the middle of cell (r, c): where a click plays it."""
+        (cw, ch), lw, sep = self.cell(), self.label_w(), self.sep
+        o = self.obs
+        pad = max(0, (self.size.width - (lw + o.cols * (cw + sep) - sep)) // 2)
+        return pad + lw + c * (cw + sep) + cw // 2, self.top_lines() + r * (ch + sep) + ch // 2
 
     def cell_at(self, x: int, y: int) -> tuple[int, int] | None:
         """The 0-based cell under widget offset (x, y); Connect Four: any row of a column."""
         o = self.obs
         if o is None:
             return None
-        c = (x - self.label_w()) // self.cw
-        r = y - self.top_lines()
-        if not 0 <= c < o.cols or x < self.label_w():
+        (cw, ch), lw, sep = self.cell(), self.label_w(), self.sep
+        pad = max(0, (self.size.width - (lw + o.cols * (cw + sep) - sep)) // 2)
+        x -= pad + lw
+        y -= self.top_lines()
+        if x < 0 or x % (cw + sep) >= cw:
+            return None
+        c = x // (cw + sep)
+        if not 0 <= c < o.cols:
             return None
         if o.gravity:
-            return (max(0, min(r, o.rows - 1)), c)
-        if not 0 <= r < o.rows:
+            return (max(0, min(y // (ch + sep), o.rows - 1)), c)
+        if y < 0 or y % (ch + sep) >= ch:
             return None
-        return (r, c)
+        r = y // (ch + sep)
+        return (r, c) if 0 <= r < o.rows else None
 
     async def on_click(self, event: events.Click) -> None:
         cell = self.cell_at(event.x, event.y)
@@ -176,15 +240,16 @@ class GridPanel(BoardPanel):
         if s.choosing():
             r, c = s.cursor
             where = tr("grid.ui.panel.column", col=c + 1) if o.gravity else tr("grid.ui.panel.cell", row=r + 1, col=c + 1)
-            lines.append(Line([Piece(tr("grid.ui.panel.selected")), Piece(" ", shrink=False),
-                               Piece(where, "bold")], d))
+            lines.append(Line([Piece(tr("grid.ui.panel.selected"))], d))     # the cell on a line of its own:
+            lines.append(Line([Piece("  ", shrink=False), Piece(where, "bold")], d))   # whole at 80 columns
         return Group(*lines)
 
 
 @register("tictactoe", "connect4", "gomoku")
 class GridScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
-    PANE_TITLES = {"#log": "grid.ui.log.title", "#stream": "ui.stream.title"}
+    PANE_TITLES = {"#grid-area": "grid.ui.board", "#panel": "grid.ui.panel.title", "#log": "grid.ui.log.title",
+                   "#stream": "ui.stream.title"}
     BINDINGS = [
         Binding("left", "move(0,-1)", show=False),
         Binding("right", "move(0,1)", show=False),
@@ -209,10 +274,10 @@ class GridScreen(GameScreen):
         keys = WATCH_KEYS if self.session.spectating else (CONNECT4_KEYS if self.game_id == "connect4" else PLAY_KEYS)
         yield KeyBar(keys, id="keys")
         with Horizontal(id="main"):
-            with Vertical(id="grid-area"):
+            with Vertical(id="grid-area", classes="pane"):
                 yield GridBoard(id="grid")
             with Vertical(id="side"):
-                yield GridPanel(self, id="panel")
+                yield GridPanel(self, id="panel", classes="pane")
                 yield BattleLog(self.narrate, id="log")
                 if self.streams:
                     yield StreamPanel(id="stream")

@@ -83,9 +83,9 @@ class TopBar(Localized, Widget):
             pieces += [sep, Piece(tr(key, **params), "bold magenta")]
         seed = [sep, Piece(tr("ui.top.seed"), "dim"), Piece(" ", shrink=False),
                 Piece(str(s.seed), "dim", shrink=False)]
-        # Narrow terminals lose the seed first (it is in the record), then the title,
-        # before any text is cut short.
-        for line in ([*title, *pieces, *seed], [*title, *pieces], pieces):
+        # Narrow terminals lose the app's name first; then the words are cut short, never the
+        # seed (a person reporting a game needs it).
+        for line in ([*title, *pieces, *seed], [*pieces, *seed]):
             if Line(line, self.direction).natural_width <= self.size.width:
                 break
         return Line(line, self.direction)

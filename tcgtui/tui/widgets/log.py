@@ -23,8 +23,17 @@ from tcgtui.locales import Catalog
 from tcgtui.tui.bidi_text import Para
 from tcgtui.tui.widgets import Localized
 
-# The game's sentence for one event from a seat's point of view (None: not shown).
-Narrate = Callable[[Event, int, Catalog], "str | None"]
+
+
+class Verbatim(str):
+    """Text from the log's narrator shown as written: left to right in every language,
+    its own lines kept, cut (never reflowed) at the width: code, such as a guessed rule."""
+
+
+# The game's sentence for one event from a seat's point of view (None: not shown); a
+# list mixes sentences and ``Verbatim`` blocks, each starting on a line of its own.
+Narrate = Callable[[Event, int, Catalog], "str | list[str] | None"]
+CODE_STYLE = "cyan"
 
 MAX_ENTRIES = 400      # older entries leave the log; the record keeps everything
 
@@ -70,10 +79,15 @@ class BattleLog(Localized, ScrollView, can_focus=False):
         d = self.direction
         rows: list[Row] = []
         for e in entry.events:
-            line = self.narrate(e, entry.seat, self.catalog)
-            if line:                                      # names in events may come from outside
-                para = Para(clean(line, newlines=True), d, entry.style_for(e))
-                rows += [(text, para.style, para.justify) for text in para.lines(width)]  # type: ignore[misc]
+            said = self.narrate(e, entry.seat, self.catalog)
+            for part in [said] if isinstance(said, str) else said or []:
+                if isinstance(part, Verbatim):
+                    rows += [("  " + line[i:i + width - 2], CODE_STYLE, "left")
+                             for line in clean(part, newlines=True).splitlines() or [""]
+                             for i in range(0, max(1, len(line)), max(1, width - 2))]
+                elif part:                                # names in events may come from outside
+                    para = Para(clean(part, newlines=True), d, entry.style_for(e))
+                    rows += [(text, para.style, para.justify) for text in para.lines(width)]  # type: ignore[misc]
         return rows
 
     def _key(self) -> tuple[int, str, bool]:
