@@ -199,6 +199,9 @@ class GameSpec:
     rules_text: Callable[..., Any] | None = None              # (game, lang) -> the rules as players read them
     references: tuple[Reference, ...] = ()
     fast: Callable[[], Any] | None = None                     # compiled search accelerator (module), when there is one
+    # What search players use while ``fast`` compiles (a new install): the same protocol and the
+    # same tallies, nothing to compile.  None: they search through the core API meanwhile.
+    interim: Callable[[], Any] | None = None
     seed_tables: Callable[[], tuple[SeedTable, ...]] | None = None   # the seeds' tables the report adds on request
     # Hooks other layers look for: analyze, seed_files, result_code, move_kind, parse_position,
     # perf (players ``tcgtui perf`` times), reads_records (the report hands analyses whole records).

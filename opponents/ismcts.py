@@ -11,7 +11,9 @@ its own tree on a share of the iterations and the root counts are summed
 A game with a compiled accelerator that grows trees (the card game's) runs
 there; every other game with a move list runs the same algorithm through the
 core API (``Game.resample`` for the re-deal; in a game of perfect information
-it is plain UCT).
+it is plain UCT).  While the compiled path compiles (``compiled`` not set yet),
+the tree grows through the core API, with the game's interim playouts where it
+has them (``GameSpec.interim``): the same N, the same algorithm, no wait.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import math
 import random
+import threading
 from concurrent.futures import Executor
 from typing import Any
 
@@ -27,7 +30,7 @@ import numpy as np
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event, Game
 from tcgtui.opponents.base import Agent, Decision, SeatContext, refuse_other_rules
-from tcgtui.opponents.montecarlo import best_moves, random_playout, score_of
+from tcgtui.opponents.montecarlo import best_moves, compiled_ready, random_playout, score_of
 from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, is_cheap, run_batches, split
 from tcgtui.opponents.spec import AgentSpec
 
@@ -36,13 +39,14 @@ EXPLORE = 0.7   # UCB1's constant for rewards in [0, 1], about 1/sqrt(2)
 
 class ISMCTSAgent(Agent):
     def __init__(self, iterations: int, *, executor: Executor | None = None, workers: int = 1,
-                 explore: float = EXPLORE) -> None:
+                 explore: float = EXPLORE, compiled: threading.Event | None = None) -> None:
         if iterations < 1:
             raise ValueError(f"N must be 1 or more, got {iterations}")
         self.iterations = iterations
         self.explore = explore
         self.spec = str(AgentSpec("mcts", iterations))
         self.workers = Workers(executor, workers)
+        self.compiled = compiled         # None: the compiled path may be loaded at any time
         self.progress = Progress()
 
     def start(self, ctx: SeatContext) -> None:
@@ -52,14 +56,17 @@ class ISMCTSAgent(Agent):
         self._loaded = False           # the compiled path loads at the first decision, off the event loop
 
     def _load(self) -> None:
-        """Import (so compile, or load from numba's cache) the game's compiled path, in a thread."""
+        """Import (so compile, or load from numba's cache) the game's compiled path, in a thread;
+        until ``compiled`` is set, the interim playouts stand in and loading is tried again next time."""
         spec = registry.get(self.game.name)
-        fast = spec.fast() if spec.fast is not None else None
+        ready = compiled_ready(self.compiled)
+        make = spec.fast if ready else spec.interim
+        fast = make() if make is not None else None
         self.fast = fast if fast is not None and hasattr(fast, "Tree") else None
-        self.rollouts = fast if fast is not None and self.fast is None else None   # compiled playouts only
+        self.rollouts = fast if fast is not None and self.fast is None else None   # playouts only
         if fast is not None:
             self.program = fast.prepare(self.game)
-        self._loaded = True
+        self._loaded = ready
 
     async def decide(self, obs: Any, events: list[Event]) -> Decision:
         moves = list(obs.legal_moves)
@@ -75,7 +82,7 @@ class ISMCTSAgent(Agent):
             await run_batches(lambda r: tree.grow(r[1]), ranges, None, self.progress,
                               [count for _, count in ranges])
             root = tree.root(moves)
-            return self._choose(moves, root)
+            return self._choose(moves, root, {} if self._loaded else {"interim": True})
         Tree, TreeTask, run_tree = self.fast.Tree, self.fast.TreeTask, self.fast.run_tree
         code = self.program.code
         base = self.fast.encode(self.program, obs)
@@ -97,12 +104,12 @@ class ISMCTSAgent(Agent):
                                             inline=is_cheap(units, True)), axis=0)
         return self._choose(moves, root)
 
-    def _choose(self, moves: list[Any], root: np.ndarray) -> Decision:
+    def _choose(self, moves: list[Any], root: np.ndarray, path: dict[str, Any] | None = None) -> Decision:
         visits = [float(v) for v in root[:, 0]]
         tied = best_moves(moves, visits)
         move = tied[0] if len(tied) == 1 else self.rng.choice(tied)
         return Decision(move, {
-            "iterations": self.iterations, "tied": len(tied),
+            "iterations": self.iterations, "tied": len(tied), **(path or {}),
             "visits": {m: int(v) for m, v in zip(moves, visits)},
             "scores": {m: round(r / v, 4) if v else None for m, (v, r) in zip(moves, root)}})
 

@@ -7,6 +7,9 @@ moves for every player to the end.  The move with the best score (a win 1, a
 draw 1/2) is played; ties go to the agent's seeded RNG, so a game replays from
 its seed.  A game that registers a compiled accelerator (``GameSpec.fast``)
 runs its playouts there, in batches a thread or a process pool can share.
+While that path compiles (a new install; ``compiled`` not set yet), decisions
+run on the game's interim path (``GameSpec.interim``: the same tallies) or
+through the core API: the same K, the same algorithm, no wait for the compile.
 
 ``mc:K:peek`` is the public engine's omniscient variant, kept for comparison
 (card game only): it is handed a clone of the true state before each decision
@@ -19,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import math
 import random
+import threading
 from concurrent.futures import Executor
 from functools import partial
 from typing import Any
@@ -31,6 +35,11 @@ from tcgtui.engine.fast import DRAW, WIN
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, refuse_other_rules
 from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, is_cheap, run_batches, split
 from tcgtui.opponents.spec import AgentSpec
+
+
+def compiled_ready(compiled: threading.Event | None) -> bool:
+    """Whether a search agent may load the game's compiled path now."""
+    return compiled is None or compiled.is_set()
 
 
 def best_moves(moves: list[Any], scores: list[float]) -> list[Any]:
@@ -69,7 +78,7 @@ class MonteCarloAgent(Agent):
     """Flat Monte Carlo with K playouts per legal move."""
 
     def __init__(self, k: int, *, peek: bool = False, executor: Executor | None = None,
-                 workers: int = 1) -> None:
+                 workers: int = 1, compiled: threading.Event | None = None) -> None:
         if k < 1:
             raise ValueError(f"K must be 1 or more, got {k}")
         self.k = k
@@ -77,6 +86,7 @@ class MonteCarloAgent(Agent):
         self.omniscient = peek
         self.spec = str(AgentSpec("mc", k, peek=peek))
         self.workers = Workers(executor, workers)
+        self.compiled = compiled         # None: the compiled path may be loaded at any time
         self.progress = Progress()
         self._true_state: np.ndarray | None = None
         self._prepared: dict[int, Any] = {}
@@ -93,15 +103,18 @@ class MonteCarloAgent(Agent):
 
     def _load(self) -> None:
         """Import (so compile, or load from numba's cache) the game's compiled path: seconds
-        on a new install, so it runs in a thread, never when the agent is started."""
+        on a new install, so it runs in a thread, never when the agent is started.  Until
+        ``compiled`` is set, the interim path stands in, and loading is tried again next time."""
         spec = registry.get(self.game.name)
-        self.fast = spec.fast() if spec.fast is not None else None
+        ready = compiled_ready(self.compiled)
+        make = spec.fast if ready else spec.interim
+        self.fast = make() if make is not None else None
         if self.fast is not None:
-            key = id(self.game)
+            key = (id(self.game), self.fast.__name__)
             if key not in self._prepared:          # agents are reused across a sweep's games
                 self._prepared = {key: self.fast.prepare(self.game)}
             self.program = self._prepared[key]
-        self._loaded = True
+        self._loaded = ready
 
     def see_state(self, state: Any) -> None:
         self._true_state = state                   # encoded once the compiled path is loaded
@@ -126,19 +139,25 @@ class MonteCarloAgent(Agent):
         moves = list(obs.legal_moves)
         if len(moves) == 1:
             return Decision(moves[0], {"playouts": 0})
+        if self.peek and not compiled_ready(self.compiled):
+            await asyncio.to_thread(self.compiled.wait)   # type: ignore[union-attr]  # only the compiled path can peek
         if not self._loaded:
             await asyncio.to_thread(self._load)
         seed = self.rng.getrandbits(63)
         fn, ranges, units = self._tasks(obs, moves, seed)
         executor = self.workers.executor if self.fast is not None else None
         results = await run_batches(fn, ranges, executor, self.progress, units,
-                                    inline=is_cheap(units, self.fast is not None))
+                                    inline=is_cheap(units, self._loaded and self.fast is not None))
         tally = np.sum(results, axis=0)
         scores = [(int(t[WIN]) + 0.5 * int(t[DRAW])) / self.k for t in tally]
         tied = best_moves(moves, scores)
         move = tied[0] if len(tied) == 1 else self.rng.choice(tied)
-        return Decision(move, {"playouts": self.k * len(moves), "tied": len(tied),
+        return Decision(move, {"playouts": self.k * len(moves), "tied": len(tied), **self._path(),
                                "scores": {m: round(s, 4) for m, s in zip(moves, scores)}})
+
+    def _path(self) -> dict[str, Any]:
+        """Recorded with a decision taken while the compiled path was not ready."""
+        return {} if self._loaded else {"interim": True}
 
     def describe(self) -> dict[str, Any]:
         return {"spec": self.spec, "kind": "mc", "k": self.k,

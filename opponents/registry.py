@@ -18,12 +18,13 @@ def _random(spec: AgentSpec, options: dict[str, Any]) -> Agent:
 def _mc(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     from tcgtui.opponents.montecarlo import MonteCarloAgent
     return MonteCarloAgent(spec.n, peek=spec.peek, executor=options.get("executor"),
-                           workers=options.get("workers", 1))
+                           workers=options.get("workers", 1), compiled=options.get("compiled"))
 
 
 def _mcts(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     from tcgtui.opponents.ismcts import ISMCTSAgent
-    return ISMCTSAgent(spec.n, executor=options.get("executor"), workers=options.get("workers", 1))
+    return ISMCTSAgent(spec.n, executor=options.get("executor"), workers=options.get("workers", 1),
+                       compiled=options.get("compiled"))
 
 
 def _llm(spec: AgentSpec, options: dict[str, Any]) -> Agent:

@@ -68,5 +68,9 @@ def compile_game(game_id: str) -> None:
     mark_filled(game_id)
 
 
+NICE = 10        # the compile yields the processor to the screen and the interim search a person waits on
+
+
 if __name__ == "__main__":
+    os.nice(NICE)
     compile_game(sys.argv[1])

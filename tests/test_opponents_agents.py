@@ -76,6 +76,39 @@ def test_search_finds_the_lethal_strike(spec, community):
         assert max(v for m, v in decision.info["scores"].items() if m != "direct_strike") < 0.5
 
 
+
+@pytest.mark.parametrize("spec", ["mc:30", "mcts:200"])
+def test_while_the_search_compiles_the_same_player_searches_through_the_rules(spec, community):
+    """A new install: the compiled path is not ready, yet the answer comes at once, from the same
+    number of playouts (iterations) on the reference rules, and finds the same lethal strike."""
+    import threading
+    waiting = threading.Event()
+    decision = decide(make_agent(spec, compiled=waiting), lethal(community))
+    assert decision.move == "direct_strike" and decision.info["interim"] is True
+    if spec.startswith("mc:"):
+        assert decision.info["playouts"] == 30 * 3 and decision.info["scores"]["direct_strike"] == 1.0
+    else:
+        assert sum(decision.info["visits"].values()) == 200
+
+
+def test_peek_waits_for_the_compiled_path(community):
+    """Only the compiled path can start from a true state: mc:K:peek does not search without it."""
+    import threading
+    compiled = threading.Event()
+    agent = make_agent("mc:30:peek", compiled=compiled)
+    state = lethal(community)
+
+    async def run():
+        agent.start(SeatContext(state.current, 0, state.pack))
+        agent.see_state(state.clone())
+        task = asyncio.ensure_future(agent.decide(state.observation(state.current), []))
+        await asyncio.sleep(0.2)
+        assert not task.done()
+        compiled.set()
+        return await task
+    decision = asyncio.run(run())
+    assert decision.move == "direct_strike" and "interim" not in decision.info
+
 def all_win(pack) -> TcgState:
     """Every move wins at once: the Twin Blade Fighter's attack finishes an opponent at 1 LP."""
     return position(pack, hands=[["stone_golem", "swift_scout", "healbot_assistant"], ["draw_power"]],

@@ -81,6 +81,7 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         narrator=lambda game, catalog, viewer=-1: GridNarrator(game, catalog, viewer),
         analyses=sections, rules_text=rules_text, references=references, seed_tables=seed_tables,
         fast=lambda: importlib.import_module("tcgtui.engine.grid.fast"),
+        interim=lambda: importlib.import_module("tcgtui.engine.grid.playouts"),
         extras={"analyze": analyze, "seed_files": seed_files, "result_code": result_code,
                 "parse_position": _position_parser(game_id), "missed": missed, "perf": PERF[game_id],
                 "reads_records": True}))        # its report sections replay each game's record

@@ -4,7 +4,8 @@ An encoded position is an int64 array: ``[rows, cols, connect, gravity, to_move,
 moves_left, cell...]`` (cells row-major from the top-left: 0 empty, 1 first, 2 second).
 A playout plays uniformly random legal moves for both sides to the end; a playout that
 reaches the move cap is cancelled and counts as a draw.  Playout i after move m draws
-from its own stream seeded by (seed, m, i), so any batching gives the same tallies.
+from its own stream seeded by (seed, m, i), so any batching gives the same tallies, and
+``engine.grid.playouts`` (numpy, nothing to compile) gives the same tallies too.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ import numpy as np
 from numba import njit
 
 from tcgtui.engine.fast import DRAW, LOSS, WIN
+from tcgtui.engine.grid.playouts import HEADER, encode, move_index, prepare
 
-HEADER = 6
+__all__ = ["encode", "move_index", "playouts", "prepare", "warm_up"]
+
 MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
@@ -200,34 +203,7 @@ def mc_playouts(base, seat, moves, first, count, seed, out):
     return out
 
 
-# --- the FastSearch protocol ---------------------------------------------------------------------
-
-def prepare(game: Any) -> Any:
-    return game.config
-
-
-def encode(prepared: Any, obs: Any) -> np.ndarray:
-    cfg = prepared
-    cells = [".XO".index(ch) for row in obs.board for ch in row]
-    head = [cfg.rows, cfg.cols, cfg.connect, int(cfg.gravity), max(obs.to_move, 0),
-            cfg.move_cap - obs.moves_made]
-    return np.array(head + cells, dtype=np.int64)
-
-
-def move_index(prepared: Any, obs: Any, moves: list[Any]) -> np.ndarray:
-    """Each move as the flat cell it takes (Connect Four: the column's landing cell)."""
-    cfg = prepared
-    out = []
-    for text in moves:
-        parts = [int(p) for p in str(text).split(",")]
-        if cfg.gravity:
-            c = parts[0] - 1
-            r = max(r for r in range(cfg.rows) if obs.board[r][c] == ".")
-        else:
-            r, c = parts[0] - 1, parts[1] - 1
-        out.append(r * cfg.cols + c)
-    return np.array(out, dtype=np.int64)
-
+# --- the FastSearch protocol (encoding shared with the numpy twin, ``engine.grid.playouts``) -------
 
 def playouts(prepared: Any, encoded: np.ndarray, seat: int, moves: np.ndarray,
              first: int, count: int, seed: int) -> np.ndarray:

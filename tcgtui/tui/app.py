@@ -11,8 +11,8 @@ the ones over the store.
 
 from __future__ import annotations
 
-import asyncio
 import gc
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -99,7 +99,7 @@ class ArenaApp(App[None]):
         self.deal: Deal | None = None
         self.game: Any = None
         self.screen_class: type[GameScreen] | None = None
-        self.search_ready = asyncio.Event()          # the game's compiled search is loaded (GameScreen.warm_up)
+        self.search_ready = threading.Event()        # the game's compiled search is loaded (GameScreen.warm_up)
         self.pending_warm_up: Callable[[], object] | None = None   # started once the first board is drawn
         self.compiling: Any = None                   # a compile_cache.ChildCompile while a new install compiles
         self.playing = False                         # a game (or its setup) started from home is on screen
@@ -251,19 +251,9 @@ class ArenaApp(App[None]):
         kind = parse_spec(spec).kind
         if kind == "llm":
             options["on_stream"] = self._stream_hook()
-        agent = make_agent(spec, **options)
         if kind in SEARCH_KINDS:
-            self._wait_for_search(agent)
-        return agent
-
-    def _wait_for_search(self, agent: Agent) -> None:
-        """The agent's decisions wait (without blocking the loop) until the compiled search is ready."""
-        decide = agent.decide
-
-        async def when_ready(obs: Any, events: Any) -> Any:
-            await self.search_ready.wait()
-            return await decide(obs, events)
-        agent.decide = when_ready  # type: ignore[method-assign]
+            options["compiled"] = self.search_ready     # until then it searches on the interim path
+        return make_agent(spec, **options)
 
     def on_unmount(self) -> None:
         if self.compiling is not None:

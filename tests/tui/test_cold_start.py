@@ -59,3 +59,37 @@ def test_an_empty_cache_shows_the_board_and_a_notice_before_compiling(tmp_path: 
 def test_the_notice_is_in_arabic_too(tmp_path: Path) -> None:
     out = _first_screen(tmp_path, "ar")
     assert "مرة واحدة" in out["notice"], out["notice"]
+
+
+ANSWER = """
+import asyncio, sys
+from tcgtui.tui.app import HUMAN, Settings, TcgApp
+
+async def main():
+    app = TcgApp(Settings((HUMAN, sys.argv[2]), game_id=sys.argv[1], seed=0, pause=0.0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        while app.board is None or not app.board.is_mounted or app.board.session.human_waiting() is None:
+            await asyncio.sleep(0.005)
+        await pilot.press("enter")
+        session = app.board.session
+        while not any(d.seat == 1 for d in session.decisions):
+            await asyncio.sleep(0.005)
+        answer = next(d for d in session.decisions if d.seat == 1)
+        print("compiling", app.compiling is not None and app.compiling.process.poll() is None)
+        print("interim", answer.info.get("interim"))
+        print("playouts", answer.info.get("playouts"))
+
+asyncio.run(main())
+"""
+
+
+def test_an_empty_cache_does_not_hold_the_first_answer(tmp_path: Path) -> None:
+    """The person's first move is answered while the compile still runs (the card game's takes
+    20 s and more), by the same player on the interim path (issue 26 item 4; the time is
+    tcgtui perf's: --only first_answer)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "empty-cache")}
+    done = subprocess.run([sys.executable, "-c", ANSWER, "tcg", "mc:100"], cwd=ROOT, env=env, check=True,
+                          capture_output=True, text=True, timeout=300)
+    out = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    assert out["compiling"] == "True" and out["interim"] == "True", out
+    assert int(out["playouts"]) % 100 == 0 and int(out["playouts"]) >= 200, out   # K = 100 per legal move

@@ -280,7 +280,7 @@ async def test_race_the_scientist_plays_the_same_deal_out_of_sight_until_both_ro
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot, app)
             board = app.board
-            for _ in range(200):                     # the scientist finishes its round while the person thinks
+            for _ in range(2400):                    # the scientist finishes its round (in its own process) while the person thinks
                 if board.rival_result is not None:
                     break
                 await pilot.pause(0.05)
@@ -318,6 +318,11 @@ async def test_race_against_a_model_through_the_real_test_server(db: Path) -> No
             assert "llm:fake: thinking, turn" in screen_text(app) or board.rival_result is not None
             await guess_by_keys(pilot, app, "return card.color == 'red'")      # the person solves on turn 1
             await settle(pilot, app)
+            for _ in range(2400):                    # the game is over once the rival's round (its own process) is
+                if isinstance(app.screen, GameOverScreen):
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause()
             assert isinstance(app.screen, GameOverScreen) and board.rival_result is not None
             assert "llm:fake scored 29 on the same deal" in screen_text(app)
             assert not any("stream" in w.id for w in board.query("*") if w.id)   # its reasoning never shows

@@ -89,7 +89,8 @@ class GameScreen(LocalizedScreen[None]):
     @classmethod
     def warm_up(cls, host: Any, game: Any, seats: Sequence[str]) -> None:
         """Make the game's compiled search ready in the background while the person reads the
-        board, and set ``host.search_ready`` when it is (search players wait for it).
+        board, and set ``host.search_ready`` when it is; until then search players decide on the
+        game's interim path (``GameSpec.interim``, else the core API), so nobody waits for it.
 
         With an empty numba cache (a new install) the compile runs in a child process, so
         this process keeps the GIL for the screen, and a notice says what happens and that

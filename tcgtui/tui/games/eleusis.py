@@ -25,7 +25,7 @@ from textual.widget import Widget
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from tcgtui.console_text import clean
-from tcgtui.engine.core import Event, Match
+from tcgtui.engine.core import Event
 from tcgtui.engine.eleusis.cards import Card, parse_card
 from tcgtui.engine.eleusis.moves import Play
 from tcgtui.engine.eleusis.narrator import shown
@@ -283,33 +283,41 @@ class EleusisScreen(GameScreen):
         """``--race SPEC``: who plays this deal at the same time (not for a spectator or a resumed round)."""
         return "" if self.session.spectating else (self.host.settings.rival or "")
 
-    @work(group="rival", exit_on_error=False)
-    async def run_rival(self) -> None:
-        """The rival's round on the same deal and rule, seen only as a turn count until both end."""
-        from tcgtui.match import run_match
-        from tcgtui.opponents.registry import make_agent
-        from tcgtui.store.db import now
-        settings, started = self.host.settings, now()
+    @work(thread=True, group="rival", exit_on_error=False)
+    def run_rival(self) -> None:
+        """The rival's round on the same deal and rule, seen only as a turn count until both end.
+        It plays in a child process (``tcgtui.tui.rival``): its thinking and the verdicts on its
+        guesses never hold the screen (issue 26: typing froze for seconds and keys were lost).
+        This thread only waits for its messages and hands them to the screen."""
+        from textual.worker import get_current_worker
 
-        async def moved(rec: Any) -> None:
+        from tcgtui.store.db import now
+        from tcgtui.tui.rival import Round, play_round
+        settings, started, worker = self.host.settings, now(), get_current_worker()
+        job = Round(settings.game_id, dict(settings.params), self.session.seed, self.rival,
+                    dict(settings.agent_options), self.catalog.code)
+
+        def received(message: tuple[Any, ...]) -> None:
+            if not worker.is_cancelled:
+                try:
+                    self.app.call_from_thread(self._rival_message, message, started)
+                except RuntimeError:          # the app closed meanwhile
+                    pass
+        play_round(job, received, lambda: worker.is_cancelled)
+
+    def _rival_message(self, message: tuple[Any, ...], started: str) -> None:
+        """One message of the rival's round, on the screen's thread (the store lives here too)."""
+        if message[0] == "turn":
             self.rival_turns += 1
-            self.query_one(RivalPanel).refresh(layout=True)
-        try:
-            agent = make_agent(self.rival, **{**settings.agent_options, "game": self.session.game})
-            match = Match(self.session.game, self.session.seed)
-            try:
-                result = await run_match(self.session.game, self.session.seed, (agent,), lang=self.catalog.code,
-                                         match=match, on_decision=moved)
-            finally:
-                await agent.aclose()
-            self.rival_board = match.state.observation(0).board
-        except Exception as exc:     # a rival that cannot play (an endpoint down) does not stop the person's round
-            self.rival_error = str(exc) or type(exc).__name__
-            self.query_one(RivalPanel).refresh(layout=True)
-            return
-        self.rival_result = result
-        if settings.keep_rival is not None:
-            settings.keep_rival(result, self.catalog.code, started)
+        elif message[0] == "error":
+            self.rival_error = message[1]
+        elif message[0] == "ended":
+            self.rival_error = self.tr("eleusis.ui.race.ended", code=message[1])
+        else:
+            _, self.rival_result, self.rival_board = message
+            keep = self.host.settings.keep_rival
+            if keep is not None:
+                keep(self.rival_result, self.catalog.code, started)
         self.query_one(RivalPanel).refresh(layout=True)
 
     def show_rival(self) -> None:
@@ -416,6 +424,8 @@ class EleusisScreen(GameScreen):
                 await self.rival_worker.wait()
             except (WorkerCancelled, WorkerFailed):     # the screen is closing: nothing to show
                 pass
+            if self.rival_worker.is_cancelled or not self.is_attached:
+                return
         self.show_rival()
         self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
 
