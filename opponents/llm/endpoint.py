@@ -71,6 +71,7 @@ class EndpointSettings:
     parse: str = STRICT
     stream: bool = False
     history_tokens: int = 12000       # estimated prompt budget; rules and cards always kept
+    context_length: int | None = None  # the server's context in tokens; None: asked of the server
     backoff_base: float = 1.0         # first retry waits about this long, doubling after
     backoff_max: float = 60.0         # no single wait is longer, Retry-After included
     max_reply_bytes: int = 8 << 20    # a larger body is a fault, not a move
@@ -84,11 +85,14 @@ class EndpointSettings:
 
     def public(self) -> dict[str, Any]:
         """What a record may say about this endpoint (no key, no credentials in the URL)."""
-        return {"model": self.model, "base_url": redact_url(self.base_url),
+        out = {"model": self.model, "base_url": redact_url(self.base_url),
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
                 "extra_body": self.extra_body, "stream": self.stream, "parse": self.parse,
                 "invalid_retries": self.invalid_retries, "fallback": self.fallback,
                 "history_tokens": self.history_tokens}
+        if self.context_length is not None:      # only when given: runs recorded before it stay comparable
+            out["context_length"] = self.context_length
+        return out
 
 
 def _number(options: Mapping[str, Any], key: str, flag: str, lo: float, kind: type,
@@ -133,6 +137,7 @@ def settings_from_options(model: str, options: Mapping[str, Any],
         stream=bool(options.get("stream", False)),
         history_tokens=_number(options, "history_tokens", "--history-tokens", 1, int,
                                d["history_tokens"].default),
+        context_length=_number(options, "context_length", "--context-length", 1, int, None),
         backoff_base=_number(options, "backoff_base", "backoff_base", 0, float, d["backoff_base"].default),
         backoff_max=_number(options, "backoff_max", "backoff_max", 0, float, d["backoff_max"].default),
         max_reply_bytes=_number(options, "max_reply_bytes", "max_reply_bytes", 1, int,

@@ -15,6 +15,13 @@ plays Eleusis and translates its guesses, ``duel_policy`` proposes and solves pu
 ``invalid_replies`` puts scripted invalid moves in front of another policy).
 A fault never uses up a scripted reply, so a script lists only what succeeds.
 Every request is recorded, headers included, so tests can check what was sent.
+
+Like llama.cpp's server it can have a context (``n_ctx``: a longer prompt gets llama.cpp's 400,
+``exceed_context_size_error``), say it (``says_context``: ``GET /props`` as llama.cpp, or
+``max_model_len`` in ``GET /v1/models`` as vLLM) and count tokens (``tokenizer``: ``POST /tokenize``
+as llama.cpp; ``usage`` then counts with it, plus a chat template's tokens per message).
+``fake_tokens`` is a tokenizer like a small model's that has no Arabic merges: a token per
+four ASCII characters, one per other character.  These side requests are kept in ``side``.
 """
 
 from __future__ import annotations
@@ -415,10 +422,31 @@ def invalid_replies(schedule: dict[int, str] | list[str], then: Policy, game: st
     return answer
 
 
-def _usage(reply: Reply, request: dict[str, Any]) -> dict[str, Any] | None:
+TEMPLATE_TOKENS = 5          # the fake chat template's tokens around each message (as ChatML's)
+
+
+def fake_tokens(text: str) -> int:
+    """A small model's count without Arabic merges: a token per 4 ASCII characters, 1 per other."""
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    return -(-ascii_chars // 4) + len(text) - ascii_chars
+
+
+Tokenizer = Callable[[str], int]
+
+
+def prompt_tokens(request: dict[str, Any], tokenizer: Tokenizer | None) -> int:
+    """The prompt's tokens: with a tokenizer, its count of each message plus the template's;
+    without, all the characters / 4."""
+    messages = request.get("messages", [])
+    if tokenizer is None:
+        return sum(len(_text(m.get("content"))) for m in messages) // 4
+    return sum(tokenizer(_text(m.get("content"))) + TEMPLATE_TOKENS for m in messages) + 3
+
+
+def _usage(reply: Reply, request: dict[str, Any], tokenizer: Tokenizer | None = None) -> dict[str, Any] | None:
     if reply.usage != "auto":
         return reply.usage  # type: ignore[return-value]
-    prompt = sum(len(_text(m.get("content"))) for m in request.get("messages", []))
+    prompt = prompt_tokens(request, tokenizer) * 4
     out = len(reply.content or "") + len(reply.reasoning or "")
     return {"prompt_tokens": prompt // 4, "completion_tokens": out // 4 + 1,
             "total_tokens": (prompt + out) // 4 + 1,
@@ -459,6 +487,22 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             pass
 
+    def do_GET(self) -> None:
+        owner = self.server.owner
+        owner.side.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, b"", None,
+                                   time.monotonic()))
+        path = self.path.rstrip("/")
+        if path == "/props" and owner.says_context == "props" and owner.n_ctx is not None:
+            self._send(200, json.dumps({"default_generation_settings": {"n_ctx": owner.n_ctx},
+                                        "total_slots": 1}).encode())
+        elif path.endswith("/v1/models"):
+            entry: dict[str, Any] = {"id": "fake", "object": "model", "owned_by": "tcgtui"}
+            if owner.says_context == "models" and owner.n_ctx is not None:
+                entry["max_model_len"] = owner.n_ctx
+            self._send(200, json.dumps({"object": "list", "data": [entry]}).encode())
+        else:
+            self._send(404, b'{"error": {"message": "not found"}}')
+
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         try:
@@ -466,8 +510,28 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             request = None
         owner = self.server.owner
-        fault, reply = owner._next(Received(self.path, {k.lower(): v for k, v in self.headers.items()},
-                                            raw, request, time.monotonic()))
+        if not self.path.rstrip("/").endswith("/chat/completions"):     # /tokenize, or nothing this serves
+            owner.side.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, raw, request,
+                                       time.monotonic()))
+            if owner.tokenizer is None or self.path.rstrip("/") != "/tokenize" or not isinstance(request, dict) \
+                    or not isinstance(request.get("content"), str):
+                self._send(404, b'{"error": {"message": "not found"}}')
+                return
+            self._send(200, json.dumps({"tokens": list(range(owner.tokenizer(request["content"])))}).encode())
+            return
+        received = Received(self.path, {k.lower(): v for k, v in self.headers.items()}, raw, request,
+                            time.monotonic())
+        if owner.n_ctx is not None and isinstance(request, dict) and "messages" in request:
+            n = prompt_tokens(request, owner.tokenizer)
+            if n >= owner.n_ctx:         # llama.cpp's answer to a prompt over its context; no reply used up
+                with owner._lock:
+                    owner.requests.append(received)
+                self._send(400, json.dumps({"error": {
+                    "code": 400, "message": f"request ({n} tokens) exceeds the available context size "
+                    f"({owner.n_ctx} tokens), try increasing it", "type": "exceed_context_size_error",
+                    "n_prompt_tokens": n, "n_ctx": owner.n_ctx}}).encode())
+                return
+        fault, reply = owner._next(received)
         try:
             self._answer(request or {}, fault, reply)
         except (BrokenPipeError, ConnectionResetError):
@@ -506,7 +570,7 @@ class _Handler(BaseHTTPRequestHandler):
         body: dict[str, Any] = {"id": "fake", "object": "chat.completion", "model": request.get("model"),
                                 "choices": [{"index": 0, "message": message,
                                              "finish_reason": reply.finish_reason}]}
-        usage = _usage(reply, request)
+        usage = _usage(reply, request, self.server.owner.tokenizer)
         if usage is not None:
             body["usage"] = usage
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
@@ -549,7 +613,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._hang_up()
             return
         event({}, reply.finish_reason)
-        usage = _usage(reply, request)
+        usage = _usage(reply, request, self.server.owner.tokenizer)
         if usage is not None and (request.get("stream_options") or {}).get("include_usage"):
             obj = {"id": "fake", "object": "chat.completion.chunk", "choices": [], "usage": usage}
             self._chunk(b"data: " + json.dumps(obj).encode() + b"\n\n")
@@ -577,7 +641,9 @@ class ChatServer:
 
     def __init__(self, script: Iterable[str | Reply] = (), policy: Policy | None = None,
                  faults: Iterable[Fault | None] | Callable[[int, Received], Fault | None] = (),
-                 host: str = "127.0.0.1", port: int = 0, tokens_per_second: float = 0.0) -> None:
+                 host: str = "127.0.0.1", port: int = 0, tokens_per_second: float = 0.0,
+                 n_ctx: int | None = None, says_context: str | None = None,
+                 tokenizer: Tokenizer | None = None) -> None:
         if not tokens_per_second >= 0:
             raise ValueError(f"tokens_per_second: {tokens_per_second} is not a pace; expected 0 or more")
         self.tokens_per_second = tokens_per_second
@@ -585,6 +651,8 @@ class ChatServer:
         self.policy = policy or hand_policy()
         self.faults = faults if callable(faults) else list(faults)
         self.requests: list[Received] = []
+        self.side: list[Received] = []           # /props, /v1/models, /tokenize
+        self.n_ctx, self.says_context, self.tokenizer = n_ctx, says_context, tokenizer
         self._lock = threading.Lock()
         self._httpd = _Server((host, port), _Handler)
         self._httpd.owner = self
