@@ -19,7 +19,8 @@ Every request is recorded, headers included, so tests can check what was sent.
 Like llama.cpp's server it can have a context (``n_ctx``: a longer prompt gets llama.cpp's 400,
 ``exceed_context_size_error``), say it (``says_context``: ``GET /props`` as llama.cpp, or
 ``max_model_len`` in ``GET /v1/models`` as vLLM) and count tokens (``tokenizer``: ``POST /tokenize``
-as llama.cpp; ``usage`` then counts with it, plus a chat template's tokens per message).
+as llama.cpp, unless ``exposes_tokenizer`` is False; ``usage`` then counts with it, plus a chat
+template's tokens per message).
 ``fake_tokens`` is a tokenizer like a small model's that has no Arabic merges: a token per
 four ASCII characters, one per other character.  These side requests are kept in ``side``.
 """
@@ -513,7 +514,8 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.path.rstrip("/").endswith("/chat/completions"):     # /tokenize, or nothing this serves
             owner.side.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, raw, request,
                                        time.monotonic()))
-            if owner.tokenizer is None or self.path.rstrip("/") != "/tokenize" or not isinstance(request, dict) \
+            if owner.tokenizer is None or not owner.exposes_tokenizer or self.path.rstrip("/") != "/tokenize" \
+                    or not isinstance(request, dict) \
                     or not isinstance(request.get("content"), str):
                 self._send(404, b'{"error": {"message": "not found"}}')
                 return
@@ -643,7 +645,7 @@ class ChatServer:
                  faults: Iterable[Fault | None] | Callable[[int, Received], Fault | None] = (),
                  host: str = "127.0.0.1", port: int = 0, tokens_per_second: float = 0.0,
                  n_ctx: int | None = None, says_context: str | None = None,
-                 tokenizer: Tokenizer | None = None) -> None:
+                 tokenizer: Tokenizer | None = None, exposes_tokenizer: bool = True) -> None:
         if not tokens_per_second >= 0:
             raise ValueError(f"tokens_per_second: {tokens_per_second} is not a pace; expected 0 or more")
         self.tokens_per_second = tokens_per_second
@@ -653,6 +655,7 @@ class ChatServer:
         self.requests: list[Received] = []
         self.side: list[Received] = []           # /props, /v1/models, /tokenize
         self.n_ctx, self.says_context, self.tokenizer = n_ctx, says_context, tokenizer
+        self.exposes_tokenizer = exposes_tokenizer      # False: usage counts with it, /tokenize is absent
         self._lock = threading.Lock()
         self._httpd = _Server((host, port), _Handler)
         self._httpd.owner = self
