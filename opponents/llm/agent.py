@@ -5,8 +5,9 @@ is read is the game's ``Prompter`` (``engine.prompting``), got from the
 registry with the seat's language and prompt style
 (``SeatContext.options["prompt_style"]``, default the game's first style).
 Each decision sends the conversation (the prompter's first message, recent
-turns within ``history_tokens``, this turn's message; only this turn's when
-the prompter has ``keeps_history = False``), sets any reasoning apart, and
+turns within ``history_tokens`` and within the model's context with room for
+the reply, this turn's message; only this turn's when the prompter has
+``keeps_history = False``), sets any reasoning apart, and
 hands the answer to ``Prompter.parse``.  What happens to an unusable reply
 depends on the game (``GameInfo.invalid``):
 
@@ -40,6 +41,9 @@ An endpoint that stays down raises ``AgentError``: the game is errored, never lo
   no_tags, no_name, unknown, ambiguous, not_in_hand, empty for the card game; format,
   out_of_bounds, taken... for grid games), ``latency_s``, ``finish_reason``; texts over
   64k characters keep their head and tail, with ``reply_chars``/``reasoning_chars`` the full length.
+- ``history_turns``: earlier turns sent with this one (within ``history_tokens`` and the model's
+  context, ``context.py``); ``overflow_retries``: times the server said the prompt did not fit
+  its context and the turn was asked again with the older half of the history dropped.
 - ``messages``: the whole conversation of the decision, only with ``log_prompts=True``.
 
 Options (``make_agent("llm:MODEL", **options)``): the endpoint settings of
