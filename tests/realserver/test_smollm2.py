@@ -79,7 +79,8 @@ def figures(db: Path) -> dict[str, Any]:
     latency = [a["latency_s"] for a in attempts]
     return {
         "games": [list(g) for g in games], "decisions": len(infos), "requests": len(attempts),
-        "parse_paths": dict(Counter(a["parse_path"] for a in attempts)),
+        "parse_paths": dict(Counter(a["parse_path"] for a in attempts)),        # per reply
+        "played_by": dict(Counter(i["parse_path"] for i in infos)),            # per decision ("none": no move read)
         "errors": dict(Counter(a["error"] for a in attempts if a["error"] is not None)),
         "invalid_rate": round(sum(a["error"] is not None for a in attempts) / max(1, len(attempts)), 3),
         "fallbacks": dict(Counter(i["fallback"] for i in infos if i["fallback"])),
