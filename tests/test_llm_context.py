@@ -161,3 +161,26 @@ def test_an_overflow_tells_the_size_and_the_prompt():
         with pytest.raises(ContextOverflow) as err:
             run(closing(agent, agent.client.complete([{"role": "user", "content": "hi"}])))
     assert isinstance(err.value, EndpointDown) and (err.value.size, err.value.prompt_tokens) == (8192, 9000)
+
+
+def test_watch_refuses_before_the_screen_opens(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    with ChatServer(n_ctx=2500, says_context="props", tokenizer=fake_tokens) as server:
+        rc = main(["watch", "--p1", "llm:fake", "--p2", "random", "--lang", "ar", "--seed", "1",
+                   "--base-url", server.base_url, "--db", str(tmp_path / "w.sqlite3")])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "has 2500" in err
+
+
+def test_a_server_that_cannot_be_reached_is_not_asked_again_and_nothing_is_refused() -> None:
+    """No context learned, no tokenizer: the check lets the run go on (its games will meet the fault)."""
+    import asyncio
+    import socket
+
+    from tcgtui.context_check import check_contexts
+    from tcgtui.packs import DEFAULT_PACK, load_pack
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]                  # closed again: nothing listens there
+    game = TcgGame(load_pack(DEFAULT_PACK))
+    asyncio.run(check_contexts(game, ["llm:gone", "random"], {"base_url": f"http://127.0.0.1:{port}/v1"},
+                               ["en", "ar"]))

@@ -268,14 +268,12 @@ class ChatClient:
 
     async def get_json(self, url: str, body: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
         """A side request (``/props``, ``/tokenize``): GET, or POST ``body``; its JSON, or None for
-        anything but a 200 with JSON (the server may not offer it; the game does not depend on it)."""
-        try:
-            if body is None:
-                resp = await self._client().get(url, timeout=timeout)
-            else:
-                resp = await self._client().post(url, json=body, timeout=timeout)
-        except httpx.HTTPError:
-            return None
+        anything but a 200 with JSON (the server may not offer it; the game does not depend on it).
+        A server that cannot be reached raises ``httpx.TransportError``."""
+        if body is None:
+            resp = await self._client().get(url, timeout=timeout)
+        else:
+            resp = await self._client().post(url, json=body, timeout=timeout)
         if resp.status_code != 200 or len(resp.content) > self.settings.max_reply_bytes:
             return None
         try:

@@ -19,10 +19,11 @@ The prompt gets what the context leaves after the reply: ``max_tokens`` when set
 
 from __future__ import annotations
 
-import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
+
+import httpx
 
 from tcgtui.opponents.llm.prompts import IMAGE_TOKENS, Message, content_text, message_tokens
 
@@ -88,7 +89,6 @@ class EndpointContext:
     learned: bool = False
     scale: float = 1.0                       # server's prompt tokens / our count, the largest seen
     counts: OrderedDict[str, int] = field(default_factory=OrderedDict)
-    lock: asyncio.Lock | None = None
 
 
 _ENDPOINTS: dict[tuple[str, str], EndpointContext] = {}
@@ -120,15 +120,13 @@ class ContextFit:
         return "estimate" if self.state.tokenizer is None else "tokenizer"
 
     async def learn(self) -> None:
-        """Ask the server once (per endpoint and process) for its context and tokenizer."""
+        """Ask the server once (per endpoint and process) for its context and tokenizer.  Games that
+        start together may each ask: the answers are the same.  A server that cannot be reached is
+        not asked further (the game itself will meet that, with its retries)."""
         st = self.state
         if st.learned:
             return
-        if st.lock is None:
-            st.lock = asyncio.Lock()
-        async with st.lock:
-            if st.learned:
-                return
+        try:
             if st.n_ctx is None:
                 size = context_from_props(await self.get_json(self.root + "/props", None))
                 if size is not None:
@@ -141,7 +139,9 @@ class ContextFit:
                 if _tokens(await self.get_json(self.root + path, body(self.model, "hello"))):
                     st.tokenizer = index
                     break
-            st.learned = True
+        except httpx.TransportError:
+            pass
+        st.learned = True
 
     async def _text_tokens(self, text: str) -> int:
         st = self.state
@@ -152,7 +152,10 @@ class ContextFit:
             st.counts.move_to_end(text)
             return hit
         path, body = TOKENIZERS[st.tokenizer]
-        n = _tokens(await self.get_json(self.root + path, body(self.model, text)))
+        try:
+            n = _tokens(await self.get_json(self.root + path, body(self.model, text)))
+        except httpx.TransportError:
+            n = None
         if n is None:                  # the tokenizer stopped answering: estimate from here on
             st.tokenizer = None
             return message_tokens({"content": text}) - 4
