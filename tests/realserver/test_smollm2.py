@@ -5,10 +5,11 @@ an 8,192-token context, on every registered game, in English and Arabic, as ``tc
 The model rarely follows a format, so this is what a researcher meets with a small local model:
 every game must end by its rules (finished, or disqualified where the rules count invalid moves),
 none may error, every reply is stored with how it was read.  History settings are the defaults
-(a 12,000-token budget, larger than the context: the prompt is fitted to the context); the Arabic
-card game, whose rules and cards alone are about 4,000 of this model's tokens, runs with every
-setting at its default.  The other games are kept short through their parameters and a 96-token
-reply, so the whole file takes a few minutes on 2 idle cores.
+(a 12,000-token budget, larger than the context: the prompt is fitted to the context); the card
+game, whose Arabic rules and cards alone are about 4,000 of this model's tokens, runs with the game's
+settings at their defaults and replies capped at 256 tokens (uncapped, this model often writes
+until the context is full: minutes a reply on 2 cores).  The other games are kept short through their
+parameters and a 96-token reply.
 
 ``TCGTUI_SMOLLM2_REPORT=FILE`` writes what the model did, game by game (parse paths, invalid
 replies, fallbacks, seconds per request), as JSON.
@@ -39,7 +40,7 @@ THREADS = int(os.environ.get("TCGTUI_LLAMA_THREADS") or 2)
 SHORT = ["--max-tokens", "96", "--temperature", "0.7"]
 # game: (opponent, bench flags that keep it short, endpoint flags)
 GAMES: dict[str, tuple[str, list[str], list[str]]] = {
-    "tcg": ("random", [], []),                                              # every setting at its default
+    "tcg": ("random", [], ["--max-tokens", "256"]),      # the game's and the history's settings at their defaults
     "tictactoe": ("random", ["--param", "move_cap=6"], SHORT),
     "connect4": ("random", ["--param", "move_cap=8"], SHORT),
     "gomoku": ("random", ["--param", "move_cap=8"], SHORT),
