@@ -157,6 +157,15 @@ class GameState(ABC, Generic[Move]):
         """The full true state, for replay checks and debugging (never for agents)."""
 
 
+@dataclass(frozen=True)
+class RandomAttempt:
+    """A random player's reply and how the rules read it: a move, or an invalid kind."""
+
+    raw: str
+    move: str | None
+    invalid: str | None
+
+
 class Game(ABC, Generic[Move]):
     """A ruleset with its setup: makes initial states and names moves.
 
@@ -165,6 +174,16 @@ class Game(ABC, Generic[Move]):
     """
 
     name: str
+    # A protocol that always seats the measured player in one seat (the seed's card game: seat 1).
+    measured_seat: int | None = None
+    # Whether tcgtui's own search players (mc, mcts) play these rules; a protocol with rules
+    # of its own (the seed's card game) brings its own opponents instead.
+    tcgtui_search: bool = True
+
+    def run_seed(self, run_seed: int, index: int) -> int | None:
+        """The seed of game ``index`` of a run where the protocol fixes it (the seed's code deals
+        game i from run seed + i); None: the bench's own derivation."""
+        return None
 
     @abstractmethod
     def new_state(self, seed: int) -> GameState[Move]:
@@ -194,6 +213,11 @@ class Game(ABC, Generic[Move]):
         """The game as its players may know it (what agents are handed): the game itself,
         unless its setup holds a secret (Eleusis's rule), which this copy leaves out."""
         return self
+
+    def random_attempt(self, obs: Any, rng: Any) -> RandomAttempt | None:
+        """What a uniformly random player does here when the protocol's random player may name
+        an invalid move (the grid games' seed); None: it picks among ``obs.legal_moves``."""
+        return None
 
     def resample(self, obs: Any, rng: Any) -> GameState[Move]:
         """A full state consistent with ``obs``: exactly the state in a game of perfect

@@ -151,6 +151,10 @@ class Reference:
     takes_arg: bool = False
     default_arg: int | None = None
     max_arg: int | None = None
+    # Handed a clone of the true state instead of a re-deal: only a protocol's own opponent
+    # that saw everything in the seed's code (the card game's rollout:K, mcts-seed:K).
+    sees_state: bool = False
+    protocol: str = ""                # the protocol it belongs to ("seed"); "": every protocol
 
 
 @dataclass(frozen=True)
@@ -168,7 +172,7 @@ class GameSpec:
     rules_text: Callable[..., Any] | None = None              # (game, lang) -> the rules as players read them
     references: tuple[Reference, ...] = ()
     fast: Callable[[], Any] | None = None                     # compiled search accelerator (module), when there is one
-    # Hooks other layers look for: analyze, seed_json, result_code, move_kind, parse_position,
+    # Hooks other layers look for: analyze, seed_files, result_code, move_kind, parse_position,
     # perf (players ``tcgtui perf`` times), reads_records (the report hands analyses whole records).
     extras: Mapping[str, Any] = field(default_factory=dict)
 

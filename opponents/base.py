@@ -44,6 +44,14 @@ class AgentError(Exception):
     (an endpoint that stays down).  The game ends as errored, never as a loss."""
 
 
+def refuse_other_rules(spec: str, game: Any) -> None:
+    """tcgtui's search plays tcgtui's rules: a protocol with rules of its own (``Game.tcgtui_search``
+    false) is refused in one line rather than searched under the wrong rules."""
+    if not getattr(game, "tcgtui_search", True):
+        from tcgtui import locales
+        raise OptionError(locales.load().t("arena.search_other_rules", spec=spec))
+
+
 @dataclass
 class Decision:
     """A chosen move and what the agent wants recorded about choosing it."""

@@ -26,7 +26,7 @@ import numpy as np
 
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event, Game
-from tcgtui.opponents.base import Agent, Decision, SeatContext
+from tcgtui.opponents.base import Agent, Decision, SeatContext, refuse_other_rules
 from tcgtui.opponents.montecarlo import best_moves, random_playout, score_of
 from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, is_cheap, run_batches, split
 from tcgtui.opponents.spec import AgentSpec
@@ -48,6 +48,7 @@ class ISMCTSAgent(Agent):
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
         self.game = ctx.game
+        refuse_other_rules(self.spec, self.game)
         self._loaded = False           # the compiled path loads at the first decision, off the event loop
 
     def _load(self) -> None:

@@ -28,7 +28,7 @@ import numpy as np
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event, Game, GameState
 from tcgtui.engine.fast import DRAW, WIN
-from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
+from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, refuse_other_rules
 from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, is_cheap, run_batches, split
 from tcgtui.opponents.spec import AgentSpec
 
@@ -87,6 +87,7 @@ class MonteCarloAgent(Agent):
         self.fast = None
         self._loaded = False           # the compiled path loads at the first decision, off the event loop
         self._true_state = None
+        refuse_other_rules(self.spec, self.game)
         if self.peek and registry.get(self.game.name).fast is None:
             raise AgentError(f"{self.spec}: {self.game.name} has no compiled path to peek with")
 

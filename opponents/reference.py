@@ -14,7 +14,8 @@ from typing import Any
 
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event
-from tcgtui.opponents.base import Agent, Decision, SeatContext
+from tcgtui.engine.protocols import protocol_of
+from tcgtui.opponents.base import Agent, AgentError, Decision, OptionError, SeatContext
 from tcgtui.opponents.spec import AgentSpec
 
 
@@ -29,13 +30,29 @@ class ReferenceAgent(Agent):
         ref = registry.get(self.game.name).reference(self.parsed.kind)
         if ref is None:
             raise ValueError(f"{self.spec} cannot play {self.game.name}")
+        if ref.protocol and protocol_of(self.game.setup()) != ref.protocol:
+            from tcgtui import locales
+            raise OptionError(locales.load().t("arena.protocol_opponent", spec=self.spec, protocol=ref.protocol))
         self.choose = ref.policy(self.game, self.parsed.n or None)
+        self.omniscient = ref.sees_state
+        self._true_state: Any = None
+
+    def see_state(self, state: Any) -> None:
+        self._true_state = state
 
     async def decide(self, obs: Any, events: list[Event]) -> Decision:
-        state = self.game.resample(obs, self.rng)
+        if self.omniscient:
+            state, self._true_state = self._true_state, None
+            if state is None:
+                raise AgentError(f"{self.spec} needs the true state, and this runner did not hand it over")
+        else:
+            state = self.game.resample(obs, self.rng)
         started = time.process_time()
         move = await asyncio.to_thread(self.choose, state, self.rng)
         return Decision(move, {"cpu_s": round(time.process_time() - started, 6)})
 
     def describe(self) -> dict[str, Any]:
-        return {"spec": self.spec, "kind": "reference", "name": self.parsed.kind, "arg": self.parsed.n or None}
+        out = {"spec": self.spec, "kind": "reference", "name": self.parsed.kind, "arg": self.parsed.n or None}
+        if self.omniscient:
+            out["omniscient"] = True
+        return out

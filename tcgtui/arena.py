@@ -14,11 +14,13 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
+from tcgtui.engine.protocols import PROTOCOLS
 from tcgtui.engine.registry import GameSpec, ParamError, UnknownGame
 from tcgtui.errors import UserError
 from tcgtui.referee import ready
 
-SHORTCUTS = {"pack": "pack", "deck": "deck", "opp_deck": "opp_deck", "position": "position", "to_move": "to_move"}
+SHORTCUTS = {"pack": "pack", "deck": "deck", "opp_deck": "opp_deck", "position": "position", "to_move": "to_move",
+             "protocol": "protocol", "upstream": "upstream"}
 
 
 def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog, *, pack: bool = True,
@@ -31,9 +33,16 @@ def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog, *, pac
     if position:
         p.add_argument("--position", default=None, metavar="ROWS", help=text.t("arena.position"))
         p.add_argument("--to-move", dest="to_move", default=None, metavar="X|O", help=text.t("arena.to_move"))
+    add_protocol_arguments(p, text)
     for flag, (name, help_key) in game_shortcuts().items():
         p.add_argument(f"--{flag.replace('_', '-')}", dest=flag, default=None, metavar=name.upper(),
                        help=text.t(help_key))
+
+
+def add_protocol_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
+    """--protocol and --upstream: the games' parameters ``protocol`` and ``upstream`` (engine/protocols.py)."""
+    p.add_argument("--protocol", default=None, choices=PROTOCOLS, help=text.t("arena.protocol"))
+    p.add_argument("--upstream", default=None, metavar="DIR", help=text.t("arena.upstream"))
 
 
 def game_shortcuts() -> dict[str, tuple[str, str]]:
@@ -88,7 +97,7 @@ def given_params(args: argparse.Namespace, spec: GameSpec) -> dict[str, Any]:
 def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
     """Parameters naming a file or a pack become what they hold, read here (the engine does no I/O):
     kind ``pack`` a loaded pack, ``jsonl`` ``{"path", "rows"}`` of a JSON Lines file, ``deck`` a deck
-    list, ``questions`` a question set.  An empty value means none; a value already loaded is kept."""
+    list, ``questions`` a question set, ``upstream`` the user's checkout of a seed's repository.  An empty value means none; a value already loaded is kept."""
     out = dict(params)
     loaders = None
     for p in spec.info.params:
@@ -109,7 +118,8 @@ def param_flag(name: str) -> str:
 def _file_loaders() -> dict[str, Any]:
     from tcgtui.packs import load_pack, read_deck
     from tcgtui.questions import load_set
-    return {"pack": lambda flag, name: load_pack(name), "deck": read_deck, "questions": load_set,
+    from tcgtui.upstream import load as load_upstream
+    return {"upstream": load_upstream, "pack": lambda flag, name: load_pack(name), "deck": read_deck, "questions": load_set,
             "jsonl": lambda flag, path: {"path": path, "rows": read_jsonl(path, flag)}}
 
 

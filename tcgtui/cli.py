@@ -21,7 +21,7 @@ from tcgtui.errors import UserError
 from tcgtui.opponents.base import OptionError
 
 COMMANDS = ("play", "watch", "bench", "report", "baseline", "games", "analyze", "cards", "rules", "perf",
-            "eleusis", "duel", "deck")
+            "eleusis", "duel", "deck", "models")
 
 
 class _Parser(argparse.ArgumentParser):

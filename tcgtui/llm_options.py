@@ -21,8 +21,10 @@ from tcgtui.userfiles import TooDeep, parse_json
 from tcgtui.opponents.base import check_number
 
 FLAGS = ("base_url", "temperature", "max_tokens", "extra_body", "timeout", "max_retries",
-         "invalid_retries", "fallback", "parse", "stream", "history_tokens", "context_length",
-         "judge")
+         "invalid_retries", "fallback", "parse", "stream", "history_tokens", "context_length", "judge",
+         "models")
+# What a models.toml entry sets for itself: these flags apply only to llm:MODEL players.
+ENTRY_OWNED = ("base_url", "temperature", "max_tokens", "extra_body", "stream")
 
 
 def add_endpoint_arguments(parser: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -41,6 +43,7 @@ def add_endpoint_arguments(parser: argparse.ArgumentParser, text: locales.Catalo
     g.add_argument("--history-tokens", type=int, metavar="N", help=text.t("llm_options.history_tokens"))
     g.add_argument("--context-length", type=int, metavar="N", help=text.t("llm_options.context_length"))
     g.add_argument("--judge", metavar="llm:MODEL", help=text.t("llm_options.judge"))
+    g.add_argument("--models", metavar="FILE", help=text.t("llm_options.models"))
 
 
 RANGES = SAMPLING_RANGES
@@ -74,4 +77,33 @@ def endpoint_options(args: argparse.Namespace) -> dict[str, Any]:
                           ("history_tokens", "--history-tokens", 1),
                           ("context_length", "--context-length", 1)):
         _positive(out.get(key), flag, lo)
+    return out
+
+
+def player_keys(specs: list[str], options: dict[str, Any]) -> dict[str, str]:
+    """Each spec's key, what its games are stored under: an ``llm:`` player's says which entry or
+    model and, unless they are the defaults, which settings (``opponents.llm.agent.player_key``).
+
+    A flag an entry sets for itself (``--temperature``...) given when every model player is an
+    entry would change nothing: refused in one line."""
+    from tcgtui.model_registry import cached
+    from tcgtui.opponents.llm.agent import player_key, resolve
+    from tcgtui.opponents.spec import parse_spec
+
+    out: dict[str, str] = {}
+    entries, plain = [], 0
+    for text in specs:
+        spec = parse_spec(text)
+        if spec.kind != "llm":
+            out[text] = text
+            continue
+        out[text] = player_key(*resolve(spec, options))
+        if cached(options.get("models")).get(spec.model) is not None:
+            entries.append(text)
+        else:
+            plain += 1
+    given = [k for k in ENTRY_OWNED if k in options]
+    if entries and not plain and given:
+        raise UserError(locales.load().t("models.flag_unused", flag="--" + given[0].replace("_", "-"),
+                                         spec=entries[0]))
     return out

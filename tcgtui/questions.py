@@ -34,11 +34,12 @@ def _path(flag: str, spec: str) -> Path:
 def read_questions(flag: str, path: Path) -> tuple:
     """Every question of a JSON Lines file, or UserError naming the first bad line."""
     out, seen = [], set()
-    for number, line in numbered_lines(read_text(flag, path)):
+    text = read_text(flag, path)
+    for number, line in numbered_lines(text):
         try:
             q = parse_question(parse_json(line))
         except ValueError as exc:
-            why = str(exc) if isinstance(exc, (QuestionError, TooDeep)) else "not valid JSON"
+            why = str(exc) if isinstance(exc, (QuestionError, TooDeep)) else _not_lines(text)
             raise UserError(f"{flag}: {path}:{number}: {why}; nothing of the file was used") from None
         if (q.id, q.language) in seen:
             raise UserError(f"{flag}: {path}:{number}: id {q.id!r} in {q.language} again; nothing of the file was used")
@@ -47,6 +48,16 @@ def read_questions(flag: str, path: Path) -> tuple:
     if not out:
         raise UserError(f"{flag}: {path}: no questions")
     return tuple(out)
+
+
+def _not_lines(text: str) -> str:
+    """Why a line is not a question: not JSON, or the file is one JSON value (ManaBench publishes so)."""
+    try:
+        parse_json(text)
+    except ValueError:
+        return "not valid JSON"
+    return ("the file is one JSON value, not JSON Lines; if it holds ManaBench's questions, convert it with: "
+            "tcgtui deck import FILE --cards CARD_DATABASE --out SET.jsonl")
 
 
 def load_set(flag: str, spec: str) -> QuestionSet:

@@ -93,10 +93,15 @@ def test_a_grid_round_robin_with_a_model_is_benched_rated_and_exported_in_the_se
     assert {r["agent"] for r in report["ratings"]} == {"llm:fake", "random", "mc:5"}
     assert all(r["ci_low"] <= r["rating"] <= r["ci_high"] for r in report["ratings"])
     assert len(report["matrix"]) == 6
-    assert main(["report", "--game", "connect4", "--db", str(db), "--format", "seed-json"]) == 0
-    games = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert len(games) == 12 and {g["result"] for g in games} <= {
-        "winner1st", "winner2nd", "draw", "disqualified1st", "disqualified2nd", "cancelled"}
-    with_model = [g for g in games if "llm:fake" in g["players"]]
-    assert with_model and all(g["prompt_type"] == "illustration" and g["prompt_version"].startswith("grid-v1-en-")
+    out = tmp_path / "seed-files"
+    checkout = Path(__file__).parent / "grid" / "seed_checkout"
+    assert main(["report", "--game", "connect4", "--db", str(db), "--format", "seed", "--out", str(out),
+                 "--upstream", str(checkout)]) == 0
+    assert "12 games written as" in capsys.readouterr().err
+    games = [json.loads(p.read_text()) for p in out.glob("*.json") if not p.name.endswith("_submission.json")]
+    assert len(games) == 12 and {g["Result"] for g in games} <= {
+        "winner1st", "winner2nd", "draw", "disqualified1st", "disqualified2nd", "Cancelled"}
+    with_model = [g for g in games if "llm:fake" in (g["Player1"], g["Player2"])]
+    assert with_model and all(g["PromptType"] == "illustration" and g["PromptVersion"].startswith("grid-v1-en-")
                               for g in with_model)
+    assert len(list(out.glob("*_submission.json"))) == 6 and len(list(out.glob("*.png"))) == 12

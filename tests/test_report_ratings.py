@@ -91,9 +91,9 @@ def test_unknown_game_and_missing_seed_format_are_one_line(tmp_path: Path, capsy
     assert main(["report", "--db", str(path), "--game", "nope"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'nope' is not a game; games: tcg" in err
-    assert main(["report", "--db", str(path), "--format", "seed-json"]) == 2
+    assert main(["report", "--db", str(path), "--format", "seed", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "seed benchmark format" in err
+    assert err.count("\n") == 1 and "has no seed output format" in err
     assert main(["report", "--db", str(path), "--table", "nope"]) == 2
     assert "no table 'nope'" in capsys.readouterr().err
 

@@ -30,7 +30,8 @@ def game_rule_keys() -> set[str]:
     en = locales.load("en")
     keys = set()
     for folder in {spec.info.locale_folder for spec in registry.games()}:      # the card game's: deck lists
-        keys |= {f"{folder}.rules.{key}" for key, _ in en.items(f"{folder}.rules")}
+        for section in ("rules", "seed_rules"):        # seed_rules: a game's rules under --protocol seed
+            keys |= {f"{folder}.{section}.{key}" for key, _ in en.items(f"{folder}.{section}")}
     return keys
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from tcgtui.engine.deck.game import DeckGame
 from tcgtui.engine.deck.questions import LETTERS, Option, Question, QuestionError, QuestionSet, parse_question
+from tcgtui.engine.protocols import PROTOCOL, SEED, TCGTUI
 from tcgtui.engine.registry import LIST, RULES, SCORE, GameInfo, GameSpec, Param, Reference, register
 
 __all__ = ["DeckGame", "LETTERS", "Option", "Question", "QuestionError", "QuestionSet", "parse_question"]
@@ -21,10 +22,13 @@ RULE_KEYS = ("question", "one_move", "right", "wrong", "unusable", "over")
 
 
 def _make(params: dict[str, Any]) -> DeckGame:
-    return DeckGame(params["questions"], int(params["index"]))
+    return DeckGame(params["questions"], int(params["index"]), params.get("protocol") or TCGTUI)
 
 
 def _prompter(game: DeckGame, catalog: Any, seat: int, style: str | None = None) -> Any:
+    if game.protocol == SEED:
+        from tcgtui.engine.deck.seed_prompter import SeedDeckPrompter
+        return SeedDeckPrompter(game, catalog, seat)
     from tcgtui.engine.deck.prompter import DeckPrompter
     return DeckPrompter(game, catalog, seat)
 
@@ -48,7 +52,7 @@ SPEC = register(GameSpec(
     GameInfo("deck", seats=1, outcome=SCORE, right_wrong=True, moves=LIST, invalid=RULES, search=False,
              prompt_styles=("text",),
              params=(Param("questions", str, DEFAULT_SET, kind="questions"),
-                     Param("index", int, -1, low=-1, high=1_000_000))),
+                     Param("index", int, -1, low=-1, high=1_000_000), PROTOCOL)),
     make=_make, prompter=_prompter, rules_text=rules_text, analyses=_analyses,
     references=(Reference("oracle", _oracle, takes_arg=True, default_arg=100, max_arg=100_000),),
     extras={"reads_records": True}))

@@ -23,17 +23,19 @@ KEYS = ("intro", "rules_head", "decks_rule", "task", "deck_line", "options_head"
         "reason.format")
 
 
-def extract(reply: str) -> tuple[str | None, str]:
-    """(letter or None, the path that found it)."""
-    found = ANSWER_RE.findall(reply)
+def extract(reply: str, answer: re.Pattern = ANSWER_RE, last: bool = True) -> tuple[str | None, str]:
+    """(letter or None, the path that found it); of several ``ANSWER:`` lines (or boxes) the last,
+    or with ``last=False`` the first."""
+    pick = -1 if last else 0
+    found = answer.findall(reply)
     if found:
-        return found[-1], "answer"
+        return found[pick], "answer"
     bare = reply.strip()
     if len(bare) == 1 and bare in LETTERS:
         return bare, "letter"
     boxed = BOXED_RE.findall(reply)
     if boxed:
-        return boxed[-1], "boxed"
+        return boxed[pick], "boxed"
     return None, "none"
 
 
@@ -75,8 +77,11 @@ class DeckPrompter:
         parts += ["\n".join(lines), self._t("format")]
         return {"role": "user", "content": "\n\n".join(parts)}
 
+    def extract(self, reply: str) -> tuple[str | None, str]:
+        return extract(reply)
+
     def parse(self, answer: str, obs: Any) -> Parsed:
-        letter, path = extract(str(answer))
+        letter, path = self.extract(str(answer))
         if letter is None:
             return Parsed(None, path, "format", str(answer).strip()[-200:])
         return Parsed(letter, path, None, letter)

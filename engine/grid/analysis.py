@@ -1,4 +1,4 @@
-"""Immediate wins and blocks, missed opportunities in records, report sections, seed JSON.
+"""Immediate wins and blocks, missed opportunities in records, report sections.
 
 A cell is an immediate win for a seat when a stone of that seat there makes a
 line of at least ``connect`` through it, in any of the four directions: this
@@ -157,45 +157,3 @@ def sections(games: Iterable[Any], catalog: Any = None) -> dict[str, list[dict[s
                                 "disqualified_rate": _rate(a["disqualified"], a["games"]),
                                 "mean_length": _rate(a["length"], a["games"])})
     return out
-
-
-def seed_json(record_json: dict[str, Any], players: list[str], prompt_style: str, prompt_version: str,
-              duration_s: float, replies: list[str | None] | None = None) -> dict[str, Any]:
-    """One game in the seed benchmark's per-game JSON shape.
-
-    ``replies``: the raw reply of every entry of ``record["moves"]`` when the caller has them;
-    otherwise invalid attempts take theirs from ``record["invalid"]`` and valid moves their move text.
-    """
-    record = GameRecord.from_json(record_json)
-    game = _game_for(record_json)
-    state = game.new_state(record.seed)
-    invalid_texts = iter(record.invalid)
-    log = []
-    counts = [0, 0]
-    invalid = [{k: 0 for k in INVALID_KINDS}, {k: 0 for k in INVALID_KINDS}]
-    for i, text in enumerate(record.moves):
-        if state.is_terminal():
-            break
-        seat = state.to_move
-        counts[seat] += 1
-        given = replies[i] if replies is not None and i < len(replies) else None
-        if text.startswith(INVALID):
-            kind = text[len(INVALID):]
-            raw = next(invalid_texts, "")
-            invalid[seat][kind] = invalid[seat].get(kind, 0) + 1
-            state.apply_invalid(kind, raw)
-            entry = {"number": i + 1, "player": seat + 1, "move": None, "outcome": kind,
-                     "reply": given if given is not None else raw}
-        else:
-            r, c = state.target(game.move_from_text(text))
-            state.place(r, c)
-            entry = {"number": i + 1, "player": seat + 1, "move": text, "row": r + 1, "column": c + 1,
-                     "outcome": "valid", "reply": given if given is not None else text}
-        log.append(entry)
-    return {
-        "game_type": record.game, "prompt_type": prompt_style, "prompt_version": prompt_version,
-        "players": list(players), "result": result_code(state.outcome), "duration_s": float(duration_s),
-        "moves": {"total": state.moves_made, "first": counts[0], "second": counts[1]},
-        "invalid": {"first": invalid[0], "second": invalid[1]},
-        "move_log": log, "final_board": list(state.rows_text()), "seed": record.seed,
-        "setup": dict(record.setup)}

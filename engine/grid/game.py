@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.engine.core import Game, IllegalMove
+from tcgtui.engine.core import Game, IllegalMove, RandomAttempt
 from tcgtui.engine.grid.config import VARIANTS, GridConfig
 from tcgtui.engine.grid.observation import GridObservation
 from tcgtui.engine.grid.position import parse_position
 from tcgtui.engine.grid.state import GridState, parse_move
+from tcgtui.engine.protocols import SEED, TCGTUI
 
 
 class GridGame(Game[str]):
     """One of tictactoe, connect4, gomoku with its thresholds and start position."""
 
     def __init__(self, game_id: str, invalid_limit: int | None = None, move_cap: int | None = None,
-                 position: str = "", to_move: str = "") -> None:
+                 position: str = "", to_move: str = "", protocol: str = TCGTUI, upstream: Any = None) -> None:
         variant = VARIANTS[game_id]
         self.name = game_id
+        self.protocol = protocol or TCGTUI
+        self.wording = seed_wording(game_id, upstream) if self.protocol == SEED and upstream is not None else None
         self.config = GridConfig(variant,
                                  variant.invalid_limit if invalid_limit is None else int(invalid_limit),
                                  variant.move_cap if move_cap is None else int(move_cap))
@@ -33,8 +36,10 @@ class GridGame(Game[str]):
 
     @classmethod
     def from_params(cls, game_id: str, params: dict[str, Any]) -> GridGame:
+        upstream = params.get("upstream")
         return cls(game_id, params.get("invalid_limit"), params.get("move_cap"),
-                   params.get("position", "") or "", params.get("to_move", "") or "")
+                   params.get("position", "") or "", params.get("to_move", "") or "",
+                   params.get("protocol") or TCGTUI, None if isinstance(upstream, (str, dict)) else upstream)
 
     def new_state(self, seed: int) -> GridState:
         if self._start is None:
@@ -43,8 +48,23 @@ class GridGame(Game[str]):
         return GridState(self.config, board, seat)
 
     def setup(self) -> dict[str, Any]:
-        return {"invalid_limit": self.config.invalid_limit, "move_cap": self.config.move_cap,
-                "position": self.position, "to_move": self.to_move}
+        """The parameters; the protocol only when it is not tcgtui's (older records have none).
+        The seed's checkout is not part of it: the prompt version each player records says
+        which wording it read."""
+        out = {"invalid_limit": self.config.invalid_limit, "move_cap": self.config.move_cap,
+               "position": self.position, "to_move": self.to_move}
+        if self.protocol != TCGTUI:
+            out["protocol"] = self.protocol
+        return out
+
+    def random_attempt(self, obs: GridObservation, rng: Any) -> RandomAttempt | None:
+        """Under the seed protocol, the seed's random player: any cell (or column), taken or not."""
+        if self.protocol != SEED:
+            return None
+        from tcgtui.engine.grid.seed import judge_reply, random_reply
+        raw = random_reply(self.config, rng)
+        judged = judge_reply(self.config, list(obs.board), raw)
+        return RandomAttempt(raw, judged.move, judged.kind)
 
     def move_to_text(self, move: str) -> str:
         return move
@@ -57,3 +77,10 @@ class GridGame(Game[str]):
         if obs.game != self.name:
             raise IllegalMove(f"a {obs.game} observation given to {self.name}")
         return GridState.from_observation(self.config, obs)
+
+
+def seed_wording(game_id: str, upstream: Any) -> Any:
+    """The seed's prompt wording, read through the caller's ``upstream`` (the user's checkout)."""
+    from tcgtui.engine.grid.seed import GAME_FILES, REPOSITORY, SERVICE_FILE, wording_from_sources
+    return wording_from_sources(game_id, upstream.text(GAME_FILES[game_id], REPOSITORY),
+                                upstream.text(SERVICE_FILE, REPOSITORY))

@@ -1,6 +1,7 @@
 """The two-player trading card game of TCG-Bench, with cards as data."""
 
-from tcgtui.engine.registry import GameInfo, GameSpec, Param, register
+from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM, protocol_of
+from tcgtui.engine.registry import GameInfo, GameSpec, Param, Reference, register
 from tcgtui.engine.tcg.cards import Card, Pack
 from tcgtui.engine.tcg.game import TcgGame
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
@@ -15,6 +16,12 @@ __all__ = ["Card", "ChampionView", "Pack", "PackError", "TcgGame", "TcgObservati
 def _make(params: dict) -> TcgGame:
     from tcgtui.engine.tcg.decks import build_deck, whole_pack
     pack = params["pack"]
+    if protocol_of(params) == SEED:
+        from tcgtui.engine.tcg.seed.game import SeedGame
+        if params.get("deck") or params.get("opp_deck"):
+            raise ValueError("--protocol seed deals both players the whole pool, as the released code does; "
+                             "it takes no --deck or --opp-deck")
+        return SeedGame.from_params(pack, params["seed_loop"], params.get("upstream"))  # type: ignore[return-value]
     if not params.get("deck") and not params.get("opp_deck"):
         return TcgGame(pack)
 
@@ -27,6 +34,12 @@ def _make(params: dict) -> TcgGame:
 
 def _prompter(game: TcgGame, catalog, seat: int, style: str | None = None):
     from tcgtui.engine.tcg.prompter import build
+    from tcgtui.engine.tcg.seed.game import SeedGame
+    if isinstance(game, SeedGame):
+        from tcgtui.engine.tcg.seed.prompt import REPOSITORY, SeedPrompter, WordingError
+        if game.wording is None:
+            raise WordingError(catalog.t("tcg.seed.upstream_needed", repository=REPOSITORY))
+        return SeedPrompter(game.wording, catalog.code, seat)
     return build(game, catalog, seat, style)
 
 
@@ -41,9 +54,10 @@ def _fast() -> object:
 
 
 def _move_kind(game: TcgGame, text: str) -> str | None:
-    """A move's kind as the store keeps it: the card's type."""
+    """A move's kind as the store keeps it: the card's type (the released search's ``card+kept`` too)."""
+    from tcgtui.engine.tcg.seed.rules import strip_move
     try:
-        return game.pack.card(text).type
+        return game.pack.card(strip_move(text)[0]).type
     except KeyError:
         return None
 
@@ -60,18 +74,36 @@ def _analyses(games: list) -> dict:
 
 def _rules_text(game: TcgGame, catalog) -> list:
     from tcgtui.engine.tcg.describe import rules_sentences
+    from tcgtui.engine.tcg.seed.game import SeedGame
+    if isinstance(game, SeedGame):
+        return game.rules_sentences(catalog)
     return rules_sentences(catalog, game.pack, deck_lists=not game.default_decks)
 
+
+def _seed_policy(kind: str):
+    """The released code's opponents (engine/tcg/seed/search.py), for --protocol seed."""
+    def policy(game, arg):
+        from tcgtui.engine.tcg.seed import search
+        return search.rollout(arg) if kind == "rollout" else search.mcts(arg)
+    return policy
+
+
+SEED_LOOP = Param("seed_loop", str, "benchmark", choices=("benchmark", "baseline"))
+SEED_REFERENCES = (Reference("rollout", _seed_policy("rollout"), takes_arg=True, default_arg=1, max_arg=100_000,
+                             sees_state=True, protocol=SEED),
+                   Reference("mcts-seed", _seed_policy("mcts-seed"), takes_arg=True, default_arg=1,
+                             max_arg=100_000, sees_state=True))
 
 # The report shows the card game's sections in this order, always (its layout predates the arena).
 REPORT_LAYOUT = ("win_rates", "decay", "language_gap", "summary", "error_patterns", "quarters", "llm")
 
 register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),
                                                              Param("deck", str, "", kind="deck"),
-                                                             Param("opp_deck", str, "", kind="deck")),
+                                                             Param("opp_deck", str, "", kind="deck"),
+                                                             PROTOCOL, UPSTREAM, SEED_LOOP),
                            prompt_styles=("text",)),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
-                  rules_text=_rules_text,
+                  rules_text=_rules_text, references=SEED_REFERENCES,
                   extras={"peek": True, "move_kind": _move_kind, "report_layout": REPORT_LAYOUT,
                           "report_meta": _report_meta,
                           "report_notes": {"decay": "decay", "summary": "decisions", "error_patterns": "patterns",

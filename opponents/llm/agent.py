@@ -48,12 +48,24 @@ An endpoint that stays down raises ``AgentError``: the game is errored, never lo
 
 Options (``make_agent("llm:MODEL", **options)``): the endpoint settings of
 ``opponents.llm.endpoint``, plus ``on_stream(kind, text)`` (kind "attempt",
-"reasoning" or "answer"), ``log_prompts`` and ``sleep`` (the backoff's sleep).
+"reasoning" or "answer"), ``log_prompts``, ``sleep`` (the backoff's sleep) and
+``models`` (the ``--models`` file, else ``TCGTUI_MODELS``, else the config
+directory's): ``llm:NAME`` plays the models.toml entry NAME, whose endpoint and
+sampling settings replace the flags' (``tcgtui.model_registry``).
+
+A player's key (``LLMAgent.spec``, what games and reports are keyed by) is
+``llm:NAME@HASH`` for an entry and ``llm:MODEL@HASH`` for a model whose settings
+differ from the defaults, HASH being ``settings_hash``: two settings of one model
+are never pooled.  ``llm:MODEL`` with default settings keeps its plain key, as
+stores made before the registry have it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
+import re
 import time
 from typing import Any, Callable
 
@@ -114,7 +126,7 @@ class LLMAgent(Agent):
         self.settings = settings
         self.judge = judge
         self.translator = FollowUp(judge, sleep) if judge is not None else None
-        self.spec = f"llm:{settings.model}"
+        self.spec = player_key(settings, judge)
         self.on_stream = on_stream
         self.log_prompts = log_prompts
         self.client = ChatClient(settings, agent_rng(0, 0, "llm-backoff"), sleep)
@@ -136,7 +148,10 @@ class LLMAgent(Agent):
             raise OptionError(locales.load().t("llm_options.judge_needed", game=ctx.game.name))
 
     def describe(self) -> dict[str, Any]:
-        out = {"spec": self.spec, **self.settings.public()}
+        s = self.settings
+        facts = {k: s.facts.get(k) for k in ("family", "organisation", "parameters_b", "weights")}
+        out = {"spec": self.spec, **s.public(), "entry": s.entry, "settings_hash": settings_hash(s, self.judge),
+               "facts": facts, "prices": {k: s.prices.get(k) for k in ("input", "output", "reasoning")}}
         if self.judge is not None:
             out["judge"] = self.judge.public()
         if hasattr(self, "prompter"):
@@ -333,15 +348,59 @@ def make_prompter(ctx: SeatContext, parse_mode: str | None = None) -> tuple[Prom
     if styles and style not in styles:
         raise OptionError(f"--prompt-style: {style!r} is not a prompt style of {game.name}; "
                           f"expected one of {', '.join(styles)}")
-    prompter = spec.prompter(game, locales.load(ctx.lang), ctx.seat, style)
+    try:
+        prompter = spec.prompter(game, locales.load(ctx.lang), ctx.seat, style)
+    except ValueError as exc:                # the game's setup cannot be prompted (a protocol's missing text)
+        raise OptionError(str(exc)) from None
     if parse_mode is not None and hasattr(prompter, "parse_mode"):
         prompter.parse_mode = parse_mode
     return prompter, style, spec.info.invalid == registry.RULES
 
 
+HASHED = re.compile(r"^(.+)@([0-9a-f]{8})$")
+
+
+def settings_hash(settings: EndpointSettings, judge: EndpointSettings | None = None) -> str:
+    """Eight hex digits of what changes the player's results: its settings' and its judge's."""
+    if judge is None:
+        return settings.settings_hash()
+    both = json.dumps([settings.behaviour(), judge.behaviour()], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(both.encode()).hexdigest()[:8]
+
+
+def player_key(settings: EndpointSettings, judge: EndpointSettings | None = None) -> str:
+    """``llm:NAME@HASH`` (an entry), ``llm:MODEL@HASH`` (settings not the defaults) or ``llm:MODEL``."""
+    digest = settings_hash(settings, judge)
+    plain = settings_hash(EndpointSettings(settings.model, ""),
+                          None if judge is None else EndpointSettings(judge.model, "", temperature=0.0))
+    if settings.entry is None and digest == plain:
+        return f"llm:{settings.model}"
+    return f"llm:{settings.entry or settings.model}@{digest}"
+
+
+def resolve(spec: AgentSpec, options: dict[str, Any]) -> tuple[EndpointSettings, EndpointSettings | None]:
+    """The settings and judge ``llm:NAME`` (an entry), ``llm:MODEL`` or a key ``...@HASH`` stands for.
+
+    A key's hash must still be its settings' (a models.toml edited during a run is refused)."""
+    from tcgtui.model_registry import cached
+
+    name, wanted = spec.model, None
+    if (m := HASHED.match(name)) is not None:
+        name, wanted = m.group(1), m.group(2)
+    entry = cached(options.get("models")).get(name)
+    if entry is not None:
+        options = {**options, **entry.options()}
+    settings = settings_from_options(entry.model if entry is not None else name, options)
+    judge = judge_settings(options)
+    if wanted is not None and settings_hash(settings, judge) != wanted:
+        raise OptionError(locales.load().t("models.hash_changed", spec=str(spec),
+                                           now=settings_hash(settings, judge)))
+    return settings, judge
+
+
 def build(spec: AgentSpec, options: dict[str, Any]) -> LLMAgent:
-    """The registry's builder: settings from options and the environment, validated."""
-    settings = settings_from_options(spec.model, options)
+    """The registry's builder: settings from a models.toml entry or the options, and the environment."""
+    settings, judge = resolve(spec, options)
     on_stream: Callable[[str, str], None] | None = options.get("on_stream")
     return LLMAgent(settings, on_stream=on_stream, log_prompts=bool(options.get("log_prompts")),
-                    sleep=options.get("sleep") or asyncio.sleep, judge=judge_settings(options))
+                    sleep=options.get("sleep") or asyncio.sleep, judge=judge)

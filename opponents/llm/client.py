@@ -37,6 +37,7 @@ import httpx
 
 from tcgtui.opponents.base import AgentError
 from tcgtui.opponents.llm.endpoint import EndpointSettings, redact_url
+from tcgtui.opponents.llm.limits import limiter
 from tcgtui.opponents.llm.tokens import estimate_tokens
 
 StreamHook = Callable[[str, str], None]
@@ -291,6 +292,8 @@ class ChatClient:
         body: dict[str, Any] = {"model": s.model, "messages": messages}
         if s.temperature is not None:
             body["temperature"] = s.temperature
+        if s.top_p is not None:
+            body["top_p"] = s.top_p
         if s.max_tokens is not None:
             body["max_tokens"] = s.max_tokens
         if s.stream if stream is None else stream:
@@ -317,7 +320,13 @@ class ChatClient:
             stream = self.settings.stream and not self._unstreamed
             self._unstreamed = False
             try:
-                done = await self._request(self.body(messages, stream), on_stream, stream, messages)
+                limit = limiter(self.settings)
+                if limit is None:
+                    done = await self._request(self.body(messages, stream), on_stream, stream, messages)
+                else:
+                    async with limit.slot():
+                        started = time.perf_counter()      # the wait for a slot is not the model's latency
+                        done = await self._request(self.body(messages, stream), on_stream, stream, messages)
             except Fault as fault:
                 faults.append(fault.kind)
                 self._unstreamed = fault.kind == "empty_stream"

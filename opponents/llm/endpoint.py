@@ -5,11 +5,19 @@ The base URL comes from ``--base-url``, else ``TCGTUI_BASE_URL``, else
 internet.  The key comes only from the environment (a flag would show in
 ``ps`` and shell history) and never leaves this object except in the
 ``Authorization`` header: ``repr``, ``describe`` and errors show the URL
-without credentials and never the key.
+without credentials and never the key.  A models.toml entry names the variable
+that holds its key (``api_key_env``); such an entry sends no key unless it names
+one, so a local server never receives a provider's key.
+
+``settings_hash`` is what keys a result: the settings that change what the model
+is asked or how its reply counts, never where it is served, its key, timeouts,
+retries of faults or request limits.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -54,6 +62,18 @@ def resolve_api_key(env: Mapping[str, str] | None = None) -> str:
     return next((env[v] for v in KEY_VARS if env.get(v)), "")
 
 
+def key_from(variable: str | None, env: Mapping[str, str] | None = None, who: str = "") -> str:
+    """The key a models.toml entry names by its variable ("" when it names none); an unset variable
+    is refused, naming the variable, never a value."""
+    if not variable:
+        return ""
+    env = os.environ if env is None else env
+    if not env.get(variable):
+        from tcgtui import locales
+        raise OptionError(locales.load().t("models.key_unset", who=who, var=variable))
+    return env[variable]
+
+
 @dataclass(frozen=True, repr=False)
 class EndpointSettings:
     """Everything the client and agent need to talk to one model, validated."""
@@ -62,6 +82,7 @@ class EndpointSettings:
     base_url: str
     api_key: str = field(default="", repr=False, compare=False)
     temperature: float | None = None
+    top_p: float | None = None
     max_tokens: int | None = None
     extra_body: dict[str, Any] = field(default_factory=dict)
     timeout: float = 600.0            # a whole reply; with streaming, the longest silence
@@ -71,10 +92,15 @@ class EndpointSettings:
     parse: str = STRICT
     stream: bool = False
     history_tokens: int = 12000       # estimated prompt budget; rules and cards always kept
-    context_length: int | None = None  # the server's context in tokens; None: asked of the server
     backoff_base: float = 1.0         # first retry waits about this long, doubling after
     backoff_max: float = 60.0         # no single wait is longer, Retry-After included
     max_reply_bytes: int = 8 << 20    # a larger body is a fault, not a move
+    context_length: int | None = None  # the server's context in tokens, when known beforehand
+    concurrency: int | None = None    # requests in flight at once to this entry (None: no limit)
+    requests_per_minute: float | None = None   # request starts a minute (None: no limit)
+    entry: str | None = None          # the models.toml entry these settings come from
+    prices: dict[str, float | None] = field(default_factory=dict)   # USD per million tokens
+    facts: dict[str, Any] = field(default_factory=dict)             # family, organisation, ...
 
     def __repr__(self) -> str:
         return f"EndpointSettings({self.public()!r})"
@@ -85,14 +111,24 @@ class EndpointSettings:
 
     def public(self) -> dict[str, Any]:
         """What a record may say about this endpoint (no key, no credentials in the URL)."""
-        out = {"model": self.model, "base_url": redact_url(self.base_url),
+        return {"model": self.model, "base_url": redact_url(self.base_url),
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
                 "extra_body": self.extra_body, "stream": self.stream, "parse": self.parse,
                 "invalid_retries": self.invalid_retries, "fallback": self.fallback,
-                "history_tokens": self.history_tokens}
-        if self.context_length is not None:      # only when given: runs recorded before it stay comparable
-            out["context_length"] = self.context_length
-        return out
+                "history_tokens": self.history_tokens, "top_p": self.top_p,
+                "context_length": self.context_length}
+
+    def behaviour(self) -> dict[str, Any]:
+        """The settings that change what the model is asked or how its reply counts."""
+        return {"model": self.model, "temperature": self.temperature, "top_p": self.top_p,
+                "max_tokens": self.max_tokens, "extra_body": self.extra_body,
+                "parse": self.parse, "fallback": self.fallback, "invalid_retries": self.invalid_retries,
+                "history_tokens": self.history_tokens, "context_length": self.context_length}
+
+    def settings_hash(self) -> str:
+        """Eight hex digits of ``behaviour()``: two settings of one model never share it."""
+        text = json.dumps(self.behaviour(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def _number(options: Mapping[str, Any], key: str, flag: str, lo: float, kind: type,
@@ -120,12 +156,16 @@ def settings_from_options(model: str, options: Mapping[str, Any],
     for key, (lo, hi) in SAMPLING_RANGES.items():
         if key in extra:
             check_number(f"--extra-body {key}", extra[key], lo, hi)
-    api_key = options.get("api_key") or resolve_api_key(env)
+    if "api_key_env" in options:         # a models.toml entry: its own variable, else no key at all
+        api_key = options.get("api_key") or key_from(options["api_key_env"], env, f"llm:{options.get('entry')}")
+    else:
+        api_key = options.get("api_key") or resolve_api_key(env)
     return EndpointSettings(
         model=model,
         base_url=resolve_base_url(options.get("base_url"), env),
         api_key=api_key,
         temperature=_number(options, "temperature", "--temperature", 0, float, None, 2.0),
+        top_p=_number(options, "top_p", "top_p", 0, float, None, 1.0),
         max_tokens=_number(options, "max_tokens", "--max-tokens", 1, int, None),
         extra_body=dict(extra),
         timeout=_number(options, "timeout", "--timeout", 0.001, float, d["timeout"].default),
@@ -137,9 +177,14 @@ def settings_from_options(model: str, options: Mapping[str, Any],
         stream=bool(options.get("stream", False)),
         history_tokens=_number(options, "history_tokens", "--history-tokens", 1, int,
                                d["history_tokens"].default),
-        context_length=_number(options, "context_length", "--context-length", 1, int, None),
         backoff_base=_number(options, "backoff_base", "backoff_base", 0, float, d["backoff_base"].default),
         backoff_max=_number(options, "backoff_max", "backoff_max", 0, float, d["backoff_max"].default),
         max_reply_bytes=_number(options, "max_reply_bytes", "max_reply_bytes", 1, int,
                                 d["max_reply_bytes"].default),
+        context_length=_number(options, "context_length", "--context-length", 1, int, None),
+        concurrency=_number(options, "concurrency", "concurrency", 1, int, None),
+        requests_per_minute=_number(options, "requests_per_minute", "requests_per_minute", 0.001, float, None),
+        entry=options.get("entry"),
+        prices=dict(options.get("prices") or {}),
+        facts=dict(options.get("facts") or {}),
     )

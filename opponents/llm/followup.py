@@ -23,14 +23,21 @@ _ANSWERS: dict[tuple[str, str, str], str] = {}      # (judge model, endpoint, qu
 
 
 def judge_settings(options: dict[str, Any]) -> EndpointSettings | None:
-    """``--judge llm:MODEL``: the same endpoint at temperature 0, no streaming, no extra body."""
+    """``--judge llm:MODEL``: the same endpoint at temperature 0, no streaming, no extra body
+    (``--judge llm:NAME``: the models.toml entry's endpoint and key, at temperature 0)."""
     value = options.get("judge")
     if not value:
         return None
     kind, _, model = str(value).partition(":")
     if kind != "llm" or not model.strip():
         raise OptionError(locales.load().t("llm_options.judge_bad", value=value))
-    return settings_from_options(model.strip(), {**options, "temperature": 0, "stream": False, "extra_body": {}})
+    from tcgtui.model_registry import cached
+
+    entry = cached(options.get("models")).get(model.strip())      # a models.toml entry: its endpoint and key
+    if entry is not None:
+        options = {**options, **entry.options()}
+    return settings_from_options(entry.model if entry is not None else model.strip(),
+                                 {**options, "temperature": 0, "stream": False, "extra_body": {}})
 
 
 class FollowUp:

@@ -7,7 +7,9 @@ wants to try ``llm:`` without a model::
     tcgtui play --vs llm:fake --base-url http://127.0.0.1:8765/v1
 
 It speaks ``POST /v1/chat/completions`` (JSON or a server-sent event stream)
-with the Python standard library only.  Request ``i`` meets ``faults[i]`` (if
+with the Python standard library only, and ``GET /v1/models`` (with vLLM's
+``max_model_len`` when given a ``context_length``) and, as llama.cpp's server,
+``GET /props`` (its ``n_ctx``) when ``props`` is set.  Request ``i`` meets ``faults[i]`` (if
 any); requests that get through take the next scripted reply, else ask
 ``policy`` (by default: a random card from the hand line of the last prompt;
 ``grid_policy`` plays grid games, reading the board from the prompt, ``eleusis_policy``
@@ -490,17 +492,21 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         owner = self.server.owner
+        with owner._lock:
+            owner.gets.append(self.path)
         owner.side.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, b"", None,
                                    time.monotonic()))
-        path = self.path.rstrip("/")
-        if path == "/props" and owner.says_context == "props" and owner.n_ctx is not None:
-            self._send(200, json.dumps({"default_generation_settings": {"n_ctx": owner.n_ctx},
-                                        "total_slots": 1}).encode())
-        elif path.endswith("/v1/models"):
-            entry: dict[str, Any] = {"id": "fake", "object": "model", "owned_by": "tcgtui"}
-            if owner.says_context == "models" and owner.n_ctx is not None:
-                entry["max_model_len"] = owner.n_ctx
-            self._send(200, json.dumps({"object": "list", "data": [entry]}).encode())
+        path = self.path.split("?")[0].rstrip("/")
+        ctx = owner.context_length if owner.context_length is not None else owner.n_ctx
+        props = owner.props or owner.says_context == "props"
+        in_models = (owner.context_length is not None and not owner.props) or owner.says_context == "models"
+        if path.endswith("/models"):
+            model: dict[str, Any] = {"id": owner.model_id, "object": "model", "owned_by": "tcgtui-test"}
+            if ctx is not None and in_models:
+                model["max_model_len"] = ctx
+            self._send(200, json.dumps({"object": "list", "data": [model]}).encode())
+        elif path.endswith("/props") and props and ctx is not None:
+            self._send(200, json.dumps({"default_generation_settings": {"n_ctx": ctx}, "total_slots": 1}).encode())
         else:
             self._send(404, b'{"error": {"message": "not found"}}')
 
@@ -534,10 +540,16 @@ class _Handler(BaseHTTPRequestHandler):
                     "n_prompt_tokens": n, "n_ctx": owner.n_ctx}}).encode())
                 return
         fault, reply = owner._next(received)
+        with owner._lock:
+            owner.in_flight += 1
+            owner.most_in_flight = max(owner.most_in_flight, owner.in_flight)
         try:
             self._answer(request or {}, fault, reply)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+        finally:
+            with owner._lock:
+                owner.in_flight -= 1
 
     def _answer(self, request: dict[str, Any], fault: Fault | None, reply: Reply | None) -> None:
         if not self.path.rstrip("/").endswith("/chat/completions"):
@@ -644,6 +656,7 @@ class ChatServer:
     def __init__(self, script: Iterable[str | Reply] = (), policy: Policy | None = None,
                  faults: Iterable[Fault | None] | Callable[[int, Received], Fault | None] = (),
                  host: str = "127.0.0.1", port: int = 0, tokens_per_second: float = 0.0,
+                 context_length: int | None = None, props: bool = False, model_id: str = "fake",
                  n_ctx: int | None = None, says_context: str | None = None,
                  tokenizer: Tokenizer | None = None, exposes_tokenizer: bool = True) -> None:
         if not tokens_per_second >= 0:
@@ -656,6 +669,9 @@ class ChatServer:
         self.side: list[Received] = []           # /props, /v1/models, /tokenize
         self.n_ctx, self.says_context, self.tokenizer = n_ctx, says_context, tokenizer
         self.exposes_tokenizer = exposes_tokenizer      # False: usage counts with it, /tokenize is absent
+        self.gets: list[str] = []            # paths of GET requests (/v1/models, /props)
+        self.in_flight = self.most_in_flight = 0     # chat requests being answered; the most at once
+        self.context_length, self.props, self.model_id = context_length, props, model_id
         self._lock = threading.Lock()
         self._httpd = _Server((host, port), _Handler)
         self._httpd.owner = self

@@ -61,8 +61,12 @@ def identity(game: Any, seed: int) -> dict[str, Any]:
     if pack is not None:
         out = {"game": game.name, "pack": {"id": pack.id, "version": pack.version, "hash": pack.hash},
                "seed": seed}
-        if "decks" in game.setup():          # deck lists, when the game has them, are part of the run
-            out["decks"] = game.setup()["decks"]
+        setup = game.setup()
+        if "decks" in setup:                 # deck lists, when the game has them, are part of the run
+            out["decks"] = setup["decks"]
+        # A protocol's settings (--protocol seed and its loop) too; tcgtui's own adds none, so its
+        # runs keep the identity they always had.
+        out.update({k: v for k, v in setup.items() if k not in ("pack", "pack_version", "pack_hash", "decks")})
         return out
     return {"game": game.name, "params": game.setup(), "seed": seed}
 
@@ -100,8 +104,10 @@ def _first_difference(old: Any, new: Any, path: str) -> tuple[str, Any, Any] | N
 
 
 # Where a player is served may move between sessions (a new port, a mirror of the
-# same model); what it is and how it is asked may not.
-VOLATILE = ("base_url",)
+# same model), and its prices and facts may be corrected; what it is and how it is asked may
+# not.  The settings hash is not compared itself: it is made of settings that are (and runs
+# made before it have none).
+VOLATILE = ("base_url", "settings_hash", "prices", "facts")
 
 
 def _player_difference(old: dict[str, Any], new: dict[str, Any]) -> tuple[str, Any, Any] | None:

@@ -92,6 +92,7 @@ class Sweep:
     rounds: Callable[[int], tuple[Any, int]] | None = None
     game_pool: Executor | None = None     # worker processes that play cheap games whole; None: all here
     solved: str = ""                # the outcome reason of a solved round, where the game names one (Eleusis)
+    budget: Any = None              # bench --budget (``tcgtui.bench.budget.Budget``): stops the sweep once spent
 
     def round(self, index: int) -> tuple[Any, int]:
         return self.rounds(index) if self.rounds is not None else (self.game, index)
@@ -108,6 +109,7 @@ class SweepResult:
     skipped: int = 0
     halted: str | None = None        # the last error, when a run of errored games stopped the sweep
     errors: list[str | None] = field(default_factory=list)   # why each errored game of the cells errored
+    over_budget: bool = False        # the sweep stopped because --budget was spent
 
 
 def halt_after(concurrency: int) -> int:
@@ -157,10 +159,19 @@ def seated(game: Any, agent_seat: int) -> Any:
     return game.seated(agent_seat) if hasattr(game, "seated") else game
 
 
+def deal_and_seat(game: Any, sweep: Sweep, deal: int, index: int) -> tuple[int, int]:
+    """Game ``index``'s seed and the measured player's seat: the protocol's where it fixes them
+    (``Game.run_seed``, ``Game.measured_seat``), else paired deals and alternating seats."""
+    fixed = game.run_seed(sweep.seed, deal) if hasattr(game, "run_seed") else None
+    seed = fixed if fixed is not None else game_deal_seed(game)(sweep.seed, deal)
+    measured = getattr(game, "measured_seat", None)
+    return seed, measured if measured is not None else agent_seat(index, sweep.seats)
+
+
 async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tuple[GameRow, list[DecisionRow]]:
     """Play game ``index`` of ``cell`` to the end (or to errored) and build its rows."""
     game, deal = sweep.round(index)
-    seed, seat = game_deal_seed(game)(sweep.seed, deal), agent_seat(index, sweep.seats)
+    seed, seat = deal_and_seat(game, sweep, deal, index)
     if sweep.seats == 1:
         specs: tuple[str, ...] = (cell.agent,)
     else:
@@ -247,12 +258,13 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
     offload = Offload.of(sweep.game_pool, replace(sweep, game_pool=None))
 
     errored_in_a_row = 0
+    workers: list[asyncio.Task] = []
 
     async def worker() -> None:
         nonlocal errored_in_a_row
         for cell, index in queue:
             await asyncio.sleep(0)       # let Ctrl-C and the other games in, even when no agent ever waits
-            if result.halted is not None:
+            if result.halted is not None or result.over_budget:
                 return
             specs = (cell.agent,) if sweep.seats == 1 else (cell.agent, cell.opponent)
             if offload is not None and offload.wanted(sweep, specs):
@@ -261,6 +273,13 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
                 row, rows = await play_game(sweep, pool, cell, index)
             outcome = await save_with_retry(store, row, rows, sweep.retry_errored)
             result.played += 1
+            if sweep.budget is not None:
+                sweep.budget.add(rows)
+                if sweep.budget.reached and not result.over_budget:
+                    result.over_budget = True          # stop the games being played, as Ctrl-C does
+                    for task in workers:
+                        if task is not asyncio.current_task():
+                            task.cancel()
             errored_in_a_row = errored_in_a_row + 1 if row.status == ERRORED else 0
             if errored_in_a_row >= halt_after(sweep.concurrency) and result.halted is None:
                 result.halted = row.error
@@ -277,7 +296,7 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
     try:
         async with asyncio.TaskGroup() as group:
             for _ in range(min(sweep.concurrency, len(jobs))):
-                group.create_task(worker())
+                workers.append(group.create_task(worker()))
     except ExceptionGroup as eg:   # the store failed: stop every game, report the first cause
         raise eg.exceptions[0] from None
     finally:

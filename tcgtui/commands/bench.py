@@ -17,7 +17,7 @@ from tcgtui.engine import registry
 from tcgtui.engine.registry import SCORE, GameSpec
 from tcgtui.opponents.base import SeatContext
 from tcgtui.context_check import check_contexts
-from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
+from tcgtui.llm_options import add_endpoint_arguments, endpoint_options, player_keys
 from tcgtui.opponents.registry import builder, make_agent
 from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, expand_specs, grammars
 from tcgtui.bench.plan import Cell, build_config, default_run_name, identity, open_run
@@ -27,7 +27,8 @@ from tcgtui.bench.pool import process_pool
 from tcgtui.bench.progress import ProgressView, summary_table
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
 from tcgtui.bench.stop import Stop
-from tcgtui.console_text import safe_params
+from tcgtui.bench.budget import check_prices, parse_budget
+from tcgtui.console_text import clean, safe_params
 from tcgtui.errors import UserError
 from tcgtui.limits import MAX_CONCURRENCY, MAX_GAMES, MAX_PLANNED, check_at_most, check_name, check_seed
 from tcgtui.store import Store, add_db_argument, open_store
@@ -52,6 +53,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--retry-errored", action="store_true", help=text.t("cmd_bench.retry_errored"))
     p.add_argument("--timeout-per-game", type=float, default=None, metavar="S", help=text.t("cmd_bench.timeout"))
     p.add_argument("--ray", default=None, metavar="ADDRESS", help=text.t("cmd_bench.ray"))
+    p.add_argument("--budget", action="append", metavar="LIMIT", help=text.t("cmd_bench.budget"))
     add_endpoint_arguments(p, text)
     add_round_arguments(p, text)
 
@@ -166,6 +168,8 @@ async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: A
         settings = {"concurrency": args.concurrency, "timeout_per_game": args.timeout_per_game,
                     "log_prompts": args.log_prompts, "round_robin": args.round_robin, **game_options}
         config = build_config(ident, cells, players, args.games, settings)
+        if args.budget_limit is not None:
+            check_prices(args.budget_limit, players)
         with RunLock(store.path, name):
             return await _locked_sweep(args, store, spec, game, cells, name, config, options, game_options,
                                        game_pool, rounds[1] if rounds is not None else None)
@@ -208,7 +212,7 @@ async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, 
     console.print(text.t("cmd_bench.starting", **safe_params(run=name, db=str(store.path))), highlight=False)
     sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
                   args.retry_errored, args.log_prompts, game_options, spec.info.seats, rounds, game_pool,
-                  solved_reason(spec))
+                  solved_reason(spec), args.budget_limit)
     view = ProgressView(console)
     try:
         result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)
@@ -239,10 +243,14 @@ def run(args: argparse.Namespace) -> int:
     check_at_most("--concurrency", args.concurrency, MAX_CONCURRENCY)
     check_seed("--seed", args.seed)
     check_name("--run", args.run)
+    args.budget_limit = parse_budget(args.budget)
     langs = _languages(args, game)
     rounds = game_rounds(args, spec, game)
     if rounds is not None:
         args.games = rounds[0]
+    keys = player_keys(list(dict.fromkeys(agents + opponents)), endpoint_options(args))
+    agents = list(dict.fromkeys(keys[a] for a in agents))       # games are stored under the keys
+    opponents = list(dict.fromkeys(keys[o] for o in opponents))
     cells = plan_cells(agents, opponents, langs, spec.info.seats, args.round_robin)
     check_at_most("--games", args.games * len(cells), MAX_PLANNED)     # the whole sweep, every cell
     ident = identity(game, args.seed)
@@ -259,6 +267,7 @@ def run(args: argparse.Namespace) -> int:
             line = text.t("cmd_bench.stopped", signal=stop.name, count=kept, run=name, db=store.path)
             print(f"tcgtui bench: {line}", file=sys.stderr)
             return stop.status
+        kept = len(store.cell_games(store.run(name).id)) if result.over_budget else 0
     console = Console()
     if not console.is_terminal:          # piped: keep rows whole instead of wrapping at 80 columns
         console = Console(width=160)
@@ -267,6 +276,11 @@ def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     if not err.is_terminal:
         err = Console(stderr=True, width=160)
+    if result.over_budget and kept < args.games * len(cells):      # a budget spent on the last game stops nothing
+        budget = args.budget_limit
+        line = text.t("cmd_bench.over_budget", usd=f"{budget.spent_usd:.4f}", tokens=budget.spent_tokens,
+                      budget=budget.describe(), count=kept, run=name)
+        print(clean(f"tcgtui bench: {line}"), file=sys.stderr)
     if result.halted is not None:
         err.print(text.t("cmd_bench.halted", count=halt_after(args.concurrency), error=sanitize(result.halted)),
                   highlight=False)

@@ -44,6 +44,62 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     m.add_argument("--max-candidates", type=int, default=None, metavar="N", help=text.t("cmd_deck.max_candidates"))
     m.add_argument("--workers", type=int, default=None, metavar="N", help=text.t("cmd_deck.workers"))
     m.add_argument("--ray", default=None, metavar="ADDRESS", help=text.t("cmd_bench.ray"))
+    i = sub.add_parser("import", help=text.t("cmd_deck.import"))
+    i.add_argument("file", metavar="FILE", help=text.t("cmd_deck.import_file"))
+    i.add_argument("--cards", required=True, metavar="FILE", help=text.t("cmd_deck.cards"))
+    i.add_argument("--out", required=True, metavar="FILE", help=text.t("cmd_deck.out"))
+    i.add_argument("--seed", type=int, default=0, metavar="N", help=text.t("cmd_deck.import_seed"))
+
+
+def published_questions(flag: str, path: str) -> list[tuple[int, Any]]:
+    """(line or position, question) from a file of ManaBench questions: one JSON value (a question
+    or a list of them) or JSON Lines."""
+    from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text
+    text = read_text(flag, path)
+    try:
+        whole = parse_json(text)
+    except TooDeep as exc:
+        raise UserError(f"{flag}: {path}: {exc}") from None
+    except ValueError:
+        whole = None
+    if isinstance(whole, list):
+        return list(enumerate(whole, 1))
+    if isinstance(whole, dict):
+        return [(1, whole)]
+    out = []
+    for number, line in numbered_lines(text):
+        try:
+            out.append((number, parse_json(line)))
+        except ValueError:
+            raise UserError(f"{flag}: {path}:{number}: not valid JSON; nothing of the file was used") from None
+    return out
+
+
+def import_questions(args: argparse.Namespace) -> int:
+    """``tcgtui deck import``: ManaBench's published questions, with card text, as a question set."""
+    from tcgtui.card_database import load
+    from tcgtui.engine.deck.manabench import import_question
+    from tcgtui.engine.deck.questions import QuestionError
+    text = locales.load()
+    check_seed("--seed", args.seed)
+    check_target("--out", args.out)
+    rows = published_questions(args.file, args.file)
+    if not rows:
+        raise UserError(f"{args.file}: no questions")
+    lookup = load("--cards", args.cards)
+    lines, seen = [], set()
+    for number, obj in rows:
+        try:
+            q = import_question(obj, lookup, args.seed)
+        except QuestionError as exc:
+            raise UserError(f"{args.file}:{number}: {exc}; nothing was written") from None
+        if q.id in seen:
+            raise UserError(f"{args.file}:{number}: id {q.id!r} again; nothing was written")
+        seen.add(q.id)
+        lines.append(json.dumps(q.to_json(), ensure_ascii=False) + "\n")
+    write_atomic("--out", args.out, lines)
+    print(clean(text.t("cmd_deck.imported", count=len(lines), path=args.out)), file=sys.stderr)
+    return 0
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -113,6 +169,8 @@ def make_questions(pack: Any, spec: str, count: int, langs: list[str], k: int, g
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.deck_command == "import":
+        return import_questions(args)
     text = locales.load()
     _check(args)
     pack = load_pack(args.pack)

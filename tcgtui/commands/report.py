@@ -21,7 +21,7 @@ from tcgtui.errors import UserError
 from tcgtui.report import COMMON, SECTIONS
 from tcgtui.store import add_db_argument, open_store
 
-FORMATS = ("table", "md", "csv", "json", "seed-json")
+FORMATS = ("table", "md", "csv", "json", "seed")
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -33,6 +33,9 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
                    help=text.t("cmd_report.table", choices=", ".join(dict.fromkeys(SECTIONS + COMMON))))
     p.add_argument("--plot", metavar="FILE", help=text.t("cmd_report.plot_help"))
     p.add_argument("--no-humans", action="store_true", help=text.t("cmd_report.no_humans"))
+    p.add_argument("--out", metavar="DIR", help=text.t("cmd_report.out"))
+    p.add_argument("--upstream", metavar="DIR", help=text.t("cmd_report.upstream"))
+    p.add_argument("--settings", action="store_true", help=text.t("cmd_report.settings_help"))
 
 
 def _spec(game_id: str):  # noqa: ANN202
@@ -42,33 +45,6 @@ def _spec(game_id: str):  # noqa: ANN202
     except registry.UnknownGame:
         known = ", ".join(s.id for s in registry.games())
         raise UserError(locales.load().t("cmd_report.errors.unknown_game", game=game_id, known=known)) from None
-
-
-def seed_json_lines(spec, games) -> list[str]:  # noqa: ANN001
-    """One JSON object per game in the seed benchmark's per-game shape (the game provides the shape)."""
-    make = spec.extras.get("seed_json")
-    if make is None:
-        raise UserError(locales.load().t("cmd_report.errors.no_seed_json", game=spec.id))
-    out = []
-    for g in games:
-        if g.record is None:
-            continue
-        duration = _duration(g.started_at, g.finished_at)
-        style = g.params.get("prompt_style", "")
-        version = g.params.get("prompt_version", "")
-        obj = make(g.record, list(g.seats), style, version, duration)
-        out.append(json.dumps(obj, ensure_ascii=False))
-    return out
-
-
-def _duration(started: str, finished: str | None) -> float | None:
-    from datetime import datetime
-    if not finished:
-        return None
-    try:
-        return (datetime.fromisoformat(finished) - datetime.fromisoformat(started)).total_seconds()
-    except ValueError:
-        return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,8 +72,11 @@ def _report(args: argparse.Namespace) -> int:
     from tcgtui.report.data import load_games, run_ids
     text = locales.load()
     spec = _spec(args.game)
-    if args.format == "seed-json" and "seed_json" not in spec.extras:
-        raise UserError(text.t("cmd_report.errors.no_seed_json", game=spec.id))
+    if args.format == "seed":
+        if "seed_files" not in spec.extras:
+            raise UserError(text.t("cmd_report.errors.no_seed_format", game=spec.id))
+        if not args.out:
+            raise UserError(text.t("cmd_report.errors.seed_needs_out"))
     plot_path = Path(args.plot).expanduser() if args.plot else None
     if plot_path is not None:
         from tcgtui.report.plot import check_target
@@ -105,23 +84,39 @@ def _report(args: argparse.Namespace) -> int:
     with open_store(args.db, create=False, read_only=True) as store:
         for spec in [spec] + [other for other, _ in variants(spec)]:   # a game, else its variants (the bank)
             games = load_games(store, run_ids(store, args.run), humans=not args.no_humans, game=spec.id,
-                               with_record=args.format == "seed-json" or bool(spec.extras.get("reads_records")),
-                               every_seat=args.format != "seed-json")
+                               with_record=args.format == "seed" or bool(spec.extras.get("reads_records")),
+                               every_seat=args.format != "seed")
             if games:
                 break
         runs = [r.name for r in store.runs() if not args.run or r.name in args.run]
+        configs = {r.name: r.config for r in store.runs()}
         path = str(store.path)
+        if games:
+            from tcgtui.report import tokens
+            spent, by_default = tokens.sections(store, (g.id for g in games))
+            if args.settings:
+                spent["settings"] = tokens.settings(store, args.run)
     if not games:
         print(clean(text.t("cmd_report.empty", path=path)), file=sys.stderr)
         return 0
-    if args.format == "seed-json":
-        for line in seed_json_lines(spec, games):
-            sys.stdout.write(line + "\n")
+    if args.format == "seed":
+        from tcgtui.report import seed_export
+        from tcgtui.upstream import load as load_upstream
+        upstream = load_upstream("--upstream", args.upstream) if args.upstream else None
+        out = Path(args.out).expanduser()
+        count, files = seed_export.write(spec, games, configs, out, upstream)
+        print(clean(text.t("cmd_report.written", games=count, files=files, out=str(out))), file=sys.stderr)
         return 0
     packs = sorted({g.pack for g in games if g.pack is not None})
     if len(packs) > 1:
         print(clean(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs))), file=sys.stderr)
     report = analyses.build(games, spec)
+    report.sections.update(spent)
+    shown = [name for name in spent if spent[name] and (by_default or name == "settings")]
+    if shown:         # after the llm section (or at the end), with their note
+        at = report.layout.index("llm") + 1 if "llm" in report.layout else len(report.layout)
+        report.layout[at:at] = shown
+        report.notes.append("tokens")
     if args.table and args.table not in report.sections:
         raise UserError(text.t("cmd_report.errors.unknown_table", table=args.table,
                                choices=", ".join(report.sections)))

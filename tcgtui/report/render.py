@@ -86,7 +86,7 @@ COLUMNS: dict[str, list[Column]] = {
                         ("ci_rating", _ci_num)],
 }
 PARSE = "parse_"          # the llm section's parse-path columns: parse_<path>
-LEFT = ("agent", "opponent", "lang", "pattern", "error", "agents", "role")
+LEFT = ("agent", "opponent", "lang", "pattern", "error", "agents", "role", "run")
 PCT_SUFFIXES = ("rate", "share", "_gap")
 
 

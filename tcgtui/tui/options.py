@@ -16,7 +16,7 @@ from typing import Any
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.context_check import check_contexts
-from tcgtui.arena import add_deck_arguments, game_spec, given_params, load_resources
+from tcgtui.arena import add_deck_arguments, add_protocol_arguments, game_spec, given_params, load_resources
 from tcgtui.llm_options import endpoint_options
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.registry import builder
@@ -35,6 +35,7 @@ def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, pre
     p.add_argument("--lang", default=locales.DEFAULT, metavar="LANG", help=text.t(f"{prefix}.lang"))
     p.add_argument("--pack", default=None, metavar="DIR", help=text.t(f"{prefix}.pack"))
     add_deck_arguments(p, text)
+    add_protocol_arguments(p, text)
     p.add_argument("--seed", type=int, default=None, metavar="N", help=text.t(f"{prefix}.seed"))
     p.add_argument("--rtl", default=None, metavar="MODE", help=text.t(f"{prefix}.rtl"))
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS", help=text.t(f"{prefix}.pause"))
@@ -87,10 +88,14 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
         registry.get(game_id).make(params)       # a deck that does not fit the pack: one line, now
     except ValueError as exc:
         raise UserError(f"--game {game_id}: {exc}") from None
-    agent_options = endpoint_options(args)
-    if any(s.startswith("llm:") for s in seats):       # a model's context too small: one line, before the screen
-        asyncio.run(check_contexts(registry.get(game_id).make(params), seats, agent_options, [args.lang],
-                                   seed=seed))
+    options = endpoint_options(args)
+    models = [s for s in seats if s.startswith("llm:")]
+    if models:          # a model is seated, and its games stored, under its key (entry or model, and settings)
+        from tcgtui.llm_options import player_keys
+        keys = player_keys(models, options)
+        seats = tuple(keys.get(s, s) for s in seats)
+        # a model's context too small for the game: one line, before the screen opens
+        asyncio.run(check_contexts(registry.get(game_id).make(params), seats, options, [args.lang], seed=seed))
     return Settings(seats=seats, game_id=game_id, params=params, lang=args.lang,
                     rtl_mode=rtl.resolve_mode(args.rtl), seed=seed, handle=handle, pause=args.pause,
-                    agent_options=agent_options)
+                    agent_options=options)

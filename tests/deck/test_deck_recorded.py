@@ -58,8 +58,8 @@ async def test_a_persons_answer_is_stored_with_its_set_as_given_exported_and_rep
     assert [r.status for r in rows] == [FINISHED, FINISHED] and {r.agent for r in rows} == {"human:ada"}
     assert {r.opponent for r in rows} == {""} and {r.seats for r in rows} == {("human:ada",)}   # alone, as benched
     where = [r.record[RESUME_KEY]["params"] for r in rows]
-    assert where == [{"questions": str(tmp_path / "mine.jsonl"), "index": 0},     # a file: its absolute path
-                     {"questions": "frontier-sample", "index": 1}]              # a built-in set: its name
+    assert where == [{"questions": str(tmp_path / "mine.jsonl"), "index": 0, "protocol": "tcgtui"},  # a file: its
+                     {"questions": "frontier-sample", "index": 1, "protocol": "tcgtui"}]   # absolute path; a built-in set: its name
     monkeypatch.chdir("/")
     for row in rows:                                   # what --resume rebuilds, from another directory
         game = rebuild_game(row, row.record[RESUME_KEY])

@@ -11,7 +11,7 @@ import pytest
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import Match
-from tcgtui.engine.grid import GridNarrator, seed_json
+from tcgtui.engine.grid import GridNarrator
 from tests.grid.helpers import game, state
 
 
@@ -141,24 +141,3 @@ def test_narrator_tells_moves_invalid_attempts_and_endings():
     assert "cancelled" in GridNarrator(game("tictactoe", move_cap=1), locales.load("en")).all(k.apply("1,1"))[-1]
 
 
-def test_seed_json_shape():
-    g = game("connect4", invalid_limit=2)
-    m = Match(g, 9)
-    for mv in ("4", "4"):
-        m.play(mv)
-    m.play_invalid("out_of_bounds", '{"column": 9}')
-    for mv in ("3", "5", "3", "5", "3", "5", "3"):
-        m.play(mv)
-    rec = m.record().to_json()
-    out = seed_json(rec, ["llm:a", "random"], "illustration", "grid-v1-en-illustration-x", 12.5)
-    assert out["game_type"] == "connect4" and out["prompt_type"] == "illustration"
-    assert out["players"] == ["llm:a", "random"] and out["result"] == "winner1st" and out["duration_s"] == 12.5
-    assert out["moves"] == {"total": 10, "first": 6, "second": 4}
-    assert out["invalid"]["first"] == {"format": 0, "out_of_bounds": 1, "taken": 0}
-    bad = out["move_log"][2]
-    assert bad["outcome"] == "out_of_bounds" and bad["reply"] == '{"column": 9}' and bad["player"] == 1
-    assert out["move_log"][0] == {"number": 1, "player": 1, "move": "4", "row": 6, "column": 4,
-                                  "outcome": "valid", "reply": "4"}
-    assert out["final_board"][-1] == "..XXO.."
-    assert len(out["final_board"]) == 6 and json.loads(json.dumps(out)) == out
-    assert registry.get("connect4").extras["seed_json"] is seed_json

@@ -103,7 +103,9 @@ class BoardScreen(GameScreen):
     def rules(self, catalog: Catalog, direction: Direction) -> list[RenderableType]:
         """The rules with this pack's numbers, then every card of the pack with its text."""
         from tcgtui.tui.screens.rules import rules_lines
-        return rules_lines(rules_sentences(catalog, self.pack, not self.session.game.default_decks),
+        from tcgtui.engine import registry
+        game = self.session.game                   # the game's own rules text (--protocol seed has its own)
+        return rules_lines(registry.get(game.name).rules_text(game, catalog),
                            catalog, direction) + self.cards(catalog, direction)
 
     def cards(self, catalog: Catalog, d: Direction) -> list[RenderableType]:
