@@ -148,7 +148,7 @@ def test_context_length_given_wins_and_is_recorded(community):
         agent = llm_agent(server, context_length=6000)
     assert result.status == FINISHED and max(sizes) <= 6000 - 300
     assert agent.describe()["context_length"] == 6000
-    assert "context_length" not in llm_agent(server).describe()
+    assert llm_agent(server).describe()["context_length"] is None
 
 
 def test_an_overflow_tells_the_size_and_the_prompt():
