@@ -158,6 +158,33 @@ class Reference:
 
 
 @dataclass(frozen=True)
+class Figure:
+    """How ``tcgtui report --plot DIR`` draws a table: ``y`` against ``x``, a line or a point per
+    value of ``series`` (a row key), with an error bar from ``low`` to ``high`` when given."""
+
+    kind: str                                   # "line" or "scatter"
+    x: str
+    y: str
+    series: tuple[str, ...] = ("agent",)
+    low: str = ""
+    high: str = ""
+    log_x: bool = False
+    percent_y: bool = False                     # y is a share, drawn as a percentage
+
+
+@dataclass(frozen=True)
+class SeedTable:
+    """A table (and maybe a figure) of a seed paper that the report computes only when asked
+    (``--table NAME``, ``--plot DIR``): ``build(games, context)`` returns its rows; ``context``
+    carries what is not in the games (models' facts, the interval method)."""
+
+    name: str
+    answers: str                                # which seed table or figure it answers
+    build: Callable[[list, Any], list[dict]]
+    figure: Figure | None = None
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A registered game: its info and the pure builders the other layers call.
 
@@ -172,6 +199,7 @@ class GameSpec:
     rules_text: Callable[..., Any] | None = None              # (game, lang) -> the rules as players read them
     references: tuple[Reference, ...] = ()
     fast: Callable[[], Any] | None = None                     # compiled search accelerator (module), when there is one
+    seed_tables: Callable[[], tuple[SeedTable, ...]] | None = None   # the seeds' tables the report adds on request
     # Hooks other layers look for: analyze, seed_files, result_code, move_kind, parse_position,
     # perf (players ``tcgtui perf`` times), reads_records (the report hands analyses whole records).
     extras: Mapping[str, Any] = field(default_factory=dict)

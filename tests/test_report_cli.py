@@ -113,7 +113,8 @@ def test_names_with_brackets_are_shown_as_written(tmp_path: Path, capsys: pytest
     assert "llm:org/m[b]" in capsys.readouterr().out
 
 
-def test_games_from_several_packs_are_flagged(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_games_from_several_packs_are_kept_apart_or_flagged_when_pooled(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture) -> None:
     path = tmp_path / "r.sqlite3"
     with Store(path) as store:
         run = store.create_run("r", {}).id
@@ -121,8 +122,10 @@ def test_games_from_several_packs_are_flagged(tmp_path: Path, capsys: pytest.Cap
         store.conn.execute("UPDATE games SET pack_id = 'private', pack_hash = 'abc'")
         add_game(store, run, "A", "random", "en", 1, result="win")
     assert main(["report", "--db", str(path), "--format", "csv"]) == 0
-    err = capsys.readouterr().err
-    assert "2 packs (private@abc, test@000000000000)" in err
+    out = capsys.readouterr()
+    assert "A [pack=private@abc]" in out.out and "A [pack=test@000000000000]" in out.out and not out.err
+    assert main(["report", "--db", str(path), "--format", "csv", "--by", "style"]) == 0   # pooled: said so
+    assert "2 packs (private@abc, test@000000000000)" in capsys.readouterr().err
 
 
 def test_the_report_pauses_the_cycle_collector_only_while_it_runs(db: str, tmp_path: Path,

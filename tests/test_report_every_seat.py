@@ -128,3 +128,21 @@ def test_a_score_games_other_seat_keeps_its_own_score(tmp_path: Path) -> None:
         ("x", "y", 0, 3.0, False), ("y", "x", 1, -1.0, True), ("y", "z", 0, 0.0, False), ("z", "y", 1, 2.0, True)]
     means = {(r["agent"], r["opponent"]): r["mean_score"] for r in analyses.scores(games)}
     assert means == {("x", "y"): 3.0, ("y", "x"): -1.0, ("y", "z"): 0.0, ("z", "y"): 2.0}
+
+
+def test_cancelled_games_are_neither_draws_in_the_matrix_nor_in_the_sweep_summary(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    db = tmp_path / "cap_rr.sqlite3"      # every game hits the four-move cap: none has a result
+    assert main(["bench", "--game", "tictactoe", "--param", "move_cap=4", "--agent", "random", "--agent", "perfect",
+                 "--agent", "mc:5", "--round-robin", "--games", "2", "--db", str(db)]) == 0
+    summary = capsys.readouterr().out
+    head = next(line for line in summary.splitlines() if line.startswith("┃"))
+    cols = [c.strip() for c in head.strip("┃│ ").replace("┃", "│").split("│")]
+    rows = [[c.strip() for c in line.strip("│ ").split("│")] for line in summary.splitlines()
+            if line.startswith("│") and ("random" in line or "perfect" in line or "mc:5" in line)]
+    assert rows and all(r[cols.index("cancelled")] == "2" and r[cols.index("draws")] == "0"
+                        and r[cols.index("win rate")] == "–" for r in rows)
+    out = _report(db, capsys)
+    assert out["matrix"] and all((r["games"], r["cancelled"], r["draws"], r["score_share"]) == (0, 2, 0, None)
+                                 for r in out["matrix"])
+    assert not out.get("ratings")         # nothing decided: nothing to rate

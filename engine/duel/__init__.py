@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.engine.duel.analysis import rated, sections
+from tcgtui.engine.duel.analysis import rated, sections, tables as seed_tables
 from tcgtui.engine.duel.game import DuelGame
 from tcgtui.engine.duel.moves import Answer, Proposal, Verdict
 from tcgtui.engine.duel.narrator import DuelNarrator, rules_text
 from tcgtui.engine.duel.state import OUTCOMES, REFEREE, Check, DuelObservation, DuelState, Round
+from tcgtui.engine.protocols import PROTOCOL
 from tcgtui.engine.registry import RULES, SCORE, TEXT, GameInfo, GameSpec, Param, Reference, register
 
 __all__ = ["Answer", "Check", "DuelGame", "DuelNarrator", "DuelObservation", "DuelState", "OUTCOMES", "Proposal",
@@ -64,19 +65,21 @@ DUEL = register(GameSpec(
     GameInfo("duel", seats=2, outcome=SCORE, moves=TEXT, invalid=RULES,
              params=(Param("rounds", int, 10, low=2, high=100), Param("attempts", int, 3, low=1, high=10),
                      Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX,
-                     Param("solve_time", float, 0.0, low=0.0, high=3600.0))),
+                     Param("solve_time", float, 0.0, low=0.0, high=3600.0), PROTOCOL)),
     make=DuelGame.from_params,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
     rules_text=rules_text,
     references=(Reference("puzzler", _puzzler),),
     analyses=sections,
+    seed_tables=seed_tables,
     extras={"referee": "python-check", "random_move": _random_move, "reads_records": True, "rated": rated,
             "shortcuts": SHORTCUTS,
-            "report_layout": ("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings", "decisions",
+            "report_layout": ("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings",
+                              "seed_solver_ratings", "decisions",
                               "llm", "errors"),
             "report_notes": {"duel_roles": "roles", "proposer_ratings": "role_ratings",
-                             "solver_ratings": "role_ratings"}}))
+                             "solver_ratings": "role_ratings", "seed_solver_ratings": "role_ratings"}}))
 
 
 def _bank_deal_seed(run_seed: int, index: int) -> int:

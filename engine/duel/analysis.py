@@ -2,13 +2,16 @@
 
 - ``duel_roles``: per player, rounds as proposer and as solver; proposal % (valid
   puzzles left unsolved, over rounds proposed), penalty % and count, solve % (over
-  valid puzzles it was asked to solve).
+  valid puzzles it was asked to solve); and The Token Games' own solve % (``solver_win_rate``:
+  rounds won as solver, a puzzle whose sample failed included, over every round as solver), with
+  exact (Clopper–Pearson) 95% intervals for it and for the proposal and penalty shares.
 - ``duels``: one line per duel, its score line as "1 vs -4".
 - ``puzzles``: every round with its code, sample, answer and verdicts (shown with
   ``tcgtui report --game duel --table puzzles``).
 ``rated(games)`` gives the pairings the report rates with Bradley–Terry (bootstrap
 over duels): proposer (stumped 1, solved ½, wrong sample 0) and solver (solved 1,
-else 0, valid puzzles only).
+else 0, valid puzzles only); and the seed's solver rating (every round: solved or the
+proposer's sample failed 1, else 0), whose order The Token Games publishes.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from tcgtui.engine.duel.state import FAILURE, PUZZLE_WRONG, SUCCESS
+from tcgtui.engine.stats import clopper_pearson
 
 
 def _duels(games: Iterable[Any]) -> list[Any]:
@@ -54,6 +58,11 @@ def _share(n: int, d: int) -> float | None:
     return n / d if d else None
 
 
+def _interval(name: str, k: int, n: int) -> dict[str, float | None]:
+    ci = clopper_pearson(k, n)
+    return {f"{name}_ci_low": None if ci is None else ci[0], f"{name}_ci_high": None if ci is None else ci[1]}
+
+
 def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
     duels = _duels(games)
     roles: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -68,6 +77,8 @@ def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
             p["proposed"] += 1
             if r["outcome"].startswith(FAILURE):
                 p["unsolved"] += 1
+            s["rounds"] += 1
+            s["won"] += r["outcome"] == SUCCESS or r["outcome"].startswith(PUZZLE_WRONG)
             if r["outcome"].startswith(PUZZLE_WRONG):
                 p["penalties"] += 1
             else:
@@ -82,15 +93,20 @@ def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
                       "score_line": f"{scores[0]:g} vs {scores[1]:g}",
                       "winner": "–" if g.winner is None else g.seats[g.winner]})
     role_rows = [{"agent": agent, "proposed": r["proposed"], "proposal_rate": _share(r["unsolved"], r["proposed"]),
+                  **_interval("proposal", r["unsolved"], r["proposed"]),
                   "penalties": r["penalties"], "penalty_rate": _share(r["penalties"], r["proposed"]),
-                  "asked": r["asked"], "solve_rate": _share(r["solved"], r["asked"])}
+                  **_interval("penalty", r["penalties"], r["proposed"]),
+                  "asked": r["asked"], "solve_rate": _share(r["solved"], r["asked"]),
+                  "solver_rounds": r["rounds"], "solver_win_rate": _share(r["won"], r["rounds"]),
+                  **_interval("solver_win", r["won"], r["rounds"])}
                  for agent, r in sorted(roles.items())]
     return {"duel_roles": role_rows, "duels": lines, "puzzles": puzzles}
 
 
 def rated(games: Iterable[Any]) -> dict[str, list[tuple[str, str, float, str]]]:
     """(player, opponent, player's score, duel id) per round, for the proposer and solver ratings."""
-    out: dict[str, list[tuple[str, str, float, str]]] = {"proposer_ratings": [], "solver_ratings": []}
+    out: dict[str, list[tuple[str, str, float, str]]] = {"proposer_ratings": [], "solver_ratings": [],
+                                                         "seed_solver_ratings": []}
     for g in _duels(games):
         if g.seats[0] == g.seats[1]:
             continue
@@ -99,6 +115,50 @@ def rated(games: Iterable[Any]) -> dict[str, list[tuple[str, str, float, str]]]:
             outcome = r["outcome"]
             stumped = 1.0 if outcome.startswith(FAILURE) else 0.5 if outcome == SUCCESS else 0.0
             out["proposer_ratings"].append((proposer, solver, stumped, g.id))
+            won = outcome == SUCCESS or outcome.startswith(PUZZLE_WRONG)
+            out["seed_solver_ratings"].append((solver, proposer, 1.0 if won else 0.0, g.id))
             if not outcome.startswith(PUZZLE_WRONG):
                 out["solver_ratings"].append((solver, proposer, 1.0 if outcome == SUCCESS else 0.0, g.id))
     return out
+
+
+def replies_by_round(record: dict[str, Any], seats: tuple[str, ...],
+                     decisions: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    """A duel's rounds with both players' replies: ``decisions`` are (seat, reply) in move order; a
+    round takes its proposer's next reply, then, unless the sample was wrong, its solver's."""
+    queues: dict[int, list[str]] = defaultdict(list)
+    for seat, reply in decisions:
+        queues[seat].append(reply)
+    out = []
+    for r in rounds_of(record):
+        proposer = r["proposer"]
+        asked = not r["outcome"].startswith(PUZZLE_WRONG)
+        out.append({"round": r["round"], "proposer": seats[proposer], "solver": seats[1 - proposer],
+                    "outcome": r["outcome"], "sample_result": r.get("sample"), "answer_result": r.get("answer"),
+                    "proposer_reply": queues[proposer].pop(0) if queues[proposer] else None,
+                    "solver_reply": queues[1 - proposer].pop(0) if asked and queues[1 - proposer] else None})
+    return out
+
+
+def by_round(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
+    """Token Games' difficulty trend: per round index, the valid puzzles asked and the share solved,
+    with its exact interval (every duel's round n together)."""
+    asked: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    for g in _duels(games):
+        for r in rounds_of(g.record):
+            if not r["outcome"].startswith(PUZZLE_WRONG):
+                cell = asked[r["round"]]
+                cell[0] += r["outcome"] == SUCCESS
+                cell[1] += 1
+    rows = []
+    for n, (solved, total) in sorted(asked.items()):
+        low, high = context.interval(solved, total, f"round {n}") or (None, None)
+        rows.append({"round": n, "asked": total, "solved": solved, "solve_rate": solved / total,
+                     "ci_low": low, "ci_high": high})
+    return rows
+
+
+def tables() -> tuple:
+    from tcgtui.engine.registry import Figure, SeedTable
+    return (SeedTable("by_round", "Token Games: solve rate by round index", by_round,
+                      Figure("line", "round", "solve_rate", (), low="ci_low", high="ci_high", percent_y=True)),)

@@ -6,7 +6,7 @@ from typing import Any
 
 from tcgtui.engine.core import Game, IllegalMove
 from tcgtui.engine.duel.moves import parse_answer, parse_proposal, parse_time_up, parse_verdict
-from tcgtui.engine.duel.state import DuelObservation, DuelState, Round
+from tcgtui.engine.duel.state import SEED_TRIES, DuelObservation, DuelState, Round
 
 
 class DuelGame(Game[str]):
@@ -17,7 +17,7 @@ class DuelGame(Game[str]):
     name = "duel"
 
     def __init__(self, rounds: int = 10, attempts: int = 3, check_timeout: float = 5.0,
-                 sandbox: str = "local", solve_time: float = 0.0) -> None:
+                 sandbox: str = "local", solve_time: float = 0.0, protocol: str = "tcgtui") -> None:
         if rounds % 2:
             raise ValueError(f"rounds={rounds}: expected an even number (each player proposes as often)")
         self.rounds = rounds
@@ -25,20 +25,21 @@ class DuelGame(Game[str]):
         self.check_timeout = float(check_timeout)
         self.sandbox = sandbox
         self.solve_time = float(solve_time)
+        self.protocol = protocol
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> DuelGame:
         return cls(int(params.get("rounds", 10)), int(params.get("attempts", 3)),
                    float(params.get("check_timeout", 5.0)), str(params.get("sandbox", "local")),
-                   float(params.get("solve_time", 0.0)))
+                   float(params.get("solve_time", 0.0)), str(params.get("protocol") or "tcgtui"))
 
     def new_state(self, seed: int) -> DuelState:
         return DuelState(self.rounds, self.attempts, timeout=self.check_timeout, backend=self.sandbox,
-                         solve_time=self.solve_time)
+                         solve_time=self.solve_time, protocol=self.protocol)
 
     def setup(self) -> dict[str, Any]:
         setup = {"rounds": self.rounds, "attempts": self.attempts, "check_timeout": self.check_timeout,
-                 "sandbox": self.sandbox}
+                 "sandbox": self.sandbox, "protocol": self.protocol}
         return {**setup, "solve_time": self.solve_time} if self.solve_time else setup
 
     def move_to_text(self, move: str) -> str:
@@ -54,10 +55,12 @@ class DuelGame(Game[str]):
     def resample(self, obs: DuelObservation, rng: Any) -> DuelState:
         """The state as the seat sees it; what it cannot see (the opponent's explanations and
         samples) stays blank: no player's choice depends on it."""
+        seed = self.protocol == "seed"
         state = DuelState(obs.rounds, self.attempts, list(obs.history), None, obs.phase,
-                          self.attempts - obs.attempts_left if obs.attempts_left else 0,
+                          self.attempts - obs.attempts_left if obs.attempts_left and not seed else 0,
                           list(obs.wins), list(obs.penalties), timeout=self.check_timeout, backend=self.sandbox,
-                          solve_time=self.solve_time)
+                          solve_time=self.solve_time, protocol=self.protocol,
+                          reruns=SEED_TRIES - obs.attempts_left if obs.attempts_left and seed else 0)
         if obs.outcome is None:
             number = len(obs.history) + 1
             proposer = (number - 1) % 2

@@ -7,6 +7,13 @@ gets the code only.  A proposal is the fenced code block defining ``mystery`` (t
 text outside it is the private explanation) and the value on the **last**
 ``SOLUTION:`` line; backticks and markdown emphasis around the value are dropped, and a
 whole value in Arabic-Indic digits or in guillemets is read as Python writes it.
+
+Under ``--protocol seed`` replies are read as The Token Games' released code reads
+them: a proposal is exactly one ```` ```python ```` block followed by a ``SOLUTION: ``
+line (the text between is the explanation, the value the rest of that line as
+written), an answer the **first** ``SOLUTION:`` line's value with only spaces
+trimmed; and an unusable reply is not quoted back: the round is rerun with a fresh
+prompt (``DuelState.apply_invalid``).
 """
 
 from __future__ import annotations
@@ -70,6 +77,31 @@ def parse_proposal_reply(text: str) -> Parsed:
     return Parsed(Proposal(code.strip("\n") + "\n", value, explanation).text(), "fence", None, value)
 
 
+SEED_PROPOSAL = re.compile(r"```python(.*?)```(.*?)SOLUTION: (.*?)(?:\n|$)", re.DOTALL)
+SEED_SOLUTION = re.compile(r"SOLUTION:\s*(.*?)\s*(?:\n|$)")
+
+
+def seed_proposal_reply(text: str) -> Parsed:
+    """A proposal as the seed reads it: one match of its pattern, else unusable."""
+    found = SEED_PROPOSAL.findall(text)
+    if len(found) != 1:
+        return Parsed(None, "seed", "no_code" if not found else "several", text.strip()[-200:])
+    code, explanation, value = found[0]
+    if not value.strip() or not code.strip() or len(value) > VALUE_LIMIT:
+        return Parsed(None, "seed", "no_solution", text.strip()[-200:])
+    if len(code) > CODE_LIMIT or len(explanation) > TEXT_LIMIT:
+        return Parsed(None, "seed", "too_long", text.strip()[-200:])
+    return Parsed(Proposal(code, value, explanation).text(), "seed", None, value)
+
+
+def seed_answer_reply(text: str) -> Parsed:
+    """An answer as the seed reads it: the first ``SOLUTION:`` line's value."""
+    found = SEED_SOLUTION.search(text)
+    if found is None or not found.group(1).strip() or len(found.group(1)) > VALUE_LIMIT:
+        return Parsed(None, "seed", "no_solution", text.strip()[-200:])
+    return Parsed(Answer(found.group(1)).text(), "seed", None, found.group(1))
+
+
 def parse_answer_reply(text: str) -> Parsed:
     value = solution_value(text)
     if value is None or len(value) > VALUE_LIMIT:
@@ -120,7 +152,7 @@ class DuelPrompter:
                       self.history(obs), self._t("propose.reminder")]
         else:
             parts += [self._t("solve.task"), "```python\n" + obs.code.rstrip("\n") + "\n```", self._t("solve.format")]
-        if retry is not None:
+        if retry is not None and getattr(obs, "protocol", "") != "seed":   # the seed reruns with a fresh prompt
             previous, reason = retry
             if previous:
                 parts.append(self._t("retry.previous") + "\n" + previous[-RETRY_TEXT:])
@@ -128,6 +160,8 @@ class DuelPrompter:
         return {"role": "user", "content": "\n\n".join(parts)}
 
     def parse(self, answer: str, obs: Any) -> Parsed:
+        if getattr(obs, "protocol", "") == "seed":
+            return seed_proposal_reply(str(answer)) if obs.phase == PROPOSE else seed_answer_reply(str(answer))
         return parse_proposal_reply(str(answer)) if obs.phase == PROPOSE else parse_answer_reply(str(answer))
 
     def reason(self, parsed: Parsed) -> str:

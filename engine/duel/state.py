@@ -22,6 +22,8 @@ SUCCESS, FAILURE, PUZZLE_WRONG = "success", "failure", "puzzle-wrong"
 EX = "-ex"                         # suffix when an exception or a timeout caused the outcome
 OUTCOMES = (SUCCESS, FAILURE, FAILURE + EX, PUZZLE_WRONG, PUZZLE_WRONG + EX)
 UNUSABLE = "unusable"              # cause of a round scored because the attempts ran out
+SEED_TRIES = 4                     # --protocol seed: a round is played at most this often, then the duel stops
+GAVE_UP = "gave_up"                # the outcome's reason when the seed's tries ran out
 TIME_UP = "time"                   # cause of a failure because the solver's time ran out with no answer
 
 
@@ -77,6 +79,7 @@ class DuelObservation:
     penalties: tuple[int, int]
     attempts_left: int
     outcome: Outcome | None
+    protocol: str = "tcgtui"       # seed: the solver's answer is its first SOLUTION: line, an unusable reply reruns
 
     @property
     def role(self) -> str:
@@ -97,6 +100,9 @@ class DuelState(GameState[str]):
     backend: str = "local"
     solve_time: float = 0.0        # seconds a solver has (0: no limit); the clock is the player's screen
     num_seats: int = 2
+    protocol: str = "tcgtui"       # seed: an unusable reply reruns the round (SEED_TRIES), as The Token Games does
+    reruns: int = 0                # --protocol seed: reruns of the current round so far
+    gave_up: bool = False          # --protocol seed: the round failed SEED_TRIES times and the duel stopped
 
     def __post_init__(self) -> None:
         if self.current is None and self.phase == PROPOSE:
@@ -166,16 +172,35 @@ class DuelState(GameState[str]):
 
     def apply_invalid(self, kind: str, text: str) -> list[Event]:
         """An unusable reply: the same player tries again until the attempts run out, then the
-        round is scored (an unusable puzzle is puzzle-wrong, an unusable answer a failure)."""
+        round is scored (an unusable puzzle is puzzle-wrong, an unusable answer a failure).
+        Under the seed's protocol the whole round is played again instead, a new puzzle proposed,
+        and after SEED_TRIES tries the duel stops there (The Token Games gives the duel up)."""
         if self.phase not in (PROPOSE, SOLVE):
             raise IllegalMove(f"no player is asked in the {self.phase} phase")
         seat = self.current_player
+        if self.protocol == "seed":
+            return self._rerun(seat, kind)
         self.invalid += 1
         left = self.attempts - self.invalid
         events = [Event("invalid", seat, {"kind": kind, "count": self.invalid, "left": max(left, 0)})]
         if left > 0:
             return events
         return events + self._score(PUZZLE_WRONG if self.phase == PROPOSE else FAILURE, UNUSABLE)
+
+    def _rerun(self, seat: int, kind: str) -> list[Event]:
+        cur = self.current
+        assert cur is not None
+        self.reruns += 1
+        left = SEED_TRIES - self.reruns
+        events = [Event("invalid", seat, {"kind": kind, "count": self.reruns, "left": max(left, 0), "rerun": True})]
+        if left > 0:
+            self.current, self.phase = Round(cur.number, cur.proposer), PROPOSE
+            return events
+        self.current, self.phase, self.gave_up = None, OVER, True
+        out = self.outcome
+        assert out is not None
+        return events + [Event("end", -1, {"scores": list(out.scores or ()), "winner": out.winner,
+                                           "reason": GAVE_UP})]
 
     def _score(self, outcome: str, cause: str = "") -> list[Event]:
         cur = replace(self.current, outcome=outcome, cause=cause)
@@ -184,7 +209,7 @@ class DuelState(GameState[str]):
         elif outcome.startswith(PUZZLE_WRONG):
             self.penalties[cur.proposer] += 1
         self.history.append(cur)
-        self.invalid = 0
+        self.invalid = self.reruns = 0
         events = [Event("scored", cur.proposer, {"round": cur.number, "outcome": outcome, "cause": cause,
                                                  "wins": list(self.wins), "penalties": list(self.penalties)})]
         if cur.number >= self.rounds:
@@ -197,7 +222,8 @@ class DuelState(GameState[str]):
 
     def clone(self) -> DuelState:
         return DuelState(self.rounds, self.attempts, list(self.history), self.current, self.phase, self.invalid,
-                         list(self.wins), list(self.penalties), self.timeout, self.backend, self.solve_time)
+                         list(self.wins), list(self.penalties), self.timeout, self.backend, self.solve_time,
+                         protocol=self.protocol, reruns=self.reruns, gave_up=self.gave_up)
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -211,7 +237,8 @@ class DuelState(GameState[str]):
         if self.phase != OVER:
             return None
         a, b = self.scores()
-        return Outcome(None if a == b else (0 if a > b else 1), "rounds", (float(a), float(b)))
+        return Outcome(None if a == b else (0 if a > b else 1), GAVE_UP if self.gave_up else "rounds",
+                       (float(a), float(b)))
 
     def observation(self, seat: int) -> DuelObservation:
         cur = self.current
@@ -220,7 +247,8 @@ class DuelState(GameState[str]):
             cur.code if cur is not None and self.phase in (SOLVE, ANSWER) else "",
             tuple(r.seen_by(seat) for r in self.history), (self.wins[0], self.wins[1]),
             (self.penalties[0], self.penalties[1]),
-            self.attempts - self.invalid if self.phase in (PROPOSE, SOLVE) else 0, self.outcome)
+            (SEED_TRIES - self.reruns if self.protocol == "seed" else self.attempts - self.invalid)
+            if self.phase in (PROPOSE, SOLVE) else 0, self.outcome, self.protocol)
 
     def to_json(self) -> dict[str, Any]:
         def round_json(r: Round | None) -> dict[str, Any] | None:
@@ -231,5 +259,6 @@ class DuelState(GameState[str]):
                     "sample": None if r.sample is None else r.sample.text(),
                     "answer": None if r.answer is None else r.answer.text()}
         return {"rounds": self.rounds, "attempts": self.attempts, "phase": self.phase, "invalid": self.invalid,
+                "protocol": self.protocol, "reruns": self.reruns, "gave_up": self.gave_up,
                 "wins": list(self.wins), "penalties": list(self.penalties),
                 "history": [round_json(r) for r in self.history], "current": round_json(self.current)}

@@ -15,6 +15,8 @@ from tcgtui.engine.eleusis import bench
 from tcgtui.engine.eleusis.game import DRAWN, FORMATS, EleusisGame
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
+from tcgtui.engine.eleusis.seeddeal import BASE
+from tcgtui.engine.protocols import PROTOCOL, UPSTREAM
 from tcgtui.engine.registry import AGENT, LIST, SCORE, GameInfo, GameSpec, Param, Reference, register
 
 __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
@@ -30,6 +32,11 @@ def _sections(games: Any, catalog: Any = None) -> Any:
     return sections(games)
 
 
+def _seed_tables() -> tuple:
+    from tcgtui.engine.eleusis.seed_tables import tables
+    return tables()
+
+
 def _scientist(game: Any, arg: int | None) -> Any:
     from tcgtui.engine.eleusis.scientist import policy
     return policy(game, arg)
@@ -39,12 +46,16 @@ SPEC = register(GameSpec(
     GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT, search=False,
              params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),)),
                      Param("guess_format", str, "text", choices=FORMATS),
-                     Param("rule_code", str, ""))),
+                     Param("rule_code", str, ""), PROTOCOL, UPSTREAM,
+                     # --protocol seed: the seed's round index and base seed of the deal, or its deck seed itself
+                     Param("seed_round", int, 0, low=0, high=10_000), Param("seed_base", int, BASE, low=0, high=2**32 - 1),
+                     Param("seed_deal", int, -1, low=-1, high=2**32 - 1))),
     make=EleusisGame.from_params,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: EleusisNarrator(game, catalog, viewer),
     rules_text=rules_text,
     analyses=_sections,
+    seed_tables=_seed_tables,
     references=(Reference("scientist", _scientist),),
     extras={"bench": bench,       # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
             "shortcuts": {"guess_format": ("guess_format", "eleusis.games.guess_format_flag")},

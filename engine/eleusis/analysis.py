@@ -98,15 +98,25 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
 REFERENCE = "scientist"
 
 
+def _grouped(agent: str) -> tuple[str, str]:
+    """A player's name and the group the report gave it (``scientist [protocol=seed]``): the
+    reference is paired within its group only."""
+    base, _, group = agent.partition(" [")
+    return base, group
+
+
 def reference_rows(per: dict[tuple[str, str], list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Each player beside the reference scientist on the same rounds (same rule, same deal): bench both
     (``--agent llm:X --agent scientist``) and every paired round shows what was achievable."""
-    ref = {(r["rule"], r["seed"]): r["floored"] for (agent, _), rounds in per.items() if agent == REFERENCE
+    ref = {(group, r["rule"], r["seed"]): r["floored"] for (agent, _), rounds in per.items()
+           for base, group in [_grouped(agent)] if base == REFERENCE
            for r in rounds if r["rule"] is not None}          # a dealer's own rules are not the same rule
     rows = []
     for (agent, lang), rounds in sorted(per.items()):
-        pairs = [(r["floored"], ref[(r["rule"], r["seed"])]) for r in rounds if (r["rule"], r["seed"]) in ref]
-        if agent == REFERENCE or not pairs:
+        base, group = _grouped(agent)
+        pairs = [(r["floored"], ref[(group, r["rule"], r["seed"])]) for r in rounds
+                 if (group, r["rule"], r["seed"]) in ref]
+        if base == REFERENCE or not pairs:
             continue
         rows.append({"agent": agent, "lang": lang, "paired_rounds": len(pairs),
                      "mean_floored": mean([a for a, _ in pairs]), "reference_floored": mean([b for _, b in pairs]),

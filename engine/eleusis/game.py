@@ -12,12 +12,14 @@ from collections import Counter
 from typing import Any
 
 from tcgtui.engine.core import Game
+from tcgtui.engine.eleusis import seeddeal
 from tcgtui.engine.eleusis.cards import parse_card, shoe
 from tcgtui.engine.eleusis.library import COUNT, compiled, library
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
 from tcgtui.engine.eleusis.state import MAX_TURNS, EleusisState
+from tcgtui.engine.protocols import SEED, TCGTUI
 
 FORMATS = ("text", "code")
 DRAWN = -1          # the ``rule`` parameter's default: a library rule drawn from the deal's seed
@@ -50,7 +52,11 @@ class EleusisGame(Game[str]):
     rule: Rule | None           # None in the players' copy (public), and when drawn per deal
     rule_number: int | None     # None in the players' copy; DRAWN: drawn per deal
 
-    def __init__(self, rule: int = DRAWN, guess_format: str = "text", rule_code: str = "") -> None:
+    def __init__(self, rule: int = DRAWN, guess_format: str = "text", rule_code: str = "", protocol: str = TCGTUI,
+                 seed_round: int = 0, seed_base: int = seeddeal.BASE, seed_rules: seeddeal.SeedRules | None = None,
+                 seed_deal: int = -1, upstream: dict[str, str] | None = None) -> None:
+        """``protocol`` seed: the seed's deals (round ``seed_round`` of its base seed ``seed_base``, from the
+        rule's code in ``seed_rules``, the user's checkout, or the deck seed ``seed_deal`` a record keeps)."""
         if guess_format not in FORMATS:
             raise ValueError(f"guess_format={guess_format!r}: expected one of {', '.join(FORMATS)}")
         self.rule_number = int(rule)
@@ -67,14 +73,49 @@ class EleusisGame(Game[str]):
             if not 0 <= self.rule_number < COUNT:
                 raise ValueError(f"rule={rule}: expected a rule number from 0 to {COUNT - 1}, or {DRAWN} (drawn)")
             self.rule = compiled(self.rule_number)
+        self.protocol = protocol
+        self.seed_round, self.seed_base, self.seed_deal = int(seed_round), int(seed_base), int(seed_deal)
+        self.seed_rules = seed_rules
+        self.upstream = dict(upstream or {})
+        if protocol == SEED and self.seed_deal < 0 and not rule_code:
+            if seed_rules is None:
+                raise ValueError(f"--protocol seed deals from the seed's {seeddeal.RULES_FILE}: give --upstream, "
+                                 f"a checkout of {seeddeal.REPOSITORY}")
+            if len(seed_rules.codes) < COUNT:
+                raise ValueError(f"--upstream: {seeddeal.RULES_FILE} has {len(seed_rules.codes)} rules; "
+                                 f"expected the seed's {COUNT}")
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> EleusisGame:
+        upstream, rules, described = params.get("upstream"), None, None
+        if params.get("protocol") == SEED and hasattr(upstream, "text"):      # the user's checkout (tcgtui.upstream)
+            try:
+                rules = seeddeal.parse_rules(upstream.text(seeddeal.RULES_FILE, seeddeal.REPOSITORY))
+            except ValueError as exc:
+                raise ValueError(f"--upstream: {seeddeal.RULES_FILE}: {exc}") from None
+            described = upstream.describe()
+        elif isinstance(upstream, dict):                                      # a record's description of it
+            described = upstream
         return cls(params.get("rule", DRAWN), params.get("guess_format", "text") or "text",
-                   params.get("rule_code", "") or "")
+                   params.get("rule_code", "") or "", str(params.get("protocol") or TCGTUI),
+                   int(params.get("seed_round", 0)), int(params.get("seed_base", seeddeal.BASE)), rules,
+                   int(params.get("seed_deal", -1)), described)
+
+    def deck_seed(self, seed: int) -> int | None:
+        """The seed's deck seed for the deal of ``seed`` (None under tcgtui's protocol: its own deal)."""
+        if self.protocol != SEED:
+            return None
+        if self.seed_deal >= 0:
+            return self.seed_deal
+        if self.rule_code:
+            return seeddeal.round_seed(self.rule_code, self.seed_round, self.seed_base)
+        number = self.rule_number_of(seed)
+        assert number is not None and self.seed_rules is not None
+        return seeddeal.round_seed(self.seed_rules.codes[number], self.seed_round, self.seed_base)
 
     def new_state(self, seed: int) -> EleusisState:
-        return EleusisState(self.rule_of(seed), seed, self.guess_format)
+        return EleusisState(self.rule_of(seed), seed, self.guess_format, protocol=self.protocol,
+                            deck_seed=self.deck_seed(seed))
 
     def rule_number_of(self, seed: int) -> int | None:
         """The library rule the deal of ``seed`` plays (None for a person's code, or in the players' copy)."""
@@ -96,13 +137,18 @@ class EleusisGame(Game[str]):
         copy = EleusisGame.__new__(EleusisGame)
         copy.rule_number, copy.rule_code, copy.rule = None, "", None   # type: ignore[assignment]
         copy.guess_format = self.guess_format
+        copy.protocol, copy.seed_round, copy.seed_base, copy.seed_deal = self.protocol, 0, seeddeal.BASE, -1
+        copy.seed_rules, copy.upstream = None, {}
         return copy
 
     def setup(self) -> dict[str, Any]:
         if self.rule_number is None:    # the players' copy
-            return {"guess_format": self.guess_format, "max_turns": MAX_TURNS}
-        return {"rule": self.rule_number, "rule_code": self.rule_code, "guess_format": self.guess_format,
-                "max_turns": MAX_TURNS}
+            return {"guess_format": self.guess_format, "max_turns": MAX_TURNS, "protocol": self.protocol}
+        setup = {"rule": self.rule_number, "rule_code": self.rule_code, "guess_format": self.guess_format,
+                 "max_turns": MAX_TURNS, "protocol": self.protocol}
+        if self.protocol == SEED:
+            setup.update(seed_round=self.seed_round, seed_base=self.seed_base, upstream=self.upstream)
+        return setup
 
     def deal_setup(self, seed: int) -> dict[str, Any]:
         """The setup with a drawn rule's number in place of ``DRAWN``: records and reports name the rule
@@ -111,6 +157,8 @@ class EleusisGame(Game[str]):
         number = self.rule_number_of(seed)         # None for a person's code: nothing was drawn
         if setup.get("rule") == DRAWN and number is not None:
             setup["rule"] = number
+        if self.protocol == SEED:
+            setup["seed_deal"] = self.deck_seed(seed)      # a replay deals it again without the checkout
         return setup
 
     def move_to_text(self, move: str) -> str:

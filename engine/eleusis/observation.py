@@ -20,6 +20,7 @@ class EleusisObservation:
     deck_left: int
     guess_format: str
     outcome: Outcome | None
+    protocol: str = "tcgtui"                    # seed: the seed's rules (judged after the card, no bankruptcy)
 
     @property
     def mainline(self) -> tuple[str, ...]:

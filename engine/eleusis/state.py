@@ -11,11 +11,13 @@ import random
 from typing import Any
 
 from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
+from tcgtui.engine.eleusis import seeddeal
 from tcgtui.engine.eleusis.cards import Card, parse_card, shoe
 from tcgtui.engine.eleusis.judge import Verdict, accepts, judge
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
+from tcgtui.engine.protocols import SEED, TCGTUI
 
 HAND = 12
 MAX_TURNS = 30
@@ -35,8 +37,12 @@ class EleusisState(GameState[str]):
     num_seats = 1
 
     def __init__(self, rule: Rule, seed: int, guess_format: str = "text", max_turns: int = MAX_TURNS,
-                 deal: bool = True) -> None:
+                 deal: bool = True, protocol: str = TCGTUI, deck_seed: int | None = None) -> None:
+        """``protocol`` seed: the deck is the seed's for ``deck_seed``, a guess is judged on the mainline
+        after the turn's card, and a round runs to its last turn whatever the penalties (no bankruptcy)."""
         self.rule = rule
+        self.protocol = protocol
+        self.deck_seed = deck_seed
         self.seed = seed
         self.guess_format = guess_format
         self.max_turns = max_turns
@@ -53,7 +59,7 @@ class EleusisState(GameState[str]):
             self._deal()
 
     def _deal(self) -> None:
-        deck = deck_order(self.seed)
+        deck = seeddeal.deck(self.deck_seed) if self.deck_seed is not None else deck_order(self.seed)
         self.hand, deck = deck[:HAND], deck[HAND:]
         set_aside = 0
         while deck:
@@ -103,6 +109,9 @@ class EleusisState(GameState[str]):
             raise IllegalMove(f"{play.card.text()} is not in the hand")
         n = self.turns + 1
         mainline = self.mainline()
+        accepted = accepts(self.rule, play.card, mainline)
+        if self.protocol == SEED and accepted:     # the seed judges a guess after the turn's card is placed
+            mainline = mainline + [play.card]
         events: list[Event] = []
         solved = False
         if play.guess:
@@ -116,7 +125,6 @@ class EleusisState(GameState[str]):
             verdict = self.judge_code(play.code, mainline, n)
             events.append(Event("silent", 0, {"turn": n, "rule": play.rule, "code": play.code,
                                               "confidence": play.confidence, "correct": verdict.equivalent}))
-        accepted = accepts(self.rule, play.card, mainline)
         self.hand.remove(play.card)
         if accepted:
             self.board.append([play.card, []])
@@ -136,7 +144,7 @@ class EleusisState(GameState[str]):
             return events + self._finish(SOLVED, self.max_turns + 1 - n - PENALTY * wrong)
         if n >= self.max_turns:
             return events + self._finish(TURNS, -PENALTY * wrong)
-        if self.max_turns - n - PENALTY * wrong <= 0:
+        if self.protocol != SEED and self.max_turns - n - PENALTY * wrong <= 0:
             return events + self._finish(BANKRUPT, -PENALTY * wrong)
         if not self.hand:
             return events + self._finish(NO_CARDS, -PENALTY * wrong)
@@ -159,6 +167,7 @@ class EleusisState(GameState[str]):
     def clone(self) -> EleusisState:
         new = EleusisState.__new__(EleusisState)
         new.rule, new.seed, new.guess_format, new.max_turns = self.rule, self.seed, self.guess_format, self.max_turns
+        new.protocol, new.deck_seed = self.protocol, self.deck_seed
         new.deck, new.hand = list(self.deck), list(self.hand)
         new.board = [[c, list(r)] for c, r in self.board]
         new.plays, new.failed = list(self.plays), list(self.failed)
@@ -174,12 +183,12 @@ class EleusisState(GameState[str]):
             board=tuple((None if c is None else c.text(), tuple(x.text() for x in r)) for c, r in self.board),
             plays=tuple((c.text(), a) for c, a in self.plays), failed_guesses=tuple(self.failed),
             max_turns=self.max_turns, deck_left=len(self.deck), guess_format=self.guess_format,
-            outcome=self._outcome)
+            outcome=self._outcome, protocol=self.protocol)
 
     @classmethod
     def from_observation(cls, obs: EleusisObservation, rule: Rule, deck: list[Card], seed: int) -> EleusisState:
         """The seat's view made whole with a rule and a deck it cannot see (``Game.resample``)."""
-        state = cls(rule, seed, obs.guess_format, obs.max_turns, deal=False)
+        state = cls(rule, seed, obs.guess_format, obs.max_turns, deal=False, protocol=obs.protocol)
         state.hand = [parse_card(c) for c in obs.hand]
         state.board = [[None if c is None else parse_card(c), [parse_card(x) for x in r]] for c, r in obs.board]
         state.plays = [(parse_card(c), a) for c, a in obs.plays]
@@ -193,6 +202,7 @@ class EleusisState(GameState[str]):
 
     def to_json(self) -> dict[str, Any]:
         return {"rule": self.rule.source, "seed": self.seed, "guess_format": self.guess_format,
+                "protocol": self.protocol, "deck_seed": self.deck_seed,
                 "deck": [c.text() for c in self.deck], "hand": [c.text() for c in self.hand],
                 "board": [[None if c is None else c.text(), [x.text() for x in r]] for c, r in self.board],
                 "plays": [[c.text(), a] for c, a in self.plays], "failed": list(self.failed),

@@ -12,6 +12,7 @@ from typing import Any
 
 from tcgtui.engine.grid import seed_files
 from tcgtui.engine.grid.analysis import analyze, blocks, immediate_wins, missed, sections
+from tcgtui.engine.grid.analysis import tables as seed_tables
 from tcgtui.engine.grid.config import VARIANTS
 from tcgtui.engine.grid.game import GridGame
 from tcgtui.engine.grid.narrator import GridNarrator, rules_text
@@ -78,7 +79,7 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         info, make=lambda params, _id=game_id: GridGame.from_params(_id, params),
         prompter=_prompter,
         narrator=lambda game, catalog, viewer=-1: GridNarrator(game, catalog, viewer),
-        analyses=sections, rules_text=rules_text, references=references,
+        analyses=sections, rules_text=rules_text, references=references, seed_tables=seed_tables,
         fast=lambda: importlib.import_module("tcgtui.engine.grid.fast"),
         extras={"analyze": analyze, "seed_files": seed_files, "result_code": result_code,
                 "parse_position": _position_parser(game_id), "missed": missed, "perf": PERF[game_id],

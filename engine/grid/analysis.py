@@ -157,3 +157,34 @@ def sections(games: Iterable[Any], catalog: Any = None) -> dict[str, list[dict[s
                                 "disqualified_rate": _rate(a["disqualified"], a["games"]),
                                 "mean_length": _rate(a["length"], a["games"])})
     return out
+
+
+def leaderboard(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
+    """The grid seed's results matrix: per player, opponent, game and prompt style, wins moving first
+    (W1st) and second (W2nd), draws (Dr), disqualifications moving first (Dq1st) and second (Dq2nd);
+    cancelled games (the move cap) apart.  Each game counts once for each of its two players."""
+    cells: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for g in games:
+        if getattr(g, "mirror", False) or g.status != "finished" or len(g.seats) != 2:
+            continue
+        style = str((g.params or {}).get("prompt_style") or "list")
+        for seat in (0, 1):
+            c = cells[(g.seats[seat], g.seats[1 - seat], g.game, style)]
+            order = "1st" if seat == 0 else "2nd"
+            c["games"] += 1
+            if g.reason == "cancelled":
+                c["cancelled"] += 1
+            elif g.winner is None:
+                c["Dr"] += 1
+            elif g.winner == seat:
+                c[f"W{order}"] += 1
+            elif g.reason == "disqualified":
+                c[f"Dq{order}"] += 1
+    return [{"agent": a, "opponent": b, "game": game, "style": style, "games": c["games"],
+             **{k: c[k] for k in ("W1st", "W2nd", "Dr", "Dq1st", "Dq2nd", "cancelled")}}
+            for (a, b, game, style), c in sorted(cells.items())]
+
+
+def tables() -> tuple:
+    from tcgtui.engine.registry import SeedTable
+    return (SeedTable("leaderboard", "Grid games: the leaderboard's results matrix", leaderboard),)

@@ -72,6 +72,11 @@ def _analyses(games: list) -> dict:
     return sections(games)
 
 
+def _seed_tables() -> tuple:
+    from tcgtui.engine.tcg.seed_tables import tables
+    return tables()
+
+
 def _rules_text(game: TcgGame, catalog) -> list:
     from tcgtui.engine.tcg.describe import rules_sentences
     from tcgtui.engine.tcg.seed.game import SeedGame
@@ -103,7 +108,7 @@ register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community
                                                              PROTOCOL, UPSTREAM, SEED_LOOP),
                            prompt_styles=("text",)),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
-                  rules_text=_rules_text, references=SEED_REFERENCES,
+                  rules_text=_rules_text, references=SEED_REFERENCES, seed_tables=_seed_tables,
                   extras={"peek": True, "move_kind": _move_kind, "report_layout": REPORT_LAYOUT,
                           "report_meta": _report_meta,
                           "report_notes": {"decay": "decay", "summary": "decisions", "error_patterns": "patterns",

@@ -77,7 +77,7 @@ from tcgtui.opponents.base import Agent, Decision, OptionError, SeatContext, age
 from tcgtui.opponents.llm.client import ChatClient, Completion, ContextOverflow, Sleep, StreamHook
 from tcgtui.opponents.llm.context import ContextFit
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
-from tcgtui.opponents.llm.followup import FollowUp, judge_settings
+from tcgtui.opponents.llm.followup import FollowUp, judge_settings, judge_temperature
 from tcgtui.opponents.llm.prompts import (Message, TurnLog, conversation, estimate_tokens, keep_turns,
                                          message_tokens)
 from tcgtui.opponents.llm.reasoning import split_reasoning
@@ -122,9 +122,10 @@ class LLMAgent(Agent):
 
     def __init__(self, settings: EndpointSettings, *, on_stream: StreamHook | None = None,
                  log_prompts: bool = False, sleep: Sleep = asyncio.sleep,
-                 judge: EndpointSettings | None = None) -> None:
+                 judge: EndpointSettings | None = None, judge_options: dict[str, Any] | None = None) -> None:
         self.settings = settings
         self.judge = judge
+        self.judge_options = judge_options or {}      # to set the judge's temperature by the game's protocol
         self.translator = FollowUp(judge, sleep) if judge is not None else None
         self.spec = player_key(settings, judge)
         self.on_stream = on_stream
@@ -144,6 +145,10 @@ class LLMAgent(Agent):
         self.fallback_move: Any = None
         self.retry: tuple[str, str] | None = None
         self.client.rng = agent_rng(ctx.game_seed, ctx.seat, "llm-backoff")
+        protocol = str(getattr(ctx.game, "protocol", "tcgtui"))
+        if self.judge is not None and self.judge.temperature != judge_temperature(self.judge_options, protocol):
+            self.judge = judge_settings(self.judge_options, protocol)
+            self.translator = FollowUp(self.judge, self.translator.sleep if self.translator else asyncio.sleep)
         if getattr(self.prompter, "needs_follow_up", False) and self.translator is None:
             raise OptionError(locales.load().t("llm_options.judge_needed", game=ctx.game.name))
 
@@ -403,4 +408,4 @@ def build(spec: AgentSpec, options: dict[str, Any]) -> LLMAgent:
     settings, judge = resolve(spec, options)
     on_stream: Callable[[str, str], None] | None = options.get("on_stream")
     return LLMAgent(settings, on_stream=on_stream, log_prompts=bool(options.get("log_prompts")),
-                    sleep=options.get("sleep") or asyncio.sleep, judge=judge)
+                    sleep=options.get("sleep") or asyncio.sleep, judge=judge, judge_options=options)

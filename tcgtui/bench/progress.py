@@ -53,13 +53,14 @@ def summary_table(result: SweepResult, text: locales.Catalog, score: bool = Fals
     if score:
         return score_table(result, text, right_wrong, solved)
     table = Table(title=text.t("cmd_bench.summary_title"), title_justify="left")
-    for col in ("agent", "opponent", "lang", "finished", "wins", "draws", "losses", "errored", "win_rate", "ci"):
+    for col in ("agent", "opponent", "lang", "finished", "wins", "draws", "losses", "cancelled", "disqualified",
+                "errored", "win_rate", "ci"):
         table.add_column(text.t(f"cmd_bench.col.{col}"),
                          justify="left" if col in ("agent", "opponent", "lang") else "right")
     for cell, t in result.tallies.items():
-        ci = clopper_pearson(t.wins, t.finished)
-        table.add_row(safe(cell.agent), safe(cell.opponent), safe(cell.lang), str(t.finished), str(t.wins), str(t.draws),
-                      str(t.finished - t.wins - t.draws), str(t.errored),
+        ci = clopper_pearson(t.wins, t.decided)
+        table.add_row(safe(cell.agent), safe(cell.opponent), safe(cell.lang), str(t.decided), str(t.wins), str(t.draws),
+                      str(t.decided - t.wins - t.draws), str(t.cancelled), str(t.disqualified), str(t.errored),
                       "–" if t.win_rate is None else f"{100 * t.win_rate:.1f}%",
                       "–" if ci is None else f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]")
     return table

@@ -17,7 +17,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Protocol
 
-from tcgtui.engine.core import GameRecord, Match
+from tcgtui.engine.core import CANCELLED, DISQUALIFIED, GameRecord, Match
 from tcgtui.opponents.base import Agent
 from tcgtui.bench.offload import Offload
 from tcgtui.bench.plan import Cell, agent_seat, game_deal_seed
@@ -38,6 +38,8 @@ class Tally:
     errored: int = 0
     wins: int = 0
     draws: int = 0
+    cancelled: int = 0              # finished at the move cap: no result, counted apart (not draws)
+    disqualified: int = 0           # lost by the measured player's disqualification (also among the losses)
     scores: list[float] = field(default_factory=list)    # the measured player's score per finished game (score games)
     solved: int = 0                 # finished games that ended solved, where the game says which are (Eleusis)
 
@@ -46,19 +48,27 @@ class Tally:
         return self.finished + self.errored
 
     @property
+    def decided(self) -> int:
+        """Finished games with a result: wins, draws and losses (a cancelled game has none)."""
+        return self.finished - self.cancelled
+
+    @property
     def win_rate(self) -> float | None:
-        return self.wins / self.finished if self.finished else None
+        return self.wins / self.decided if self.decided else None
 
     @property
     def mean_score(self) -> float | None:
         return sum(self.scores) / len(self.scores) if self.scores else None
 
     def add(self, status: str, winner: int | None, seat: int, sign: int = 1, score: float | None = None,
-            solved: bool = False) -> None:
+            solved: bool = False, reason: str | None = None) -> None:
         if status == FINISHED:
             self.finished += sign
+            cancelled = reason == CANCELLED
+            self.cancelled += sign * cancelled
             self.wins += sign * (winner == seat)
-            self.draws += sign * (winner is None)
+            self.draws += sign * (winner is None and not cancelled)
+            self.disqualified += sign * (reason == DISQUALIFIED and winner is not None and winner != seat)
             self.solved += sign * solved
             if score is not None:
                 if sign > 0:
@@ -235,7 +245,8 @@ def plan_jobs(sweep: Sweep, stored: list[tuple], tallies: dict[Cell, Tally]) -> 
         cell = Cell(agent, opponent, lang)
         status[(cell, index)] = st
         if cell in tallies and index < sweep.games:
-            tallies[cell].add(st, winner, seat, score=score, solved=sweep.is_solved(reason))
+            tallies[cell].add(st, winner, seat, score=score, solved=sweep.is_solved(reason),
+                               reason=reason)
     jobs = []
     for index in range(sweep.games):
         for cell in sweep.cells:
@@ -289,7 +300,8 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
             tally = tallies[cell]
             if outcome == REPLACED:
                 tally.errored -= 1
-            tally.add(row.status, row.winner, row.agent_seat, score=row.score, solved=sweep.is_solved(row.reason))
+            tally.add(row.status, row.winner, row.agent_seat, score=row.score, solved=sweep.is_solved(row.reason),
+                      reason=row.reason)
             if observer:
                 observer.game_done(cell, tally)
 

@@ -4,7 +4,8 @@
 the sandbox and prints one JSON verdict per row, in order: how a user audits a
 puzzle or re-tests a bank.  ``duel mine`` collects the valid puzzles of recorded
 duels into a bank (JSON Lines), which ``tcgtui bench --game duel --bank FILE``
-has models solve.
+has models solve.  ``duel import DIR`` stores The Token Games' released duel logs
+(``tcgtui/duel/seedlogs.py``) as duels played under the seed's protocol, for the report.
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     mine.add_argument("--run", nargs="+", action="extend", metavar="NAME", help=text.t("cmd_duel.run"))
     mine.add_argument("--out", metavar="FILE.jsonl", default="-", help=text.t("cmd_duel.out"))
     add_db_argument(mine, text)
+    imp = sub.add_parser("import", help=text.t("cmd_duel.import"), description=text.t("cmd_duel.import"))
+    imp.add_argument("folder", metavar="DIR", help=text.t("cmd_duel.import_dir"))
+    imp.add_argument("--run", default="ttg", metavar="NAME", help=text.t("cmd_duel.import_run"))
+    add_db_argument(imp, text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         return check(args, text)
     if args.duel_command == "mine":
         return mine(args, text)
+    if args.duel_command == "import":
+        return import_logs(args, text)
     raise UserError(text.t("cmd_duel.no_job"))
 
 
@@ -73,6 +80,27 @@ def mine(args: argparse.Namespace, text: locales.Catalog) -> int:
     else:
         write_atomic("--out", args.out, lines)
         print(clean(text.t("cmd_duel.mined", count=len(lines), file=args.out)), file=sys.stderr)
+    return 0
+
+
+def import_logs(args: argparse.Namespace, text: locales.Catalog) -> int:
+    """Every duel log of DIR checked first, then stored in one run (kind ``import``, protocol ``seed``)."""
+    from pathlib import Path
+
+    from tcgtui.duel.seedlogs import REPOSITORY, log_files, read_duel, replay
+    from tcgtui.upstream import load
+    files = log_files(args.folder)
+    duels = [read_duel(f) for f in files]
+    source = load("DIR", str(Path(args.folder).expanduser())).describe()
+    with open_store(args.db, create=True) as store:
+        run = store.run(args.run)
+        if run is None:
+            run = store.create_run(args.run, {"game": "duel", "protocol": "seed", "source": REPOSITORY,
+                                              "checkout": source}, kind="import")
+        elif run.kind != "import" or run.config.get("source") != REPOSITORY:
+            raise UserError(text.t("cmd_duel.import_clash", run=args.run))
+        added, skipped = store.merge_games([replay(d, run.id, REPOSITORY) for d in duels])
+    print(clean(text.t("cmd_duel.imported", added=added, skipped=skipped, files=len(files), run=args.run)))
     return 0
 
 

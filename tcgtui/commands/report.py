@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import sys
 from pathlib import Path
@@ -31,11 +30,17 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--format", choices=FORMATS, default="table", help=text.t("cmd_report.format"))
     p.add_argument("--table", metavar="NAME",
                    help=text.t("cmd_report.table", choices=", ".join(dict.fromkeys(SECTIONS + COMMON))))
-    p.add_argument("--plot", metavar="FILE", help=text.t("cmd_report.plot_help"))
+    p.add_argument("--plot", metavar="FILE|DIR", help=text.t("cmd_report.plot_help"))
+    p.add_argument("--by", metavar="KEYS", help=text.t("cmd_report.by"))
+    p.add_argument("--ci", choices=("exact", "exact-randomized"), default="exact", help=text.t("cmd_report.ci"))
+    p.add_argument("--ci-seed", type=int, default=0, metavar="N", help=text.t("cmd_report.ci_seed"))
+    p.add_argument("--list", action="store_true", help=text.t("cmd_report.list"))
+    p.add_argument("--duel", metavar="ID", help=text.t("cmd_report.duel"))
     p.add_argument("--no-humans", action="store_true", help=text.t("cmd_report.no_humans"))
     p.add_argument("--out", metavar="DIR", help=text.t("cmd_report.out"))
     p.add_argument("--upstream", metavar="DIR", help=text.t("cmd_report.upstream"))
     p.add_argument("--settings", action="store_true", help=text.t("cmd_report.settings_help"))
+    p.add_argument("--anchor", metavar="PLAYER|first", help=text.t("cmd_report.anchor"))
 
 
 def _spec(game_id: str):  # noqa: ANN202
@@ -45,6 +50,30 @@ def _spec(game_id: str):  # noqa: ANN202
     except registry.UnknownGame:
         known = ", ".join(s.id for s in registry.games())
         raise UserError(locales.load().t("cmd_report.errors.unknown_game", game=game_id, known=known)) from None
+
+
+def _list(spec, text: locales.Catalog) -> int:  # noqa: ANN001
+    """``--list``: every table the game's report has (shown by default or on request) and every figure."""
+    from tcgtui.report import analyses, extra
+    report = analyses.build([], spec)
+    print(clean(text.t("cmd_report.list_title", game=spec.id)))
+    one_seat = analyses.ROUND_ROBIN if spec.info.seats == 1 else ()     # a one-seat game meets no one
+    names = [n for n in dict.fromkeys([*report.layout, *report.sections]) if n not in one_seat]
+    for name in names:
+        print(clean(f"  {name:<18} {_title(report, name, text)}"))
+    for name, table in extra.tables(spec).items():
+        figure = text.t("cmd_report.list_figure") if table.figure is not None else ""
+        shown = _title(report, name, text)
+        print(clean(f"  {name:<18} {shown}" + ("" if table.answers in shown else f" ({table.answers})") + figure))
+    from tcgtui.report.plot import fixed_figures
+    for name in fixed_figures(spec, report):
+        print(clean(f"  {name:<18} {text.t('cmd_report.list_plot', name=name)}"))
+    return 0
+
+
+def _title(report, name: str, text: locales.Catalog) -> str:  # noqa: ANN001
+    from tcgtui.report.render import title
+    return title(report, name, text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,8 +106,13 @@ def _report(args: argparse.Namespace) -> int:
             raise UserError(text.t("cmd_report.errors.no_seed_format", game=spec.id))
         if not args.out:
             raise UserError(text.t("cmd_report.errors.seed_needs_out"))
+    from tcgtui.report import extra, grouping
+    by = grouping.parse_by(args.by)
+    if args.list:
+        return _list(spec, text)
     plot_path = Path(args.plot).expanduser() if args.plot else None
-    if plot_path is not None:
+    plot_dir = plot_path is not None and (plot_path.is_dir() or not plot_path.suffix)
+    if plot_path is not None and not plot_dir:
         from tcgtui.report.plot import check_target
         check_target(plot_path)
     with open_store(args.db, create=False, read_only=True) as store:
@@ -90,7 +124,11 @@ def _report(args: argparse.Namespace) -> int:
                 break
         runs = [r.name for r in store.runs() if not args.run or r.name in args.run]
         configs = {r.name: r.config for r in store.runs()}
+        facts = extra.model_facts(r for r in store.runs() if not args.run or r.name in args.run)
         path = str(store.path)
+        if args.duel:
+            from tcgtui.report.duel_view import show
+            return show(store, games, args.duel, args.format)
         if games:
             from tcgtui.report import tokens
             spent, by_default = tokens.sections(store, (g.id for g in games))
@@ -108,18 +146,22 @@ def _report(args: argparse.Namespace) -> int:
         print(clean(text.t("cmd_report.written", games=count, files=files, out=str(out))), file=sys.stderr)
         return 0
     packs = sorted({g.pack for g in games if g.pack is not None})
-    if len(packs) > 1:
+    if len(packs) > 1 and "pack" not in by:
         print(clean(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs))), file=sys.stderr)
-    report = analyses.build(games, spec)
+    anchor = args.anchor
+    if anchor is not None and anchor != "first" and not any(anchor in g.seats or anchor == g.agent for g in games):
+        raise UserError(text.t("cmd_report.errors.unknown_anchor", anchor=anchor))
+    context = extra.Context(facts, ci=args.ci, seed=args.ci_seed)
+    report = analyses.build(games, spec, by=by, context=context, anchor=anchor)
     report.sections.update(spent)
     shown = [name for name in spent if spent[name] and (by_default or name == "settings")]
     if shown:         # after the llm section (or at the end), with their note
         at = report.layout.index("llm") + 1 if "llm" in report.layout else len(report.layout)
         report.layout[at:at] = shown
         report.notes.append("tokens")
-    if args.table and args.table not in report.sections:
+    if args.table and args.table not in report.sections and args.table not in report.extra:
         raise UserError(text.t("cmd_report.errors.unknown_table", table=args.table,
-                               choices=", ".join(report.sections)))
+                               choices=", ".join([*report.sections, *report.extra])))
     sections = [args.table] if args.table else list(report.layout)
     if args.format == "table":
         console = Console()
@@ -132,7 +174,14 @@ def _report(args: argparse.Namespace) -> int:
         sys.stdout.write(render.as_csv(report, args.table or report.layout[0]))
     else:
         sys.stdout.write(render.as_json(report, sections, {"db": path, "runs": runs}) + "\n")
-    if plot_path is not None:
+    if plot_path is not None and plot_dir:
+        from tcgtui.report.plot import draw_all
+        drawn = draw_all(report, plot_path)
+        if not drawn:
+            raise UserError(text.t("cmd_report.errors.nothing_to_plot_dir", path=str(plot_path)))
+        for name in drawn:
+            print(clean(text.t("cmd_report.plotted_figure", path=str(name))), file=sys.stderr)
+    elif plot_path is not None:
         from tcgtui.report.plot import draw
         lines = draw(report, plot_path)
         if lines == 0:

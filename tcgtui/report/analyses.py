@@ -19,7 +19,6 @@ A game's own sections come from its registry spec: ``spec.analyses(games)``.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,9 +72,12 @@ class _Cell:
     unfinished: int = 0
     scores: list[float] = field(default_factory=list)
 
-    def add(self, g: Game) -> None:
+    def add(self, g: Game, seat: int | None = None) -> None:
+        """Count ``g`` for its measured player, or for the player in ``seat``."""
         self.games += 1
         result = g.result
+        if seat is not None and seat != g.seat and result is not None:
+            result = "draw" if g.winner is None else "win" if g.winner == seat else "loss"
         if result is not None and g.score is not None:
             self.scores.append(g.score)
         if result is not None and g.reason == CANCELLED:
@@ -195,8 +197,8 @@ def errors(games: list[Game]) -> list[Row]:
 # --- round robins -------------------------------------------------------------------------------
 
 def round_robin_games(games: list[Game]) -> list[Game]:
-    """Finished two-seat games of runs that are round robins: at least three players, every
-    pair of them met (in either seat) at least once in the run."""
+    """Two-seat games, any status, of runs that are round robins: at least three players, every
+    pair of them met (in either seat) at least once in the run.  Each game once (no mirrors)."""
     runs: dict[str, list[Game]] = defaultdict(list)
     for g in games:
         if g.run is not None and len(g.seats) == 2:
@@ -204,47 +206,61 @@ def round_robin_games(games: list[Game]) -> list[Game]:
     out = []
     for gs in runs.values():
         if met_pairwise({g.seats for g in gs}):   # a sweep has a handful of seatings, however many games
-            out += [g for g in gs if g.status == FINISHED and g.seats[0] != g.seats[1] and not g.mirror]
+            out += [g for g in gs if g.seats[0] != g.seats[1] and not g.mirror]
     return out
+
+
+def _decided(g: Game) -> bool:
+    """A finished game with a result: a cancelled one (the move cap reached) has none, so it is
+    neither a draw nor half a point in the matrix and the ratings."""
+    return g.status == FINISHED and g.reason != CANCELLED
 
 
 def _pair_results(games: list[Game]) -> list[tuple[str, str, float, Game]]:
     out = []
     for g in games:
-        s = 0.5 if g.winner is None else (1.0 if g.winner == 0 else 0.0)
-        out.append((g.seats[0], g.seats[1], s, g))
+        if _decided(g):
+            s = 0.5 if g.winner is None else (1.0 if g.winner == 0 else 0.0)
+            out.append((g.seats[0], g.seats[1], s, g))
     return out
 
 
 def matrix(games: list[Game]) -> list[Row]:
-    """Row player against column player: its score share (draws count half) and the games."""
-    cells: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for a, b, s, _ in _pair_results(games):
-        cells[(a, b)].append(s)
-        cells[(b, a)].append(1.0 - s)
-    return [{"agent": a, "opponent": b, "games": len(v), "score_share": math.fsum(v) / len(v)}
-            for (a, b), v in sorted(cells.items())]
+    """Row player against column player: its score share over decided games (draws count half), and
+    every kind of game in its own column (cancelled, disqualified, errored, abandoned)."""
+    cells: dict[tuple[str, str], _Cell] = defaultdict(_Cell)
+    for g in games:
+        for seat in (0, 1):
+            cells[(g.seats[seat], g.seats[1 - seat])].add(g, seat)
+    rows = []
+    for (a, b), c in sorted(cells.items()):
+        rows.append({"agent": a, "opponent": b, "games": c.finished, "wins": c.wins, "draws": c.draws,
+                     "losses": c.losses, "cancelled": c.cancelled, "disqualified": c.disqualified,
+                     "errored": c.errored, "abandoned": c.abandoned,
+                     "score_share": (c.wins + c.draws / 2) / c.finished if c.finished else None})
+    return rows
 
 
-def _rating_rows(results: list[tuple[str, str, float]], **extra: Any) -> list[Row]:
+def _rating_rows(results: list[tuple[str, str, float]], anchor: str | None = None, **extra: Any) -> list[Row]:
     return [{**{k: v(r) if callable(v) else v for k, v in extra.items()}, "agent": r.player, "games": r.games,
-             "rating": r.rating, "ci_low": r.ci_low, "ci_high": r.ci_high} for r in bt.ratings(results)]
+             "rating": r.rating, "ci_low": r.ci_low, "ci_high": r.ci_high}
+            for r in bt.ratings(results, anchor=anchor)]
 
 
-def rated_sections(spec: registry.GameSpec, games: list[Game]) -> dict[str, list[Row]]:
+def rated_sections(spec: registry.GameSpec, games: list[Game], anchor: str | None = None) -> dict[str, list[Row]]:
     """Ratings a game asks for beyond the match's (``extras["rated"]``: section -> (a, b, a's score,
     cluster) per comparison, e.g. per round of a duel); intervals bootstrap over clusters."""
     rated = spec.extras.get("rated")
     out = {}
     for name, results in (rated(games) if rated else {}).items():
-        rows = bt.ratings([(a, b, s) for a, b, s, _ in results], clusters=[c for *_, c in results])
+        rows = bt.ratings([(a, b, s) for a, b, s, _ in results], clusters=[c for *_, c in results], anchor=anchor)
         out[name] = [{"agent": r.player, "games": r.games, "rating": r.rating, "ci_low": r.ci_low,
                       "ci_high": r.ci_high} for r in rows]
     return out
 
 
-def ratings(games: list[Game]) -> list[Row]:
-    return _rating_rows([(a, b, s) for a, b, s, _ in _pair_results(games)])
+def ratings(games: list[Game], anchor: str | None = None) -> list[Row]:
+    return _rating_rows([(a, b, s) for a, b, s, _ in _pair_results(games)], anchor)
 
 
 def ratings_by_role(games: list[Game]) -> list[Row]:
@@ -267,19 +283,44 @@ class Report:
     notes: list[str] = field(default_factory=list)           # note keys, in order
     game: str = registry.DEFAULT
     meta: dict[str, Any] = field(default_factory=dict)       # game-specific keys for JSON and the notes
+    extra: dict[str, registry.SeedTable] = field(default_factory=dict)   # the seeds' tables, built when asked
+    games: list[Game] = field(default_factory=list)
+    context: Any = None
+
+    def section(self, name: str) -> list[Row]:
+        """A section's rows; a seed table is built the first time it is asked for."""
+        if name not in self.sections and name in self.extra:
+            self.sections[name] = self.extra[name].build(self.games, self.context)
+            if name in EXTRA_NOTES and EXTRA_NOTES[name] not in self.notes:
+                self.notes.append(EXTRA_NOTES[name])
+        return self.sections.get(name) or []
 
 
-def build(games: list[Game], spec: registry.GameSpec | None = None) -> Report:
+# Notes a seed table brings along when shown.
+EXTRA_NOTES = {"paper_scaling": "paper_scaling", "paper_fits": "paper_scaling", "wide": "wide",
+               "families": "facts", "sizes": "facts", "time_vs_win": "time_vs_win"}
+
+
+def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple[str, ...] | None = None,
+          context: Any = None, anchor: str | None = None) -> Report:
+    """The report of ``games``; with ``by``, players whose games differ in one of those keys are
+    kept apart (``tcgtui.report.grouping``) and the report says what it grouped by; ``anchor``: a
+    player every rating table fixes at 1000 (``ratings.FIRST``: the first by name), else the mean."""
+    from tcgtui.report import extra, grouping
     spec = spec or registry.get(registry.DEFAULT)
+    context = context or extra.Context()
+    varied: list[str] = []
+    if by is not None:
+        varied, context.base = grouping.apply(games, by, spec.info.prompt_styles[0] if spec.info.prompt_styles else "")
     score_game = spec.info.outcome == registry.SCORE
     outcome = "scores" if score_game else "win_rates"
     sections: dict[str, list[Row]] = {outcome: scores(games, spec.info.right_wrong) if score_game
                                       else win_rates(games)}
-    own = {**(spec.analyses(games) if spec.analyses is not None else {}), **rated_sections(spec, games)}
+    own = {**(spec.analyses(games) if spec.analyses is not None else {}), **rated_sections(spec, games, anchor)}
     sections.update(own)
     sections.update({"decisions": decisions(games), "llm": llm_rates(games), "errors": errors(games)})
     rr = round_robin_games(games) if spec.info.seats == 2 else []
-    sections.update({"matrix": matrix(rr), "ratings": ratings(rr), "ratings_by_role": ratings_by_role(rr)})
+    sections.update({"matrix": matrix(rr), "ratings": ratings(rr, anchor), "ratings_by_role": ratings_by_role(rr)})
     layout = list(spec.extras.get("report_layout") or [outcome, *own, "decisions", "llm", "errors"])
     layout += [name for name in ROUND_ROBIN if sections[name] and name not in layout]
     exact = {"scores": "scores_exact"} if spec.info.right_wrong else {}
@@ -287,4 +328,13 @@ def build(games: list[Game], spec: registry.GameSpec | None = None) -> Report:
     notes = list(dict.fromkeys(note_keys[name] for name in layout if name in note_keys))
     notes += ["every_seat"] if any(g.mirror for g in games) else []
     meta_fn = spec.extras.get("report_meta")
-    return Report(sections, layout, notes, spec.id, dict(meta_fn()) if meta_fn else {})
+    meta = dict(meta_fn()) if meta_fn else {}
+    if by is not None:
+        meta.update(grouped_by=", ".join(by), varied=", ".join(varied) or "–")
+        notes.append("grouped")
+    if context.ci == "exact-randomized":
+        meta["ci_seed"] = context.seed
+        extra.add_interval(sections[outcome] if outcome == "win_rates" else [], context,
+                           lambda r: f"{r['agent']}|{r['opponent']}|{r['lang']}")
+        notes.append("randomized")
+    return Report(sections, layout, notes, spec.id, meta, extra.tables(spec), games, context)

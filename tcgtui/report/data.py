@@ -70,7 +70,12 @@ class Game:
 
 @functools.lru_cache(maxsize=None)
 def _groups(agent: str) -> tuple[str, ...]:
-    return (agent, POOLED_HUMAN) if agent.startswith(HUMAN_PREFIX) else (agent,)
+    """A person's row and the pooled row of all people, in the group the report gave the game
+    (``human:ann [style=image]`` pools into ``human [style=image]``)."""
+    if not agent.startswith(HUMAN_PREFIX):
+        return (agent,)
+    group = agent.find(" [")
+    return agent, POOLED_HUMAN + (agent[group:] if group >= 0 else "")
 
 
 def run_ids(store: Store, names: list[str] | None) -> list[int] | None:

@@ -117,6 +117,69 @@ def _save(fig: Any, path: Path) -> None:
     userfiles.write_atomic("--plot", path, [image.getvalue()])
 
 
+def fixed_figures(spec: Any, report: Report) -> list[str]:
+    """The figures a report draws from its default tables (the decay curves, the calibration plot)."""
+    return [name for name in ("decay", "calibration") if name in report.sections]
+
+
+def figure(report: Report, name: str, path: Path) -> int:
+    """A seed table's figure (``SeedTable.figure``): a line or scatter per series; returns the series drawn."""
+    spec = report.extra[name].figure
+    rows = [r for r in report.section(name) if r.get(spec.x) is not None and r.get(spec.y) is not None]
+    if not rows:
+        return 0
+    text = locales.load()
+    from tcgtui.report.render import header, title
+    scale = 100.0 if spec.percent_y else 1.0
+    series: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        series[tuple(r.get(k) for k in spec.series)].append(r)
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
+    for key, points in sorted(series.items(), key=lambda kv: str(kv[0])):
+        points.sort(key=lambda r: r[spec.x])
+        x = [r[spec.x] for r in points]
+        y = [scale * r[spec.y] for r in points]
+        label = " ".join(str(k) for k in key)
+        if spec.kind == "line":
+            line, = ax.plot(x, y, marker="o", label=label)
+        else:
+            line = ax.scatter(x, y, label=label)
+        if spec.low and spec.high:
+            low = [scale * (r[spec.y] - r[spec.low]) if r.get(spec.low) is not None else 0 for r in points]
+            high = [scale * (r[spec.high] - r[spec.y]) if r.get(spec.high) is not None else 0 for r in points]
+            ax.errorbar(x, y, yerr=[low, high], fmt="none", capsize=3,
+                        ecolor=line.get_color() if spec.kind == "line" else None)
+    if spec.log_x:
+        ax.set_xscale("log")
+    ax.set_xlabel(header(report, spec.x, text))
+    ax.set_ylabel(header(report, spec.y, text) + (" (%)" if spec.percent_y else ""))
+    ax.set_title(title(report, name, text), fontsize="medium")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    _save(fig, path)
+    return len(series)
+
+
+def draw_all(report: Report, folder: Path) -> list[Path]:
+    """``--plot DIR``: every figure the report offers, one PNG each, into ``folder`` (made if missing)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(locales.load().t("cmd_report.errors.plot_folder", path=str(folder), reason=str(exc)))
+    userfiles.check_target("--plot", folder / "decay.png")
+    drawn = []
+    for name in fixed_figures(None, report):
+        path = folder / f"{name}.png"
+        if (plot if name == "decay" else calibration_plot)(report, path):
+            drawn.append(path)
+    for name, table in report.extra.items():
+        if table.figure is not None:
+            path = folder / f"{name}.png"
+            if figure(report, name, path):
+                drawn.append(path)
+    return drawn
+
+
 def draw(report: Report, path: Path) -> int:
     """The report's plot: the decay curves where there are strengths K, else a calibration plot."""
     if "decay" in report.sections:

@@ -16,6 +16,12 @@ with its gradient.  95% intervals are percentile bootstrap intervals over
 games: ``resamples`` (default 200) resamples of the games with replacement from
 a seeded generator (seed 0 by default), each refitted; the interval is the
 2.5th to 97.5th percentile of a player's rating across the resamples.
+
+``anchor`` fixes one player at 1000 instead of the mean (the seed's convention in
+The Token Games, whose first player by name sits at 1000; ``FIRST`` names that
+choice): the point and every resample are shifted by that player's rating, so
+the intervals are those of each player's difference to the anchor (the
+anchor's own is a point).
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ ANCHOR = 1000.0
 PRIOR_SD = 400.0
 RESAMPLES = 200
 SEED = 0
+FIRST = "first"                      # anchor: the first player by name (The Token Games' choice)
 
 Result = tuple[str, str, float]      # (player a, player b, a's score: 1 win, 0.5 draw, 0 loss)
 
@@ -88,7 +95,8 @@ def fit(results: Sequence[Result], prior_sd: float = PRIOR_SD) -> dict[str, floa
 
 
 def ratings(results: Sequence[Result], *, resamples: int = RESAMPLES, seed: int = SEED,
-            prior_sd: float = PRIOR_SD, clusters: Sequence[Hashable] | None = None) -> list[Rating]:
+            prior_sd: float = PRIOR_SD, clusters: Sequence[Hashable] | None = None,
+            anchor: str | None = None) -> list[Rating]:
     """Ratings with percentile-bootstrap 95% intervals over games, best first.
 
     ``clusters`` (one label per result) resamples whole clusters instead of results: the
@@ -98,7 +106,11 @@ def ratings(results: Sequence[Result], *, resamples: int = RESAMPLES, seed: int 
         return []
     a, b, s = _arrays(results, players)
     n = len(players)
-    point = _fit(a, b, s, n, prior_sd=prior_sd)
+    fixed = 0 if anchor == FIRST else players.index(anchor) if anchor in players else None
+
+    def anchored(r: np.ndarray) -> np.ndarray:
+        return r if fixed is None else r - r[fixed] + ANCHOR
+    point = anchored(_fit(a, b, s, n, prior_sd=prior_sd))
     games = np.bincount(a, minlength=n) + np.bincount(b, minlength=n)
     low = high = None
     if resamples > 0:
@@ -109,7 +121,7 @@ def ratings(results: Sequence[Result], *, resamples: int = RESAMPLES, seed: int 
         k = int(groups.max()) + 1
         for i in range(resamples):
             drawn = np.bincount(rng.integers(0, k, k), minlength=k).astype(float)
-            boot[i] = _fit(a, b, s, n, drawn[groups], prior_sd)
+            boot[i] = anchored(_fit(a, b, s, n, drawn[groups], prior_sd))
         low, high = np.percentile(boot, 2.5, axis=0), np.percentile(boot, 97.5, axis=0)
     out = [Rating(p, float(point[i]), None if low is None else float(low[i]),
                   None if high is None else float(high[i]), int(games[i])) for i, p in enumerate(players)]

@@ -12,6 +12,7 @@ import json
 from typing import Any, Callable
 
 from rich.console import Console
+from rich.markup import escape
 from tcgtui.console_text import clean, safe
 from rich.table import Table
 
@@ -38,6 +39,13 @@ def _ci(row: Row) -> str:
     if row.get("ci_low") is None:
         return "–"
     return f"[{100 * row['ci_low']:.1f}%, {100 * row['ci_high']:.1f}%]"
+
+
+def _ci_share(name: str) -> Callable[[Row], str]:
+    def cell(row: Row) -> str:
+        low, high = row.get(f"{name}_ci_low"), row.get(f"{name}_ci_high")
+        return "–" if low is None else f"[{100 * low:.1f}%, {100 * high:.1f}%]"
+    return cell
 
 
 def _ci_num(row: Row) -> str:
@@ -80,20 +88,52 @@ COLUMNS: dict[str, list[Column]] = {
                   _col("median_decision_s"), _col("mean_decision_s"), _col("mean_tokens"),
                   _col("tokens_estimated", _flag), _col("invalid_moves"), _col("invalid_share", _pct)],
     "errors": [_col("error", str), _col("games"), _col("agents", str)],
-    "matrix": [_col("agent", str), _col("opponent", str), _col("games"), _col("score_share", _pct)],
+    "by_round": [_col("round"), _col("asked"), _col("solved"), _col("solve_rate", _pct), ("ci", _ci)],
+    "families": [_col("family", str), _col("models"), _col("cards"), _col("champion", _pct), _col("spell", _pct),
+                 _col("trick", _pct)],
+    "matrix": [_col("agent", str), _col("opponent", str), _col("games"), _col("wins"), _col("draws"),
+               _col("losses"), _col("cancelled"), _col("disqualified"), _col("errored"), _col("abandoned"),
+               _col("score_share", _pct)],
     "ratings": [_col("agent", str), _col("games"), _col("rating"), ("ci_rating", _ci_num)],
     "ratings_by_role": [_col("agent", str), _col("role", str), _col("games"), _col("rating"),
                         ("ci_rating", _ci_num)],
 }
 PARSE = "parse_"          # the llm section's parse-path columns: parse_<path>
-LEFT = ("agent", "opponent", "lang", "pattern", "error", "agents", "role", "run")
+LEFT = ("agent", "opponent", "lang", "pattern", "error", "agents", "role", "organisation", "family", "form",
+        "size_range", "style", "run")
 PCT_SUFFIXES = ("rate", "share", "_gap")
+
+
+def _rand(row: Row) -> str:
+    if row.get("rand_low") is None:
+        return "–"
+    return f"[{100 * row['rand_low']:.1f}%, {100 * row['rand_high']:.1f}%]"
+
+
+def _wide_cell(k: str) -> Callable[[Row], str]:
+    def cell(row: Row) -> str:
+        if row.get(f"k{k}_win_rate") is None:
+            return "–"
+        return (f"{100 * row[f'k{k}_win_rate']:.1f} [{100 * row[f'k{k}_ci_low']:.1f}%, "
+                f"{100 * row[f'k{k}_ci_high']:.1f}%] n={row[f'k{k}_games']}")
+    return cell
+
+
+def _wide(rows: list[Row]) -> list[Column]:
+    """Table 7's layout: organisation, model, language, then a column per K (win rate, interval, games)."""
+    ks = sorted({int(k[1:-len("_win_rate")]) for r in rows for k in r if k.endswith("_win_rate")})
+    return [_col("organisation", str), _col("agent", str), _col("lang", str), _col("opponent", str),
+            *((f"K={k}", _wide_cell(str(k))) for k in ks)]
 
 
 def columns(section: str, rows: list[Row]) -> list[Column]:
     """A section's columns: the known layout (right/wrong scores' interval headed as exact), else every
     key of its rows (ci_low/ci_high as one column); the ``llm`` section's parse-path columns are the
     paths its games' prompters reported."""
+    if section == "win_rates" and any("rand_low" in r for r in rows):
+        return [*COLUMNS[section], ("ci_randomized", _rand)]
+    if section == "wide":
+        return _wide(rows)
     if section == "scores" and any(r.get("interval") == "exact" for r in rows):
         return [("ci_exact", _ci_num) if key == "ci_mean" else (key, fmt) for key, fmt in COLUMNS[section]]
     if section in COLUMNS:
@@ -106,7 +146,9 @@ def columns(section: str, rows: list[Row]) -> list[Column]:
     for key in dict.fromkeys(k for r in rows for k in r):
         if key == "ci_low":
             out.append(("ci_any", _ci_num))
-        elif key != "ci_high":
+        elif key.endswith("_ci_low"):          # a share's exact interval: NAME_ci_low/NAME_ci_high as one column
+            out.append((key.removesuffix("_low"), _ci_share(key.removesuffix("_ci_low"))))
+        elif key != "ci_high" and not key.endswith("_ci_high"):
             sample = next((r[key] for r in rows if r.get(key) is not None), None)
             fmt = _pct if key.endswith(PCT_SUFFIXES) and isinstance(sample, float) else (
                 _ks if isinstance(sample, list) else _num if isinstance(sample, (int, float)) else
@@ -161,7 +203,7 @@ def notes(report: Report, text: locales.Catalog) -> list[str]:
 def as_table(report: Report, sections: list[str], console: Console) -> None:
     text = locales.load()
     for name in sections:
-        rows = report.sections.get(name) or []
+        rows = report.section(name)
         if not rows:
             continue
         cols = columns(name, rows)
@@ -172,14 +214,14 @@ def as_table(report: Report, sections: list[str], console: Console) -> None:
             table.add_row(*(safe(c) for c in _cells(report, row, name, text, cols)))
         console.print(table)
     for line in notes(report, text):
-        console.print(f"[dim]{line}[/dim]", highlight=False)
+        console.print(f"[dim]{escape(line)}[/dim]", highlight=False)
 
 
 def as_markdown(report: Report, sections: list[str]) -> str:
     text = locales.load()
     out: list[str] = []
     for name in sections:
-        rows = report.sections.get(name) or []
+        rows = report.section(name)
         if not rows:
             continue
         cols = columns(name, rows)
@@ -194,7 +236,7 @@ def as_markdown(report: Report, sections: list[str]) -> str:
 
 
 def as_csv(report: Report, section: str) -> str:
-    rows = report.sections.get(section) or []
+    rows = report.section(section)
     buf = io.StringIO()
     keys = list(dict.fromkeys(k for r in rows for k in r))
     writer = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
@@ -209,8 +251,8 @@ def as_json(report: Report, sections: list[str], meta: dict[str, Any]) -> str:
     """The sections as JSON, every string cleaned like the other formats' (JSON itself escapes
     C0 controls but would let DEL and the 8-bit C1 controls through to a terminal)."""
     text = locales.load()
-    return json.dumps(_cleaned({**meta, **report.meta, "notes": notes(report, text),
-                                **{name: report.sections.get(name) or [] for name in sections}}),
+    built = {name: report.section(name) for name in sections}     # first: a seed table adds its note
+    return json.dumps(_cleaned({**meta, **report.meta, "notes": notes(report, text), **built}),
                       indent=2, ensure_ascii=False)
 
 

@@ -91,6 +91,16 @@ def test_each_player_is_set_beside_the_reference_on_the_same_rounds():
                      "reference_floored": 27.0, "gap": -6.0}]
 
 
+
+def test_the_reference_is_paired_within_the_group_the_report_gave_it():
+    record = scripted_round()
+    best = dict(record, outcome={"winner": None, "reason": "solved", "scores": [27.0]})
+    games = [SimpleNamespace(record=record, agent="llm:x [protocol=seed]", lang="en", status="finished"),
+             SimpleNamespace(record=record, agent="llm:x [protocol=tcgtui]", lang="en", status="finished"),
+             SimpleNamespace(record=best, agent="scientist [protocol=seed]", lang="en", status="finished")]
+    rows = sections(games)["reference"]
+    assert [(r["agent"], r["paired_rounds"], r["gap"]) for r in rows] == [("llm:x [protocol=seed]", 1, -6.0)]
+
 def test_report_plot_draws_calibration_and_guess_rate(tmp_path, capsys):
     from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
     db, png = str(tmp_path / "r.sqlite3"), tmp_path / "calibration.png"

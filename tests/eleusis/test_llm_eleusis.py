@@ -121,3 +121,24 @@ def test_the_last_action_block_is_read_and_symbols_or_letters_name_the_card():
                       ('{"card": "2C", "tentative_rule": "a", "guess_rule": "yes"}', "guess"),
                       ('{"card": "KS", "tentative_rule": "a"}', "card"), ('["2C"]', "json")):
         assert p.parse(f"<ACTION>{bad}</ACTION>", obs).error == kind
+
+
+@pytest.mark.parametrize("options, temperature", [({}, 0.7), ({"judge_temperature": 0.2}, 0.2)])
+def test_under_the_seeds_protocol_the_judge_runs_at_its_temperature(options, temperature):
+    """The seed's translating model runs at 0.7 (its config); --judge-temperature sets it either way."""
+    words = RED_WORDS["en"]
+    policy = eleusis_policy(2, rule=words, guess_from=4, confidence=6, translations={words: RED_CODE})
+    game = registry.get("eleusis").game({"rule": 7, "guess_format": "text", "protocol": "seed", "seed_deal": 4242})
+
+    async def go():
+        agent = llm_agent(server, judge=f"llm:translator-seed-{temperature}", **options)
+        try:
+            return await play_match(game, 3, [agent])
+        finally:
+            await agent.aclose()
+    with ChatServer(policy=policy) as server:
+        match, decisions = run(go())
+    to_judge = [r.json for r in server.requests if str(r.json.get("model")).startswith("translator-seed")]
+    assert to_judge and {r["temperature"] for r in to_judge} == {temperature}
+    assert decisions[0][1].info["follow_up"]["temperature"] == temperature
+    assert match.record().setup["protocol"] == "seed"

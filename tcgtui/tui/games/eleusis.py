@@ -453,7 +453,7 @@ class EleusisScreen(GameScreen):
         game.guess_format = "text"           # a person's words are always text, whatever the round's format
         prompter = registry.get("eleusis").prompter(game, self.catalog, 0, None)
         self.notify(self.tr("eleusis.ui.guess.translating"), timeout=3)
-        translator = FollowUp(judge_settings(dict(self.host.settings.agent_options)))  # type: ignore[arg-type]
+        translator = FollowUp(judge_settings(dict(self.host.settings.agent_options), game.protocol))  # type: ignore[arg-type]
         try:
             move, _ = await translator.complete(prompter, Play(card, guess=True, rule=words).text())
         except Exception as exc:     # an endpoint down or refusing: said on the board, the turn still open

@@ -1,0 +1,103 @@
+"""The seeds' tables and figures a report adds on request, and what they need beyond the games.
+
+Every game offers ``time_vs_win`` (TCG-Bench's Figure 6: decision time against
+win rate, for win/draw/loss games) besides its own (``GameSpec.seed_tables``).
+They are built only when named (``--table``, ``--plot DIR``), so a plain report
+costs what it did.  ``Context`` hands them the models' facts (family,
+organisation, size: what ``Agent.describe()`` stored in each run's config) and
+the interval method (``--ci``), with its seed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from tcgtui.engine import registry
+from tcgtui.engine.decision_facts import DecisionFacts, masks
+from tcgtui.engine.registry import Figure, SeedTable
+from tcgtui.engine.stats import clopper_pearson, median
+from tcgtui.report.intervals import DEFAULT_SEED, randomized, uniform
+from tcgtui.store import FINISHED
+
+Row = dict[str, Any]
+
+
+@dataclass
+class Context:
+    """What seed tables read beyond the games: each player's facts, and how to draw an interval."""
+
+    facts_by_player: dict[str, dict[str, Any]] = field(default_factory=dict)
+    base: dict[str, str] = field(default_factory=dict)      # a grouped name -> the player it names
+    ci: str = "exact"
+    seed: int = DEFAULT_SEED
+
+    def facts(self, agent: str) -> dict[str, Any] | None:
+        return self.facts_by_player.get(self.base.get(agent, agent))
+
+    def interval(self, k: int, n: int, key: str) -> tuple[float, float] | None:
+        """Clopper–Pearson, or with ``--ci exact-randomized`` the randomized exact interval drawn for ``key``."""
+        if self.ci == "exact-randomized":
+            return randomized(k, n, uniform(self.seed, key))
+        return clopper_pearson(k, n)
+
+
+def model_facts(runs: Iterable[Any]) -> dict[str, dict[str, Any]]:
+    """Per player, the facts its runs stored (``config["players"][spec][lang]["facts"]``), found
+    under the spec the run was given, the spec the player describes itself by and its registry
+    entry; a later run's facts win where two disagree."""
+    out: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        for spec, by_lang in ((run.config or {}).get("players") or {}).items():
+            for described in (by_lang or {}).values():
+                facts = described.get("facts") if isinstance(described, dict) else None
+                if isinstance(facts, dict):
+                    for name in (spec, described.get("spec"), described.get("entry")):
+                        if isinstance(name, str) and name:
+                            out[name] = dict(facts)
+    return out
+
+
+def time_vs_win(games: list[Any], context: Context) -> list[Row]:
+    """Per player, opponent and language: the median decision time (finished games) and the win rate."""
+    facts = DecisionFacts.of(games)
+    chosen = masks(games, lambda g: [(n, g.opponent, g.lang) for n in g.groups()] if g.status == FINISHED else [],
+                   ("agent", "opponent", "lang", "status"))
+    results: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    for g in games:
+        if g.result is not None and g.reason != "cancelled":
+            for n in g.groups():
+                cell = results[(n, g.opponent, g.lang)]
+                cell[0] += g.result == "win"
+                cell[1] += 1
+    rows = []
+    for key, mask in sorted(chosen.items()):
+        seconds = facts.seconds[facts.of_games(mask)]
+        wins, n = results.get(key, (0, 0))
+        if not n or not len(seconds):
+            continue
+        rows.append({"agent": key[0], "opponent": key[1], "lang": key[2], "decisions": int(len(seconds)),
+                     "median_decision_s": median(seconds), "games": n, "win_rate": wins / n})
+    return rows
+
+
+COMMON = (SeedTable("time_vs_win", "TCG-Bench Figure 6", time_vs_win,
+                    Figure("scatter", "median_decision_s", "win_rate", ("agent",), percent_y=True)),)
+
+
+def tables(spec: registry.GameSpec) -> dict[str, SeedTable]:
+    """The seed tables the game offers, by name."""
+    common = COMMON if spec.info.outcome == registry.WDL else ()
+    own = spec.seed_tables() if spec.seed_tables is not None else ()
+    return {t.name: t for t in (*common, *own)}
+
+
+def add_interval(rows: list[Row], context: Context, key_of: Any) -> None:
+    """``--ci exact-randomized``: each win-rate row gets the randomized exact interval beside its
+    Clopper–Pearson one (``rand_low``, ``rand_high``)."""
+    for r in rows:
+        n, wins = r.get("finished") or 0, r.get("wins") or 0
+        ci = randomized(wins, n, uniform(context.seed, key_of(r))) if n else None
+        r["rand_low"], r["rand_high"] = (ci if ci else (None, None))
+

@@ -1,0 +1,99 @@
+"""Run the seed's own Eleusis code from a checkout and print its deals as JSON (used by test_seed_deals.py).
+
+    python seed_code.py CHECKOUT RULES.json ROUNDS BASE
+    python seed_code.py CHECKOUT RULES.json verdicts < CASES.json
+
+Nothing of the seed is copied here: its modules are imported from the checkout
+(``src/eleusis/game``, without the package's heavy ``__init__``), its round-seed
+function is taken from ``src/eleusis/runner.py`` by name and run as written.
+Prints ``[[{"seed", "hand", "starter", "deck"}, ...per round], ...per rule]``,
+cards as tcgtui writes them (``10H``, ``QS``); with ``verdicts``, each rule's answer
+(true, false, or null when it raises) for each ``[mainline, card]`` case read from stdin.
+"""
+
+from __future__ import annotations
+
+import __future__
+import ast
+import hashlib
+import importlib
+import json
+import sys
+import types
+from pathlib import Path
+
+
+def _package(name: str, path: Path) -> None:
+    module = types.ModuleType(name)
+    module.__path__ = [str(path)]
+    sys.modules[name] = module
+
+
+def _derive_round_seed(src: Path):
+    tree = ast.parse((src / "runner.py").read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_derive_round_seed")
+    code = compile(ast.Module([node], []), "runner.py", "exec", flags=__future__.annotations.compiler_flag,
+                   dont_inherit=True)
+    scope = {"hashlib": hashlib}
+    exec(code, scope)
+    return scope["_derive_round_seed"]
+
+
+def text(card) -> str:
+    rank = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(card.rank, str(card.rank))
+    return rank + card.suit.suit_name[0].upper()
+
+
+def _card(cards, word: str):
+    suit = {"H": cards.Suit.HEARTS, "D": cards.Suit.DIAMONDS, "C": cards.Suit.CLUBS, "S": cards.Suit.SPADES}[word[-1]]
+    return cards.Card({"A": 1, "J": 11, "Q": 12, "K": 13}.get(word[:-1]) or int(word[:-1]), suit)
+
+
+def verdicts(checkout: str, rules_path: str, cases: list) -> list:
+    src = Path(checkout) / "src" / "eleusis"
+    _package("eleusis", src)
+    _package("eleusis.game", src / "game")
+    cards = importlib.import_module("eleusis.game.cards")
+    engine = importlib.import_module("eleusis.game.engine")
+    rules = [engine.Rule("", r["code"]) for r in json.loads(Path(rules_path).read_text(encoding="utf-8"))["rules"]]
+    out = []
+    for rule in rules:
+        answers = []
+        for mainline, card in cases:
+            try:
+                answers.append(rule.evaluate(_card(cards, card), [_card(cards, c) for c in mainline]))
+            except Exception:           # noqa: BLE001  (the seed's engine lets a rule's error through)
+                answers.append(None)
+        out.append(answers)
+    return out
+
+
+def main(checkout: str, rules_path: str, rounds: int, base: int) -> list:
+    src = Path(checkout) / "src" / "eleusis"
+    _package("eleusis", src)
+    _package("eleusis.game", src / "game")
+    engine = importlib.import_module("eleusis.game.engine")
+    state_mod = importlib.import_module("eleusis.game.state")
+    derive = _derive_round_seed(src)
+    rules = json.loads(Path(rules_path).read_text(encoding="utf-8"))["rules"]
+    out = []
+    for entry in rules:
+        rule = engine.Rule(entry.get("description", ""), entry["code"])
+        deals = []
+        for batch in range(rounds):
+            seed, _ = derive({"game": {"seed": base}}, rule, batch)
+            game = engine.GameEngine(state_mod.GameState("p"), rule, rule_compiler_client=None, hand_size=12)
+            game.setup_game(round_seed=seed)
+            state = game.state
+            deals.append({"seed": seed, "hand": [text(c) for c in state.player.hand.get_all_cards()],
+                          "starter": [text(c) for c in state.mainline.get_all()],
+                          "deck": [text(c) for c in state.deck._cards]})
+        out.append(deals)
+    return out
+
+
+if __name__ == "__main__":
+    if sys.argv[3] == "verdicts":
+        print(json.dumps(verdicts(sys.argv[1], sys.argv[2], json.load(sys.stdin))))
+    else:
+        print(json.dumps(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
