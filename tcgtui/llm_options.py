@@ -21,7 +21,8 @@ from tcgtui.userfiles import TooDeep, parse_json
 from tcgtui.opponents.base import check_number
 
 FLAGS = ("base_url", "temperature", "max_tokens", "extra_body", "timeout", "max_retries",
-         "invalid_retries", "fallback", "parse", "stream", "history_tokens", "judge", "judge_temperature", "models")
+         "invalid_retries", "fallback", "parse", "stream", "history_tokens", "context_length", "judge",
+         "judge_temperature", "models")
 # What a models.toml entry sets for itself: these flags apply only to llm:MODEL players.
 ENTRY_OWNED = ("base_url", "temperature", "max_tokens", "extra_body", "stream")
 
@@ -40,6 +41,7 @@ def add_endpoint_arguments(parser: argparse.ArgumentParser, text: locales.Catalo
     g.add_argument("--stream", action=argparse.BooleanOptionalAction, default=None,
                    help=text.t("llm_options.stream"))
     g.add_argument("--history-tokens", type=int, metavar="N", help=text.t("llm_options.history_tokens"))
+    g.add_argument("--context-length", type=int, metavar="N", help=text.t("llm_options.context_length"))
     g.add_argument("--judge", metavar="llm:MODEL", help=text.t("llm_options.judge"))
     g.add_argument("--judge-temperature", type=float, metavar="T", help=text.t("llm_options.judge_temperature"))
     g.add_argument("--models", metavar="FILE", help=text.t("llm_options.models"))
@@ -74,7 +76,8 @@ def endpoint_options(args: argparse.Namespace) -> dict[str, Any]:
     for key, flag, lo in (("max_tokens", "--max-tokens", 1),
                           ("timeout", "--timeout", 0.001), ("max_retries", "--max-retries", 0),
                           ("invalid_retries", "--invalid-retries", 0),
-                          ("history_tokens", "--history-tokens", 1)):
+                          ("history_tokens", "--history-tokens", 1),
+                          ("context_length", "--context-length", 1)):
         _positive(out.get(key), flag, lo)
     return out
 

@@ -16,7 +16,7 @@ from tcgtui.match import ERRORED, FINISHED, run_match
 KEY = "sk-agent-test-KEY-a1b2c3d4"
 INFO_KEYS = {"prompt_version", "model", "latency_s", "prompt_tokens", "completion_tokens",
              "reasoning_tokens", "tokens_estimated", "reasoning_estimated", "retries", "faults",
-             "invalid", "fallback", "parse_path", "attempts"}
+             "invalid", "fallback", "parse_path", "attempts", "history_turns", "overflow_retries"}
 ATTEMPT_KEYS = {"reply", "reasoning", "move", "parse_path", "error", "latency_s", "finish_reason"}
 
 

@@ -17,7 +17,7 @@ from tests.llm_support import play_match, llm_agent, run
 
 INFO_KEYS = {"prompt_version", "model", "latency_s", "prompt_tokens", "completion_tokens",
              "reasoning_tokens", "tokens_estimated", "reasoning_estimated", "retries", "faults",
-             "invalid", "fallback", "parse_path", "attempts"}
+             "invalid", "fallback", "parse_path", "attempts", "history_turns", "overflow_retries"}
 ATTEMPT_KEYS = {"reply", "reasoning", "move", "parse_path", "error", "latency_s", "finish_reason"}
 GAMES = ("tictactoe", "connect4")
 STYLES = registry.get("tictactoe").info.prompt_styles

@@ -186,11 +186,13 @@ def test_context_overflow_wordings():
 
 
 def test_a_context_overflow_errors_the_game_with_the_remedy(community):
+    """An overflow with no history left to drop (the first turn) errors the game, saying what to change."""
     with ChatServer(faults=lambda i, r: Fault("status", status=400, body=LLAMA_CPP_PYTHON)) as server:
         agent = llm_agent(server)
         result = run(closing(agent, run_match(TcgGame(community), 3, (agent, make_agent("random")), lang="en")))
     assert result.status == ERRORED and len(server.requests) == 1
-    assert "--history-tokens" in result.error and "can be rerun" not in result.error
+    assert "without any earlier one (5001 tokens)" in result.error and "context of 4096 tokens" in result.error
+    assert "bigger context" in result.error and "can be rerun" not in result.error
 
 
 def test_an_empty_streamed_reply_never_errors_a_game(community):

@@ -5,8 +5,9 @@ is read is the game's ``Prompter`` (``engine.prompting``), got from the
 registry with the seat's language and prompt style
 (``SeatContext.options["prompt_style"]``, default the game's first style).
 Each decision sends the conversation (the prompter's first message, recent
-turns within ``history_tokens``, this turn's message; only this turn's when
-the prompter has ``keeps_history = False``), sets any reasoning apart, and
+turns within ``history_tokens`` and within the model's context with room for
+the reply, this turn's message; only this turn's when the prompter has
+``keeps_history = False``), sets any reasoning apart, and
 hands the answer to ``Prompter.parse``.  What happens to an unusable reply
 depends on the game (``GameInfo.invalid``):
 
@@ -40,6 +41,9 @@ An endpoint that stays down raises ``AgentError``: the game is errored, never lo
   no_tags, no_name, unknown, ambiguous, not_in_hand, empty for the card game; format,
   out_of_bounds, taken... for grid games), ``latency_s``, ``finish_reason``; texts over
   64k characters keep their head and tail, with ``reply_chars``/``reasoning_chars`` the full length.
+- ``history_turns``: earlier turns sent with this one (within ``history_tokens`` and the model's
+  context, ``context.py``); ``overflow_retries``: times the server said the prompt did not fit
+  its context and the turn was asked again with the older half of the history dropped.
 - ``messages``: the whole conversation of the decision, only with ``log_prompts=True``.
 
 Options (``make_agent("llm:MODEL", **options)``): the endpoint settings of
@@ -70,10 +74,12 @@ from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.prompting import Parsed, Prompter
 from tcgtui.opponents.base import Agent, Decision, OptionError, SeatContext, agent_rng
-from tcgtui.opponents.llm.client import ChatClient, Completion, Sleep, StreamHook
+from tcgtui.opponents.llm.client import ChatClient, Completion, ContextOverflow, Sleep, StreamHook
+from tcgtui.opponents.llm.context import ContextFit
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
 from tcgtui.opponents.llm.followup import FollowUp, judge_settings, judge_temperature
-from tcgtui.opponents.llm.prompts import Message, TurnLog, estimate_tokens, fit_history, message_tokens
+from tcgtui.opponents.llm.prompts import (Message, TurnLog, conversation, estimate_tokens, keep_turns,
+                                         message_tokens)
 from tcgtui.opponents.llm.reasoning import split_reasoning
 from tcgtui.opponents.spec import AgentSpec
 
@@ -125,6 +131,8 @@ class LLMAgent(Agent):
         self.on_stream = on_stream
         self.log_prompts = log_prompts
         self.client = ChatClient(settings, agent_rng(0, 0, "llm-backoff"), sleep)
+        self.fit = ContextFit(settings.base_url, settings.model, settings.context_length, settings.max_tokens,
+                              self.client.get_json)
 
     def __repr__(self) -> str:
         return f"LLMAgent({self.spec!r}, {self.settings.public()['base_url']!r})"
@@ -172,6 +180,47 @@ class LLMAgent(Agent):
             info["reply"] = clip(info["reply"])
         return move, info
 
+    async def _too_long(self, messages: list[Message], exc: ContextOverflow) -> str:
+        """What to say when a prompt without any earlier turn still overflows the context."""
+        text = locales.load()
+        prompt = exc.prompt_tokens or await self.fit.count(messages)
+        size = exc.size or self.fit.n_ctx
+        where = f"{self.settings.model} at {self.settings.public()['base_url']}"
+        if size is None:
+            return text.t("llm_options.context.overflow_unknown", where=where, prompt=prompt)
+        return text.t("llm_options.context.overflow", where=where, prompt=prompt, context=size,
+                      reply=self.fit.reserve)
+
+    async def check_fits(self, obs: Any) -> None:
+        """Refuse, in one line, a game whose first message and first turn cannot fit the model's context
+        with room for the reply: every turn of it would overflow.  Call after ``start``.
+
+        Where the server has a tokenizer but does not say its context (llama-cpp-python), one request
+        padded to what the game needs, with a one-token reply, asks it: a server that is too small says
+        how big it is."""
+        await self.fit.learn()
+        turn = self.prompter.turn(obs, [], None, None)
+        messages = conversation(self.system, [], list(turn) if isinstance(turn, list) else [turn])
+        prompt = await self.fit.count(messages)
+        need = prompt + self.fit.reserve
+        if self.fit.n_ctx is None and self.fit.counted_by == "tokenizer":
+            try:
+                await self.client.probe(messages + [await self._filler(need - prompt)])
+            except ContextOverflow as exc:
+                self.fit.overflowed(exc.size)
+        if self.fit.n_ctx is not None and need > self.fit.n_ctx:
+            raise OptionError(locales.load().t(
+                "llm_options.context.too_small", game=self.ctx.game.name, lang=self.ctx.lang, need=need,
+                prompt=prompt, reply=self.fit.reserve, context=self.fit.n_ctx, model=self.settings.model,
+                url=self.settings.public()["base_url"]))
+
+    async def _filler(self, tokens: int) -> Message:
+        """A user message of about ``tokens`` tokens (counted by the server's tokenizer)."""
+        unit = " 0"
+        per = max(1, await self.fit.count([{"role": "user", "content": unit * 100}], scaled=False)
+                  - await self.fit.count([{"role": "user", "content": ""}], scaled=False)) / 100
+        return {"role": "user", "content": unit * max(1, int(tokens / per) + 1)}
+
     def _move_text(self, move: Any) -> Any:
         if move is None or isinstance(move, str):
             return move
@@ -189,19 +238,33 @@ class LLMAgent(Agent):
         self.fallback_move = None
         self.retry = None
         history = self.history if p.keeps_history else []
-        messages = fit_history(self.system, history, list(current), s.history_tokens)
+        kept = keep_turns(self.system, history, current, s.history_tokens)
+        await self.fit.learn()
+        kept = await self.fit.keep(self.system, kept, current)
         attempts: list[dict[str, Any]] = []
         totals = {"prompt_tokens": 0, "completion_tokens": 0, "reasoning_tokens": 0}
         estimated = reasoning_estimated = False
         faults: list[str] = []
+        shrunk = 0
         move: Any = None
         path = NONE
         parsed: Parsed | None = None
         answer = ""
         tries = 1 if self.rules_count_invalid else s.invalid_retries + 1
         for attempt in range(tries):
-            done = await self.client.complete(messages, self.on_stream, first_request=len(attempts) +
-                                              len(faults) + 1)
+            while True:
+                messages = conversation(self.system, kept, current)
+                try:
+                    done = await self.client.complete(messages, self.on_stream, first_request=len(attempts) +
+                                                      len(faults) + shrunk + 1)
+                    break
+                except ContextOverflow as exc:
+                    if not kept:
+                        raise ContextOverflow(await self._too_long(messages, exc), exc.size,
+                                              exc.prompt_tokens) from None
+                    self.fit.overflowed(exc.size)
+                    kept = await self.fit.keep(self.system, kept[(len(kept) + 1) // 2:], current)
+                    shrunk += 1           # the older half of the history goes, and the turn is asked again
             faults.extend(done.faults)
             answer, think = split_reasoning(done.content)
             reasoning = "\n".join(r for r in (done.reasoning.strip(), think) if r)
@@ -210,6 +273,8 @@ class LLMAgent(Agent):
                 totals[key] += value
             estimated |= counts[3]
             reasoning_estimated |= counts[4]
+            if not counts[3]:
+                self.fit.observe(await self.fit.count(messages, scaled=False), counts[0])
             parsed = p.parse(answer, obs)
             if parsed.error is None and obs.legal_moves and listed(p, parsed.move) not in obs.legal_moves:
                 parsed = Parsed(parsed.move, parsed.path, ILLEGAL, parsed.text)
@@ -221,16 +286,13 @@ class LLMAgent(Agent):
                              **({"reply_chars": len(answer)} if len(answer) > RECORD_CHARS else {}),
                              **({"reasoning_chars": len(reasoning)} if len(reasoning) > RECORD_CHARS else {})})
             reply: Message = {"role": "assistant", "content": clip(answer, HISTORY_REPLY_CHARS)}
-            messages.append(reply)
             current.append(reply)
             if error is None:
                 move, path = parsed.move, parsed.path
                 break
             left = tries - 1 - attempt
             if left > 0:
-                nudge = p.invalid(p.reason(parsed), obs, left)
-                messages.append(nudge)
-                current.append(nudge)
+                current.append(p.invalid(p.reason(parsed), obs, left))
         fallback = None
         invalid_kind: str | None = None
         if move is None:
@@ -255,11 +317,12 @@ class LLMAgent(Agent):
             "retries": len(faults), "faults": faults,
             "invalid": sum(1 for a in attempts if a["error"] is not None),
             "fallback": fallback, "parse_path": path, "attempts": attempts,
+            "history_turns": len(kept), "overflow_retries": shrunk,
         }
         if follow is not None:
             info["follow_up"] = follow
         if self.log_prompts:
-            info["messages"] = messages
+            info["messages"] = conversation(self.system, kept, current)
         if invalid_kind is not None:
             return Decision("", info, invalid=invalid_kind, raw=answer)
         if move is None:

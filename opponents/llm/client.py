@@ -59,7 +59,12 @@ class EndpointDown(AgentError):
 
 
 class ContextOverflow(EndpointDown):
-    """The prompt is longer than the server's context: the same settings fail the same way."""
+    """The prompt is longer than the server's context: the same settings fail the same way.
+    ``size`` is the context and ``prompt_tokens`` the prompt's length, when the server said."""
+
+    def __init__(self, message: str, size: int | None = None, prompt_tokens: int | None = None) -> None:
+        super().__init__(message)
+        self.size, self.prompt_tokens = size, prompt_tokens
 
 
 # How servers say a prompt does not fit: OpenAI and llama-cpp-python ("context_length_exceeded",
@@ -74,6 +79,7 @@ CONTEXT_WORDS = re.compile(
     r"|exceed(?:s|ed)? (?:the )?context (?:window|length|size)|context window of \d+"
     r"|longer than the model'?s (?:maximum )?context|prompt is too long|too many tokens in the prompt"
     r"|input (?:is )?too long for the model|n_ctx", re.I)
+PROMPT_SIZE = re.compile(r"\((\d+) in the messages|request \((\d+) tokens\)|Requested tokens \((\d+)\)", re.I)
 CONTEXT_SIZE = re.compile(r"(?:maximum context length is|context window of|context length of|"
                           r"n_ctx\W{0,3}|context (?:size|length) \(?)\s*(\d{3,8})", re.I)
 
@@ -261,6 +267,21 @@ class ChatClient:
             http, self._http = self._http, None
             await SHARED.give_back(http)
 
+    async def get_json(self, url: str, body: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
+        """A side request (``/props``, ``/tokenize``): GET, or POST ``body``; its JSON, or None for
+        anything but a 200 with JSON (the server may not offer it; the game does not depend on it).
+        A server that cannot be reached raises ``httpx.TransportError``."""
+        if body is None:
+            resp = await self._client().get(url, timeout=timeout)
+        else:
+            resp = await self._client().post(url, json=body, timeout=timeout)
+        if resp.status_code != 200 or len(resp.content) > self.settings.max_reply_bytes:
+            return None
+        try:
+            return resp.json()
+        except ValueError:
+            return None
+
     def scrub(self, text: str) -> str:
         key = self.settings.api_key
         return text.replace(key, "[key]") if key else text
@@ -322,6 +343,19 @@ class ChatClient:
             done.faults = faults
             return done
 
+    async def probe(self, messages: list[dict[str, Any]]) -> None:
+        """One unstreamed request for a one-token reply: raises ContextOverflow when ``messages`` do
+        not fit; any other failure is ignored (the games will meet it, with their retries)."""
+        body = self.body(messages, stream=False)
+        body.pop("stream", None)
+        body.pop("stream_options", None)
+        body["max_tokens"] = 1
+        try:
+            await self._request(body, None, False, messages)
+        except (Fault, EndpointDown) as exc:
+            if isinstance(exc, ContextOverflow):
+                raise
+
     async def _request(self, body: dict[str, Any], on_stream: StreamHook | None, stream: bool,
                        messages: list[dict[str, str]]) -> Completion:
         s = self.settings
@@ -377,6 +411,10 @@ class ChatClient:
         hit, size = context_overflow(err)
         if not hit:
             return
+        said = err.get("n_prompt_tokens") if isinstance(err, dict) else None
+        if not isinstance(said, int) and (m := PROMPT_SIZE.search(str(err.get("message") or "")
+                                                                  if isinstance(err, dict) else str(err))):
+            said = int(next(g for g in m.groups() if g))
         prompt = sum(estimate_tokens(_text(m.get("content")) or "") + 4 for m in getattr(self, "_messages", []))
         context = f"the server's context of {size} tokens" if size else "the server's context"
         budget = self.settings.history_tokens
@@ -388,7 +426,8 @@ class ChatClient:
             f"{self.settings.model} at {redact_url(self.settings.base_url)}: context overflow: the prompt "
             f"(about {prompt} estimated tokens) does not fit {context}; {hint} (now {budget}) or give the "
             "server a bigger context (llama.cpp: -c/--ctx-size; llama-cpp-python: --n_ctx; "
-            "vLLM: --max-model-len); the game is errored, and rerunning it unchanged fails the same way"))
+            "vLLM: --max-model-len); the game is errored, and rerunning it unchanged fails the same way"),
+            size, said if isinstance(said, int) else None)
 
     @staticmethod
     def _decode(raw: bytes) -> Any:

@@ -75,18 +75,29 @@ class TurnLog:
     tokens: int
 
 
-def fit_history(system: Message | None, history: list[TurnLog], current: list[Message], budget: int
-                ) -> list[Message]:
-    """System message (if any), as many recent turns as fit the budget, then the current turn."""
+def keep_turns(system: Message | None, history: list[TurnLog], current: list[Message], budget: int
+               ) -> list[TurnLog]:
+    """The most recent turns that fit the budget with the system message and the current turn."""
     left = budget - _system_tokens(system) - sum(message_tokens(m) for m in current)
-    kept: list[TurnLog] = []
+    kept = 0
     for turn in reversed(history):
         if turn.tokens > left:
             break
-        kept.append(turn)
         left -= turn.tokens
+        kept += 1
+    return history[len(history) - kept:]
+
+
+def conversation(system: Message | None, turns: list[TurnLog], current: list[Message]) -> list[Message]:
+    """System message (if any), the turns' messages, then the current turn's."""
     out = [] if system is None else [system]
-    for turn in reversed(kept):
+    for turn in turns:
         out.extend(turn.messages)
     out.extend(current)
     return out
+
+
+def fit_history(system: Message | None, history: list[TurnLog], current: list[Message], budget: int
+                ) -> list[Message]:
+    """System message (if any), as many recent turns as fit the budget, then the current turn."""
+    return conversation(system, keep_turns(system, history, current, budget), current)

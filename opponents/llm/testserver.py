@@ -17,6 +17,14 @@ plays Eleusis and translates its guesses, ``duel_policy`` proposes and solves pu
 ``invalid_replies`` puts scripted invalid moves in front of another policy).
 A fault never uses up a scripted reply, so a script lists only what succeeds.
 Every request is recorded, headers included, so tests can check what was sent.
+
+Like llama.cpp's server it can have a context (``n_ctx``: a longer prompt gets llama.cpp's 400,
+``exceed_context_size_error``), say it (``says_context``: ``GET /props`` as llama.cpp, or
+``max_model_len`` in ``GET /v1/models`` as vLLM) and count tokens (``tokenizer``: ``POST /tokenize``
+as llama.cpp, unless ``exposes_tokenizer`` is False; ``usage`` then counts with it, plus a chat
+template's tokens per message).
+``fake_tokens`` is a tokenizer like a small model's that has no Arabic merges: a token per
+four ASCII characters, one per other character.  These side requests are kept in ``side``.
 """
 
 from __future__ import annotations
@@ -417,10 +425,31 @@ def invalid_replies(schedule: dict[int, str] | list[str], then: Policy, game: st
     return answer
 
 
-def _usage(reply: Reply, request: dict[str, Any]) -> dict[str, Any] | None:
+TEMPLATE_TOKENS = 5          # the fake chat template's tokens around each message (as ChatML's)
+
+
+def fake_tokens(text: str) -> int:
+    """A small model's count without Arabic merges: a token per 4 ASCII characters, 1 per other."""
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    return -(-ascii_chars // 4) + len(text) - ascii_chars
+
+
+Tokenizer = Callable[[str], int]
+
+
+def prompt_tokens(request: dict[str, Any], tokenizer: Tokenizer | None) -> int:
+    """The prompt's tokens: with a tokenizer, its count of each message plus the template's;
+    without, all the characters / 4."""
+    messages = request.get("messages", [])
+    if tokenizer is None:
+        return sum(len(_text(m.get("content"))) for m in messages) // 4
+    return sum(tokenizer(_text(m.get("content"))) + TEMPLATE_TOKENS for m in messages) + 3
+
+
+def _usage(reply: Reply, request: dict[str, Any], tokenizer: Tokenizer | None = None) -> dict[str, Any] | None:
     if reply.usage != "auto":
         return reply.usage  # type: ignore[return-value]
-    prompt = sum(len(_text(m.get("content"))) for m in request.get("messages", []))
+    prompt = prompt_tokens(request, tokenizer) * 4
     out = len(reply.content or "") + len(reply.reasoning or "")
     return {"prompt_tokens": prompt // 4, "completion_tokens": out // 4 + 1,
             "total_tokens": (prompt + out) // 4 + 1,
@@ -465,14 +494,18 @@ class _Handler(BaseHTTPRequestHandler):
         owner = self.server.owner
         with owner._lock:
             owner.gets.append(self.path)
+        owner.side.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, b"", None,
+                                   time.monotonic()))
         path = self.path.split("?")[0].rstrip("/")
-        ctx = owner.context_length
+        ctx = owner.context_length if owner.context_length is not None else owner.n_ctx
+        props = owner.props or owner.says_context == "props"
+        in_models = (owner.context_length is not None and not owner.props) or owner.says_context == "models"
         if path.endswith("/models"):
             model: dict[str, Any] = {"id": owner.model_id, "object": "model", "owned_by": "tcgtui-test"}
-            if ctx is not None and not owner.props:
+            if ctx is not None and in_models:
                 model["max_model_len"] = ctx
             self._send(200, json.dumps({"object": "list", "data": [model]}).encode())
-        elif path.endswith("/props") and owner.props and ctx is not None:
+        elif path.endswith("/props") and props and ctx is not None:
             self._send(200, json.dumps({"default_generation_settings": {"n_ctx": ctx}, "total_slots": 1}).encode())
         else:
             self._send(404, b'{"error": {"message": "not found"}}')
@@ -484,8 +517,29 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             request = None
         owner = self.server.owner
-        fault, reply = owner._next(Received(self.path, {k.lower(): v for k, v in self.headers.items()},
-                                            raw, request, time.monotonic()))
+        if not self.path.rstrip("/").endswith("/chat/completions"):     # /tokenize, or nothing this serves
+            owner.side.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, raw, request,
+                                       time.monotonic()))
+            if owner.tokenizer is None or not owner.exposes_tokenizer or self.path.rstrip("/") != "/tokenize" \
+                    or not isinstance(request, dict) \
+                    or not isinstance(request.get("content"), str):
+                self._send(404, b'{"error": {"message": "not found"}}')
+                return
+            self._send(200, json.dumps({"tokens": list(range(owner.tokenizer(request["content"])))}).encode())
+            return
+        received = Received(self.path, {k.lower(): v for k, v in self.headers.items()}, raw, request,
+                            time.monotonic())
+        if owner.n_ctx is not None and isinstance(request, dict) and "messages" in request:
+            n = prompt_tokens(request, owner.tokenizer)
+            if n >= owner.n_ctx:         # llama.cpp's answer to a prompt over its context; no reply used up
+                with owner._lock:
+                    owner.requests.append(received)
+                self._send(400, json.dumps({"error": {
+                    "code": 400, "message": f"request ({n} tokens) exceeds the available context size "
+                    f"({owner.n_ctx} tokens), try increasing it", "type": "exceed_context_size_error",
+                    "n_prompt_tokens": n, "n_ctx": owner.n_ctx}}).encode())
+                return
+        fault, reply = owner._next(received)
         with owner._lock:
             owner.in_flight += 1
             owner.most_in_flight = max(owner.most_in_flight, owner.in_flight)
@@ -530,7 +584,7 @@ class _Handler(BaseHTTPRequestHandler):
         body: dict[str, Any] = {"id": "fake", "object": "chat.completion", "model": request.get("model"),
                                 "choices": [{"index": 0, "message": message,
                                              "finish_reason": reply.finish_reason}]}
-        usage = _usage(reply, request)
+        usage = _usage(reply, request, self.server.owner.tokenizer)
         if usage is not None:
             body["usage"] = usage
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
@@ -573,7 +627,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._hang_up()
             return
         event({}, reply.finish_reason)
-        usage = _usage(reply, request)
+        usage = _usage(reply, request, self.server.owner.tokenizer)
         if usage is not None and (request.get("stream_options") or {}).get("include_usage"):
             obj = {"id": "fake", "object": "chat.completion.chunk", "choices": [], "usage": usage}
             self._chunk(b"data: " + json.dumps(obj).encode() + b"\n\n")
@@ -602,7 +656,9 @@ class ChatServer:
     def __init__(self, script: Iterable[str | Reply] = (), policy: Policy | None = None,
                  faults: Iterable[Fault | None] | Callable[[int, Received], Fault | None] = (),
                  host: str = "127.0.0.1", port: int = 0, tokens_per_second: float = 0.0,
-                 context_length: int | None = None, props: bool = False, model_id: str = "fake") -> None:
+                 context_length: int | None = None, props: bool = False, model_id: str = "fake",
+                 n_ctx: int | None = None, says_context: str | None = None,
+                 tokenizer: Tokenizer | None = None, exposes_tokenizer: bool = True) -> None:
         if not tokens_per_second >= 0:
             raise ValueError(f"tokens_per_second: {tokens_per_second} is not a pace; expected 0 or more")
         self.tokens_per_second = tokens_per_second
@@ -610,6 +666,9 @@ class ChatServer:
         self.policy = policy or hand_policy()
         self.faults = faults if callable(faults) else list(faults)
         self.requests: list[Received] = []
+        self.side: list[Received] = []           # /props, /v1/models, /tokenize
+        self.n_ctx, self.says_context, self.tokenizer = n_ctx, says_context, tokenizer
+        self.exposes_tokenizer = exposes_tokenizer      # False: usage counts with it, /tokenize is absent
         self.gets: list[str] = []            # paths of GET requests (/v1/models, /props)
         self.in_flight = self.most_in_flight = 0     # chat requests being answered; the most at once
         self.context_length, self.props, self.model_id = context_length, props, model_id

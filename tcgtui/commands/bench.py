@@ -16,6 +16,7 @@ from tcgtui.arena import add_game_arguments, build_game, game_from_args, given_p
 from tcgtui.engine import registry
 from tcgtui.engine.registry import SCORE, GameSpec
 from tcgtui.opponents.base import SeatContext
+from tcgtui.context_check import check_contexts
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options, player_keys
 from tcgtui.opponents.registry import builder, make_agent
 from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, expand_specs, grammars
@@ -163,6 +164,7 @@ async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: A
         langs = sorted({c.lang for c in cells})
         game_options = {"prompt_style": args.prompt_style} if args.prompt_style else {}
         players = await _describe(specs, langs, game, options, game_options)
+        await check_contexts(game, specs, options, langs, game_options, args.seed or 0)
         settings = {"concurrency": args.concurrency, "timeout_per_game": args.timeout_per_game,
                     "log_prompts": args.log_prompts, "round_robin": args.round_robin, **game_options}
         config = build_config(ident, cells, players, args.games, settings)

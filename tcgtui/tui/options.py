@@ -8,12 +8,14 @@ LLM player's (``tcgtui.llm_options``), shared with ``bench``.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import secrets
 
 from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
+from tcgtui.context_check import check_contexts
 from tcgtui.arena import add_deck_arguments, add_protocol_arguments, game_spec, given_params, load_resources
 from tcgtui.llm_options import endpoint_options
 from tcgtui.opponents.human import HUMAN
@@ -92,6 +94,8 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
         from tcgtui.llm_options import player_keys
         keys = player_keys(models, options)
         seats = tuple(keys.get(s, s) for s in seats)
+        # a model's context too small for the game: one line, before the screen opens
+        asyncio.run(check_contexts(registry.get(game_id).make(params), seats, options, [args.lang], seed=seed))
     return Settings(seats=seats, game_id=game_id, params=params, lang=args.lang,
                     rtl_mode=rtl.resolve_mode(args.rtl), seed=seed, handle=handle, pause=args.pause,
                     agent_options=options)

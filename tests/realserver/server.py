@@ -18,6 +18,7 @@ import httpx
 
 HERE = Path(__file__).resolve().parent
 ENV_VAR = "TCGTUI_LLAMA_PYTHON"
+SMOLLM2_VAR = "TCGTUI_SMOLLM2_GGUF"
 
 
 def llama_python() -> tuple[str | None, str]:
@@ -39,6 +40,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def smollm2_model() -> tuple[Path | None, str]:
+    """(SmolLM2-135M-Instruct's GGUF or None, why not): ``TCGTUI_SMOLLM2_GGUF``, else where
+    ``scripts/smollm2_model.sh`` caches it."""
+    given = os.environ.get(SMOLLM2_VAR)
+    if given:
+        return Path(given), ""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    found = sorted((cache / "tcgtui-ci" / "smollm2").glob("*/SmolLM2-135M-Instruct.Q4_1.gguf"))
+    if found:
+        return found[-1], ""
+    return None, (f"SmolLM2 absent: set {SMOLLM2_VAR} to its GGUF, or run scripts/smollm2_model.sh "
+                  "(.ci/run does both)")
+
+
 def make_model(python: str, out: Path, seed: int = 0) -> Path:
     subprocess.run([python, str(HERE / "tiny_model.py"), str(out), "--seed", str(seed)], check=True,
                    capture_output=True, timeout=120)
@@ -48,8 +63,10 @@ def make_model(python: str, out: Path, seed: int = 0) -> Path:
 class LlamaServer:
     """``python -m llama_cpp.server`` on a free loopback port; start, kill, start again."""
 
-    def __init__(self, python: str, model: Path, n_ctx: int, log: Path, port: int | None = None) -> None:
+    def __init__(self, python: str, model: Path, n_ctx: int, log: Path, port: int | None = None,
+                 alias: str = "tiny", threads: int = 1) -> None:
         self.python, self.model, self.n_ctx, self.log = python, model, n_ctx, log
+        self.alias, self.threads = alias, threads
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
 
@@ -58,9 +75,10 @@ class LlamaServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self, wait: bool = True) -> LlamaServer:
-        cmd = [self.python, "-m", "llama_cpp.server", "--model", str(self.model), "--model_alias", "tiny",
+        cmd = [self.python, "-m", "llama_cpp.server", "--model", str(self.model), "--model_alias", self.alias,
                "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(self.n_ctx),
-               "--n_threads", "1", "--n_threads_batch", "1", "--n_batch", "512", "--verbose", "False"]
+               "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads), "--n_batch", "512",
+               "--verbose", "False"]
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         if wait:
