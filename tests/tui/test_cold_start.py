@@ -10,8 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
-import asyncio, sys, time
-started = time.perf_counter()
+import asyncio, sys
 from tcgtui.packs import load_pack
 from tcgtui.tui.app import HUMAN, Settings, TcgApp
 
@@ -22,7 +21,6 @@ async def main():
         while app.board is None or not app.board.is_mounted:
             await asyncio.sleep(0.005)
         await pilot.pause()
-        print("seconds", time.perf_counter() - started)
         print("kernel", "tcgtui.engine.tcg.fast.kernel" in sys.modules)
         print("notice", " ".join(n.message.replace(chr(10), " ") for n in app._notifications))
         for _ in range(200):                    # the child compile has started
@@ -48,9 +46,8 @@ def test_an_empty_cache_shows_the_board_and_a_notice_before_compiling(tmp_path: 
     out = _first_screen(tmp_path, "en")
     assert out["kernel"] == "False", "the compiled search was imported before the first screen"
     assert "compiling" in out["notice"] and "once" in out["notice"], out["notice"]
-    # The target is 2 s (tcgtui perf --only cold_start); a loaded test machine gets slack,
-    # a compile on the screen's thread (20 s and more) does not.
-    assert float(out["seconds"]) < 8, out["seconds"]
+    # How long it takes is measured by tcgtui perf --only cold_start (target 2 s), not here: what a
+    # test can hold is that nothing compiled came before the first screen (above).
     # Leaving during the compile stops it, and no decision was let through unprepared.
     assert out["stopped"] == "True" and out["ready"] == "False"
     assert not (tmp_path / "empty-cache" / "compiled-tcg").exists()
