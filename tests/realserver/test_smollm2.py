@@ -6,9 +6,10 @@ The model rarely follows a format, so this is what a researcher meets with a sma
 every game must end by its rules (finished, or disqualified where the rules count invalid moves),
 none may error, every reply is stored with how it was read.  History settings are the defaults
 (a 12,000-token budget, larger than the context: the prompt is fitted to the context); the card
-game, whose Arabic rules and cards alone are about 4,000 of this model's tokens, runs with the game's
-settings at their defaults and replies capped at 256 tokens (uncapped, this model often writes
-until the context is full: minutes a reply on 2 cores).  The other games are kept short through their
+game, whose Arabic rules and cards alone are about 4,000 of this model's tokens, plays the community
+cards under a 6-turn limit (``short_pack/``: a whole game takes this model on 2 cores half an hour
+and more) with replies capped at 256 tokens (uncapped, it often writes until the context is full).
+The other games are kept short through their
 parameters and a 96-token reply.
 
 ``TCGTUI_SMOLLM2_REPORT=FILE`` writes what the model did, game by game (parse paths, invalid
@@ -40,7 +41,8 @@ THREADS = int(os.environ.get("TCGTUI_LLAMA_THREADS") or 2)
 SHORT = ["--max-tokens", "96", "--temperature", "0.7"]
 # game: (opponent, bench flags that keep it short, endpoint flags)
 GAMES: dict[str, tuple[str, list[str], list[str]]] = {
-    "tcg": ("random", [], ["--max-tokens", "256"]),      # the game's and the history's settings at their defaults
+    # the community cards (the rules and cards as long as ever) with a 6-turn limit; history at its defaults
+    "tcg": ("random", ["--pack", str(Path(__file__).parent / "short_pack")], ["--max-tokens", "256"]),
     "tictactoe": ("random", ["--param", "move_cap=6"], SHORT),
     "connect4": ("random", ["--param", "move_cap=8"], SHORT),
     "gomoku": ("random", ["--param", "move_cap=8"], SHORT),
