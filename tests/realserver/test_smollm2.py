@@ -76,8 +76,9 @@ def figures(db: Path) -> dict[str, Any]:
     """What the model did in this database's games: statuses, and per request how it was read."""
     with sqlite3.connect(db) as conn:
         games = conn.execute("SELECT status, error FROM games").fetchall()
-        infos = [json.loads(r[0]) for r in conn.execute(
-            "SELECT info_json FROM decisions WHERE agent = ? ORDER BY game_id, idx", (AGENT,))]
+        infos = [json.loads(r[0]) for r in conn.execute(      # the model's key carries its settings' hash
+            "SELECT d.info_json FROM decisions d JOIN games g ON g.id = d.game_id WHERE d.agent = g.agent "
+            "AND g.agent LIKE ? ORDER BY d.game_id, d.idx", (AGENT + "@%",))]
     attempts = [a for i in infos for a in i["attempts"]]
     latency = [a["latency_s"] for a in attempts]
     return {
