@@ -280,8 +280,8 @@ def test_report_plot_to_a_bad_target_fails_before_the_tables(tmp_path, capsys):
     db = tmp_path / "t.sqlite3"
     assert main(bench(db)) == 0
     capsys.readouterr()
-    (tmp_path / "dir.png").mkdir()
-    assert main(["report", "--db", str(db), "--plot", str(tmp_path / "dir.png")]) == 2
+    (tmp_path / "file").write_text("")          # (a folder is a target now: --plot DIR draws every figure)
+    assert main(["report", "--db", str(db), "--plot", str(tmp_path / "file" / "curves.png")]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1, captured
 

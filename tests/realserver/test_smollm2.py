@@ -42,7 +42,8 @@ SHORT = ["--max-tokens", "96", "--temperature", "0.7"]
 # game: (opponent, bench flags that keep it short, endpoint flags)
 GAMES: dict[str, tuple[str, list[str], list[str]]] = {
     # the community cards (the rules and cards as long as ever) with a 6-turn limit; history at its defaults
-    "tcg": ("random", ["--pack", str(Path(__file__).parent / "short_pack")], ["--max-tokens", "256"]),
+    "tcg": ("random", ["--pack", str(Path(__file__).parent / "short_pack")],
+            ["--max-tokens", "256", "--invalid-retries", "0"]),
     "tictactoe": ("random", ["--param", "move_cap=6"], SHORT),
     "connect4": ("random", ["--param", "move_cap=8"], SHORT),
     "gomoku": ("random", ["--param", "move_cap=8"], SHORT),
@@ -99,8 +100,16 @@ def figures(db: Path) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
-@pytest.mark.parametrize("game", list(GAMES))
+# What CI plays: every game in both languages but these, which take this model on 2 cores several
+# minutes each (the English card game, thirty Eleusis turns a round); TCGTUI_SMOLLM2_ALL=1 plays them too.
+LONG = {("tcg", "en"), ("eleusis", "en"), ("eleusis", "ar")}
+CASES = [pytest.param(game, lang, marks=pytest.mark.skipif(
+             (game, lang) in LONG and not os.environ.get("TCGTUI_SMOLLM2_ALL"),
+             reason="minutes on 2 cores: TCGTUI_SMOLLM2_ALL=1 plays it"))
+         for game in GAMES for lang in ("en", "ar")]
+
+
+@pytest.mark.parametrize("game, lang", CASES)
 def test_every_game_ends_by_its_rules_against_smollm2(server, tmp_path, capsys, game, lang):
     db = tmp_path / f"{game}-{lang}.sqlite3"
     rc = bench(db, server.base_url, game, lang)
