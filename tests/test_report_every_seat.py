@@ -146,3 +146,24 @@ def test_cancelled_games_are_neither_draws_in_the_matrix_nor_in_the_sweep_summar
     assert out["matrix"] and all((r["games"], r["cancelled"], r["draws"], r["score_share"]) == (0, 2, 0, None)
                                  for r in out["matrix"])
     assert not out.get("ratings")         # nothing decided: nothing to rate
+
+
+def test_a_round_robin_in_two_languages_is_rated_per_language(tmp_path, capsys):
+    """A language changes a result: the matrix and ratings of a round robin played in English and
+    Arabic keep each language apart, with the language as a column, every game counted once."""
+    import json
+
+    from tcgtui.cli import main
+    db = str(tmp_path / "rr.sqlite3")
+    assert main(["bench", "--game", "tictactoe", "--agent", "random", "--agent", "perfect", "--agent", "mc:5",
+                 "--round-robin", "--lang", "en,ar", "--games", "2", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["report", "--game", "tictactoe", "--db", db, "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for lang in ("en", "ar"):
+        cells = [r for r in report["matrix"] if r["lang"] == lang]
+        assert len(cells) == 6 and all(r["games"] + r["cancelled"] == 2 for r in cells)    # each pair met twice
+        rated = [r for r in report["ratings"] if r["lang"] == lang]
+        assert sorted(r["agent"] for r in rated) == ["mc:5", "perfect", "random"]
+        assert all(r["games"] == 4 for r in rated)
+    assert {r["lang"] for r in report["ratings_by_role"]} == {"en", "ar"}

@@ -274,6 +274,19 @@ def ratings_by_role(games: list[Game]) -> list[Row]:
     return sorted(rows, key=lambda row: (row["role"], -row["rating"], row["agent"]))
 
 
+def per_language(table: Any, games: list[Game], *args: Any) -> list[Row]:
+    """A round-robin table, once per language when the games were played in more than one (a
+    language changes a result: its rows are never pooled), with the language as a column."""
+    langs = sorted({g.lang for g in games})
+    if len(langs) <= 1:
+        return table(games, *args)
+    rows = []
+    for lang in langs:
+        for row in table([g for g in games if g.lang == lang], *args):
+            rows.append({"agent": row["agent"], "lang": lang, **row})
+    return rows
+
+
 # --- the whole report -------------------------------------------------------------------------
 
 @dataclass
@@ -320,7 +333,8 @@ def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple
     sections.update(own)
     sections.update({"decisions": decisions(games), "llm": llm_rates(games), "errors": errors(games)})
     rr = round_robin_games(games) if spec.info.seats == 2 else []
-    sections.update({"matrix": matrix(rr), "ratings": ratings(rr, anchor), "ratings_by_role": ratings_by_role(rr)})
+    sections.update({"matrix": per_language(matrix, rr), "ratings": per_language(ratings, rr, anchor),
+                     "ratings_by_role": per_language(ratings_by_role, rr)})
     layout = list(spec.extras.get("report_layout") or [outcome, *own, "decisions", "llm", "errors"])
     layout += [name for name in ROUND_ROBIN if sections[name] and name not in layout]
     exact = {"scores": "scores_exact"} if spec.info.right_wrong else {}
