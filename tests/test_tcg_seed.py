@@ -279,8 +279,9 @@ def test_protocol_and_loop_are_in_the_setup_and_the_run_identity():
 def test_seed_opponents_refuse_tcgtuis_rules_and_tcgtuis_search_refuses_the_seeds():
     from tcgtui.opponents.base import SeatContext
     own = registry.get("tcg").game({"pack": PACK})
-    with pytest.raises(OptionError, match="--protocol seed only"):
-        make_agent("rollout:1").start(SeatContext(1, 0, PACK, "en", own))
+    for spec in ("rollout:1", "mcts-seed:1"):        # both: a bench refuses in one line, none errors
+        with pytest.raises(OptionError, match="--protocol seed only"):
+            make_agent(spec).start(SeatContext(1, 0, PACK, "en", own))
     with pytest.raises(OptionError, match="rollout:K and mcts-seed:K"):
         make_agent("mc:1").start(SeatContext(1, 0, PACK, "en", seed_game()))
 

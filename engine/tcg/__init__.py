@@ -97,7 +97,7 @@ SEED_LOOP = Param("seed_loop", str, "benchmark", choices=("benchmark", "baseline
 SEED_REFERENCES = (Reference("rollout", _seed_policy("rollout"), takes_arg=True, default_arg=1, max_arg=100_000,
                              sees_state=True, protocol=SEED),
                    Reference("mcts-seed", _seed_policy("mcts-seed"), takes_arg=True, default_arg=1,
-                             max_arg=100_000, sees_state=True))
+                             max_arg=100_000, sees_state=True, protocol=SEED))
 
 # The report shows the card game's sections in this order, always (its layout predates the arena).
 REPORT_LAYOUT = ("win_rates", "decay", "language_gap", "summary", "error_patterns", "quarters", "llm")

@@ -201,3 +201,12 @@ def test_the_models_of_the_registry_are_offered(tmp_path, monkeypatch) -> None:
     offered = opponents_for("connect4")
     assert offered.index("llm:house") == offered.index("llm:") - 1
     assert "llm:house" not in opponents_for("eleusis")          # played alone (or raced by a reference)
+
+
+def test_home_offers_no_seed_protocols_own_opponents() -> None:
+    """Home plays tcgtui's protocol: rollout:K and mcts-seed:K (the released engine's, --protocol seed
+    only) are not offered, every other reference is."""
+    from tcgtui.tui.screens.home import opponents_for
+    offered = opponents_for("tcg")
+    assert not any(s.startswith(("rollout:", "mcts-seed:")) for s in offered)
+    assert offered[:3] == ["mc:100", "mc:1000", "mcts:1000"] and "campaign" in offered

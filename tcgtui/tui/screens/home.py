@@ -81,7 +81,8 @@ def opponents_for(game_id: str) -> list[str]:
     if spec.info.seats == 1:
         rivals = [r for ref in spec.references for r in _levels(ref)] + ["random"]
         return [ALONE] + ([RACE + r for r in rivals] if game_id in RACED else [])
-    refs = [s for r in spec.references for s in _levels(r)]
+    # home plays tcgtui's protocol: a seed protocol's own opponents (rollout:K) belong to --protocol seed
+    refs = [s for r in spec.references if not r.protocol for s in _levels(r)]
     out = []
     for s in (*SEARCH, *refs):
         try:
