@@ -206,3 +206,14 @@ def test_tcgtuis_own_duel_prompt_is_unchanged_by_a_checkout():
     text = prompter(game).turn(Match(game, 0).state.observation(0), [])["content"]
     assert "RULES-FIXTURE" not in text and locales.load("en").t("duel.prompts.propose.task") in text
     assert "wording" not in game.setup() and re.match(r"duel-v1-en-", prompter(game).version)
+
+
+@pytest.mark.parametrize("protocol, judge", [("seed", "seed"), ("tcgtui", "strict")])
+def test_checks_are_judged_as_the_protocol_judges(protocol, judge):
+    """The seed counts any true-looking result (its check prints TRUE for a truthy value); tcgtui only True."""
+    match = Match(registry.get("duel").game({"rounds": 2, "protocol": protocol}), 0)
+    match.play(Proposal(IDENTITY, "7").text())
+    assert match.state.pending().judge == judge
+    bank = Match(registry.get("duel-bank").game({"protocol": protocol}), 0)
+    bank.play(Answer("7").text())
+    assert bank.state.pending().judge == judge
