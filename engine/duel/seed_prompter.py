@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tcgtui.engine.duel.bank import BankGame
 from tcgtui.engine.duel.prompter import DuelPrompter
 from tcgtui.engine.duel.seed_wording import REPOSITORY, DuelWording, Parts, parts_digest, render
 from tcgtui.engine.duel.state import PROPOSE
@@ -24,9 +25,9 @@ from tcgtui.engine.prompting import Message
 
 def seed_prompter(game: Any, catalog: Any, seat: int) -> SeedDuelPrompter:
     """The seed's prompter for ``game`` (a duel or a bank); ValueError, one line, without the checkout."""
-    wording: DuelWording | None = getattr(game, "wording", None)
-    bank = hasattr(game, "puzzles")
-    solver: Parts | None = getattr(game, "solver_prompt", None) if bank else (wording.solver if wording else None)
+    bank = isinstance(game, BankGame)
+    wording: DuelWording | None = None if bank else game.wording
+    solver: Parts | None = game.solver_prompt if bank else (wording.solver if wording else None)
     if solver is None:
         raise ValueError(catalog.t("duel.seed.upstream_needed", repository=REPOSITORY,
                                    file="mine_puzzles.py" if bank else "arena.py"))
