@@ -30,7 +30,7 @@ def seed_prompter(game: Any, catalog: Any, seat: int) -> SeedDuelPrompter:
     solver: Parts | None = game.solver_prompt if bank else (wording.solver if wording else None)
     if solver is None:
         raise ValueError(catalog.t("duel.seed.upstream_needed", repository=REPOSITORY,
-                                   file="mine_puzzles.py" if bank else "arena.py"))
+                                   file="llm_utils.py" if bank else "arena.py"))
     return SeedDuelPrompter(game, catalog, seat, None if bank else wording, solver)
 
 

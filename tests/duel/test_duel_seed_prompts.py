@@ -126,7 +126,7 @@ def test_a_model_under_the_seed_protocol_needs_the_checkout(game_id):
     with pytest.raises(OptionError, match=r"give --upstream DIR") as caught:
         agent.start(SeatContext(0, 1, None, "en", game))
     assert "thetokengames/thetokengames" in str(caught.value) and "\n" not in str(caught.value)
-    assert ("mine_puzzles.py" if game_id == "duel-bank" else "arena.py") in str(caught.value)
+    assert ("llm_utils.py" if game_id == "duel-bank" else "arena.py") in str(caught.value)
 
 
 def _duel_policy(seen: list[str]):
@@ -217,3 +217,19 @@ def test_checks_are_judged_as_the_protocol_judges(protocol, judge):
     bank = Match(registry.get("duel-bank").game({"protocol": protocol}), 0)
     bank.play(Answer("7").text())
     assert bank.state.pending().judge == judge
+
+
+def test_bench_refuses_a_model_without_the_checkout_in_one_line_before_asking_it(tmp_path, capsys):
+    bank = tmp_path / "bank.jsonl"
+    bank.write_text('{"code": "def mystery(x):\\n    return x == 1\\n", "value": "1"}\n', encoding="utf-8")
+    db = str(tmp_path / "r.sqlite3")
+    with ChatServer(policy=lambda request: Reply("SOLUTION: 1")) as server:
+        duel_cmd = ["--vs", "puzzler", "--param", "rounds=2"]
+        for game, source in ((duel_cmd, "arena.py"), (["--bank", str(bank)], "llm_utils.py")):
+            capsys.readouterr()
+            assert main(["bench", "--game", "duel", *game, "--protocol", "seed", "--agent", "llm:a", "--games", "1",
+                         "--db", db, "--base-url", server.base_url]) == 2
+            err = capsys.readouterr().err.strip().splitlines()
+            assert len(err) == 1 and "give --upstream DIR" in err[0] and "thetokengames/thetokengames" in err[0]
+            assert source in err[0]
+        assert server.requests == []
