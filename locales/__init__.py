@@ -143,7 +143,10 @@ def plugin_roots() -> list[Path]:
     out = []
     from tcgtui.engine.registry import PLUGIN_GROUP
     for module in sorted({ep.module for ep in entry_points(group=PLUGIN_GROUP)}):
-        spec = find_spec(module)
+        try:
+            spec = find_spec(module)
+        except ImportError:               # a broken plug-in: registry.discover says so, in one line
+            continue
         if spec is not None and spec.submodule_search_locations:
             out += [Path(p) / "locales" for p in spec.submodule_search_locations]
     return [p for p in out if p.is_dir()]

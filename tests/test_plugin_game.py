@@ -141,6 +141,17 @@ def visible(text: str) -> str:
     return " ".join(text.split())
 
 
+def test_a_plugin_that_does_not_import_is_one_line(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    info = site / "broken-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[tcgtui.games]\nbroken = no_such_pkg.games\n")
+    done = cli(site, "games", cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and "'no_such_pkg.games'" in done.stderr and "tcgtui.games" in done.stderr
+
+
 def test_nothing_outside_tests_names_it() -> None:
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
     outside = [p for p in tracked if not p.startswith("tests/") and (ROOT / p).is_file()
