@@ -35,12 +35,19 @@ def plugin(tmp_path_factory: pytest.TempPathFactory):
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tcgtui-nim\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(f"[tcgtui.games]\nnim = {PACKAGE}\n")
-    sys.path.insert(0, str(site))
+    from tcgtui.tui import games as screens
+    for spec in registry.games():                # the shipped games and screens register first, for good
+        screens.has_screen(spec.id)
+    with pytest.MonkeyPatch.context() as mp:     # the other tests' registry stays as it was: no Nim
+        mp.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+        mp.setattr(registry, "_ORIGIN", dict(registry._ORIGIN))
+        mp.setattr(screens, "_SCREENS", dict(screens._SCREENS))
+        mp.syspath_prepend(str(site))
+        locales.load.cache_clear()
+        registry.discover()
+        yield site
     locales.load.cache_clear()
-    registry.discover()
-    yield site
-    sys.path.remove(str(site))
-    locales.load.cache_clear()
+    assert "nim" not in {s.id for s in registry.games()}
 
 
 def cli(site: Path, *argv: str, cwd: Path) -> subprocess.CompletedProcess:
