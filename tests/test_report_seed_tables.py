@@ -13,7 +13,7 @@ import pytest
 from tcgtui.cli import main
 from tcgtui.engine.duel.analysis import by_round, replies_by_round
 from tcgtui.engine.grid.analysis import leaderboard
-from tcgtui.engine.tcg.analyses import fit_decay
+from tcgtui.engine.tcg.analysis import fit_decay
 from tcgtui.engine.tcg.seed_tables import fit_exp_k
 from tcgtui.report.data import Game
 from tcgtui.report.extra import Context

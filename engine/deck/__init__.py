@@ -41,12 +41,12 @@ def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
 
 
 def _oracle(game: Game, arg: int | None) -> Any:
-    from tcgtui.engine.deck.oracle import policy
+    from tcgtui.engine.deck.players import policy
     return policy(game, arg)
 
 
 def _analyses(games: list) -> dict:
-    from tcgtui.engine.deck.analyses import sections
+    from tcgtui.engine.deck.analysis import sections
     return sections(games)
 
 

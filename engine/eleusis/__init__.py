@@ -40,7 +40,7 @@ def _seed_tables() -> tuple:
 
 
 def _scientist(game: Game, arg: int | None) -> Any:
-    from tcgtui.engine.eleusis.scientist import policy
+    from tcgtui.engine.eleusis.players import policy
     return policy(game, arg)
 
 

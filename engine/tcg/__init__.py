@@ -44,7 +44,7 @@ def _prompter(game: TcgGame, catalog, seat: int, style: str | None = None):
 
 
 def _narrator(game: TcgGame, catalog, viewer: int | None = None):
-    from tcgtui.engine.tcg.narrate import Narrator
+    from tcgtui.engine.tcg.narrator import Narrator
     return Narrator(catalog, game.pack, viewer)
 
 
@@ -63,12 +63,12 @@ def _move_kind(game: TcgGame, text: str) -> str | None:
 
 
 def _report_meta() -> dict:
-    from tcgtui.engine.tcg.analyses import DECAY_FORM
+    from tcgtui.engine.tcg.analysis import DECAY_FORM
     return {"decay_form": DECAY_FORM}
 
 
 def _analyses(games: list) -> dict:
-    from tcgtui.engine.tcg.analyses import sections      # scipy loads only when reporting
+    from tcgtui.engine.tcg.analysis import sections      # scipy loads only when reporting
     return sections(games)
 
 

@@ -23,7 +23,7 @@ from tcgtui.engine.core import Event, Game
 from tcgtui.engine.prompting import Message, Parsed
 from tcgtui.engine.tcg import cards as C
 from tcgtui.engine.tcg.describe import DECK_LIST_RULES, card_text, rules_sentences
-from tcgtui.engine.tcg.narrate import Narrator
+from tcgtui.engine.tcg.narrator import Narrator
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
 from tcgtui.engine.tcg.parse import STRICT, CardMatcher, CardParsed, parse_answer
 

@@ -55,7 +55,7 @@ def test_the_oracle_finds_the_answer_of_a_clear_question() -> None:
     question with the widest margin that ``deck make`` measured."""
     from tcgtui.arena import load_resources
     from tcgtui.engine import registry
-    from tcgtui.engine.deck.oracle import answer
+    from tcgtui.engine.deck.players import answer
     spec = registry.get("deck")
     game = spec.make(load_resources(spec, spec.info.resolve()))
     q = max(game.qset.questions, key=lambda q: q.margin)
