@@ -64,7 +64,7 @@ def check_game(args: argparse.Namespace) -> str:
 
 
 def game_params(args: argparse.Namespace) -> dict[str, Any]:
-    """--param NAME=VALUE (repeatable) and the shortcut flags (--pack, --position, --to-move), checked by the game."""
+    """--param NAME=VALUE (repeatable) and the parameters' own flags (Param.flag), checked by the game."""
     return given_params(args, registry.get(check_game(args)))
 
 
