@@ -28,6 +28,10 @@ class UnknownGame(LookupError):
     """No game is registered under that id."""
 
 
+class PluginError(ImportError):
+    """A game plug-in (entry point group ``tcgtui.games``) could not be imported."""
+
+
 class ParamError(ValueError):
     """A game parameter given on the command line does not fit the game."""
 
@@ -323,6 +327,9 @@ class GameSpec:
     # same tallies, nothing to compile.  None: they search through the core API meanwhile.
     interim: Callable[[], Any] | None = None
     seed_tables: Callable[[], tuple[SeedTable, ...]] | None = None   # the seeds' tables the report adds on request
+    # (state, catalog) -> sentences the replay viewer shows beside the log at each step, for a game
+    # whose position it has no picture of (a plug-in's game): the heap, the score...
+    replay_facts: Callable[[Any, Any], list[str]] | None = None
     store: StoreHooks = StoreHooks()
     report: ReportHooks = ReportHooks()
     bench: BenchHooks = BenchHooks()
@@ -342,8 +349,10 @@ class GameSpec:
 
 
 _REGISTRY: dict[str, GameSpec] = {}
+_ORIGIN: dict[str, str] = {}          # game id -> the plug-in package that registered it
 _SKIP = {"core", "registry"}
 _loaded = False
+PLUGIN_GROUP = "tcgtui.games"         # entry points naming packages that register games
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -363,7 +372,37 @@ def _load_all() -> None:
     for mod in pkgutil.iter_modules(root.__path__):
         if mod.ispkg and mod.name not in _SKIP:
             importlib.import_module(f"{root.__name__}.{mod.name}")
+    discover()
     _loaded = True
+
+
+def plugin_packages() -> list[str]:
+    """The packages other distributions declare under the entry point group ``tcgtui.games``."""
+    from importlib.metadata import entry_points
+    return sorted({ep.module for ep in entry_points(group=PLUGIN_GROUP)})
+
+
+def discover() -> None:
+    """Import every plug-in package not imported yet; each registers its games on import.  A
+    package that fails to import is one line naming it (a broken plug-in must not hide the rest)."""
+    for package in plugin_packages():
+        if package in _ORIGIN.values():
+            continue
+        before = set(_REGISTRY)
+        try:
+            importlib.import_module(package)
+        except Exception as exc:          # a third party's code: anything can go wrong in it
+            raise PluginError(f"game plug-in {package!r} (entry point group {PLUGIN_GROUP}) failed to load: "
+                              f"{type(exc).__name__}: {exc}") from None
+        for game_id in set(_REGISTRY) - before:
+            _ORIGIN[game_id] = package
+
+
+def origin(game_id: str) -> str | None:
+    """The plug-in package that registered ``game_id``; None for a game shipped with tcgtui.  Its
+    screen is the package's ``screen`` module and its text the package's ``locales/`` folder."""
+    _load_all()
+    return _ORIGIN.get(game_id)
 
 
 def games() -> list[GameSpec]:

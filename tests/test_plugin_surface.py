@@ -1,6 +1,6 @@
 """The declared plug-in surface holds: every flag a game's parameter declares becomes one flag with its
-text in every language, variants point at a game and a parameter that exist, every game gives the test
-server its fake replies, and two games may share a flag only if they declare it alike."""
+text in every language, variants point at a game and a parameter that exist, every shipped game gives
+the test server its fake replies, and two games may share a flag only if they declare it alike."""
 
 from __future__ import annotations
 
@@ -52,9 +52,11 @@ def test_variants_name_a_game_and_a_parameter_of_their_own():
         assert spec.info.variant_of.param not in {p.name for p in parent.info.params}
 
 
-def test_every_game_gives_the_test_server_fake_replies():
+def test_every_shipped_game_gives_the_test_server_fake_replies():
     catalogs = [locales.load(code) for code in locales.available()]
     for spec in registry.games():
+        if registry.origin(spec.id) is not None:       # a plug-in's game may give none
+            continue
         assert spec.fake_model is not None, spec.id
         reply = spec.fake_model.player(spec.id, catalogs, random.Random(1))
         out = reply("", False)          # a prompt it cannot read still gets a reply, never an exception

@@ -110,4 +110,7 @@ def draw(replay: Any, index: int, cat: Catalog, lang: str) -> Board:
     if fam == "grid" and index and not step.move.startswith("!"):
         before = replay.steps[index - 1].state
         last = before.target(replay.game.move_from_text(step.move))
-    return DRAW[fam](step.state, replay.game, cat, last, lang)
+    if fam in DRAW:
+        return DRAW[fam](step.state, replay.game, cat, last, lang)
+    facts = replay.spec.replay_facts
+    return Board([], list(facts(step.state, cat)) if facts is not None else [])
