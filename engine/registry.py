@@ -19,6 +19,8 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
+from tcgtui.engine.core import Game, GameState, Outcome
+
 WDL, SCORE = "wdl", "score"          # outcome kinds: win/draw/loss, or a number per seat
 LIST, TEXT = "list", "text"          # move kinds: a finite list of legal moves, or free text checked by validate()
 AGENT, RULES = "agent", "rules"      # who handles an unusable reply: the player (re-prompt, fallback) or the rules
@@ -217,7 +219,8 @@ class SeedFiles(Protocol):
     def wording(self, game_id: str, upstream: Any) -> Any: ...
     def seed_game(self, record: dict[str, Any], players: list[str], style: str, version: str,
                   wording: Any) -> Any: ...
-    def game_files(self, seed_game: Any, *, uuid: str, stamp: str, number: int, duration_s: int) -> dict[str, Any]: ...
+    def game_files(self, seed_game: Any, *, uuid: str, stamp: str, number: int,
+                   duration_s: int) -> dict[str, Any]: ...
     def submission_files(self, games: list[Any], *, uuid: str, stamp: str) -> dict[str, str]: ...
 
 
@@ -245,8 +248,8 @@ class StoreHooks:
     """What the store records of a game beyond the generic row; called by tcgtui/store/rows.py."""
 
     # (game, move text) -> the decisions' ``kind`` column (the card game: the card's type); None: no kind
-    move_kind: Callable[[Any, str], str | None] | None = None
-    result_code: Callable[[Any], str] | None = None   # Outcome -> the games' ``result`` column (the grid seed's codes)
+    move_kind: Callable[[Game, str], str | None] | None = None
+    result_code: Callable[[Outcome], str] | None = None   # -> the games' ``result`` column (the grid seed's codes)
 
 
 @dataclass(frozen=True)
@@ -280,14 +283,14 @@ class RefereeHooks:
     service: str = ""                           # the referee service that settles checks (referee.SERVICES); "": none
     # (state, rng) -> any valid move text for whoever moves now, the referee included: the conformance
     # test plays whole games of free-text moves with it and ``tcgtui perf`` makes checks with it.
-    random_move: Callable[[Any, Any], str] | None = None
+    random_move: Callable[[GameState, Any], str] | None = None
 
 
 @dataclass(frozen=True)
 class ToolHooks:
     """What the side commands ask of a game."""
 
-    analyze: Callable[[Any], dict[str, Any]] | None = None   # state -> its facts (legal, wins, blocks): ``tcgtui analyze``
+    analyze: Callable[[GameState], dict[str, Any]] | None = None   # a state's facts (legal, wins...): tcgtui analyze
     perf: tuple[str, ...] = ()                  # players ``tcgtui perf`` times on the opening position
 
 
@@ -316,7 +319,7 @@ class GameSpec:
     """
 
     info: GameInfo
-    make: Callable[[dict[str, Any]], Any]                     # resolved params -> Game
+    make: Callable[[dict[str, Any]], Game]                    # resolved params -> the Game
     prompter: Callable[..., Any] | None = None                # (game, catalog, seat, style) -> Prompter
     narrator: Callable[..., Any] | None = None                # (game, catalog, viewer) -> narrator with .all(events)
     analyses: Callable[..., Any] | None = None                # report sections of this game (pure functions)
@@ -341,7 +344,7 @@ class GameSpec:
     def id(self) -> str:
         return self.info.id
 
-    def game(self, params: Mapping[str, Any] | None = None) -> Any:
+    def game(self, params: Mapping[str, Any] | None = None) -> Game:
         return self.make(self.info.resolve(params))
 
     def reference(self, name: str) -> Reference | None:

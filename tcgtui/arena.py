@@ -32,7 +32,8 @@ def add_param_flags(p: argparse.ArgumentParser, text: locales.Catalog, games: It
     name; a flag without a metavar lists its choices, which argparse checks."""
     for param in flag_params(games):
         if param.metavar:
-            p.add_argument(param.flag, dest=param.name, default=None, metavar=param.metavar, help=text.t(param.help_key))
+            p.add_argument(param.flag, dest=param.name, default=None, metavar=param.metavar,
+                           help=text.t(param.help_key))
         else:
             p.add_argument(param.flag, dest=param.name, default=None, choices=param.choices,
                            help=text.t(param.help_key))

@@ -15,7 +15,8 @@ from tcgtui.engine.deck import fake_replies
 from tcgtui.engine.deck.game import DeckGame
 from tcgtui.engine.deck.questions import LETTERS, Option, Question, QuestionError, QuestionSet, parse_question
 from tcgtui.engine.protocols import PROTOCOL, SEED, TCGTUI
-from tcgtui.engine.registry import LIST, RULES, SCORE, FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks, register
+from tcgtui.engine.registry import (LIST, RULES, SCORE, FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks,
+                                    register)
 
 __all__ = ["DeckGame", "LETTERS", "Option", "Question", "QuestionError", "QuestionSet", "parse_question"]
 

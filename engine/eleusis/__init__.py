@@ -18,8 +18,8 @@ from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
 from tcgtui.engine.eleusis.seeddeal import BASE
 from tcgtui.engine.protocols import PROTOCOL, UPSTREAM
-from tcgtui.engine.registry import (AGENT, LIST, SCORE, BenchHooks, FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks,
-                                    ToolHooks, register)
+from tcgtui.engine.registry import (AGENT, LIST, SCORE, BenchHooks, FakeModel, GameInfo, GameSpec, Param, Reference,
+                                    ReportHooks, ToolHooks, register)
 
 __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
 

@@ -21,8 +21,8 @@ from tcgtui.engine.grid.observation import GridObservation
 from tcgtui.engine.grid.position import PositionError, format_position, parse_position
 from tcgtui.engine.grid.state import GridState, result_code
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM
-from tcgtui.engine.registry import (LIST, RULES, WDL, FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks, StoreHooks,
-                                    ToolHooks, register)
+from tcgtui.engine.registry import (LIST, RULES, WDL, FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks,
+                                    StoreHooks, ToolHooks, register)
 
 __all__ = ["GridGame", "GridNarrator", "GridObservation", "GridState", "PositionError", "analyze", "blocks",
            "format_position", "immediate_wins", "missed", "parse_position", "result_code", "rules_text",

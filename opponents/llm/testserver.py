@@ -170,6 +170,9 @@ def invalid_replies(schedule: dict[int, str] | list[str], then: Policy, game: st
         raise ValueError(f"{spec.id} gives no invalid replies")
     invalid = model.invalid
     plan = dict(enumerate(schedule)) if isinstance(schedule, list) else dict(schedule)
+    unknown = sorted(set(plan.values()) - set(model.invalid_kinds))
+    if unknown:
+        raise ValueError(f"no invalid reply of kind {unknown[0]!r}; expected one of {', '.join(model.invalid_kinds)}")
     seen = [0]
     lock = threading.Lock()
 
