@@ -144,8 +144,8 @@ def prompt_of(request: dict[str, Any]) -> str:
 
 def game_policy(game: str = "", seed: int = 0, **options: Any) -> Policy:
     """A fake model for ``game`` (default: the default game), seeded: the replies its package gives
-    (``GameSpec.fake_model``) with its own ``options`` (the card game's ``think``, a grid game's
-    ``board``, Eleusis's ``rule``...).  Safe to call from the server's threads."""
+    (``GameSpec.fake_model``) with its own ``options`` (its ``player``'s keyword arguments).  Safe to
+    call from the server's threads."""
     spec = registry.get(game or registry.DEFAULT)
     if spec.fake_model is None:
         raise ValueError(f"{spec.id} gives no fake replies")
@@ -161,8 +161,8 @@ def game_policy(game: str = "", seed: int = 0, **options: Any) -> Policy:
 
 def invalid_replies(schedule: dict[int, str] | list[str], then: Policy, game: str, **options: Any) -> Policy:
     """``then``, except that request ``i`` (from 0) gets an unusable reply of the kind ``schedule[i]``
-    (a list: the first requests, in order), as ``game``'s package writes it (``FakeModel.invalid``; the
-    grid games: ``format``, ``out_of_bounds``, ``taken``).  Every request counts, whichever of the two
+    (a list: the first requests, in order), as ``game``'s package writes it (``FakeModel.invalid``, one
+    of its ``invalid_kinds``).  Every request counts, whichever of the two
     answered it."""
     spec = registry.get(game)
     model = spec.fake_model
