@@ -37,8 +37,8 @@ from tcgtui.engine import registry
 from tcgtui.engine.core import Event, Game, GameState
 from tcgtui.engine.fast import DRAW, WIN
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, refuse_other_rules
-from tcgtui.opponents.search import (BATCH_PLAYOUTS, BUDGET_UNITS, Budget, Progress, Workers, is_cheap,
-                                     run_batches, split)
+from tcgtui.opponents.search import (BATCH_PLAYOUTS, BUDGET_CORE_UNITS, BUDGET_UNITS, Budget, Progress,
+                                     Workers, is_cheap, run_batches, split)
 from tcgtui.opponents.spec import AgentSpec
 
 
@@ -129,7 +129,8 @@ class MonteCarloAgent(Agent):
     def _tasks(self, obs: Any, moves: list[Any], seed: int,
                budgeted: bool = False) -> tuple[Any, list[Any], list[int]]:
         if budgeted:        # small batches, each a few playouts of every move, so a cut leaves them even
-            parts = math.ceil(self.k / max(1, BUDGET_UNITS // len(moves)))
+            per_batch = BUDGET_UNITS if self.fast is not None else BUDGET_CORE_UNITS
+            parts = math.ceil(self.k / max(1, per_batch // len(moves)))
         else:
             parts = max(self.workers.workers, math.ceil(self.k * len(moves) / BATCH_PLAYOUTS))
         ranges = split(self.k, parts)

@@ -38,7 +38,10 @@ INLINE_UNITS = 64        # about 0.6 ms of compiled playouts: no dearer than a r
 
 
 INTERIM_BUDGET_S = 1.0   # the TUI's budget for a decision on the interim path (the person waits at most ~2 s)
-BUDGET_UNITS = 64        # playouts or iterations per batch under a budget: the budget is overrun by one batch
+# Playouts or iterations per batch under a budget (the budget is overrun by one batch): on a game's
+# interim path (numpy: ~0.1 ms a playout), and through the core API (Python: milliseconds a playout).
+BUDGET_UNITS = 64
+BUDGET_CORE_UNITS = 4
 
 
 @dataclass

@@ -127,7 +127,7 @@ async def race(rival: str, rule: int, seed: int, seconds: float, why: bool = Fal
 def run(options: PerfOptions) -> list[Metric]:
     text = locales.load()
     rival = str(options.extra.get("rival") or "scientist")
-    waits = asyncio.run(race(rival, 0, options.seed, 8.0 if options.quick else 30.0))
+    waits = asyncio.run(race(rival, 0, options.seed, 5.0 if options.quick else 30.0))
     note = text.t("perf_opponents.race_keys", rival=rival, keys=len(waits.keys))
     return [Metric("race_longest_key_wait_ms", 1000 * max(waits.keys, default=0.0), "ms", note),
             Metric("race_longest_loop_gap_ms", 1000 * waits.longest_gap(), "ms", text.t("perf_opponents.race_gap")),
