@@ -6,8 +6,8 @@ and types in the rule editor, a key every few tens of milliseconds; a key's wait
 the time from the moment it is sent to the moment the app takes it from its
 queue.  A 60 Hz timer's longest gap over the same span says how long the event
 loop was held at most (a key sent then would wait that long).  ``--why`` samples
-the main thread's stack whenever the loop is held for more than STALL_S and
-prints the commonest, to find what holds it.
+the loop thread's stack whenever it has worked for more than STALL_S without a tick and
+prints where that time went, to find what holds it.
 
     tcgtui perf --only race_keys
     python -m tcgtui.perf.race_keys --rival scientist --rule 0 --why
@@ -20,9 +20,12 @@ import asyncio
 import collections
 import sys
 import threading
+import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from tcgtui import locales
 from tcgtui.perf import Metric, PerfOptions
@@ -30,7 +33,7 @@ from tcgtui.perf import Metric, PerfOptions
 NAME = "race_keys"
 ORDER = 62
 TICK = 1 / 60
-STALL_S = 0.08          # --why: a loop held longer than this has its stack sampled
+STALL_S = 0.05          # --why: a loop thread working longer than this without a tick has its stack sampled
 DEPTH = 10              # --why: the innermost frames shown
 TYPED = "return card.rank % 2 == 0"
 
@@ -40,8 +43,9 @@ class Waits:
     keys: list[float] = field(default_factory=list)      # each key's wait in its queue, seconds
     ticks: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)       # the loop thread's processor time at each tick
-    stalls: collections.Counter = field(default_factory=collections.Counter)
+    stalls: collections.Counter = field(default_factory=collections.Counter)   # stack -> processor seconds
     rival_done: bool = False
+    sent: list[tuple[float, str]] = field(default_factory=list)       # (when, key)
 
     def longest_gap(self) -> float:
         return max((b - a for a, b in zip(self.ticks, self.ticks[1:])), default=0.0)
@@ -53,24 +57,41 @@ class Waits:
 
 
 def _sample_stalls(waits: Waits, loop_thread: int, stop: threading.Event) -> None:
-    """Record the main thread's stack whenever the event loop has not ticked for STALL_S."""
-    while not stop.wait(0.02):
-        if waits.ticks and time.perf_counter() - waits.ticks[-1] > STALL_S:
-            frame = sys._current_frames().get(loop_thread)
-            if frame is not None:
-                stack = traceback.extract_stack(frame)
-                names = [f"{s.filename.rsplit('/', 2)[-1]}:{s.lineno} {s.name}" for s in stack]
-                waits.stalls[" < ".join(reversed(names[-DEPTH:]))] += 1
+    """Record the loop thread's stack, weighted by the processor time it used since the last look,
+    whenever it has used more than STALL_S since the last tick (its own work holds the loop)."""
+    clock = time.pthread_getcpuclockid(loop_thread)
+    last = time.clock_gettime(clock)
+    while not stop.wait(0.01):
+        now = time.clock_gettime(clock)
+        used, last = now - last, now
+        since_tick = now - waits.cpu[-1] if waits.cpu else 0.0
+        frame = sys._current_frames().get(loop_thread)
+        if since_tick > STALL_S and frame is not None:
+            stack = traceback.extract_stack(frame)
+            names = [f"{s.filename.rsplit('/', 2)[-1]}:{s.lineno} {s.name}" for s in stack]
+            waits.stalls[" < ".join(reversed(names[-DEPTH:]))] += used
 
 
 async def race(rival: str, rule: int, seed: int, seconds: float, why: bool = False) -> Waits:
-    """Play keys against the race's rival for ``seconds`` after the board shows (or until the rival
-    and a few seconds more are done); every key's wait is recorded."""
+    """Play keys against the race's rival (``rival`` "": alone) for ``seconds`` after the board shows,
+    in the app ``tcgtui play`` opens on a store of its own; every key's wait is recorded."""
+    from tcgtui.cli import build_parser
+    from tcgtui.commands import play as play_command
+    from tcgtui.store import Store
+    from tcgtui.tui.app import TcgApp
+    argv = ["play", "--game", "eleusis", "--param", f"rule={rule}", "--seed", str(seed), "--name", "perf",
+            "--pause", "0", *(["--race", rival] if rival else [])]
+    args = build_parser().parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="tcgtui-race-") as folder, Store(Path(folder) / "games.db") as store:
+        # as ``tcgtui play`` opens it: every move and the rival's round stored as they come
+        app = TcgApp(play_command.seat(play_command.start(args, "perf"), args, store, "perf"))
+        return await _play_keys(app, rival, seconds, why)
+
+
+async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
     from textual import events
 
-    from tcgtui.tui.app import HUMAN, Settings, TcgApp
     from tcgtui.tui.driving import settle
-    app = TcgApp(Settings((HUMAN,), game_id="eleusis", params={"rule": rule}, rival=rival, seed=seed, pause=0.0))
     waits = Waits()
     handle = app.on_event
 
@@ -95,12 +116,13 @@ async def race(rival: str, rule: int, seed: int, seconds: float, why: bool = Fal
             char = key if len(key) == 1 else None
             event = events.Key(key, char)
             event.sent = time.perf_counter()  # type: ignore[attr-defined]
+            waits.sent.append((event.sent, key))  # type: ignore[attr-defined]
             event.set_sender(app)
             app._driver.send_message(event)  # type: ignore[union-attr]  # as a terminal's key arrives
 
         started, step = time.perf_counter(), 0
         while time.perf_counter() - started < seconds and board.session.result is None:
-            if board.rival_result is not None or board.rival_error is not None:
+            if not rival or board.rival_result is not None or board.rival_error is not None:
                 waits.rival_done = True
             screen = type(app.screen).__name__
             if screen == "GuessScreen":
@@ -136,7 +158,7 @@ def run(options: PerfOptions) -> list[Metric]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="The longest key wait in race mode.")
-    parser.add_argument("--rival", default="scientist")
+    parser.add_argument("--rival", default="scientist", help='a player spec; "" plays alone (the same keys, no race)')
     parser.add_argument("--rule", type=int, default=0)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=30.0)
@@ -148,8 +170,12 @@ def main() -> None:
           f"longest wait {1000 * keys[-1]:.0f} ms, p99 {1000 * keys[int(0.99 * (len(keys) - 1))]:.0f} ms, "
           f"median {1000 * keys[len(keys) // 2]:.0f} ms; longest loop gap {1000 * waits.longest_gap():.0f} ms, "
           f"the most processor time between two ticks {1000 * waits.longest_held():.0f} ms")
-    for stack, n in waits.stalls.most_common(8):
-        print(f"{n:4d} x {stack}")
+    held = sorted(zip(waits.cpu, waits.cpu[1:], waits.ticks), key=lambda t: t[0] - t[1])[:6]
+    for before, after, at in held:
+        keys = [k for when, k in waits.sent if at - 0.3 < when <= at]
+        print(f"{1000 * (after - before):6.0f} ms of work after keys {' '.join(keys) or '-'}")
+    for stack, used in waits.stalls.most_common(8):
+        print(f"{1000 * used:6.0f} ms  {stack}")
 
 
 if __name__ == "__main__":
