@@ -128,3 +128,22 @@ def test_the_tui_gives_search_players_a_budget_and_the_bench_does_not() -> None:
     tui = make_agent("mcts:100", compiled=threading.Event(), interim_budget=INTERIM_BUDGET_S)
     assert tui.interim_budget is not None and tui.interim_budget.seconds == INTERIM_BUDGET_S
     assert make_agent("mc:100", executor=None, log_prompts=False).interim_budget is None
+
+
+@pytest.mark.parametrize("spec", ["mc:30", "mcts:200"])
+def test_through_the_rules_a_budget_cuts_a_few_python_playouts_at_a_time(spec: str, community) -> None:
+    """The card game has no interim kernel: its interim search plays Python playouts through the
+    rules, milliseconds each, so a batch under a budget is a few of them (BUDGET_CORE_UNITS)."""
+    from tcgtui.opponents.search import BUDGET_CORE_UNITS
+    from tests.test_opponents_agents import decide, lethal
+    state = lethal(community)                    # three legal moves; Direct Strike wins at once
+    agent = make_agent(spec, compiled=threading.Event())
+    agent.interim_budget = cut_after(2)
+    cut = decide(agent, state)
+    assert cut.info["interim"] is True and cut.info["budget_cut"] is True
+    if spec.startswith("mc:"):
+        per_move = 2 * max(1, BUDGET_CORE_UNITS // 3)
+        assert cut.info["done"] == per_move and cut.info["playouts"] == 3 * per_move
+        assert cut.move == "direct_strike" and cut.info["scores"]["direct_strike"] == 1.0
+    else:
+        assert cut.info["done"] == sum(cut.info["visits"].values()) == 2 * BUDGET_CORE_UNITS
