@@ -31,3 +31,14 @@ def test_race_keys_records_each_key_sent_while_the_rival_plays_in_its_process() 
     assert len(waits.keys) >= 10 and all(w >= 0 for w in waits.keys)
     assert len(waits.ticks) == len(waits.cpu) >= 2 and waits.longest_gap() > 0 and waits.longest_held() >= 0
     assert "race_keys" in {m.NAME for m in benchmarks()}
+
+
+def test_first_answer_refuses_a_player_the_game_does_not_take_in_one_line(tmp_path) -> None:
+    import pytest
+
+    from tcgtui.errors import UserError
+    from tcgtui.perf.first_answer import first_answer
+    with pytest.raises(UserError, match=r"connect4=ab:16: 'ab:16' is not a player"):
+        first_answer("connect4", "ab:16", str(tmp_path))       # ab goes to 14: the app would never show a board
+    with pytest.raises(UserError, match=r"nope=mc:1: 'nope' is not a game"):
+        first_answer("nope", "mc:1", str(tmp_path))

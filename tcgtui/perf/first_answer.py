@@ -25,6 +25,8 @@ import sys
 import tempfile
 
 from tcgtui import locales
+from tcgtui.console_text import clean
+from tcgtui.errors import UserError
 from tcgtui.perf import Metric, PerfOptions
 
 NAME = "first_answer"
@@ -98,9 +100,17 @@ def first_answer(game: str, spec: str, cache: str, env: dict[str, str] | None = 
     wait (the compiling child's not counted), the longest frame gap meanwhile, and how it answered:
     "interim whole" (all of its K or N on the interim path), "interim cut" (stopped by its budget), or
     "direct whole" (not on the interim path: compiled already, or a reference player, which compiles nothing))."""
+    from tcgtui.engine import registry
+    from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
+    try:
+        check_supported(parse_spec(spec), registry.get(game))
+    except (SpecError, LookupError) as exc:        # checked here: the app would wait for a board that never comes
+        raise UserError(f"{game}={spec}: {clean(str(exc))}") from None
     run_env = {**os.environ, **(env or {}), "NUMBA_CACHE_DIR": cache}
-    done = subprocess.run([sys.executable, "-c", SCRIPT, game, spec], env=run_env, check=True,
+    done = subprocess.run([sys.executable, "-c", SCRIPT, game, spec], env=run_env,
                           capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise UserError(f"{game}={spec}: {clean(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else '')}")
     out = dict(line.split(maxsplit=1) for line in done.stdout.splitlines()
                if line.startswith(("answer", "cpu", "gap", "path")))
     return float(out["answer"]), float(out["cpu"]), float(out["gap"]), out["path"]
@@ -120,10 +130,17 @@ def run(options: PerfOptions) -> list[Metric]:
     return out
 
 
-if __name__ == "__main__":
+def main() -> None:
     for item in sys.argv[1:] or [f"{g}={s}" for g, s in players()]:
-        game, spec = item.split("=")
+        game, _, spec = item.partition("=")
         with tempfile.TemporaryDirectory(prefix="tcgtui-numba-") as cache:
-            answer, cpu, gap, path = first_answer(game, spec, cache)
+            try:
+                answer, cpu, gap, path = first_answer(game, spec, cache)
+            except UserError as exc:
+                raise SystemExit(f"tcgtui.perf.first_answer: {exc} (expected GAME=SPEC)") from None
         print(f"{game:10} {spec:10} first answer {answer:6.2f} s (processor {cpu:5.2f} s)   "
               f"longest frame gap {gap * 1000:6.0f} ms   {path}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
