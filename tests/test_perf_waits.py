@@ -33,6 +33,12 @@ def test_race_keys_records_each_key_sent_while_the_rival_plays_in_its_process() 
     assert "race_keys" in {m.NAME for m in benchmarks()}
 
 
+def test_race_keys_times_opening_and_closing_the_rule_editor() -> None:
+    from tcgtui.perf.race_keys import editor_cpu
+    opened, closed = asyncio.run(editor_cpu(2))
+    assert len(opened) == len(closed) == 2 and all(t > 0 for t in opened + closed)
+
+
 def test_first_answer_refuses_a_player_the_game_does_not_take_in_one_line(tmp_path) -> None:
     import pytest
 

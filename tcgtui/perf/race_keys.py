@@ -11,6 +11,7 @@ prints where that time went, to find what holds it.
 
     tcgtui perf --only race_keys
     python -m tcgtui.perf.race_keys --rival scientist --rule 0 --why
+    python -m tcgtui.perf.race_keys --editor      # the dearest key: opening the rule editor
 """
 
 from __future__ import annotations
@@ -146,6 +147,25 @@ async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
     return waits
 
 
+async def editor_cpu(times: int = 5) -> tuple[list[float], list[float]]:
+    """The loop thread's processor seconds to open the rule editor (``g``) and to close it (Escape),
+    each until the screen settles, ``times`` times after a first opening (imports, caches)."""
+    from tcgtui.tui.app import HUMAN, Settings, TcgApp
+    from tcgtui.tui.driving import settle
+    app = TcgApp(Settings((HUMAN,), game_id="eleusis", params={"rule": 0}, seed=3, pause=0.0))
+    spent: dict[str, list[float]] = {"g": [], "escape": []}
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        for turn in range(times + 1):
+            for key in spent:
+                used = time.thread_time()
+                await pilot.press(key)
+                await settle(pilot, app)
+                if turn:
+                    spent[key].append(time.thread_time() - used)
+    return spent["g"], spent["escape"]
+
+
 def run(options: PerfOptions) -> list[Metric]:
     text = locales.load()
     rival = str(options.extra.get("rival") or "scientist")
@@ -153,7 +173,16 @@ def run(options: PerfOptions) -> list[Metric]:
     note = text.t("perf_opponents.race_keys", rival=rival, keys=len(waits.keys))
     return [Metric("race_longest_key_wait_ms", 1000 * max(waits.keys, default=0.0), "ms", note),
             Metric("race_longest_loop_gap_ms", 1000 * waits.longest_gap(), "ms", text.t("perf_opponents.race_gap")),
-            Metric("race_longest_loop_work_ms", 1000 * waits.longest_held(), "ms", text.t("perf_opponents.race_work"))]
+            Metric("race_longest_loop_work_ms", 1000 * waits.longest_held(), "ms", text.t("perf_opponents.race_work")),
+            *_editor_metrics(text, 3 if options.quick else 9)]
+
+
+def _editor_metrics(text: Any, times: int) -> list[Metric]:
+    opened, closed = asyncio.run(editor_cpu(times))
+    return [Metric("rule_editor_open_cpu_ms", 1000 * sorted(opened)[len(opened) // 2], "ms",
+                   text.t("perf_opponents.editor_open", times=times)),
+            Metric("rule_editor_close_cpu_ms", 1000 * sorted(closed)[len(closed) // 2], "ms",
+                   text.t("perf_opponents.editor_close", times=times))]
 
 
 def main() -> None:
@@ -163,7 +192,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--why", action="store_true", help="sample the stack whenever the loop is held")
+    parser.add_argument("--editor", action="store_true", help="only the processor time to open and close "
+                        "the rule editor (no race)")
     args = parser.parse_args()
+    if args.editor:
+        opened, closed = asyncio.run(editor_cpu(9))
+        print(f"rule editor: open {sorted(round(1000 * t) for t in opened)} ms, "
+              f"close {sorted(round(1000 * t) for t in closed)} ms (the loop thread's processor time)")
+        return
     waits = asyncio.run(race(args.rival, args.rule, args.seed, args.seconds, args.why))
     keys = sorted(waits.keys)
     print(f"{len(keys)} keys against {args.rival} (its round {'over' if waits.rival_done else 'still running'}): "
