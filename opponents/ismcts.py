@@ -35,7 +35,7 @@ from tcgtui.engine.core import Event, Game
 from tcgtui.opponents.base import Agent, Decision, SeatContext, refuse_other_rules
 from tcgtui.opponents.montecarlo import best_moves, compiled_ready, random_playout, score_of
 from tcgtui.opponents.search import (BATCH_PLAYOUTS, BUDGET_CORE_UNITS, BUDGET_UNITS, Budget, Progress,
-                                     Workers, is_cheap, run_batches, split)
+                                     Workers, growing, is_cheap, run_batches, split)
 from tcgtui.opponents.spec import AgentSpec
 
 EXPLORE = 0.7   # UCB1's constant for rewards in [0, 1], about 1/sqrt(2)
@@ -89,9 +89,12 @@ class ISMCTSAgent(Agent):
         if self.fast is None:
             tree = UctTree(self.game, obs, seed, self.explore, self.rollouts,
                            self.program if self.rollouts is not None else None)
-            batch = (BATCH_PLAYOUTS // 8 if budget is None else
-                     BUDGET_UNITS if self.rollouts is not None else BUDGET_CORE_UNITS)
-            ranges = split(self.iterations, math.ceil(self.iterations / batch))
+            if budget is None:
+                ranges = split(self.iterations, math.ceil(self.iterations / (BATCH_PLAYOUTS // 8)))
+            elif self.rollouts is not None:
+                ranges = growing(self.iterations, BUDGET_UNITS, BATCH_PLAYOUTS // 8)
+            else:
+                ranges = growing(self.iterations, BUDGET_CORE_UNITS, BUDGET_CORE_UNITS)
             await run_batches(lambda r: tree.grow(r[1]), ranges, None, self.progress,
                               [count for _, count in ranges], budget=budget)
             root = tree.root(moves)

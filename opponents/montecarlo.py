@@ -38,7 +38,7 @@ from tcgtui.engine.core import Event, Game, GameState
 from tcgtui.engine.fast import DRAW, WIN
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, refuse_other_rules
 from tcgtui.opponents.search import (BATCH_PLAYOUTS, BUDGET_CORE_UNITS, BUDGET_UNITS, Budget, Progress,
-                                     Workers, is_cheap, run_batches, split)
+                                     Workers, growing, is_cheap, run_batches, split)
 from tcgtui.opponents.spec import AgentSpec
 
 
@@ -128,12 +128,11 @@ class MonteCarloAgent(Agent):
 
     def _tasks(self, obs: Any, moves: list[Any], seed: int,
                budgeted: bool = False) -> tuple[Any, list[Any], list[int]]:
-        if budgeted:        # small batches, each a few playouts of every move, so a cut leaves them even
-            per_batch = BUDGET_UNITS if self.fast is not None else BUDGET_CORE_UNITS
-            parts = math.ceil(self.k / max(1, per_batch // len(moves)))
+        if budgeted:        # batches of a few playouts of every move, growing, so a cut leaves them even
+            first, most = (BUDGET_UNITS, BATCH_PLAYOUTS) if self.fast is not None else (BUDGET_CORE_UNITS,) * 2
+            ranges = growing(self.k, first // len(moves), most // len(moves))
         else:
-            parts = max(self.workers.workers, math.ceil(self.k * len(moves) / BATCH_PLAYOUTS))
-        ranges = split(self.k, parts)
+            ranges = split(self.k, max(self.workers.workers, math.ceil(self.k * len(moves) / BATCH_PLAYOUTS)))
         units = [count * len(moves) for _, count in ranges]
         if self.fast is None:
             return (lambda r: generic_playouts(self.game, obs, moves, r[0], r[1], seed)), ranges, units

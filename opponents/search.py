@@ -38,8 +38,9 @@ INLINE_UNITS = 64        # about 0.6 ms of compiled playouts: no dearer than a r
 
 
 INTERIM_BUDGET_S = 1.0   # the TUI's budget for a decision on the interim path (the person waits at most ~2 s)
-# Playouts or iterations per batch under a budget (the budget is overrun by one batch): on a game's
-# interim path (numpy: ~0.1 ms a playout), and through the core API (Python: milliseconds a playout).
+# Playouts or iterations in the first batch under a budget (the budget is overrun by one batch; batches
+# double up to the usual size): on a game's interim path (numpy: ~0.1 ms a playout), and through the
+# core API (Python: milliseconds a playout; those batches do not grow).
 BUDGET_UNITS = 64
 BUDGET_CORE_UNITS = 4
 
@@ -116,6 +117,20 @@ async def run_batches(fn: Callable[[T], R], tasks: Sequence[T], executor: Execut
 def _count(fut: asyncio.Future, progress: Progress, unit: int) -> None:
     if not fut.cancelled() and fut.exception() is None:
         progress.done += unit
+
+
+def growing(total: int, first: int, most: int) -> list[tuple[int, int]]:
+    """``total`` units as (first, count) ranges whose counts double from ``first`` up to ``most``:
+    under a budget, the first batches are small (a cut comes soon after the budget) and the later
+    ones larger (a search that fits its budget pays the hand-over to a thread a few times, not
+    hundreds)."""
+    out, start, count = [], 0, max(1, first)
+    while start < total:
+        n = min(count, total - start)
+        out.append((start, n))
+        start += n
+        count = min(max(1, most), count * 2)
+    return out
 
 
 def split(total: int, parts: int) -> list[tuple[int, int]]:

@@ -16,7 +16,7 @@ import pytest
 from tcgtui.engine import registry
 from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.registry import make_agent
-from tcgtui.opponents.search import BUDGET_UNITS, Budget, Progress, run_batches
+from tcgtui.opponents.search import BATCH_PLAYOUTS, BUDGET_UNITS, Budget, Progress, growing, run_batches
 
 
 def ticking(per_call: float = 1.0):
@@ -46,6 +46,12 @@ def test_batches_stop_once_the_budget_is_spent_and_the_first_always_runs() -> No
     spent.start()
     assert asyncio.run(run_batches(work, [5, 6], None, Progress(), [1, 1], budget=spent)) == [50]
     assert asyncio.run(run_batches(work, [1, 2], None, Progress(), [1, 1])) == [10, 20]    # no budget: all
+
+
+def test_batches_under_a_budget_double_up_to_the_usual_size_and_cover_the_total() -> None:
+    assert growing(100, 8, 32) == [(0, 8), (8, 16), (24, 32), (56, 32), (88, 12)]
+    assert growing(5, 0, 0) == [(0, 1), (1, 1), (2, 1), (3, 1), (4, 1)]       # at least one unit each
+    assert growing(3, 64, 256) == [(0, 3)]
 
 
 def test_a_budget_says_whether_it_cut_the_search() -> None:
@@ -79,8 +85,8 @@ def test_mc_cut_by_its_budget_plays_what_mc_with_the_playouts_done_plays() -> No
     ones: cut after 2 batches, the scores are exactly mc:n's for the n playouts done."""
     compiling = threading.Event()
     cut = asyncio.run(_decide("connect4", "mc:1000", compiling, cut_after(2)))
-    per_batch = BUDGET_UNITS // 7                  # connect4's 7 columns
-    done = 2 * per_batch
+    first = BUDGET_UNITS // 7                      # connect4's 7 columns; the second batch is twice the first
+    done = first + 2 * first
     assert cut.info["interim"] is True and cut.info["budget_cut"] is True
     assert (cut.info["done"], cut.info["asked"], cut.info["budget_s"]) == (done, 1000, 1.5)
     assert cut.info["playouts"] == done * 7
@@ -117,9 +123,10 @@ def test_mcts_cut_by_its_budget_plays_the_most_visited_move_of_the_smaller_tree(
     compiling = threading.Event()
     cut = asyncio.run(_decide("connect4", "mcts:1024", compiling, cut_after(3)))
     assert cut.info["interim"] is True and cut.info["budget_cut"] is True
-    assert cut.info["done"] == cut.info["iterations"] == 3 * BUDGET_UNITS
-    assert sum(cut.info["visits"].values()) == 3 * BUDGET_UNITS
-    same = asyncio.run(_decide("connect4", f"mcts:{3 * BUDGET_UNITS}", compiling, None))
+    done = sum(min(BUDGET_UNITS * 2 ** j, BATCH_PLAYOUTS // 8) for j in range(3))
+    assert cut.info["done"] == cut.info["iterations"] == done == 448
+    assert sum(cut.info["visits"].values()) == done
+    same = asyncio.run(_decide("connect4", f"mcts:{done}", compiling, None))
     assert cut.move == same.move and cut.info["visits"] == same.info["visits"]
 
 
@@ -133,7 +140,8 @@ def test_the_tui_gives_search_players_a_budget_and_the_bench_does_not() -> None:
 @pytest.mark.parametrize("spec", ["mc:30", "mcts:200"])
 def test_through_the_rules_a_budget_cuts_a_few_python_playouts_at_a_time(spec: str, community) -> None:
     """The card game has no interim kernel: its interim search plays Python playouts through the
-    rules, milliseconds each, so a batch under a budget is a few of them (BUDGET_CORE_UNITS)."""
+    rules, milliseconds each, so a batch under a budget is a few of them (BUDGET_CORE_UNITS), and
+    batches do not grow."""
     from tcgtui.opponents.search import BUDGET_CORE_UNITS
     from tests.test_opponents_agents import decide, lethal
     state = lethal(community)                    # three legal moves; Direct Strike wins at once
