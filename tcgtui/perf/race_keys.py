@@ -42,6 +42,7 @@ TYPED = "return card.rank % 2 == 0"
 @dataclass
 class Waits:
     keys: list[float] = field(default_factory=list)      # each key's wait in its queue, seconds
+    while_rival: list[float] = field(default_factory=list)   # the same, for keys sent while the rival played
     ticks: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)       # the loop thread's processor time at each tick
     stalls: collections.Counter = field(default_factory=collections.Counter)   # stack -> processor seconds
@@ -99,6 +100,8 @@ async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
     async def timed(event: events.Event) -> None:
         if isinstance(event, events.Key) and hasattr(event, "sent"):
             waits.keys.append(time.perf_counter() - event.sent)  # type: ignore[attr-defined]
+            if event.during:  # type: ignore[attr-defined]
+                waits.while_rival.append(waits.keys[-1])
         await handle(event)
     app.on_event = timed  # type: ignore[method-assign]
     stop = threading.Event()
@@ -117,6 +120,7 @@ async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
             char = key if len(key) == 1 else None
             event = events.Key(key, char)
             event.sent = time.perf_counter()  # type: ignore[attr-defined]
+            event.during = bool(rival) and not waits.rival_done  # type: ignore[attr-defined]
             waits.sent.append((event.sent, key))  # type: ignore[attr-defined]
             event.set_sender(app)
             app._driver.send_message(event)  # type: ignore[union-attr]  # as a terminal's key arrives
@@ -172,6 +176,8 @@ def run(options: PerfOptions) -> list[Metric]:
     waits = asyncio.run(race(rival, 0, options.seed, 5.0 if options.quick else 30.0))
     note = text.t("perf_opponents.race_keys", rival=rival, keys=len(waits.keys))
     return [Metric("race_longest_key_wait_ms", 1000 * max(waits.keys, default=0.0), "ms", note),
+            Metric("race_longest_key_wait_rival_playing_ms", 1000 * max(waits.while_rival, default=0.0), "ms",
+                   text.t("perf_opponents.race_keys_rival", keys=len(waits.while_rival))),
             Metric("race_longest_loop_gap_ms", 1000 * waits.longest_gap(), "ms", text.t("perf_opponents.race_gap")),
             Metric("race_longest_loop_work_ms", 1000 * waits.longest_held(), "ms", text.t("perf_opponents.race_work")),
             *_editor_metrics(text, 3 if options.quick else 9)]
@@ -205,7 +211,9 @@ def main() -> None:
     print(f"{len(keys)} keys against {args.rival} (its round {'over' if waits.rival_done else 'still running'}): "
           f"longest wait {1000 * keys[-1]:.0f} ms, p99 {1000 * keys[int(0.99 * (len(keys) - 1))]:.0f} ms, "
           f"median {1000 * keys[len(keys) // 2]:.0f} ms; longest loop gap {1000 * waits.longest_gap():.0f} ms, "
-          f"the most processor time between two ticks {1000 * waits.longest_held():.0f} ms")
+          f"the most processor time between two ticks {1000 * waits.longest_held():.0f} ms; "
+          f"longest wait of the {len(waits.while_rival)} keys sent while the rival played "
+          f"{1000 * max(waits.while_rival, default=0.0):.0f} ms")
     held = sorted(zip(waits.cpu, waits.cpu[1:], waits.ticks), key=lambda t: t[0] - t[1])[:6]
     for before, after, at in held:
         keys = [k for when, k in waits.sent if at - 0.3 < when <= at]
