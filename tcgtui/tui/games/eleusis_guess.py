@@ -4,8 +4,10 @@ A ``TextArea`` with Python highlighting (Textual draws it with tree-sitter,
 the ``syntax`` extra of this package; without it the text is plain and
 everything else works).  The highlights are the rule language's few patterns
 (``RULE_HIGHLIGHTS``), not Textual's whole Python query: tree-sitter compiles a
-query holding the interpreter lock, and the whole one took 0.2-0.4 s (twice)
-each time the editor opened, so keys typed at once waited that long.  Under it, the checker's first complaint in the
+query on the event loop, holding the interpreter lock, and the whole one was
+compiled twice each time the editor opened (about 30 ms of processor time each,
+0.2 s and more on a busy machine), so keys typed at once waited behind it
+(``python -m tcgtui.perf.race_keys --editor``).  Under it, the checker's first complaint in the
 reader's language, or a line saying the rule is well formed.  Ctrl+S (or
 F2) sends the guess with the chosen card; Escape goes back without guessing.
 """
@@ -38,8 +40,8 @@ def highlighting() -> str | None:
     return "python" if have else None
 
 
-# The rule language's highlights (a subset of Python): about 20 ms to compile, against 200 ms and
-# more for Textual's whole Python query.
+# The rule language's highlights (a subset of Python): about 7 ms of processor time to compile,
+# against about 30 ms for Textual's whole Python query.
 RULE_HIGHLIGHTS = """
 ["return" "if" "else" "elif" "and" "or" "not" "in" "is" "def" "for" "lambda" "while" "pass"] @keyword
 (comment) @comment
