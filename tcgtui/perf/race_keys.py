@@ -173,14 +173,14 @@ async def editor_cpu(times: int = 5) -> tuple[list[float], list[float]]:
 def run(options: PerfOptions) -> list[Metric]:
     text = locales.load()
     rival = str(options.extra.get("rival") or "scientist")
-    waits = asyncio.run(race(rival, 0, options.seed, 5.0 if options.quick else 30.0))
+    waits = asyncio.run(race(rival, 0, options.seed, 3.0 if options.quick else 30.0))
     note = text.t("perf_opponents.race_keys", rival=rival, keys=len(waits.keys))
     return [Metric("race_longest_key_wait_ms", 1000 * max(waits.keys, default=0.0), "ms", note),
             Metric("race_longest_key_wait_rival_playing_ms", 1000 * max(waits.while_rival, default=0.0), "ms",
                    text.t("perf_opponents.race_keys_rival", keys=len(waits.while_rival))),
             Metric("race_longest_loop_gap_ms", 1000 * waits.longest_gap(), "ms", text.t("perf_opponents.race_gap")),
             Metric("race_longest_loop_work_ms", 1000 * waits.longest_held(), "ms", text.t("perf_opponents.race_work")),
-            *_editor_metrics(text, 3 if options.quick else 9)]
+            *_editor_metrics(text, 2 if options.quick else 9)]
 
 
 def _editor_metrics(text: Any, times: int) -> list[Metric]:
