@@ -28,6 +28,7 @@ from tcgtui.match import MatchResult
 from tcgtui.opponents.base import Agent, OptionError
 from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
+from tcgtui.opponents.search import INTERIM_BUDGET_S
 from tcgtui.opponents.spec import parse_spec
 from tcgtui.tui.bidi_text import Direction
 from tcgtui.tui.deals import Deal, Note, PlainTable, Table
@@ -252,7 +253,8 @@ class ArenaApp(App[None]):
         if kind == "llm":
             options["on_stream"] = self._stream_hook()
         if kind in SEARCH_KINDS:
-            options["compiled"] = self.search_ready     # until then it searches on the interim path
+            options["compiled"] = self.search_ready     # until then it searches on the interim path,
+            options["interim_budget"] = INTERIM_BUDGET_S  # answering within its budget
         return make_agent(spec, **options)
 
     def on_unmount(self) -> None:
