@@ -210,3 +210,33 @@ def test_home_offers_no_seed_protocols_own_opponents() -> None:
     offered = opponents_for("tcg")
     assert not any(s.startswith(("rollout:", "mcts-seed:")) for s in offered)
     assert offered[:3] == ["mc:100", "mc:1000", "mcts:1000"] and "campaign" in offered
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_leaving_a_game_started_from_home_says_it_waits_at_home(tmp_path, lang: str) -> None:
+    """The quit question names where the game is continued: home's list, not a command (issue 26)."""
+    from tcgtui import locales
+    from tests.tui.helpers import screen_text
+    app, store = hub_app(tmp_path, lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "games", "tictactoe")
+        await choose(pilot, app, "opponents", "random")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen) and app.screen.home
+        text = screen_text(app)
+        assert "--resume" not in text
+        if lang == "en":
+            assert "Your games" in text
+        assert app.screen.query("Question")[1].key == "ui.quit.saved_home"
+        assert locales.load(lang).t("ui.quit.saved_home")
+        await pilot.press("y")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("q")
+    store.close()
