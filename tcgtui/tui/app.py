@@ -341,7 +341,7 @@ class ArenaApp(App[None]):
         saved = (deal is not None and deal.on_move is not None and board is not None
                  and not board.session.spectating and board.session.result is None
                  and (deal.kept is None or deal.kept() is not None))     # at move 0 nothing is stored yet
-        self.push_screen(QuitScreen(saved), after)
+        self.push_screen(QuitScreen(saved, home=self.settings.home and self.playing), after)
 
 
 TcgApp = ArenaApp
