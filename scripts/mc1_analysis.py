@@ -31,7 +31,7 @@ from tcgtui.engine.tcg import TcgGame, TcgState, determinize  # noqa: E402
 from tcgtui.opponents.base import Agent, Decision  # noqa: E402
 from tcgtui.opponents.random_agent import RandomAgent  # noqa: E402
 from tcgtui.match import run_match  # noqa: E402
-from tcgtui.packs import load_pack  # noqa: E402
+from tcgtui.games.tcg.packs import load_pack  # noqa: E402
 
 
 class NoCombatAfterSpell(TcgState):

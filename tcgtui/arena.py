@@ -116,7 +116,7 @@ def param_flag(name: str) -> str:
 
 
 def _file_loaders() -> dict[str, Any]:
-    from tcgtui.packs import load_pack, read_deck
+    from tcgtui.games.tcg.packs import load_pack, read_deck
     from tcgtui.questions import load_set
     from tcgtui.upstream import load as load_upstream
     return {"upstream": load_upstream, "pack": lambda flag, name: load_pack(name), "deck": read_deck, "questions": load_set,

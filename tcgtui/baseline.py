@@ -35,7 +35,7 @@ from tcgtui.console_text import shorten
 from tcgtui.errors import UserError
 from tcgtui.limits import SEED_LIMIT
 from tcgtui.live import HUMAN, RESUME_KEY
-from tcgtui.packs import builtin_names, load_pack
+from tcgtui.games.tcg.packs import builtin_names, load_pack
 from tcgtui.store import ABANDONED, ERRORED, FINISHED, IN_PROGRESS, DecisionRow, GameRow, Store
 from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text, write_atomic
 

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.tcg import Pack, TcgGame
-from tcgtui.campaign import Campaign, open_campaign, unfinished_game
+from tcgtui.games.tcg.campaign import Campaign, open_campaign, unfinished_game
 from tcgtui.errors import UserError
 from tcgtui.live import HUMAN, LiveGame, abandon_unfinished, human_spec
 from tcgtui.match import MatchResult

@@ -23,7 +23,7 @@ from tcgtui.match import run_match
 from tcgtui.opponents.base import OptionError
 from tcgtui.opponents.random_agent import RandomAgent
 from tcgtui.opponents.registry import make_agent
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tests.scenario import rule
 
 PACK = load_pack("community")

@@ -20,7 +20,7 @@ from tcgtui.match import run_match
 from tcgtui.opponents.base import OptionError, SeatContext
 from tcgtui.opponents.llm.testserver import ChatServer, Reply
 from tcgtui.opponents.registry import make_agent
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.upstream import load as load_upstream
 from tests.llm_support import llm_agent
 

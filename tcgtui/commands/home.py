@@ -59,8 +59,8 @@ class Hub:
 
     def campaign(self, settings: Any) -> Callable[[str], Any]:
         """The card game's ladder where the person left it (tcgtui play --campaign)."""
-        from tcgtui.campaign import DEFAULT_GAMES
-        from tcgtui.packs import DEFAULT_PACK, load_pack
+        from tcgtui.games.tcg.campaign import DEFAULT_GAMES
+        from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
         from tcgtui.tables import CampaignTable
         settings.params = {"pack": load_pack(DEFAULT_PACK)}
         return lambda person: CampaignTable.open(self.store, settings.params["pack"], DEFAULT_PACK, person,
@@ -69,7 +69,7 @@ class Hub:
     def resume(self, settings: Any, game_id: str) -> None:
         """Set ``settings`` to carry on the person's unfinished game ``game_id`` where it stopped."""
         from tcgtui.arena import load_resources
-        from tcgtui.campaign import KIND
+        from tcgtui.games.tcg.campaign import KIND
         from tcgtui.live import RESUME_KEY, LiveGame, resume_source
         from tcgtui.tables import CampaignTable, FreeTable, person_seats
         row = next(r for r in self.store.games("id = ?", (game_id,)))

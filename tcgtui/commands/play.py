@@ -15,13 +15,13 @@ from typing import Any
 from tcgtui import locales
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui import config
-from tcgtui.campaign import DEFAULT_GAMES, KIND
+from tcgtui.games.tcg.campaign import DEFAULT_GAMES, KIND
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, LiveGame, human_spec, resume_source, unfinished
 from tcgtui.arena import game_spec
 from tcgtui.engine import registry
-from tcgtui.packs import BUILTIN_DIR, DEFAULT_PACK, resolve
+from tcgtui.games.tcg.packs import BUILTIN_DIR, DEFAULT_PACK, resolve
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
 from tcgtui.tables import CampaignTable, FreeTable, WatchTable, card_source, person_seats

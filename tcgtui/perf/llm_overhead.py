@@ -26,7 +26,7 @@ from tcgtui.engine.tcg import TcgGame
 from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.llm.reasoning import split_reasoning
 from tcgtui.opponents.registry import make_agent
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
 
 NAME = "llm_overhead"

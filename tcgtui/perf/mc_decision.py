@@ -17,7 +17,7 @@ import numpy as np
 from tcgtui import locales
 from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.registry import make_agent
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
 from tcgtui.perf._positions import midgame_positions
 

@@ -24,7 +24,7 @@ from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_sp
 from tcgtui import rtl
 from tcgtui.errors import UserError
 from tcgtui.limits import check_seed
-from tcgtui.packs import DEFAULT_PACK, load_pack
+from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
 
 
 def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, prefix: str) -> None:

@@ -12,8 +12,8 @@ from tcgtui.tui.app import HUMAN
 from tcgtui.tui.screens.board import BoardScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
-from tcgtui.tui.widgets.cards import CardFace
-from tcgtui.tui.widgets.detail import DetailPane
+from tcgtui.tui.games.tcg.cards import CardFace
+from tcgtui.tui.games.tcg.detail import DetailPane
 from tests.tui.helpers import make_app, play_moves, screen_text, settle
 
 pytestmark = pytest.mark.anyio
