@@ -113,6 +113,9 @@ class GameInfo:
     # Whether random playouts from a re-deal say anything about a move.  Not where the result hangs
     # on one secret the seat must find (Eleusis's rule, a quiz's answer): there mc/mcts only guess.
     search: bool = True
+    # A ladder a person climbs against stronger opponents (``play --campaign``, home's "campaign"
+    # choice); its ladder and table are the game's app side (``tcgtui.games.<id>.campaign``).
+    campaign: bool = False
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -257,4 +260,4 @@ def get(game_id: str) -> GameSpec:
     return spec
 
 
-DEFAULT = "tcg"
+DEFAULT = "tcg"      # the default value of the user's setting ``game`` (tcgtui.config.default_game)

@@ -13,6 +13,7 @@ import argparse
 from typing import Any
 
 from tcgtui import locales
+from tcgtui.config import default_game
 from tcgtui.engine import registry
 from tcgtui.engine.protocols import PROTOCOLS
 from tcgtui.engine.registry import GameSpec, ParamError, UnknownGame
@@ -25,7 +26,7 @@ SHORTCUTS = {"pack": "pack", "deck": "deck", "opp_deck": "opp_deck", "position":
 
 def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog, *, pack: bool = True,
                        position: bool = True) -> None:
-    p.add_argument("--game", default=registry.DEFAULT, metavar="ID", help=text.t("arena.game"))
+    p.add_argument("--game", default=default_game(), metavar="ID", help=text.t("arena.game"))
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("arena.param"))
     if pack:
         p.add_argument("--pack", default=None, metavar="DIR", help=text.t("arena.pack"))
@@ -145,7 +146,7 @@ def build_game(spec: GameSpec, params: dict[str, Any]) -> Any:
 
 
 def game_from_args(args: argparse.Namespace) -> tuple[GameSpec, Any]:
-    spec = variant(game_spec(getattr(args, "game", None) or registry.DEFAULT), args)
+    spec = variant(game_spec(getattr(args, "game", None) or default_game()), args)
     game = build_game(spec, given_params(args, spec))
     ready(spec, game)
     return spec, game

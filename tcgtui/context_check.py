@@ -28,7 +28,7 @@ async def check_contexts(game: Any, specs: Iterable[str], options: dict[str, Any
         agent = make_agent(spec, **options)
         try:
             for lang in langs:
-                agent.start(SeatContext(seat, seed, getattr(game, "pack", None), lang, game.public(),
+                agent.start(SeatContext(seat, seed, lang, game.public(),
                                         dict(game_options or {})))
                 await agent.check_fits(obs)
         finally:

@@ -104,7 +104,7 @@ def resume_source(resume: dict[str, Any], row: GameRow) -> tuple[str, dict[str, 
     Games saved before the arena kept only their pack: ``{"pack": ..., "vs": ...}``."""
     if "game" in resume:
         return str(resume["game"]), dict(resume.get("params") or {})
-    return registry.DEFAULT, {"pack": resume.get("pack") or row.pack_id or row.game_params.get("pack")}
+    return row.game, {"pack": resume.get("pack") or row.pack_id or row.game_params.get("pack")}
 
 
 def rebuild_game(row: GameRow, resume: dict[str, Any]) -> Any:

@@ -106,7 +106,7 @@ register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community
                                                              Param("deck", str, "", kind="deck"),
                                                              Param("opp_deck", str, "", kind="deck"),
                                                              PROTOCOL, UPSTREAM, SEED_LOOP),
-                           prompt_styles=("text",)),
+                           prompt_styles=("text",), campaign=True),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
                   rules_text=_rules_text, references=SEED_REFERENCES, seed_tables=_seed_tables,
                   extras={"peek": True, "move_kind": _move_kind, "report_layout": REPORT_LAYOUT,

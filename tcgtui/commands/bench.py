@@ -145,7 +145,7 @@ async def _describe(specs: list[str], langs: list[str], game: Any, options: dict
         try:
             players[spec] = {}
             for lang in langs:
-                agent.start(SeatContext(0, 0, getattr(game, "pack", None), lang, game.public(), game_options))
+                agent.start(SeatContext(0, 0, lang, game.public(), game_options))
                 players[spec][lang] = agent.describe()
         finally:
             await agent.aclose()

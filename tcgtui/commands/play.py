@@ -67,9 +67,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(text.t("humans.bad_campaign_games", value=args.campaign_games))
     if args.seat not in (None, 1, 2):
         raise UserError(f"--seat: {args.seat} is not a seat; expected 1 (moves first) or 2")
-    if args.game != registry.DEFAULT and args.campaign:
+    if args.campaign and not game_spec(args.game).info.campaign:
         raise UserError(text.t("humans.card_game_only", flag="--campaign"))
-    if args.game != registry.DEFAULT and args.resume:
+    if args.game != config.default_game() and args.resume:       # --game given: a resume plays its own
         raise UserError(text.t("humans.resume_conflict", flag="--game"))
     if args.resume and handle is None:
         raise UserError(text.t("humans.no_handle"))
@@ -171,7 +171,8 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     game_id, params = resume_source(row.record.get(RESUME_KEY) or {}, row)
     args.lang, args.game = row.lang, game_id
     pack = getattr(live.game, "pack", None)
-    settings = settings_from(args, person_seats(row), handle=handle, pack=pack)
+    loaded = {"pack": pack} if pack is not None else None          # the pack as checked against its hash
+    settings = settings_from(args, person_seats(row), handle=handle, loaded=loaded)
     if pack is None:         # the parameters as stored (files by name, loaded again), else the game's setup's
         names = {p.name for p in registry.get(game_id).info.params}
         settings.params = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}

@@ -68,7 +68,7 @@ async def _measure(url: str, decisions: int, seed: int, lang: str) -> dict[str, 
         while len(times["total"]) < decisions:
             match = Match(game, game_seed)
             for seat, a in enumerate((agent, other)):
-                a.start(SeatContext(seat, game_seed, pack, lang))
+                a.start(SeatContext(seat, game_seed, lang, TcgGame(pack)))
             seen = [0, 0]
             while not match.state.is_terminal() and len(times["total"]) < decisions:
                 seat = match.state.current_player

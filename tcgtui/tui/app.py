@@ -22,6 +22,7 @@ from textual.binding import Binding
 from textual.message import Message
 
 from tcgtui import locales
+from tcgtui.config import default_game
 from tcgtui.engine import registry
 from tcgtui.errors import UserError
 from tcgtui.match import MatchResult
@@ -52,8 +53,8 @@ class StreamChunk(Message):
 @dataclass
 class Settings:
     seats: tuple[str, ...] = ()             # agent specs; "human" is the person at the keyboard
-    game_id: str = registry.DEFAULT
-    params: dict[str, Any] = field(default_factory=dict)   # the game's parameters (the card game: its pack)
+    game_id: str = field(default_factory=default_game)
+    params: dict[str, Any] = field(default_factory=dict)   # the game's parameters, files and packs loaded
     lang: str = "en"
     rtl_mode: str = "app"
     seed: int = 0
@@ -71,11 +72,6 @@ class Settings:
     keep_rival: Callable[[MatchResult, str, str], None] | None = None
     replay: Any = None                     # a stored game to step through (tcgtui.replay.load.Replay), alone
     hub: Any = None                        # home's way into the store (tcgtui.commands.home.Hub); None: no store
-
-    @property
-    def pack(self) -> Any:
-        """The card game's pack (kept among its params)."""
-        return self.params.get("pack")
 
 
 class ArenaApp(App[None]):
@@ -103,11 +99,6 @@ class ArenaApp(App[None]):
         self.pending_warm_up: Callable[[], object] | None = None   # started once the first board is drawn
         self.compiling: Any = None                   # a compile_cache.ChildCompile while a new install compiles
         self.playing = False                         # a game (or its setup) started from home is on screen
-
-    @property
-    def pack(self) -> Any:
-        """The card game's pack (kept among the game's params)."""
-        return self.settings.params.get("pack")
 
     # --- language --------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ def check_finished(app) -> None:  # type: ignore[no-untyped-def]
     assert result is not None and result.status == FINISHED
     assert isinstance(app.screen, GameOverScreen)
     # The record the person made by pressing keys replays to the same end.
-    again = replay(TcgGame(app.pack), GameRecord.from_json(result.record.to_json()))
+    again = replay(TcgGame(app.settings.params["pack"]), GameRecord.from_json(result.record.to_json()))
     assert again.state.outcome == result.outcome
     assert app.results == [result]
 
