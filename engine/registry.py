@@ -206,6 +206,9 @@ class GameSpec:
     # same tallies, nothing to compile.  None: they search through the core API meanwhile.
     interim: Callable[[], Any] | None = None
     seed_tables: Callable[[], tuple[SeedTable, ...]] | None = None   # the seeds' tables the report adds on request
+    # (game) -> the pack it was built from, for a game that has one (the card game): a run's identity
+    # records its content hash, a resume or replay refuses a pack that changed, its languages bound --lang.
+    pack_of: Callable[[Any], Any] | None = None
     # Hooks other layers look for: analyze, seed_files, result_code, move_kind, parse_position,
     # perf (players ``tcgtui perf`` times), reads_records (the report hands analyses whole records).
     extras: Mapping[str, Any] = field(default_factory=dict)
@@ -216,6 +219,10 @@ class GameSpec:
 
     def game(self, params: Mapping[str, Any] | None = None) -> Any:
         return self.make(self.info.resolve(params))
+
+    def pack(self, game: Any) -> Any:
+        """The pack ``game`` was built from (``pack_of``); None for a game without one."""
+        return self.pack_of(game) if self.pack_of is not None else None
 
     def reference(self, name: str) -> Reference | None:
         return next((r for r in self.references if r.name == name), None)

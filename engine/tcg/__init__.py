@@ -109,6 +109,7 @@ register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community
                            prompt_styles=("text",), campaign=True),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
                   rules_text=_rules_text, references=SEED_REFERENCES, seed_tables=_seed_tables,
+                  pack_of=lambda game: game.pack,
                   extras={"peek": True, "move_kind": _move_kind, "report_layout": REPORT_LAYOUT,
                           "report_meta": _report_meta,
                           "report_notes": {"decay": "decay", "summary": "decisions", "error_patterns": "patterns",

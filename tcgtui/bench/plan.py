@@ -57,7 +57,7 @@ def agent_seat(index: int, seats: int = 2) -> int:
 
 def identity(game: Any, seed: int) -> dict[str, Any]:
     """What a run is: the game, its setup and the seed (a card game by its pack's content)."""
-    pack = getattr(game, "pack", None)
+    pack = registry.get(game.name).pack(game)
     if pack is not None:
         out = {"game": game.name, "pack": {"id": pack.id, "version": pack.version, "hash": pack.hash},
                "seed": seed}

@@ -192,7 +192,7 @@ def plan_cells(agents: list[str], opponents: list[str], langs: list[str], seats:
 
 def _languages(args: argparse.Namespace, game: Any) -> list[str]:
     text = locales.load()
-    pack = getattr(game, "pack", None)
+    pack = registry.get(game.name).pack(game)
     have = set(locales.available()) & (set(pack.languages) if pack is not None else set(locales.available()))
     langs = [lang.strip() for lang in args.lang.split(",")]
     for lang in langs:

@@ -61,29 +61,29 @@ class Hub:
         """The card game's ladder where the person left it (tcgtui play --campaign)."""
         from tcgtui.games.tcg.campaign import DEFAULT_GAMES
         from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
-        from tcgtui.tables import CampaignTable
-        settings.params = {"pack": load_pack(DEFAULT_PACK)}
+        from tcgtui.games.tcg.campaign import CampaignTable
+        settings.params, settings.game = {"pack": load_pack(DEFAULT_PACK)}, None
         return lambda person: CampaignTable.open(self.store, settings.params["pack"], DEFAULT_PACK, person,
                                                  settings.lang, DEFAULT_GAMES, 0)
 
     def resume(self, settings: Any, game_id: str) -> None:
         """Set ``settings`` to carry on the person's unfinished game ``game_id`` where it stopped."""
         from tcgtui.arena import load_resources
-        from tcgtui.games.tcg.campaign import KIND
+        from tcgtui.games.tcg.campaign import KIND, CampaignTable
         from tcgtui.live import RESUME_KEY, LiveGame, resume_source
-        from tcgtui.tables import CampaignTable, FreeTable, person_seats
+        from tcgtui.tables import FreeTable, person_seats
         row = next(r for r in self.store.games("id = ?", (game_id,)))
         live = LiveGame.reopen(self.store, row)
         game_id, params = resume_source(row.record.get(RESUME_KEY) or {}, row)
         spec = registry.get(game_id)
-        pack = getattr(live.game, "pack", None)
+        pack = spec.pack(live.game)
         if pack is not None:
             settings.params = {**{k: v for k, v in params.items() if k != "pack"}, "pack": pack}
         else:
             names = {p.name for p in spec.info.params}
             given = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
             settings.params = load_resources(spec, given)
-        settings.game_id, settings.seats = game_id, person_seats(row)
+        settings.game_id, settings.seats, settings.game = game_id, person_seats(row), live.game
         run = next((r for r in self.store.runs() if r.id == row.run_id), None)
         if run is not None and run.kind == KIND:
             ladder = CampaignTable(self.store, pack, params["pack"], settings.handle, row.lang,

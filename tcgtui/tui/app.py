@@ -55,6 +55,8 @@ class Settings:
     seats: tuple[str, ...] = ()             # agent specs; "human" is the person at the keyboard
     game_id: str = field(default_factory=default_game)
     params: dict[str, Any] = field(default_factory=dict)   # the game's parameters, files and packs loaded
+    game: Any = None                       # the game built from ``params`` by the command; None: the app builds it
+    given: dict[str, Any] = field(default_factory=dict)    # the parameters as the command line gave them
     lang: str = "en"
     rtl_mode: str = "app"
     seed: int = 0
@@ -161,8 +163,11 @@ class ArenaApp(App[None]):
             if dialog is not None:
                 self.push_screen(dialog, self._set_up)
                 return
-            self.settings.params = self.screen_class.prepare_params(self.settings.game_id, self.settings.params)
-            self.game = registry.get(self.settings.game_id).game(self.settings.params)
+            if self.settings.game is not None:        # built by the command, resources loaded there
+                self.game = self.settings.game
+            else:
+                self.settings.params = self.screen_class.prepare_params(self.settings.game_id, self.settings.params)
+                self.game = registry.get(self.settings.game_id).game(self.settings.params)
         except (LookupError, ValueError) as exc:
             self.refuse(UserError(str(exc)))
             return
@@ -178,7 +183,7 @@ class ArenaApp(App[None]):
             self.leave()
             return
         self.settings.params = {**self.settings.params, **params}
-        self.settings.setup = False
+        self.settings.setup, self.settings.game = False, None      # the game is built with the dialog's answer
         self.start()
 
     def _open_table(self, handle: str | None) -> None:

@@ -65,11 +65,6 @@ def check_game(args: argparse.Namespace) -> str:
     return str(args.game)
 
 
-def game_params(args: argparse.Namespace) -> dict[str, Any]:
-    """--param NAME=VALUE (repeatable) and the shortcut flags (--pack, --position, --to-move), checked by the game."""
-    return given_params(args, registry.get(check_game(args)))
-
-
 def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str = "",
                   loaded: dict[str, Any] | None = None) -> Any:
     """Settings from the flags; ``loaded``: parameters the caller has loaded already (a resumed game's pack)."""
@@ -80,12 +75,13 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
     if not 0 <= args.pause <= 60:
         raise UserError(f"--pause: {args.pause:g} is out of range; expected seconds from 0 to 60")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    game_id = check_game(args)
-    params = load_resources(registry.get(game_id), {**game_params(args), **(loaded or {})})
+    spec = registry.get(check_game(args))
+    given = given_params(args, spec)              # parsed once; kept as given for --resume to load again
+    params = load_resources(spec, {**given, **(loaded or {})})       # loaded once
     try:
-        registry.get(game_id).make(params)       # a deck that does not fit the pack: one line, now
+        game = spec.make(params)                  # built once; a deck that does not fit the pack: one line, now
     except ValueError as exc:
-        raise UserError(f"--game {game_id}: {exc}") from None
+        raise UserError(f"--game {spec.id}: {exc}") from None
     options = endpoint_options(args)
     models = [s for s in seats if s.startswith("llm:")]
     if models:          # a model is seated, and its games stored, under its key (entry or model, and settings)
@@ -93,7 +89,7 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
         keys = player_keys(models, options)
         seats = tuple(keys.get(s, s) for s in seats)
         # a model's context too small for the game: one line, before the screen opens
-        asyncio.run(check_contexts(registry.get(game_id).make(params), seats, options, [args.lang], seed=seed))
-    return Settings(seats=seats, game_id=game_id, params=params, lang=args.lang,
+        asyncio.run(check_contexts(game, seats, options, [args.lang], seed=seed))
+    return Settings(seats=seats, game_id=spec.id, params=params, lang=args.lang,
                     rtl_mode=rtl.resolve_mode(args.rtl), seed=seed, handle=handle, pause=args.pause,
-                    agent_options=options)
+                    agent_options=options, game=game, given=given)

@@ -23,7 +23,8 @@ from tcgtui.live import human_spec
 from tcgtui.match import run_match
 from tcgtui.games.tcg.packs import load_pack
 from tcgtui.store import ABANDONED, FINISHED, IN_PROGRESS, Store
-from tcgtui.tables import WATCH_RUN, CampaignTable
+from tcgtui.games.tcg.campaign import CampaignTable
+from tcgtui.tables import WATCH_RUN
 from tcgtui.tui.app import HUMAN, TcgApp
 from tcgtui.tui.screens.board import BoardScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen

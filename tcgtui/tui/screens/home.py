@@ -487,7 +487,7 @@ class HomeScreen(LocalizedScreen[None]):
         from tcgtui.opponents.human import HUMAN
         settings = self.host.settings
         settings.game_id = self.query_one("#games", ChoiceList).value
-        settings.params = {}
+        settings.params, settings.game, settings.given = {}, None, {}
         seat = self.query_one("#seats", ChoiceList).value      # ALONE in one-seat games
         hub = settings.hub
         settings.rival, settings.keep_rival = "", None
