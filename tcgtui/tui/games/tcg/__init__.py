@@ -3,6 +3,6 @@
 Importing the package registers its screen (``screen.BoardScreen``), as a screen module does.
 """
 
-from tcgtui.tui.games.tcg.screen import PLAY_KEYS, WATCH_KEYS, BoardScreen
+from tcgtui.tui.games.tcg.screen import PHASE_OF, PLAY_KEYS, WATCH_KEYS, BoardScreen, split_stages
 
-__all__ = ["BoardScreen", "PLAY_KEYS", "WATCH_KEYS"]
+__all__ = ["BoardScreen", "PHASE_OF", "PLAY_KEYS", "WATCH_KEYS", "split_stages"]
