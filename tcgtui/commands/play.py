@@ -15,7 +15,8 @@ from typing import Any
 from tcgtui import locales
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui import config
-from tcgtui.games.tcg.campaign import DEFAULT_GAMES, KIND, CampaignTable
+from tcgtui.games import app_side
+from tcgtui.games.tcg.campaign import DEFAULT_GAMES
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, LiveGame, human_spec, resume_source, unfinished
@@ -140,10 +141,12 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
         rivals = WatchTable(store, game, (settings.rival,), settings.seed)
         settings.keep_rival = rivals.keep
 
-    def table(person: str) -> CampaignTable | FreeTable:
-        if args.campaign:
-            return CampaignTable.open(store, settings.params["pack"], where["params"]["pack"], person, settings.lang,
-                                      args.campaign_games, args.seed or 0)
+    ladder = app_side(settings.game_id, "campaign") if args.campaign else None    # GameInfo.campaign: checked
+
+    def table(person: str) -> Any:
+        if ladder is not None:
+            return ladder.open_table(store, settings.params, where["params"], person, settings.lang,
+                                     args.campaign_games, args.seed or 0)
         return FreeTable(store, game, where, person, opponent, settings.seats.index(HUMAN), settings.seed)
     if handle is None:
         settings.table, settings.ask_handle = table, True
@@ -172,9 +175,9 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     else:                    # the card game: its pack as loaded, its deck lists as seated (stored)
         settings.params.update({k: v for k, v in params.items() if k != "pack"})
     settings.game = live.game            # the game as stored, rebuilt once: the app's is the table's
-    if run is not None and run.kind == KIND:
-        campaign = CampaignTable(store, pack, params["pack"], handle, row.lang,
-                                 int(run.config["games_per_level"]), int(run.config["seed"]), first=live)
+    ladder = app_side(game_id, "campaign")
+    if run is not None and ladder is not None and run.kind == ladder.KIND:
+        campaign = ladder.resume_table(store, live, params, handle, row.lang, run.config)
         settings.table = lambda person: campaign
     else:
         where = {"game": game_id, "params": params}

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from typing import Any
+from typing import Any, Callable
 
 from tcgtui import locales
 from tcgtui.engine.tcg import Pack, TcgGame
 from tcgtui.bench.plan import agent_seat, deal_seed
 from tcgtui.errors import UserError
 from tcgtui.live import LiveGame, abandon_unfinished, human_spec
+from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
 from tcgtui.store import FINISHED, IN_PROGRESS, GameRow, Run, Store
 from tcgtui.tables import person_deal
 from tcgtui.tui.deals import Deal, Note
@@ -174,3 +175,26 @@ class CampaignTable:
         level = campaign.levels[i]
         return "ui.campaign.after", {"played": played, "total": total, "next": level.opponent,
                                      "game": level.finished + 1, "games": level.target}
+
+
+# What ``tcgtui play --campaign``, ``--resume`` and home ask of a game with a ladder (GameInfo.campaign),
+# through ``tcgtui.games.app_side(game_id, "campaign")``.
+
+def open_table(store: Store, params: dict[str, Any], given: dict[str, Any], person: str, lang: str, games: int,
+               seed: int) -> CampaignTable:
+    """The person's ladder for the game's parameters (``params`` loaded, ``given`` as --resume stores them)."""
+    return CampaignTable.open(store, params["pack"], given["pack"], person, lang, games, seed)
+
+
+def resume_table(store: Store, live: LiveGame, stored: dict[str, Any], handle: str, lang: str,
+                 config: dict[str, Any]) -> CampaignTable:
+    """The ladder a stored campaign game belongs to (its run's ``config``), carrying that game on first."""
+    return CampaignTable(store, live.game.pack, stored["pack"], handle, lang, int(config["games_per_level"]),
+                         int(config["seed"]), first=live)
+
+
+def home_table(store: Store, settings: Any) -> Callable[[str], CampaignTable]:
+    """Home's campaign: the built-in default pack's ladder, where the person left it."""
+    settings.params, settings.game = {"pack": load_pack(DEFAULT_PACK)}, None
+    return lambda person: CampaignTable.open(store, settings.params["pack"], DEFAULT_PACK, person, settings.lang,
+                                             DEFAULT_GAMES, 0)
