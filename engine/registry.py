@@ -138,6 +138,9 @@ class GameInfo:
     # Whether ``mc:K:peek`` can play it: a compiled path that starts from the true state (opponents/spec.py).
     peek: bool = False
     variant_of: Variant | None = None           # reached through another game's flag, not as a game of its own
+    # A ladder a person climbs against stronger opponents (``play --campaign``, home's "campaign"
+    # choice); its ladder and table are the game's app side (``tcgtui.games.<id>.campaign``).
+    campaign: bool = False
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -333,6 +336,9 @@ class GameSpec:
     # (state, catalog) -> sentences the replay viewer shows beside the log at each step, for a game
     # whose position it has no picture of (a plug-in's game): the heap, the score...
     replay_facts: Callable[[Any, Any], list[str]] | None = None
+    # (game) -> the pack it was built from, for a game that has one (the card game): a run's identity
+    # records its content hash, a resume or replay refuses a pack that changed, its languages bound --lang.
+    pack_of: Callable[[Any], Any] | None = None
     store: StoreHooks = StoreHooks()
     report: ReportHooks = ReportHooks()
     bench: BenchHooks = BenchHooks()
@@ -346,6 +352,10 @@ class GameSpec:
 
     def game(self, params: Mapping[str, Any] | None = None) -> Game:
         return self.make(self.info.resolve(params))
+
+    def pack(self, game: Any) -> Any:
+        """The pack ``game`` was built from (``pack_of``); None for a game without one."""
+        return self.pack_of(game) if self.pack_of is not None else None
 
     def reference(self, name: str) -> Reference | None:
         return next((r for r in self.references if r.name == name), None)
@@ -422,4 +432,4 @@ def get(game_id: str) -> GameSpec:
     return spec
 
 
-DEFAULT = "tcg"
+DEFAULT = "tcg"      # the default value of the user's setting ``game`` (tcgtui.config.default_game)

@@ -1,10 +1,11 @@
 """All text a person or a model reads, one folder per language.
 
 A language is a folder of TOML files (``meta.toml`` names it and gives its
-direction and plural rules); each game of the arena other than the card game
-has a subfolder of its own, read under the game's id (``grid/prompts.toml``
-gives the keys ``grid.prompts.*``).  Adding a language means adding a folder; this
-module only loads and formats, it holds no text of its own.
+direction and plural rules); each game of the arena has a subfolder of its own,
+read under the game's id (``grid/prompts.toml`` gives the keys ``grid.prompts.*``)
+unless a file names its prefix (``_prefix = "cards"``: the card game's older
+keys).  Adding a language means adding a folder; this module only loads and
+formats, it holds no text of its own.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ ROOT = Path(__file__).parent
 DEFAULT = "en"
 EXTRA_ENV = "TCGTUI_LOCALES"   # more folders holding language folders, ':'-separated
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+# A game's file may name the prefix its keys are read under instead of "<game>.<file>": the card
+# game's keys kept the names they had at the root, which its recorded prompt versions hash.
+PREFIX_KEY = "_prefix"
 
 
 class LocaleError(Exception):
@@ -165,10 +169,12 @@ def load(code: str = DEFAULT) -> Catalog:
         if path.name != "meta.toml":
             _flatten(path.stem, _read(path), entries)
     for path in sorted(folder.glob("*/*.toml")):          # a game's own folder: keys "<game>.<file>.<key>"
-        _flatten(f"{path.parent.name}.{path.stem}", _read(path), entries)
+        table = _read(path)
+        _flatten(str(table.pop(PREFIX_KEY, f"{path.parent.name}.{path.stem}")), table, entries)
     for root in plugin_roots():                           # games from other packages bring their own
         for path in sorted((root / code).glob("*/*.toml")):
-            _flatten(f"{path.parent.name}.{path.stem}", _read(path), entries)
+            table = _read(path)
+            _flatten(str(table.pop(PREFIX_KEY, f"{path.parent.name}.{path.stem}")), table, entries)
     plural = {k: PluralRule.parse(v) for k, v in meta.get("plural", {}).items()}
     fallback = load(DEFAULT) if code != DEFAULT else None
     return Catalog(code, meta["name"], meta.get("direction", "ltr") == "rtl", plural, entries, fallback)

@@ -72,15 +72,9 @@ class SeatContext:
 
     seat: int
     game_seed: int
-    pack: Any = None          # card games: the pack, whose card data agents may read
     lang: str = "en"
-    game: Any = None          # the Game (engine.core.Game); built from the pack when only that is given
+    game: Any = None          # the Game (engine.core.Game), without its secrets (Game.public)
     options: dict[str, Any] = field(default_factory=dict)   # game-level settings for players (prompt style)
-
-    def __post_init__(self) -> None:
-        if self.game is None and self.pack is not None:
-            from tcgtui.engine import registry
-            object.__setattr__(self, "game", registry.get(registry.DEFAULT).make({"pack": self.pack}))
 
 
 def agent_rng(game_seed: int, seat: int, salt: str = "agent") -> random.Random:

@@ -13,6 +13,7 @@ import argparse
 from typing import Any, Iterable
 
 from tcgtui import locales
+from tcgtui.config import default_game
 from tcgtui.engine import registry
 from tcgtui.engine.registry import GameSpec, Param, ParamError, UnknownGame
 from tcgtui.errors import UserError
@@ -22,7 +23,7 @@ from tcgtui.referee import ready
 def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog,
                        games: Iterable[GameSpec] | None = None) -> None:
     """--game, --param and the flags of the parameters of ``games`` (default: every game)."""
-    p.add_argument("--game", default=registry.DEFAULT, metavar="ID", help=text.t("arena.game"))
+    p.add_argument("--game", default=default_game(), metavar="ID", help=text.t("arena.game"))
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("arena.param"))
     add_param_flags(p, text, games)
 
@@ -107,7 +108,7 @@ def param_flag(name: str) -> str:
 
 
 def _file_loaders() -> dict[str, Any]:
-    from tcgtui.packs import load_pack, read_deck
+    from tcgtui.games.tcg.packs import load_pack, read_deck
     from tcgtui.questions import load_set
     from tcgtui.upstream import load as load_upstream
     return {"upstream": load_upstream, "pack": lambda flag, name: load_pack(name), "deck": read_deck, "questions": load_set,
@@ -136,7 +137,7 @@ def build_game(spec: GameSpec, params: dict[str, Any]) -> Any:
 
 
 def game_from_args(args: argparse.Namespace) -> tuple[GameSpec, Any]:
-    spec = variant(game_spec(getattr(args, "game", None) or registry.DEFAULT), args)
+    spec = variant(game_spec(getattr(args, "game", None) or default_game()), args)
     game = build_game(spec, given_params(args, spec))
     ready(spec, game)
     return spec, game

@@ -29,7 +29,7 @@ async def check_contexts(game: Game, specs: Iterable[str], options: dict[str, An
         agent = make_agent(spec, **options)
         try:
             for lang in langs:
-                agent.start(SeatContext(seat, seed, getattr(game, "pack", None), lang, game.public(),
+                agent.start(SeatContext(seat, seed, lang, game.public(),
                                         dict(game_options or {})))
                 await agent.check_fits(obs)
         finally:

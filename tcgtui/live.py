@@ -62,7 +62,7 @@ class LiveGame:
         """Rebuild an unfinished game from its seed and moves (and its game's parameters)."""
         resume = row.record.get(RESUME_KEY) or {}
         game = rebuild_game(row, resume)
-        pack = getattr(game, "pack", None)
+        pack = registry.get(game.name).pack(game)
         if pack is not None and pack.hash != (row.pack_hash or row.game_params.get("pack_hash")):
             raise UserError(locales.load().t("humans.pack_changed", pack=pack.id, source=pack.source, game=row.id,
                                              now=pack.short_hash, then=(row.pack_hash or "")[:12]))
@@ -104,7 +104,7 @@ def resume_source(resume: dict[str, Any], row: GameRow) -> tuple[str, dict[str, 
     Games saved before the arena kept only their pack: ``{"pack": ..., "vs": ...}``."""
     if "game" in resume:
         return str(resume["game"]), dict(resume.get("params") or {})
-    return registry.DEFAULT, {"pack": resume.get("pack") or row.pack_id or row.game_params.get("pack")}
+    return row.game, {"pack": resume.get("pack") or row.pack_id or row.game_params.get("pack")}
 
 
 def rebuild_game(row: GameRow, resume: dict[str, Any]) -> Any:

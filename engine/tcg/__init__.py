@@ -112,10 +112,10 @@ PARAMS = (Param("pack", str, "community", kind="pack", flag="--pack", metavar="D
           Param("opp_deck", str, "", kind="deck", flag="--opp-deck", metavar="FILE", help_key="arena.opp_deck"),
           PROTOCOL, UPSTREAM, SEED_LOOP)
 
-register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",), peek=True),
+register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",), peek=True, campaign=True),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
                   rules_text=_rules_text, references=SEED_REFERENCES, seed_tables=_seed_tables,
-                  store=StoreHooks(move_kind=_move_kind),
+                  pack_of=lambda game: game.pack, store=StoreHooks(move_kind=_move_kind),
                   report=ReportHooks(layout=REPORT_LAYOUT, meta=_report_meta,
                                      notes={"decay": "decay", "summary": "decisions", "error_patterns": "patterns",
                                             "quarters": "quarters"}),

@@ -7,8 +7,8 @@ card name between ``<BEGIN_MOVE>`` and ``<END_MOVE>`` (``soft`` parsing also
 takes the last card named).  The prompt version hashes every template a prompt
 is made of, so a changed word shows up in the records.
 
-All text comes from the locale catalog handed in (``locales/<lang>/prompts.toml``,
-``events.toml``, ``rules.toml``, ``cards.toml``): the engine loads nothing.
+All text comes from the locale catalog handed in (``locales/<lang>/tcg/prompts.toml``,
+``events.toml``, ``card_rules.toml``, ``cards.toml``): the engine loads nothing.
 The loop that talks to the model is ``opponents.llm``'s, shared by every game.
 """
 
@@ -59,13 +59,13 @@ def matcher(pack: C.Pack) -> CardMatcher:
 
 
 def rules_text(text: Any, pack: C.Pack, deck_lists: bool = False) -> str:
-    """The game's rules text (``locales/<lang>/rules.toml``) with this pack's numbers.
+    """The game's rules text (``locales/<lang>/tcg/card_rules.toml``) with this pack's numbers.
 
     One sentence per line in reading order; a blank line between sections.
     """
     sentences = rules_sentences(text, pack, deck_lists)
     if not sentences:
-        raise _locale_error(text, f"locales/{text.code}: no rules text (rules.toml) for the prompt")
+        raise _locale_error(text, f"locales/{text.code}: no rules text (tcg/card_rules.toml) for the prompt")
     lines: list[str] = []
     section = None
     for key, sentence in sentences:

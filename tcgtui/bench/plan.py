@@ -57,8 +57,12 @@ def agent_seat(index: int, seats: int = 2) -> int:
 
 
 def identity(game: Game, seed: int) -> dict[str, Any]:
-    """What a run is: the game, its setup and the seed (a card game by its pack's content)."""
-    pack = getattr(game, "pack", None)
+    """What a run is: the game, its setup and the seed (a game with a pack by its pack's content)."""
+    from tcgtui.engine import registry           # deferred, like game_deal_seed's
+    try:
+        pack = registry.get(game.name).pack(game)
+    except registry.UnknownGame:                 # a game made outside the registry (a test's own)
+        pack = None
     if pack is not None:
         out = {"game": game.name, "pack": {"id": pack.id, "version": pack.version, "hash": pack.hash},
                "seed": seed}

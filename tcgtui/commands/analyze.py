@@ -31,7 +31,7 @@ async def _pick(spec: str, game: object, state: object, seed: int) -> str:
     agent = make_agent(spec)
     try:
         seat = state.current_player  # type: ignore[attr-defined]
-        agent.start(SeatContext(seat, seed, getattr(game, "pack", None), "en", game.public()))
+        agent.start(SeatContext(seat, seed, "en", game.public()))
         obs = state.observation(seat)  # type: ignore[attr-defined]
         agent.begin_turn(obs.turn)
         decision = await agent.decide(obs, [])

@@ -145,7 +145,7 @@ async def _describe(specs: list[str], langs: list[str], game: Game, options: dic
         try:
             players[spec] = {}
             for lang in langs:
-                agent.start(SeatContext(0, 0, getattr(game, "pack", None), lang, game.public(), game_options))
+                agent.start(SeatContext(0, 0, lang, game.public(), game_options))
                 players[spec][lang] = agent.describe()
         finally:
             await agent.aclose()
@@ -192,7 +192,7 @@ def plan_cells(agents: list[str], opponents: list[str], langs: list[str], seats:
 
 def _languages(args: argparse.Namespace, game: Game) -> list[str]:
     text = locales.load()
-    pack = getattr(game, "pack", None)
+    pack = registry.get(game.name).pack(game)
     have = set(locales.available()) & (set(pack.languages) if pack is not None else set(locales.available()))
     langs = [lang.strip() for lang in args.lang.split(",")]
     for lang in langs:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tcgtui import locales
 from tcgtui.arena import variants
+from tcgtui.config import default_game
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.report import COMMON, SECTIONS
@@ -24,7 +25,7 @@ FORMATS = ("table", "md", "csv", "json", "seed")
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    p.add_argument("--game", default="tcg", metavar="ID", help=text.t("cmd_report.game"))
+    p.add_argument("--game", default=default_game(), metavar="ID", help=text.t("cmd_report.game"))
     p.add_argument("--run", nargs="+", action="extend", metavar="NAME", help=text.t("cmd_report.run"))
     add_db_argument(p, text)
     p.add_argument("--format", choices=FORMATS, default="table", help=text.t("cmd_report.format"))

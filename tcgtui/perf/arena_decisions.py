@@ -30,7 +30,7 @@ async def _times(spec: str, game, repeats: int) -> list[float]:
         for i in range(repeats + 1):
             state = game.new_state(i)
             seat = state.current_player
-            agent.start(SeatContext(seat, i, None, "en", game.public()))
+            agent.start(SeatContext(seat, i, "en", game.public()))
             obs = state.observation(seat)
             agent.begin_turn(obs.turn)
             started = time.perf_counter()

@@ -89,7 +89,7 @@ def rebuild(row: GameRow) -> Any:
         game = rebuild_game(row, resume)
     else:
         game = rebuild_game(row, {"game": row.game, "params": stored_params(row)})
-    pack = getattr(game, "pack", None)
+    pack = registry.get(row.game).pack(game)
     stored_hash = row.pack_hash or row.game_params.get("pack_hash")
     if pack is not None and stored_hash and pack.hash != stored_hash:
         raise UserError(locales.load().t("humans.pack_changed", pack=pack.id, source=pack.source, game=row.id,

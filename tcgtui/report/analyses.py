@@ -294,7 +294,7 @@ class Report:
     sections: dict[str, list[Row]] = field(default_factory=dict)
     layout: list[str] = field(default_factory=list)          # the sections shown by default, in order
     notes: list[str] = field(default_factory=list)           # note keys, in order
-    game: str = registry.DEFAULT
+    game: str = ""                                           # the game's id (set by build)
     meta: dict[str, Any] = field(default_factory=dict)       # game-specific keys for JSON and the notes
     extra: dict[str, registry.SeedTable] = field(default_factory=dict)   # the seeds' tables, built when asked
     games: list[Game] = field(default_factory=list)
@@ -320,7 +320,7 @@ def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple
     kept apart (``tcgtui.report.grouping``) and the report says what it grouped by; ``anchor``: a
     player every rating table fixes at 1000 (``ratings.FIRST``: the first by name), else the mean."""
     from tcgtui.report import extra, grouping
-    spec = spec or registry.get(registry.DEFAULT)
+    spec = spec or registry.get(games[0].game)             # no spec: the games' own (never empty then)
     context = context or extra.Context()
     varied: list[str] = []
     if by is not None:

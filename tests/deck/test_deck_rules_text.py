@@ -72,7 +72,7 @@ def test_default_games_keep_their_rules_and_prompt_version(community, lang):
 
 
 def test_a_model_in_a_deck_list_game_reads_the_deck_list_rules(tmp_path: Path) -> None:
-    from tcgtui.packs import load_pack
+    from tcgtui.games.tcg.packs import load_pack
     frontier = load_pack("frontier")
     ids = [c.id for c in frontier.cards]
     mine = write_deck(tmp_path / "mine.toml", ids[:10] * 2)

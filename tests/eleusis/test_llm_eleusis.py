@@ -73,7 +73,7 @@ def test_free_text_without_a_translator_refuses_to_start():
     with ChatServer(policy=game_policy("eleusis")) as server:
         agent = llm_agent(server)
         with pytest.raises(OptionError, match="--judge llm:MODEL"):
-            agent.start(SeatContext(0, 0, None, "en", game))
+            agent.start(SeatContext(0, 0, "en", game))
         run(agent.aclose())
 
 

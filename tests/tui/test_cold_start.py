@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import asyncio, sys
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.tui.app import HUMAN, Settings, TcgApp
 
 async def main():

@@ -10,7 +10,7 @@ import pytest
 from tcgtui import locales
 from tcgtui.engine.core import Match
 from tcgtui.engine.tcg import TcgGame
-from tcgtui.tui.narration import SPECTATOR, narrate
+from tcgtui.tui.games.tcg.narration import SPECTATOR, narrate
 
 HARAKAT = re.compile("[\u064B-\u0652]")
 

@@ -35,8 +35,7 @@ from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Line, Piece
 from tcgtui.tui.games import register
-from tcgtui.tui.games.base import BoardPanel, GameScreen
-from tcgtui.tui.narration import SPECTATOR
+from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.widgets.log import BattleLog

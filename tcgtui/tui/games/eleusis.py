@@ -34,8 +34,7 @@ from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
 from tcgtui.tui.games import register
 from tcgtui.tui.keys import keys
-from tcgtui.tui.games.base import BoardPanel, GameScreen
-from tcgtui.tui.narration import SPECTATOR
+from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar, TopBar

@@ -36,7 +36,7 @@ from tcgtui.tui.widgets.title import TitleBar
 SEARCH = ("mc:100", "mc:1000", "mcts:1000", "random")     # mc:100 first: the default of tcgtui play
 LLM = "llm:"
 ALONE = "-"           # a one-seat game (Eleusis): the person plays alone
-CAMPAIGN = "campaign"     # the card game's ladder (tcgtui play --campaign)
+CAMPAIGN = "campaign"     # the game's ladder, where it has one (GameInfo.campaign; tcgtui play --campaign)
 SEATS = ("1", "2")
 RACE = "race:"            # a one-seat game raced against a player on the same deal (tcgtui play --race)
 RACED = ("eleusis",)      # the games whose screen shows a race's rival
@@ -94,7 +94,7 @@ def opponents_for(game_id: str) -> list[str]:
         if builder(parsed.kind) is not None:
             out.append(s)
     models = registry_models() if "llm:MODEL" in grammars(spec) else []
-    return out + models + [LLM] + ([CAMPAIGN] if game_id == registry.DEFAULT else [])
+    return out + models + [LLM] + ([CAMPAIGN] if spec.info.campaign else [])
 
 
 def titled(box: Widget, text: str, direction: Direction) -> None:
@@ -327,8 +327,9 @@ class HomeScreen(LocalizedScreen[None]):
         from tcgtui.arena import game_name
         from tcgtui.tui.games import has_screen
         english = locales.load("en")          # one order in every language: the default game, then by name
-        shown = [s for s in registry.games() if has_screen(s.id)]
-        self.games = [s.id for s in sorted(shown, key=lambda s: (s.id != registry.DEFAULT, game_name(s, english)))]
+        from tcgtui.config import default_game
+        shown, first = [s for s in registry.games() if has_screen(s.id)], default_game()
+        self.games = [s.id for s in sorted(shown, key=lambda s: (s.id != first, game_name(s, english)))]
         self.everyone = False
         self.standings: list[Any] = []
 
@@ -515,7 +516,7 @@ class HomeScreen(LocalizedScreen[None]):
         from tcgtui.opponents.human import HUMAN
         settings = self.host.settings
         settings.game_id = self.query_one("#games", ChoiceList).value
-        settings.params = {}
+        settings.params, settings.game, settings.given = {}, None, {}
         seat = self.query_one("#seats", ChoiceList).value      # ALONE in one-seat games
         hub = settings.hub
         settings.rival, settings.keep_rival = "", None

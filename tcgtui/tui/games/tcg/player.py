@@ -9,7 +9,7 @@ from textual.widget import Widget
 
 from tcgtui.tui.bidi_text import Line, Piece
 from tcgtui.tui.widgets import Localized
-from tcgtui.tui.widgets.cards import card_pack
+from tcgtui.tui.games.tcg.cards import card_pack
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from tcgtui.engine.tcg import cards as C
 from tcgtui.engine.tcg.describe import card_text
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.widgets import Localized
-from tcgtui.tui.widgets.cards import Slot, card_pack, champion_status, stat_style
+from tcgtui.tui.games.tcg.cards import Slot, card_pack, champion_status, stat_style
 
 
 class DetailPane(Localized, Widget):

@@ -13,8 +13,8 @@ from tcgtui.engine.core import Event
 from tcgtui.engine.tcg.cards import Pack
 from tcgtui.locales import Catalog
 from tcgtui.engine.tcg.narrator import Narrator
+from tcgtui.tui.games.base import SPECTATOR
 
-SPECTATOR = -1
 SILENT = ("end_turn",)
 
 

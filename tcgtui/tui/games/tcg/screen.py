@@ -25,13 +25,13 @@ from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
 from tcgtui.tui.games import register
 from tcgtui.tui.games.base import Column, GameScreen
-from tcgtui.tui.narration import narrate
+from tcgtui.tui.games.tcg.narration import narrate
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
-from tcgtui.tui.widgets.cards import BOARD, HAND, TRICK, CardRow, Picked, Slot
-from tcgtui.tui.widgets.detail import DetailPane
+from tcgtui.tui.games.tcg.cards import BOARD, HAND, TRICK, CardRow, Picked, Slot
+from tcgtui.tui.games.tcg.detail import DetailPane
 from tcgtui.tui.widgets.log import BattleLog
-from tcgtui.tui.widgets.player import HiddenCards, PlayerBar, PlayerState
+from tcgtui.tui.games.tcg.player import HiddenCards, PlayerBar, PlayerState
 from tcgtui.tui.widgets.stream import StreamPanel
 from tcgtui.tui.widgets.text import Caption
 
@@ -93,7 +93,7 @@ class BoardScreen(GameScreen):
         out = dict(params)
         pack = out.get("pack")
         if not isinstance(pack, Pack):
-            from tcgtui.packs import DEFAULT_PACK, load_pack
+            from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
             out["pack"] = load_pack(pack or DEFAULT_PACK)
         return out
 
