@@ -14,8 +14,8 @@ from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.games import register
-from tcgtui.tui.games.base import GameScreen
-from tcgtui.tui.narration import SPECTATOR
+from tcgtui.tui.games.base import SPECTATOR, GameScreen
+
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.widgets.log import BattleLog
 
