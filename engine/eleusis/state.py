@@ -13,7 +13,7 @@ from typing import Any
 from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
 from tcgtui.engine.eleusis import seeddeal
 from tcgtui.engine.eleusis.cards import Card, parse_card, shoe
-from tcgtui.engine.eleusis.judge import Verdict, accepts, judge
+from tcgtui.engine.eleusis.judge import Verdict, accepts, judge, seed_walk
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
@@ -156,6 +156,8 @@ class EleusisState(GameState[str]):
             guess = compile_rule(code or "")
         except RuleError as exc:
             return Verdict(False, True, None, exc)
+        if self.protocol == SEED:
+            return seed_walk(self.rule, guess, mainline)
         return judge(self.rule, guess, mainline, seed=f"{self.seed}:{turn}")
 
     def _finish(self, reason: str, score: int) -> list[Event]:
