@@ -16,7 +16,7 @@ from tcgtui.engine.eleusis.game import DRAWN, FORMATS, EleusisGame
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
 from tcgtui.engine.eleusis.seeddeal import BASE
-from tcgtui.engine.protocols import PROTOCOL, UPSTREAM
+from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM
 from tcgtui.engine.registry import AGENT, LIST, SCORE, GameInfo, GameSpec, Param, Reference, register
 
 __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
@@ -24,6 +24,11 @@ __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
 
 def _prompter(game: Any, catalog: Any, seat: int = 0, style: str | None = None) -> Any:
     from tcgtui.engine.eleusis.prompter import EleusisPrompter
+    if getattr(game, "protocol", None) == SEED:          # the seed's own prompt, from the user's checkout
+        from tcgtui.engine.eleusis.seedprompt import REPOSITORY, SeedPrompter, WordingError
+        if game.seed_wording is None:
+            raise WordingError(catalog.t("eleusis.games.seed_upstream_needed", repository=REPOSITORY))
+        return SeedPrompter(game, catalog, game.seed_wording)
     return EleusisPrompter(game, catalog, seat, style)
 
 

@@ -181,16 +181,18 @@ class EleusisState(GameState[str]):
     def observation(self, seat: int) -> EleusisObservation:
         return EleusisObservation(
             seat=seat, turn=self.turns + 1, legal_moves=tuple(self.legal_moves()),
-            hand=tuple(c.text() for c in sorted(self.hand)),
+            hand=tuple(c.text() for c in (self.hand if self.protocol == SEED else sorted(self.hand))),
             board=tuple((None if c is None else c.text(), tuple(x.text() for x in r)) for c, r in self.board),
             plays=tuple((c.text(), a) for c, a in self.plays), failed_guesses=tuple(self.failed),
             max_turns=self.max_turns, deck_left=len(self.deck), guess_format=self.guess_format,
-            outcome=self._outcome, protocol=self.protocol)
+            outcome=self._outcome, protocol=self.protocol,
+            round_seed=self.deck_seed if self.protocol == SEED else None)
 
     @classmethod
     def from_observation(cls, obs: EleusisObservation, rule: Rule, deck: list[Card], seed: int) -> EleusisState:
         """The seat's view made whole with a rule and a deck it cannot see (``Game.resample``)."""
-        state = cls(rule, seed, obs.guess_format, obs.max_turns, deal=False, protocol=obs.protocol)
+        state = cls(rule, seed, obs.guess_format, obs.max_turns, deal=False, protocol=obs.protocol,
+                    deck_seed=obs.round_seed)
         state.hand = [parse_card(c) for c in obs.hand]
         state.board = [[None if c is None else parse_card(c), [parse_card(x) for x in r]] for c, r in obs.board]
         state.plays = [(parse_card(c), a) for c, a in obs.plays]

@@ -3,6 +3,7 @@
     python seed_code.py CHECKOUT RULES.json ROUNDS BASE
     python seed_code.py CHECKOUT RULES.json verdicts < CASES.json
     python seed_code.py CHECKOUT - walks < WALKS.json
+    python seed_code.py CHECKOUT - prompts < ROUND.json
 
 Nothing of the seed is copied here: its modules are imported from the checkout
 (``src/eleusis/game``, without the package's heavy ``__init__``), its round-seed
@@ -14,6 +15,8 @@ the seed's judge (``RuleValidator.check_equivalence_by_simulation``, its configu
 from simulation seed 42) on each ``[secret code, guessed code, mainline]`` case: ``[verdict, walk, step, card]``,
 those of the first disagreement its message names, counted from 1 (null when the rules agree; the card
 null when a rule raised).
+With ``prompts``, the seed's action prompt before each turn of a round (``{"code", "seed", "turns"}``,
+each turn ``[hand index, reasoning summary, failed guess or null]``), built as its player builds it.
 Its rule-library module needs pydantic, which the walk never uses: an empty stand-in is put in its place.
 """
 
@@ -100,6 +103,33 @@ def walks(checkout: str, cases: list) -> list:
     return out
 
 
+def prompts(checkout: str, case: dict) -> list:
+    logging.disable(logging.CRITICAL)
+    src = Path(checkout) / "src" / "eleusis"
+    for name, path in (("eleusis", src), ("eleusis.game", src / "game"), ("eleusis.prompts", src / "prompts")):
+        _package(name, path)
+    engine = importlib.import_module("eleusis.game.engine")
+    state_mod = importlib.import_module("eleusis.game.state")
+    action = importlib.import_module("eleusis.prompts.action")
+    game = engine.GameEngine(state_mod.GameState("p"), engine.Rule("", case["code"]), rule_compiler_client=None,
+                             hand_size=12, wrong_guess_penalty=2)
+    game.setup_game(round_seed=case["seed"])
+    state, history, out = game.state, [], []
+    for turn, (index, reasoning, failed) in enumerate(case["turns"], start=1):
+        state.turn_number = turn
+        hand = state.player.hand.get_all_cards()
+        out.append(action.get_action_prompt(action.ActionPromptContext(
+            compact_board=state.to_compact_string(), hand_cards=[c.to_dict() for c in hand], play_history=history,
+            failed_guesses=state.failed_rule_guesses, current_turn=turn, max_turns=30,
+            failed_guess_count=game.failed_guess_count, hand_size=12, wrong_guess_penalty=2)))
+        result = game.play_turn(engine.PlayCardAction(hand[index]))
+        history.append({"card": result["card"], "accepted": result["accepted"], "reasoning_summary": reasoning})
+        if failed:
+            state.record_failed_guess(failed)
+            game.failed_guess_count += 1
+    return out
+
+
 def main(checkout: str, rules_path: str, rounds: int, base: int) -> list:
     src = Path(checkout) / "src" / "eleusis"
     _package("eleusis", src)
@@ -125,7 +155,9 @@ def main(checkout: str, rules_path: str, rounds: int, base: int) -> list:
 
 
 if __name__ == "__main__":
-    if sys.argv[3] == "walks":
+    if sys.argv[3] == "prompts":
+        print(json.dumps(prompts(sys.argv[1], json.load(sys.stdin)), ensure_ascii=False))
+    elif sys.argv[3] == "walks":
         print(json.dumps(walks(sys.argv[1], json.load(sys.stdin)), ensure_ascii=False))
     elif sys.argv[3] == "verdicts":
         print(json.dumps(verdicts(sys.argv[1], sys.argv[2], json.load(sys.stdin))))
