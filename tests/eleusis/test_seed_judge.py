@@ -93,3 +93,29 @@ def test_the_seeds_own_rules_get_the_seeds_verdicts_from_tcgtuis_library():
     want = seed_says(cases)
     got = [where(compiled(i), compiled(j), list(start)) for i, j in pairs for start in starts]
     assert got == want
+
+
+def test_released_formal_guesses_are_judged_again_and_counted(tmp_path):
+    """``seed_rejudge.py`` on a results file in the seed's shape (fixture rule 0 is tcgtui's library rule 0)."""
+    sys.path.insert(0, str(HERE))
+    try:
+        from seed_rejudge import rejudge
+    finally:
+        sys.path.remove(str(HERE))
+    (tmp_path / "rules.json").write_text((FIXTURES / "seed_rules.json").read_text(encoding="utf-8"), encoding="utf-8")
+
+    def turn(n, code, correct, shadow=False, accepted=True):
+        return {"turn_number": n, "mainline_state": "4♠ [J♥] 2♥", "action_result": {"card": "8♦", "accepted": accepted},
+                "guess_attempt": {"guess": "words", "guessed_code": code, "correct": correct, "shadow": shadow}}
+    rounds = [{"rule_name": "fixture_0", "turns": [
+        turn(1, "return card.rank % 2 == 0", True), turn(2, "return True", False),
+        turn(3, "return card.suit.suit_name == 'hearts'", False), turn(4, "return True", True, shadow=True),
+        turn(5, "return card.rank % 2 == 0 and len(mainline) > 3", True, accepted=False),
+        {"turn_number": 6, "mainline_state": "4♠", "action_result": {}, "guess_attempt": None}]}]
+    (tmp_path / "results" / "run" / "m").mkdir(parents=True)
+    (tmp_path / "results" / "run" / "m" / "results.json").write_text(json.dumps({"rounds": rounds}), encoding="utf-8")
+    got = rejudge(tmp_path, "run")
+    assert {k: got[k] for k in ("guesses", "same", "differ", "outside_language", "published_right",
+                                "reproduced_right")} == {"guesses": 4, "same": 2, "differ": 1, "outside_language": 1,
+                                                         "published_right": 2, "reproduced_right": 1}
+    assert got["differences"] == [["m", "fixture_0", 5, True]]     # a mainline of 2 (its 8♦ rejected): never > 3
