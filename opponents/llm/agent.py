@@ -13,7 +13,10 @@ depends on the game (``GameInfo.invalid``):
 
 - ``agent`` (the card game): re-prompt with the reason up to ``invalid_retries``
   times within the decision, then play a random legal move from the agent's
-  seeded RNG (told to the model next turn) or forfeit.
+  seeded RNG (told to the model next turn) or forfeit.  A prompter that plays a seed's own player
+  (Eleusis under ``--protocol seed``) may set ``attempts`` (requests per decision), ``fresh_retries``
+  (ask again with the prompter's ``invalid`` message alone, a reply cut at the token limit counting as
+  unusable) and ``fallback_move(obs)`` (its own random move, whatever ``fallback`` says).
 - ``rules`` (grid games): one request per decision; an unusable reply is
   returned as ``Decision("", info, invalid=<kind>, raw=<reply>)`` for the game's
   rules to count (``GameState.apply_invalid``), and the next decision's prompt
