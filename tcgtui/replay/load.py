@@ -14,7 +14,7 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
-from tcgtui.engine.core import INVALID, Event, GameRecord, Match
+from tcgtui.engine.core import INVALID, Event, Game, GameRecord, Match
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, rebuild_game
 from tcgtui.store import IN_PROGRESS, DecisionRow, GameRow, Store
@@ -38,7 +38,7 @@ class Step:
 @dataclass
 class Replay:
     row: GameRow
-    game: Any
+    game: Game
     steps: list[Step]
 
     @property

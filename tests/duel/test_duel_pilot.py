@@ -53,8 +53,8 @@ def test_the_duel_has_its_screen() -> None:
 @pytest.mark.parametrize("opponent", ["puzzler", "llm:fake"])
 @pytest.mark.parametrize("lang", ["en", "ar"])
 async def test_a_person_proposes_and_solves_by_keys(lang: str, opponent: str) -> None:
-    from tcgtui.opponents.llm.testserver import ChatServer, duel_policy
-    with ChatServer(policy=duel_policy(seed=2)) as server:
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
+    with ChatServer(policy=game_policy("duel", seed=2)) as server:
         options = {"base_url": server.base_url, "max_retries": 0, "api_key": "sk-test"}
         await person_against(duel_app(lang, opponent, **(options if opponent.startswith("llm:") else {})), lang)
 
@@ -100,9 +100,9 @@ async def person_against(app: ArenaApp, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 async def test_watching_a_model_duel_streams_its_replies(lang: str) -> None:
-    from tcgtui.opponents.llm.testserver import ChatServer, duel_policy
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
     from tcgtui.tui.widgets.stream import StreamPanel
-    with ChatServer(policy=duel_policy(seed=4)) as server:
+    with ChatServer(policy=game_policy("duel", seed=4)) as server:
         options = {"base_url": server.base_url, "stream": True, "max_retries": 0, "api_key": "sk-test"}
         app = ArenaApp(Settings(("llm:fake", "puzzler"), game_id="duel", params={"rounds": 2, "check_timeout": 3},
                                 lang=lang, seed=5, pause=0.0, agent_options=options))

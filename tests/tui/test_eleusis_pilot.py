@@ -204,9 +204,9 @@ async def test_the_home_screen_opens_eleusis_alone() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 async def test_with_a_judge_a_person_guesses_in_words_through_the_real_test_server(lang: str) -> None:
-    from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
     words = {"en": "even ranks only", "ar": "الرتب الزوجية فقط"}[lang]
-    with ChatServer(policy=eleusis_policy(translations={words: EVEN})) as server:
+    with ChatServer(policy=game_policy("eleusis", translations={words: EVEN})) as server:
         app = ArenaApp(Settings((HUMAN,), game_id="eleusis", params={"rule": 0}, lang=lang, seed=3, pause=0.0,
                                 agent_options={"judge": "llm:translator", "base_url": server.base_url}))
         async with app.run_test(size=(120, 40)) as pilot:
@@ -307,8 +307,8 @@ async def test_race_the_scientist_plays_the_same_deal_out_of_sight_until_both_ro
 
 
 async def test_race_against_a_model_through_the_real_test_server(db: Path) -> None:
-    from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
-    policy = eleusis_policy(3, rule="return card.color == 'red'", guess_from=2, confidence=8)
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
+    policy = game_policy("eleusis", 3, rule="return card.color == 'red'", guess_from=2, confidence=8)
     with ChatServer(policy=policy) as server, Store(db) as store:
         app = app_for(store, "--game", "eleusis", "--param", "rule=7", "--param", "guess_format=code",
                       "--race", "llm:fake", "--base-url", server.base_url, "--name", "ada", "--seed", "3")
