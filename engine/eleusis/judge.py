@@ -28,6 +28,7 @@ from tcgtui.engine.eleusis.rulelang import BUDGET, MAX_STEPS, Rule, RuleError
 CONTINUATIONS = 100
 STEPS = 40
 SEED_SIMULATION = 42           # the seed's configured simulation seed (rule_compiler.simulation_seed)
+SEED_WALK = "seed-walk"        # ``remembered``'s seed for a verdict of ``seed_walk`` (a round's seeds have a ':')
 RANK_MAJOR: tuple[Card, ...] = tuple(Card(r, s) for r in range(1, 14) for s in SUITS)   # the seed's card order
 VERDICT_STEPS = 40_000_000     # the guess's steps over a whole verdict (about 10 s; the library's rules need at most 8 million)
 
@@ -143,3 +144,31 @@ def seed_walk(truth: Rule, guess: Rule, mainline: Sequence[Card], simulations: i
                 break
             line.append(rng.choice(accepted))
     return Verdict(True, False)
+
+KEEP = 8        # verdicts kept (a person's guess: judged apart, then found again by the round's move)
+_kept: dict[tuple[Rule, Rule, tuple[Card, ...], str], Verdict] = {}
+
+
+def remembered(truth: Rule, guess: Rule, mainline: tuple[Card, ...], seed: str) -> Verdict:
+    """``judge``, its last verdicts kept: the app judges a person's guess in a process of its own on
+    a copy of the round (``kept``, then ``keep`` here), and the round's own move then finds the
+    verdict instead of judging again on the UI's loop (seconds for a rule that reads the mainline).
+    ``seed`` ``SEED_WALK``: the verdict of ``seed_walk`` (``--protocol seed``)."""
+    key = (truth, guess, mainline, seed)
+    verdict = _kept.get(key)
+    if verdict is None:
+        verdict = seed_walk(truth, guess, mainline) if seed == SEED_WALK else judge(truth, guess, mainline, seed=seed)
+        keep([(key, verdict)])
+    return verdict
+
+
+def kept() -> list[tuple[tuple[Rule, Rule, tuple[Card, ...], str], Verdict]]:
+    return list(_kept.items())
+
+
+def keep(verdicts: list[tuple[tuple[Rule, Rule, tuple[Card, ...], str], Verdict]]) -> None:
+    for key, verdict in verdicts:
+        _kept.pop(key, None)
+        _kept[key] = verdict
+    while len(_kept) > KEEP:
+        del _kept[next(iter(_kept))]
