@@ -11,7 +11,7 @@ import time
 
 from tcgtui.engine.deck.analysis import clopper_pearson
 from tcgtui.engine.deck.players import answer
-from tcgtui.questions import load_set
+from tcgtui.games.deck.questions import load_set
 
 
 def main() -> None:

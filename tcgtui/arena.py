@@ -96,7 +96,7 @@ def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
     loaders = None
     for p in spec.info.params:
         if p.kind and isinstance(out.get(p.name), str):
-            loaders = loaders or _file_loaders()
+            loaders = loaders or file_loaders(spec.id)
             flag = param_flag(p.name)
             out[p.name] = loaders[p.kind](flag, out[p.name]) if out[p.name] else None
     return out
@@ -107,12 +107,14 @@ def param_flag(name: str) -> str:
     return next((p.flag for p in flag_params() if p.name == name), f"--param {name}")
 
 
-def _file_loaders() -> dict[str, Any]:
-    from tcgtui.games.tcg.packs import load_pack, read_deck
-    from tcgtui.questions import load_set
+def file_loaders(game_id: str) -> dict[str, Any]:
+    """Parameter kind -> ``loader(flag, value)``: the kinds every game may use (a seed's checkout, a
+    JSON Lines file), then the game's own (``LOADERS`` of its app side's ``resources`` module)."""
+    from tcgtui.games import app_side
     from tcgtui.upstream import load as load_upstream
-    return {"upstream": load_upstream, "pack": lambda flag, name: load_pack(name), "deck": read_deck, "questions": load_set,
-            "jsonl": lambda flag, path: {"path": path, "rows": read_jsonl(path, flag)}}
+    own = app_side(game_id, "resources")
+    return {"upstream": load_upstream, "jsonl": lambda flag, path: {"path": path, "rows": read_jsonl(path, flag)},
+            **(own.LOADERS if own is not None else {})}
 
 
 def read_jsonl(path: str, flag: str) -> list[Any]:

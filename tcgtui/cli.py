@@ -21,8 +21,9 @@ from tcgtui.engine.registry import PluginError
 from tcgtui.errors import UserError
 from tcgtui.opponents.base import OptionError
 
-COMMANDS = ("play", "replay", "watch", "bench", "report", "baseline", "games", "analyze", "cards", "rules", "perf",
-            "eleusis", "duel", "deck", "models")
+# The arena's own commands, in the order ``tcgtui --help`` lists them; a game's own commands
+# (``tcgtui/games/<game>/commands/<name>.py``) follow, found by walking, in name order.
+ARENA = ("play", "replay", "watch", "bench", "report", "baseline", "games", "analyze", "rules", "perf", "models")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,8 +33,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {clean(message)}\n")
 
 
-def _available(name: str) -> bool:
-    return importlib.util.find_spec(f"tcgtui.commands.{name}") is not None
+def commands() -> dict[str, str]:
+    """Every command's name -> its module, found without importing any: the arena's, then each
+    game's (a game adds a command by adding a module to its ``commands`` folder, editing no list)."""
+    import pkgutil
+
+    import tcgtui.games as games
+    out = {name: f"tcgtui.commands.{name}" for name in ARENA
+           if importlib.util.find_spec(f"tcgtui.commands.{name}") is not None}
+    found = {}
+    for game in pkgutil.iter_modules(games.__path__):
+        if not game.ispkg:
+            continue
+        spec = importlib.util.find_spec(f"tcgtui.games.{game.name}.commands")
+        for mod in pkgutil.iter_modules(spec.submodule_search_locations or []) if spec else ():
+            found[mod.name] = f"tcgtui.games.{game.name}.commands.{mod.name}"
+    return {**out, **dict(sorted(found.items()))}
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -43,10 +58,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(prog="tcgtui", description=text.t("cli.description"))
     parser.add_argument("--version", action="version", version=f"tcgtui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in [only] if only in COMMANDS else COMMANDS:
-        if not _available(name):
-            continue
-        module = importlib.import_module(f"tcgtui.commands.{name}")
+    known = commands()
+    for name in [only] if only in known else known:
+        module = importlib.import_module(known[name])
         p = sub.add_parser(name, help=text.t(f"cmd_{name}.help"),
                            description=text.t(f"cmd_{name}.help"))
         module.add_arguments(p, text)

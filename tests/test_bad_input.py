@@ -142,7 +142,7 @@ def test_07_baseline_import_of_a_seed_sqlite_cannot_hold(tmp_path, capsys):
 
 
 def _no_simulation(monkeypatch):
-    from tcgtui.commands import deck
+    from tcgtui.games.deck.commands import deck
 
     def simulate(*args, **kwargs):
         raise AssertionError("simulated before the target was checked")

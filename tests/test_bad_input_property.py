@@ -88,7 +88,7 @@ def junk(tmp_path_factory):
 @pytest.fixture
 def quiet(monkeypatch, junk):
     """No screen, no deck simulation, and nothing of the user's own store or settings."""
-    from tcgtui.commands import deck
+    from tcgtui.games.deck.commands import deck
     from tcgtui.tui.app import ArenaApp
 
     monkeypatch.setattr(ArenaApp, "run", lambda self, *a, **k: None)

@@ -1,6 +1,6 @@
 """Deck completion (ManaBench style): a deck with one card missing, six options, one move.
 
-Questions come from a question set (JSON Lines, read by ``tcgtui/questions.py``); the
+Questions come from a question set (JSON Lines, read by ``tcgtui/games/deck/questions.py``); the
 ones made from our own cards (``tcgtui deck make``) carry their simulation, so the answer
 is the option that wins most, and anyone can check it.  Outcome: a score of 1 (right) or
 0 (wrong), so a report's mean score is the accuracy.

@@ -11,7 +11,7 @@ import pytest
 from tcgtui.cli import main
 from tcgtui.engine.deck.make import candidate, verdict
 from tcgtui.games.tcg.packs import load_pack
-from tcgtui.questions import load_set
+from tcgtui.games.deck.questions import load_set
 
 
 def test_make_writes_the_same_kept_questions_in_each_language(tmp_path: Path, capsys) -> None:

@@ -16,7 +16,7 @@ from tcgtui.engine.core import IllegalMove, Match, replay
 from tcgtui.engine.deck import LETTERS, QuestionError, parse_question
 from tcgtui.engine.deck.prompter import extract
 from tcgtui.errors import UserError
-from tcgtui.questions import load_set, read_questions
+from tcgtui.games.deck.questions import load_set, read_questions
 
 rule = pytest.mark.rule
 SAMPLE = Path(__file__).resolve().parents[2] / "engine" / "deck" / "sets" / "frontier-sample.jsonl"

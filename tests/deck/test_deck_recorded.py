@@ -15,7 +15,7 @@ import pytest
 from tcgtui import config
 from tcgtui.cli import main
 from tcgtui.live import RESUME_KEY, rebuild_game
-from tcgtui.questions import BUILTIN_DIR
+from tcgtui.games.deck.questions import BUILTIN_DIR
 from tcgtui.store import FINISHED, IN_PROGRESS, Store
 from tcgtui.tui.screens.dialogs import GameOverScreen
 from tests.deck.test_deck_cli import write_deck

@@ -12,7 +12,7 @@ from tcgtui import locales
 from tcgtui.engine.deck import LETTERS
 from tcgtui.engine.deck.view import NO_TYPE, deck_groups, in_language
 from tcgtui.match import FINISHED
-from tcgtui.questions import load_set
+from tcgtui.games.deck.questions import load_set
 from tcgtui.tui.app import HUMAN, ArenaApp, Settings
 from tcgtui.tui.games.deck import DeckScreen, OptionCard
 from tcgtui.tui.screens.dialogs import GameOverScreen

@@ -124,7 +124,7 @@ def test_a_model_under_the_seed_protocol_needs_the_checkout(game_id):
     game = registry.get(game_id).game({"protocol": "seed"})
     agent = make_agent("llm:fake-model", base_url="http://127.0.0.1:9")
     with pytest.raises(OptionError, match=r"give --upstream DIR") as caught:
-        agent.start(SeatContext(0, 1, None, "en", game))
+        agent.start(SeatContext(0, 1, "en", game))
     assert "thetokengames/thetokengames" in str(caught.value) and "\n" not in str(caught.value)
     assert ("llm_utils.py" if game_id == "duel-bank" else "arena.py") in str(caught.value)
 

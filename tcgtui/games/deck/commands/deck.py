@@ -77,7 +77,7 @@ def published_questions(flag: str, path: str) -> list[tuple[int, Any]]:
 
 def import_questions(args: argparse.Namespace) -> int:
     """``tcgtui deck import``: ManaBench's published questions, with card text, as a question set."""
-    from tcgtui.card_database import load
+    from tcgtui.games.deck.card_database import load
     from tcgtui.engine.deck.manabench import import_question
     from tcgtui.engine.deck.questions import QuestionError
     text = locales.load()

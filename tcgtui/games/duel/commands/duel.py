@@ -5,7 +5,7 @@ the sandbox and prints one JSON verdict per row, in order: how a user audits a
 puzzle or re-tests a bank.  ``duel mine`` collects the valid puzzles of recorded
 duels into a bank (JSON Lines), which ``tcgtui bench --game duel --bank FILE``
 has models solve.  ``duel import DIR`` stores The Token Games' released duel logs
-(``tcgtui/duel/seedlogs.py``) as duels played under the seed's protocol, for the report.
+(``tcgtui/games/duel/seedlogs.py``) as duels played under the seed's protocol, for the report.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sys
 
 from tcgtui import locales
 from tcgtui.console_text import clean
-from tcgtui.duel.rows import read_rows
+from tcgtui.games.duel.rows import read_rows
 from tcgtui.errors import UserError
 from tcgtui.limits import MAX_CONCURRENCY, check_count
 from tcgtui.sandbox import BACKENDS, DockerMissing, Limits, Sandbox
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def mine(args: argparse.Namespace, text: locales.Catalog) -> int:
-    from tcgtui.duel.mine import bank_rows
+    from tcgtui.games.duel.mine import bank_rows
     from tcgtui.report.data import load_games, run_ids
     if args.out != "-":
         check_target("--out", args.out)
@@ -87,7 +87,7 @@ def import_logs(args: argparse.Namespace, text: locales.Catalog) -> int:
     """Every duel log of DIR checked first, then stored in one run (kind ``import``, protocol ``seed``)."""
     from pathlib import Path
 
-    from tcgtui.duel.seedlogs import REPOSITORY, log_files, read_duel, replay
+    from tcgtui.games.duel.seedlogs import REPOSITORY, log_files, read_duel, replay
     from tcgtui.upstream import load
     files = log_files(args.folder)
     duels = [read_duel(f) for f in files]

@@ -1,1 +1,0 @@
-"""The puzzle duel's I/O side: reading puzzle files and running checks (the engine runs no code)."""

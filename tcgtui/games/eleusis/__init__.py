@@ -1,0 +1,1 @@
+"""Eleusis's app side: the ``tcgtui eleusis`` command (rules and guesses checked outside a game)."""
