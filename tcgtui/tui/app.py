@@ -4,7 +4,7 @@ It holds what every screen needs (the game and its parameters, the language
 and its direction, the players) and moves between screens: the home screen,
 the game's own board (``tcgtui.tui.games``, found by the game's id), the rules,
 the game-over summary and the quit question.  Which game comes next, and where
-its moves and result are kept, is a ``Table``'s business (``tcgtui.tui.deals``):
+its moves and result are kept, is a ``Table``'s business (``tcgtui.deals``):
 the plain one deals from the seed on and keeps nothing; ``tcgtui.tables`` has
 the ones over the store.
 """
@@ -30,7 +30,7 @@ from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.spec import parse_spec
 from tcgtui.tui.bidi_text import Direction
-from tcgtui.tui.deals import Deal, Note, PlainTable, Table
+from tcgtui.deals import Deal, Note, PlainTable, Table
 from tcgtui.tui.games import screen_for
 from tcgtui.tui import memory
 from tcgtui.tui.games.base import SEARCH_KINDS, GameScreen
