@@ -22,6 +22,7 @@ from textual.binding import Binding
 from textual.message import Message
 
 from tcgtui import locales
+from tcgtui.arena import load_resources
 from tcgtui.engine import registry
 from tcgtui.errors import UserError
 from tcgtui.match import MatchResult
@@ -170,8 +171,9 @@ class ArenaApp(App[None]):
             if dialog is not None:
                 self.push_screen(dialog, self._set_up)
                 return
-            self.settings.params = self.screen_class.prepare_params(self.settings.game_id, self.settings.params)
-            self.game = registry.get(self.settings.game_id).game(self.settings.params)
+            spec = registry.get(self.settings.game_id)
+            self.settings.params = load_resources(spec, spec.info.resolve(self.settings.params))
+            self.game = spec.game(self.settings.params)
         except (LookupError, ValueError) as exc:
             self.refuse(UserError(str(exc)))
             return

@@ -122,15 +122,6 @@ class DeckScreen(GameScreen):
         self.reveal: dict[str, Any] | None = None      # the reveal event's data, once answered
         self.read = asyncio.Event()                    # the person has read the reveal (Enter)
 
-    @classmethod
-    def prepare_params(cls, game_id: str, params: dict[str, Any]) -> dict[str, Any]:
-        """The question set as given (a file or a built-in set, from the home screen: the default): load it."""
-        from tcgtui.arena import load_resources
-        from tcgtui.engine import registry
-        spec = registry.get(game_id)
-        given = {p.name: p.default for p in spec.info.params}
-        return load_resources(spec, {**given, **params})
-
     # --- what is shown ---------------------------------------------------------------
 
     @property

@@ -87,16 +87,6 @@ class BoardScreen(GameScreen):
 
     # --- hooks -----------------------------------------------------------------------
 
-    @classmethod
-    def prepare_params(cls, game_id: str, params: dict[str, Any]) -> dict[str, Any]:
-        """``pack`` may be a name or folder (from the command line): load it."""
-        out = dict(params)
-        pack = out.get("pack")
-        if not isinstance(pack, Pack):
-            from tcgtui.packs import DEFAULT_PACK, load_pack
-            out["pack"] = load_pack(pack or DEFAULT_PACK)
-        return out
-
     def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
         return narrate(event, seat, catalog, self.pack)
 
