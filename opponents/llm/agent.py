@@ -80,12 +80,11 @@ from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_option
 from tcgtui.opponents.llm.followup import FollowUp, judge_settings, judge_temperature
 from tcgtui.opponents.llm.prompts import (Message, TurnLog, conversation, estimate_tokens, keep_turns,
                                          message_tokens)
-from tcgtui.opponents.llm.reasoning import split_reasoning
+from tcgtui.opponents.llm.reasoning import NO_PARSE, split_reasoning
 from tcgtui.opponents.spec import AgentSpec
 
 RECORD_CHARS = 64_000      # per text field of an attempt in the record
 HISTORY_REPLY_CHARS = 2_000  # of a past answer kept in the conversation (its end holds the move)
-NONE = "none"              # parse_path when no move was read
 ILLEGAL = "illegal"        # a move the prompter read but the observation does not list
 
 
@@ -247,7 +246,7 @@ class LLMAgent(Agent):
         faults: list[str] = []
         shrunk = 0
         move: Any = None
-        path = NONE
+        path = NO_PARSE
         parsed: Parsed | None = None
         answer = ""
         tries = 1 if self.rules_count_invalid else s.invalid_retries + 1
