@@ -51,7 +51,7 @@ Options (``make_agent("llm:MODEL", **options)``): the endpoint settings of
 "reasoning" or "answer"), ``log_prompts``, ``sleep`` (the backoff's sleep) and
 ``models`` (the ``--models`` file, else ``TCGTUI_MODELS``, else the config
 directory's): ``llm:NAME`` plays the models.toml entry NAME, whose endpoint and
-sampling settings replace the flags' (``tcgtui.model_registry``).
+sampling settings replace the flags' (``tcgtui.opponents.llm.model_registry``).
 
 A player's key (``LLMAgent.spec``, what games and reports are keyed by) is
 ``llm:NAME@HASH`` for an entry and ``llm:MODEL@HASH`` for a model whose settings
@@ -78,6 +78,7 @@ from tcgtui.opponents.llm.client import ChatClient, Completion, ContextOverflow,
 from tcgtui.opponents.llm.context import ContextFit
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
 from tcgtui.opponents.llm.followup import FollowUp, judge_settings, judge_temperature
+from tcgtui.opponents.llm.model_registry import cached
 from tcgtui.opponents.llm.prompts import (Message, TurnLog, conversation, estimate_tokens, keep_turns,
                                          message_tokens)
 from tcgtui.opponents.llm.reasoning import NO_PARSE, split_reasoning
@@ -386,8 +387,6 @@ def resolve(spec: AgentSpec, options: dict[str, Any]) -> tuple[EndpointSettings,
     """The settings and judge ``llm:NAME`` (an entry), ``llm:MODEL`` or a key ``...@HASH`` stands for.
 
     A key's hash must still be its settings' (a models.toml edited during a run is refused)."""
-    from tcgtui.model_registry import cached
-
     name, wanted = spec.model, None
     if (m := HASHED.match(name)) is not None:
         name, wanted = m.group(1), m.group(2)

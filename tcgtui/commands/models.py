@@ -126,7 +126,7 @@ def _line(entry: Any, text: locales.Catalog) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tcgtui.model_registry import load, registry_path
+    from tcgtui.opponents.llm.model_registry import load, registry_path
 
     text = locales.load()
     if not args.timeout > 0:

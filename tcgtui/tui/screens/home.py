@@ -66,7 +66,7 @@ def registry_models() -> list[str]:
     """The models of the user's registry (``models.toml``), as ``llm:NAME``; none when it is unreadable
     (``tcgtui models`` says why in one line)."""
     from tcgtui.errors import UserError
-    from tcgtui.model_registry import cached
+    from tcgtui.opponents.llm.model_registry import cached
     try:
         return [f"{LLM}{name}" for name in cached().entries]
     except UserError:
