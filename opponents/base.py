@@ -15,13 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcgtui.engine.core import Event
-
-
-class OptionError(Exception):
-    """A player's options do not fit (a flag's value, a missing endpoint): the command line
-    reports it as one line naming the flag, like its own ``tcgtui.errors.UserError``."""
-
-    exit_code = 2
+from tcgtui.errors import OptionError
 
 
 def check_number(flag: str, value: float | None, lo: float, hi: float | None = None) -> float | None:

@@ -15,7 +15,8 @@ from typing import Any
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.protocols import protocol_of
-from tcgtui.opponents.base import Agent, AgentError, Decision, OptionError, SeatContext
+from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
+from tcgtui.errors import OptionError
 from tcgtui.opponents.spec import AgentSpec
 
 

@@ -18,7 +18,7 @@ from tcgtui.engine.tcg import PackError
 from tcgtui import __version__
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
-from tcgtui.opponents.base import OptionError
+from tcgtui.errors import OptionError
 
 COMMANDS = ("play", "replay", "watch", "bench", "report", "baseline", "games", "analyze", "cards", "rules", "perf",
             "eleusis", "duel", "deck", "models")

@@ -232,7 +232,7 @@ def test_temperature_nan_and_out_of_range_settings_are_refused(tmp_path, capsys,
 
 
 def test_temperature_nan_is_refused_by_the_endpoint_too():
-    from tcgtui.opponents.base import OptionError      # the players' layer's one-line error
+    from tcgtui.errors import OptionError      # the players' layer's one-line error
     from tcgtui.opponents.llm.endpoint import settings_from_options
 
     for options in ({"temperature": float("nan")}, {"temperature": float("inf")}, {"extra_body": {"top_p": -0.1}}):

@@ -10,7 +10,7 @@ import pytest
 
 from tcgtui.errors import UserError
 from tcgtui.opponents.llm.model_registry import load, parse
-from tcgtui.opponents.base import OptionError
+from tcgtui.errors import OptionError
 from tcgtui.opponents.llm.agent import player_key, resolve
 from tcgtui.opponents.llm.endpoint import EndpointSettings
 from tcgtui.opponents.spec import parse_spec

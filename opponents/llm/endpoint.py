@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
-from tcgtui.opponents.base import OptionError, check_number
+from tcgtui.opponents.base import check_number
+from tcgtui.errors import OptionError
 from tcgtui.opponents.llm.reasoning import PARSE_MODES, STRICT
 
 BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")

@@ -26,7 +26,8 @@ from tcgtui.arena import load_resources
 from tcgtui.engine import registry
 from tcgtui.errors import UserError
 from tcgtui.match import MatchResult
-from tcgtui.opponents.base import Agent, OptionError
+from tcgtui.opponents.base import Agent
+from tcgtui.errors import OptionError
 from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.spec import parse_spec

@@ -7,7 +7,8 @@ import pytest
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.eleusis.moves import parse_play
-from tcgtui.opponents.base import OptionError, SeatContext
+from tcgtui.opponents.base import SeatContext
+from tcgtui.errors import OptionError
 from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
 from tests.eleusis.helpers import state
 from tests.llm_support import llm_agent, play_match, run
