@@ -26,12 +26,13 @@ from textual.widgets import Input
 
 from tcgtui import locales
 from tcgtui.engine import registry
-from tcgtui.tui.bidi_text import Direction, Line, Para, Piece, display_line
+from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
+from tcgtui.tui.screens.replay import ReplayScreen
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
-from tcgtui.tui.widgets.title import TitleBar
+from tcgtui.tui.widgets.title import TitleBar, game_text, titled
 
 SEARCH = ("mc:100", "mc:1000", "mcts:1000", "random")     # mc:100 first: the default of tcgtui play
 LLM = "llm:"
@@ -40,15 +41,6 @@ CAMPAIGN = "campaign"     # the card game's ladder (tcgtui play --campaign)
 SEATS = ("1", "2")
 RACE = "race:"            # a one-seat game raced against a player on the same deal (tcgtui play --race)
 RACED = ("eleusis",)      # the games whose screen shows a race's rival
-
-
-def game_text(catalog: locales.Catalog, game_id: str, what: str) -> str:
-    """A game's localized name or description: the game's own text, else the home screen's."""
-    folder = registry.get(game_id).info.locale_folder
-    for key in (f"{folder}.games.{game_id}.{what}", f"ui.home.games.{game_id}.{what}"):
-        if catalog.has(key) or (catalog.fallback is not None and catalog.fallback.has(key)):
-            return catalog.t(key)
-    return game_id
 
 
 def _levels(ref: registry.Reference) -> list[str]:
@@ -94,12 +86,6 @@ def opponents_for(game_id: str) -> list[str]:
             out.append(s)
     models = registry_models() if "llm:MODEL" in grammars(spec) else []
     return out + models + [LLM] + ([CAMPAIGN] if game_id == registry.DEFAULT else [])
-
-
-def titled(box: Widget, text: str, direction: Direction) -> None:
-    """Put ``text`` on ``box``'s border as the terminal must print it (shaped, cut, reordered)."""
-    from rich.markup import escape
-    box.border_title = escape(display_line(text, max(8, (box.size.width or 40) - 4), direction))
 
 
 def keep_in_view(box: Any, row: int) -> None:
@@ -544,7 +530,6 @@ class HomeScreen(LocalizedScreen[None]):
         self.app.call_from_thread(self._show_replay, replay)
 
     def _show_replay(self, replay: Any) -> None:
-        from tcgtui.tui.screens.replay import ReplayScreen
         self.app.push_screen(ReplayScreen(replay))
 
     def action_leave(self) -> None:
