@@ -30,10 +30,10 @@ PLAYERS = (("tictactoe", "mc:1000"), ("tictactoe", "mcts:1000"), ("connect4", "m
 QUICK = (("tictactoe", "mc:1000"), ("tcg", "mc:100"))
 SCRIPT = """
 import asyncio, sys, time
-from tcgtui.tui.app import HUMAN, Settings, TcgApp
+from tcgtui.tui.app import HUMAN, Settings, ArenaApp
 
 async def main():
-    app = TcgApp(Settings((HUMAN, sys.argv[2]), game_id=sys.argv[1], seed=0, pause=0.0))
+    app = ArenaApp(Settings((HUMAN, sys.argv[2]), game_id=sys.argv[1], seed=0, pause=0.0))
     async with app.run_test(size=(120, 40)) as pilot:
         while app.board is None or not app.board.is_mounted or app.board.session.human_waiting() is None:
             await asyncio.sleep(0.005)

@@ -40,7 +40,7 @@ from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.session import GameSession, SeatInfo
 
-__all__ = ["ArenaApp", "Deal", "HUMAN", "Note", "PlainTable", "Settings", "StreamChunk", "Table", "TcgApp"]
+__all__ = ["ArenaApp", "Deal", "HUMAN", "Note", "PlainTable", "Settings", "StreamChunk", "Table"]
 
 
 class StreamChunk(Message):
@@ -343,7 +343,3 @@ class ArenaApp(App[None]):
                  and not board.session.spectating and board.session.result is None
                  and (deal.kept is None or deal.kept() is not None))     # at move 0 nothing is stored yet
         self.push_screen(QuitScreen(saved), after)
-
-
-TcgApp = ArenaApp
-"""The old name: the app that once hosted only the card game."""
