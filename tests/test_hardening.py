@@ -291,7 +291,7 @@ def test_report_plot_to_a_bad_target_fails_before_the_tables(tmp_path, capsys):
 def test_seed_9223372036854775808_is_refused(tmp_path, capsys):
     import argparse
 
-    from tcgtui.tui.options import settings_from
+    from tcgtui.commands.options import settings_from
 
     one_line_error(capsys, bench(tmp_path / "t.sqlite3", "--seed", str(2**63)), "--seed", str(2**63))
     one_line_error(capsys, ["watch", "--p1", "random", "--p2", "random", "--seed", str(2**63)], "--seed")

@@ -25,7 +25,7 @@ from tcgtui.packs import BUILTIN_DIR, DEFAULT_PACK, resolve
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
 from tcgtui.tables import CampaignTable, FreeTable, WatchTable, card_source, person_seats
-from tcgtui.tui.options import add_display_arguments, check_game as game_params_id, check_spec, game_params, settings_from
+from tcgtui.commands.options import add_display_arguments, check_game as game_params_id, check_spec, game_params, settings_from
 
 DEFAULT_VS = "mc:100"
 FILE_KINDS = ("questions", "jsonl")      # parameters naming a file to read (deck lists are stored as cards)
