@@ -11,28 +11,33 @@ Builder = Callable[[AgentSpec, dict[str, Any]], Agent]
 
 
 def _random(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.random_agent import RandomAgent
     return RandomAgent()
 
 
 def _mc(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.montecarlo import MonteCarloAgent
     return MonteCarloAgent(spec.n, peek=spec.peek, executor=options.get("executor"),
                            workers=options.get("workers", 1), compiled=options.get("compiled"))
 
 
 def _mcts(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.ismcts import ISMCTSAgent
     return ISMCTSAgent(spec.n, executor=options.get("executor"), workers=options.get("workers", 1),
                        compiled=options.get("compiled"))
 
 
 def _llm(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.llm.agent import build
     return build(spec, options)
 
 
 def _reference(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.reference import ReferenceAgent
     return ReferenceAgent(spec)
 

@@ -116,6 +116,7 @@ def param_flag(name: str) -> str:
 
 
 def _file_loaders() -> dict[str, Any]:
+    # start-up time: packs, question sets and checkouts are read only when a game names one
     from tcgtui.packs import load_pack, read_deck
     from tcgtui.questions import load_set
     from tcgtui.upstream import load as load_upstream
@@ -125,6 +126,7 @@ def _file_loaders() -> dict[str, Any]:
 
 def read_jsonl(path: str, flag: str) -> list[Any]:
     """Every value of a JSON Lines file (blank lines skipped); one line naming the file and line if bad."""
+    # start-up time: only a jsonl parameter reads a file
     from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text
     rows = []
     for number, line in numbered_lines(read_text(flag, path)):

@@ -17,8 +17,7 @@ from tcgtui import locales
 from tcgtui.engine.tcg import PackError
 from tcgtui import __version__
 from tcgtui.console_text import clean
-from tcgtui.errors import UserError
-from tcgtui.errors import OptionError
+from tcgtui.errors import OptionError, UserError
 
 COMMANDS = ("play", "replay", "watch", "bench", "report", "baseline", "games", "analyze", "cards", "rules", "perf",
             "eleusis", "duel", "deck", "models")
@@ -58,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(argv[0] if argv else None)
     if not argv:
         try:
+            # start-up time: the home screen loads Textual; only a bare `tcgtui` shows it
             from tcgtui.commands import home
             return home.run()
         except (UserError, locales.LocaleError) as exc:

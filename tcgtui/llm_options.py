@@ -88,6 +88,7 @@ def player_keys(specs: list[str], options: dict[str, Any]) -> dict[str, str]:
 
     A flag an entry sets for itself (``--temperature``...) given when every model player is an
     entry would change nothing: refused in one line."""
+    # start-up time: the LLM player (httpx) only when a model is seated
     from tcgtui.opponents.llm.model_registry import cached
     from tcgtui.opponents.llm.agent import player_key, resolve
     from tcgtui.opponents.spec import parse_spec

@@ -73,8 +73,8 @@ from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.prompting import Parsed, Prompter
-from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng
 from tcgtui.errors import OptionError
+from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Completion, ContextOverflow, Sleep, StreamHook
 from tcgtui.opponents.llm.context import ContextFit
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
-from tcgtui.opponents.base import check_number
+from tcgtui import locales
 from tcgtui.errors import OptionError
+from tcgtui.opponents.base import check_number
 from tcgtui.opponents.llm.reasoning import PARSE_MODES, STRICT
 
 BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")
@@ -70,7 +71,6 @@ def key_from(variable: str | None, env: Mapping[str, str] | None = None, who: st
         return ""
     env = os.environ if env is None else env
     if not env.get(variable):
-        from tcgtui import locales
         raise OptionError(locales.load().t("models.key_unset", who=who, var=variable))
     return env[variable]
 

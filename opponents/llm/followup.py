@@ -15,8 +15,8 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine.prompting import Prompter
-from tcgtui.opponents.base import agent_rng
 from tcgtui.errors import OptionError
+from tcgtui.opponents.base import agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Sleep
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
 from tcgtui.opponents.llm.model_registry import cached

@@ -365,6 +365,7 @@ def duel_policy(seed: int = 0, wrong: float = 0.0) -> Policy:
     """A fake model for puzzle duels: as proposer, a puzzle of the reference player's set in a
     markdown reply (its sample made wrong with probability ``wrong``); as solver, the reference
     player's guess from the code, with the SOLUTION line dressed in markdown now and then."""
+    # start-up time: the duel's players only when a duel puzzle is asked
     from tcgtui.engine.duel.players import BUILTIN, guess
     rng = random.Random(seed)
     lock = threading.Lock()

@@ -43,6 +43,7 @@ def deal_seed(run_seed: int, index: int) -> int:
 
 def game_deal_seed(game: Any) -> Callable[[int, int], int]:
     """The game's own ``extras["deal_seed"]`` where it has one (a bank game: game i is puzzle i), else ``deal_seed``."""
+    # start-up time: the game registry only once a sweep is planned
     from tcgtui.engine import registry
     try:
         return registry.get(game.name).extras.get("deal_seed") or deal_seed

@@ -25,6 +25,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 
 
 async def _pick(spec: str, game: object, state: object, seed: int) -> str:
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.opponents.base import SeatContext
     from tcgtui.opponents.registry import make_agent
     agent = make_agent(spec)
@@ -45,12 +46,14 @@ def run(args: argparse.Namespace) -> int:
     spec, game = game_from_args(args)
     analyze = spec.extras.get("analyze")
     if analyze is None:
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.engine import registry
         with_one = ", ".join(s.id for s in registry.games() if "analyze" in s.extras) or "-"
         raise UserError(text.t("cmd_analyze.unsupported", game=spec.id, games=with_one))
     state = game.new_state(args.seed)
     result = dict(analyze(state))
     if args.agent:
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.commands.bench import check_players
         check_players("--agent", [args.agent], spec, bench=False)
         if state.is_terminal():

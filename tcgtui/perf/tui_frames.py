@@ -66,6 +66,7 @@ def rss_mb() -> float:
         pages = int(Path("/proc/self/statm").read_text().split()[1])
         return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
     except (OSError, ValueError, IndexError):
+        # POSIX-only fallback where /proc is missing
         import resource
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 

@@ -24,6 +24,7 @@ def _cells(cells: list[tuple[int, int]], gravity: bool) -> str:
 
 
 def grid(replay: Replay) -> None:
+    # start-up time: only a grid game's replay needs its analysis
     from tcgtui.engine.grid.analysis import blocks, immediate_wins
     for before, step in zip(replay.steps, replay.steps[1:]):
         state = before.state

@@ -320,6 +320,7 @@ def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple
     """The report of ``games``; with ``by``, players whose games differ in one of those keys are
     kept apart (``tcgtui.report.grouping``) and the report says what it grouped by; ``anchor``: a
     player every rating table fixes at 1000 (``ratings.FIRST``: the first by name), else the mean."""
+    # cycle: report.extra and report.grouping import this module
     from tcgtui.report import extra, grouping
     spec = spec or registry.get(registry.DEFAULT)
     context = context or extra.Context()

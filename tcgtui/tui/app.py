@@ -24,10 +24,9 @@ from textual.message import Message
 from tcgtui import locales
 from tcgtui.arena import load_resources
 from tcgtui.engine import registry
-from tcgtui.errors import UserError
+from tcgtui.errors import OptionError, UserError
 from tcgtui.match import MatchResult
 from tcgtui.opponents.base import Agent
-from tcgtui.errors import OptionError
 from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.spec import parse_spec
@@ -137,10 +136,12 @@ class ArenaApp(App[None]):
         # the screen for 40 ms and more (measured by tcgtui perf tui_frames).
         gc.freeze()
         if self.settings.replay is not None:
+            # start-up time: a screen's module loads when it is first shown
             from tcgtui.tui.screens.replay import ReplayScreen
             self.push_screen(ReplayScreen(self.settings.replay))
             return
         if self.settings.home:
+            # start-up time: a screen's module loads when it is first shown
             from tcgtui.tui.screens.home import HomeScreen
             self.push_screen(HomeScreen())
             return
@@ -150,6 +151,7 @@ class ArenaApp(App[None]):
         """Bad input (an ``OptionError``) ends the app with the command's one line and status 2.  A bug:
         the person gets one line, and the traceback (frames only: never locals, which hold the
         environment and keys) goes to a file.  Pilot still sees the bug."""
+        # only a crash needs these
         from rich.text import Text
         from tcgtui.crash import report_crash
         if isinstance(error, OptionError):         # bad input met once the screen was up: the command's line
@@ -224,6 +226,7 @@ class ArenaApp(App[None]):
 
     def back_home(self) -> None:
         """Close the game's screens and show home again, saying what was kept of the game left."""
+        # start-up time: a screen's module loads when it is first shown
         from tcgtui.tui.screens.home import HomeScreen
         self.playing = False
         note = self.left_note()
@@ -243,6 +246,7 @@ class ArenaApp(App[None]):
         kept = deal.kept()
         if kept is None:
             return self.catalog.t("humans.nothing_saved")
+        # only a game that ends with nothing saved says so
         from tcgtui.console_text import clean
         return clean(self.catalog.t("hub.kept", game=kept[0][:8], moves=kept[1]))
 

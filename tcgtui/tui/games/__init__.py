@@ -56,6 +56,7 @@ def screen_for(game_id: str) -> type[GameScreen]:
     _try(game_id)
     if game_id not in _SCREENS:
         try:
+            # start-up time: the registry only when a screen is not found by name
             from tcgtui.engine import registry
             family = registry.get(game_id).info.family
         except LookupError:

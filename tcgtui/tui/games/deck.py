@@ -181,6 +181,7 @@ class DeckScreen(GameScreen):
 
     def title_deck(self) -> None:
         """The deck pane's title gives the deck's size (with the missing card)."""
+        # only when the deck pane is titled
         from rich.markup import escape
 
         from tcgtui.tui.bidi_text import display_line

@@ -259,6 +259,7 @@ class EleusisScreen(GameScreen):
         in the rule editor, checked as they type; the round starts once it is a rule."""
         if settings.params.get("rule_code"):
             return None
+        # start-up time: the dealer's screen only in a game that deals a rule
         from tcgtui.tui.games.eleusis_guess import DealerScreen
         return DealerScreen(dealer=settings.seats[0])
 
@@ -289,6 +290,7 @@ class EleusisScreen(GameScreen):
         It plays in a child process (``tcgtui.tui.rival``): its thinking and the verdicts on its
         guesses never hold the screen (issue 26: typing froze for seconds and keys were lost).
         This thread only waits for its messages and hands them to the screen."""
+        # only the rival's round (a worker thread) needs these
         from textual.worker import get_current_worker
 
         from tcgtui.store.db import now
@@ -335,10 +337,12 @@ class EleusisScreen(GameScreen):
         """The game's narrator, but a guess's rule goes under its sentence as written (code, or a
         model's words, on lines of their own, left to right): in a sentence it was wrapped and
         reordered with the prose."""
+        # only when the log narrates a guess
         from tcgtui.engine import registry
         if event.kind == "guess":
             d = event.data
             key = "eleusis.ui.said.guess_right" if d["correct"] else "eleusis.ui.said.guess_wrong"
+            # only when the log narrates a wrong guess
             from tcgtui.engine.eleusis.narrator import PENALTY
             return [catalog.t(key, penalty=PENALTY), Verbatim(d.get("rule") or d.get("code") or "")]
         viewer = None if seat == SPECTATOR else seat
@@ -350,6 +354,7 @@ class EleusisScreen(GameScreen):
 
     def rules(self, catalog: Catalog, direction: Direction) -> list[RenderableType]:
         """The rules, then the rule language by example: library rules, name and code (code left to right)."""
+        # start-up time: the rule library only on the rules screen
         from tcgtui.engine.eleusis.library import library
         out = super().rules(catalog, direction)
         out += [Line([Piece("")], direction),
@@ -367,6 +372,7 @@ class EleusisScreen(GameScreen):
         out: list[tuple[str, dict[str, Any]]] = []
         number = game.rule_number_of(self.session.match.seed)     # a drawn rule is the deal's own
         if number is not None:
+            # start-up time: the rule library only on the rules screen
             from tcgtui.engine.eleusis.library import library
             out.append(("eleusis.ui.over.rule", {"name": library()[number].name_in(self.catalog.code)}))
         return out + self.summary_lines_rival()
@@ -472,6 +478,7 @@ class EleusisScreen(GameScreen):
         """The rule editor; the guess it returns goes with the chosen card."""
         if not self.choosing():
             return
+        # start-up time: the guess screen only when a person guesses
         from tcgtui.tui.games.eleusis_guess import GuessScreen
         index = self.cursor
 
@@ -486,6 +493,7 @@ class EleusisScreen(GameScreen):
     async def translate(self, index: int, words: str) -> None:
         """The words to the judge model (the ``llm:`` agent's translator, same prompt, same cache),
         then the card played with the guess: the words and the code it wrote."""
+        # start-up time: the judge (httpx) only when a guess is judged
         from tcgtui.engine import registry
         from tcgtui.opponents.llm.followup import FollowUp, judge_settings
         card = parse_card(self.obs.hand[index])

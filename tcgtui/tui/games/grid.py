@@ -318,6 +318,7 @@ class GridScreen(GameScreen):
     # --- hooks -----------------------------------------------------------------------
 
     def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
+        # only when the log narrates a move
         from tcgtui.engine import registry
         spec = registry.get(self.game_id)
         viewer = None if seat == SPECTATOR else seat

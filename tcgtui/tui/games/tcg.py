@@ -92,6 +92,7 @@ class BoardScreen(GameScreen):
 
     def rules(self, catalog: Catalog, direction: Direction) -> list[RenderableType]:
         """The rules with this pack's numbers, then every card of the pack with its text."""
+        # only on the rules screen
         from tcgtui.tui.screens.rules import rules_lines
         from tcgtui.engine import registry
         game = self.session.game                   # the game's own rules text (--protocol seed has its own)

@@ -56,6 +56,7 @@ class Summary(Localized, Widget):
     def reason(self, reason: str) -> str:
         """The game's own sentence for how it ended, else the shared one, else the reason's name."""
         cat = self.catalog
+        # only when the game-over table is drawn
         from tcgtui.engine import registry
         try:
             folder = registry.get(self.board.session.game.name).info.locale_folder

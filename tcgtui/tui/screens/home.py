@@ -57,6 +57,7 @@ def _levels(ref: registry.Reference) -> list[str]:
 def registry_models() -> list[str]:
     """The models of the user's registry (``models.toml``), as ``llm:NAME``; none when it is unreadable
     (``tcgtui models`` says why in one line)."""
+    # only when the opponents list offers models
     from tcgtui.errors import UserError
     from tcgtui.opponents.llm.model_registry import cached
     try:
@@ -67,6 +68,7 @@ def registry_models() -> list[str]:
 
 def opponents_for(game_id: str) -> list[str]:
     """The specs offered against ``game_id``: search levels, the game's references, llm:, the campaign."""
+    # only when the opponents list is built
     from tcgtui.opponents.registry import builder
     from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
     spec = registry.get(game_id)
@@ -218,6 +220,7 @@ class GameList(Localized, Widget, can_focus=True):
         self.refresh(layout=True)
 
     def line(self, g: Any) -> str:
+        # only when a stored game's line is drawn
         from tcgtui.console_text import clean, shorten
         name = game_text(self.catalog, g.game, "name")
         seats = " – ".join(clean(shorten(s, 24)) for s in g.seats)
@@ -292,6 +295,7 @@ class HomeScreen(LocalizedScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
+        # cycle: tui.games' screens import the shared screens beside this one
         from tcgtui.arena import game_name
         from tcgtui.tui.games import has_screen
         english = locales.load("en")          # one order in every language: the default game, then by name
@@ -431,6 +435,7 @@ class HomeScreen(LocalizedScreen[None]):
 
     @work(thread=True, exclusive=True, group="home-store", exit_on_error=False)
     def _read(self, path: Path, handle: str, everyone: bool) -> None:
+        # start-up time: the hub (numpy) only when standings are read
         from tcgtui.hub import read
         standings, games = read(path, handle, everyone)
         self.app.call_from_thread(self._show_store, standings, games)
@@ -469,6 +474,7 @@ class HomeScreen(LocalizedScreen[None]):
         opponent = self.opponent()
         if opponent is None:
             return
+        # only when a game starts
         from tcgtui.opponents.human import HUMAN
         settings = self.host.settings
         settings.game_id = self.query_one("#games", ChoiceList).value
@@ -499,6 +505,7 @@ class HomeScreen(LocalizedScreen[None]):
             try:
                 self.host.settings.hub.resume(self.host.settings, game.id)
             except Exception as exc:        # UserError (a pack changed...): one line, stay home
+                # only when a game cannot start
                 from tcgtui.errors import UserError
                 if not isinstance(exc, UserError):
                     raise
@@ -518,6 +525,7 @@ class HomeScreen(LocalizedScreen[None]):
 
     @work(thread=True, exclusive=True, group="home-replay", exit_on_error=False)
     def _load_replay(self, path: Path, game_id: str) -> None:
+        # start-up time: a replay is loaded only when asked for
         from tcgtui.errors import UserError
         from tcgtui.replay.load import load
         from tcgtui.store import Store
