@@ -236,6 +236,7 @@ def _load_all() -> None:
     global _loaded
     if _loaded:
         return
+    # every game package, only when a game is first looked up (registering stays cheap)
     import tcgtui.engine as root
     for mod in pkgutil.iter_modules(root.__path__):
         if mod.ispkg and mod.name not in _SKIP:

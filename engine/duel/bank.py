@@ -9,6 +9,7 @@ if solved, else 0.  Without a bank file the built-in puzzles are used.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -140,7 +141,6 @@ class BankGame(Game[str]):
                                                             "solution": puzzle.solution}, ("solution",))])
 
     def setup(self) -> dict[str, Any]:
-        import hashlib
         digest = hashlib.sha256("\n".join(p.text() for p in self.puzzles).encode("utf-8")).hexdigest()[:16]
         return {"bank": self.source, "bank_digest": digest, "puzzles": len(self.puzzles), "attempts": self.attempts,
                 "check_timeout": self.check_timeout, "sandbox": self.sandbox}
