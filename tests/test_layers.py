@@ -8,6 +8,7 @@ Each check runs in a fresh interpreter whose ``tcgtui`` is that tree."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import shutil
 import subprocess
@@ -82,3 +83,45 @@ def test_a_new_module_must_say_which_layer_it_is_in(tree: Path, tmp_path: Path) 
     (bad / "tcgtui" / "unplaced.py").write_text('"""A module no layer names."""\n')
     done = lint(bad)
     assert done.returncode == 1 and "unplaced" in done.stdout, done.stdout + done.stderr
+
+
+def _unexplained(path: Path) -> list[int]:
+    """Lines of ``path`` that import inside a function with no comment on them or above them
+    (a comment above a block of imports covers the block)."""
+    lines = path.read_text().splitlines()
+    found = []
+    for fn in ast.walk(ast.parse("\n".join(lines))):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(fn):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            k, said = node.lineno - 1, "#" in lines[node.lineno - 1]
+            while not said and k > 0:
+                k -= 1
+                above = lines[k].strip()
+                said = "#" in above
+                if not said and above and not above.startswith(("from ", "import ")):
+                    break
+            if not said:
+                found.append(node.lineno)
+    return sorted(set(found))
+
+
+def test_every_deferred_import_says_why(tree: Path) -> None:
+    """An import inside a function saves start-up time, waits for an optional dependency or breaks a
+    cycle: a comment says which.  A game's registration (``engine/<game>/__init__.py``) is exempt:
+    its builders import lazily by the registry's rule (``tcgtui.engine.registry.GameSpec``)."""
+    root = tree / "tcgtui"
+    bare = [f"{path.relative_to(root)}:{line}" for path in sorted(root.rglob("*.py"))
+            if not (path.name == "__init__.py" and path.parent.parent == root / "engine")
+            for line in _unexplained(path)]
+    assert bare == []
+
+
+def test_an_unexplained_deferred_import_is_found(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    import json\n    return json\n\n\ndef g():\n"
+                      "    # start-up time: only g needs it\n    import csv\n    from os import path\n"
+                      "    return csv, path\n")
+    assert _unexplained(module) == [2]
