@@ -72,7 +72,7 @@ class SeatContext:
 
     def __post_init__(self) -> None:
         if self.game is None and self.pack is not None:
-            # the card game's pack given alone: built here (guest removes this path)
+            # only a pack given without its game needs the registry
             from tcgtui.engine import registry
             object.__setattr__(self, "game", registry.get(registry.DEFAULT).make({"pack": self.pack}))
 
