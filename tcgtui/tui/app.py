@@ -17,12 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 
 from tcgtui import locales
 from tcgtui.arena import load_resources
+from tcgtui.console_text import clean
+from tcgtui.crash import report_crash
 from tcgtui.engine import registry
 from tcgtui.errors import OptionError, UserError
 from tcgtui.match import MatchResult
@@ -151,9 +154,6 @@ class ArenaApp(App[None]):
         """Bad input (an ``OptionError``) ends the app with the command's one line and status 2.  A bug:
         the person gets one line, and the traceback (frames only: never locals, which hold the
         environment and keys) goes to a file.  Pilot still sees the bug."""
-        # only a crash needs these
-        from rich.text import Text
-        from tcgtui.crash import report_crash
         if isinstance(error, OptionError):         # bad input met once the screen was up: the command's line
             self.refusal = error
             self.exit(return_code=2)
@@ -246,8 +246,6 @@ class ArenaApp(App[None]):
         kept = deal.kept()
         if kept is None:
             return self.catalog.t("humans.nothing_saved")
-        # only a game that ends with nothing saved says so
-        from tcgtui.console_text import clean
         return clean(self.catalog.t("hub.kept", game=kept[0][:8], moves=kept[1]))
 
     def _agent(self, spec: str, seat: int) -> Agent:

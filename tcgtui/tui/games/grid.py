@@ -21,6 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 
+from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
@@ -318,8 +319,6 @@ class GridScreen(GameScreen):
     # --- hooks -----------------------------------------------------------------------
 
     def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
-        # only when the log narrates a move
-        from tcgtui.engine import registry
         spec = registry.get(self.game_id)
         viewer = None if seat == SPECTATOR else seat
         if spec.narrator is not None:

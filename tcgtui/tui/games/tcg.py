@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 
+from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.tcg import Pack
 from tcgtui.engine.tcg.describe import card_text, rules_sentences, shown_lp
@@ -26,6 +27,7 @@ from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
 from tcgtui.tui.games import register
 from tcgtui.tui.games.base import Column, GameScreen
 from tcgtui.tui.narration import narrate
+from tcgtui.tui.screens.rules import rules_lines
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.widgets.cards import BOARD, HAND, TRICK, CardRow, Picked, Slot
@@ -92,9 +94,6 @@ class BoardScreen(GameScreen):
 
     def rules(self, catalog: Catalog, direction: Direction) -> list[RenderableType]:
         """The rules with this pack's numbers, then every card of the pack with its text."""
-        # only on the rules screen
-        from tcgtui.tui.screens.rules import rules_lines
-        from tcgtui.engine import registry
         game = self.session.game                   # the game's own rules text (--protocol seed has its own)
         return rules_lines(registry.get(game.name).rules_text(game, catalog),
                            catalog, direction) + self.cards(catalog, direction)

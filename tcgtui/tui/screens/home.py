@@ -25,7 +25,15 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from tcgtui import locales
+from tcgtui.arena import game_name
+from tcgtui.console_text import clean, shorten
 from tcgtui.engine import registry
+from tcgtui.errors import UserError
+from tcgtui.opponents.human import HUMAN
+from tcgtui.opponents.llm.model_registry import cached
+from tcgtui.opponents.registry import builder
+from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
+from tcgtui.store import Store
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
@@ -57,9 +65,6 @@ def _levels(ref: registry.Reference) -> list[str]:
 def registry_models() -> list[str]:
     """The models of the user's registry (``models.toml``), as ``llm:NAME``; none when it is unreadable
     (``tcgtui models`` says why in one line)."""
-    # only when the opponents list offers models
-    from tcgtui.errors import UserError
-    from tcgtui.opponents.llm.model_registry import cached
     try:
         return [f"{LLM}{name}" for name in cached().entries]
     except UserError:
@@ -68,9 +73,6 @@ def registry_models() -> list[str]:
 
 def opponents_for(game_id: str) -> list[str]:
     """The specs offered against ``game_id``: search levels, the game's references, llm:, the campaign."""
-    # only when the opponents list is built
-    from tcgtui.opponents.registry import builder
-    from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
     spec = registry.get(game_id)
     if spec.info.seats == 1:
         rivals = [r for ref in spec.references for r in _levels(ref)] + ["random"]
@@ -220,8 +222,6 @@ class GameList(Localized, Widget, can_focus=True):
         self.refresh(layout=True)
 
     def line(self, g: Any) -> str:
-        # only when a stored game's line is drawn
-        from tcgtui.console_text import clean, shorten
         name = game_text(self.catalog, g.game, "name")
         seats = " – ".join(clean(shorten(s, 24)) for s in g.seats)
         if g.status == "in_progress" and g.mine:
@@ -296,7 +296,6 @@ class HomeScreen(LocalizedScreen[None]):
     def __init__(self) -> None:
         super().__init__()
         # cycle: tui.games' screens import the shared screens beside this one
-        from tcgtui.arena import game_name
         from tcgtui.tui.games import has_screen
         english = locales.load("en")          # one order in every language: the default game, then by name
         shown = [s for s in registry.games() if has_screen(s.id)]
@@ -474,8 +473,6 @@ class HomeScreen(LocalizedScreen[None]):
         opponent = self.opponent()
         if opponent is None:
             return
-        # only when a game starts
-        from tcgtui.opponents.human import HUMAN
         settings = self.host.settings
         settings.game_id = self.query_one("#games", ChoiceList).value
         settings.params = {}
@@ -505,8 +502,6 @@ class HomeScreen(LocalizedScreen[None]):
             try:
                 self.host.settings.hub.resume(self.host.settings, game.id)
             except Exception as exc:        # UserError (a pack changed...): one line, stay home
-                # only when a game cannot start
-                from tcgtui.errors import UserError
                 if not isinstance(exc, UserError):
                     raise
                 self.notify(str(exc), severity="error", timeout=8)
@@ -525,10 +520,8 @@ class HomeScreen(LocalizedScreen[None]):
 
     @work(thread=True, exclusive=True, group="home-replay", exit_on_error=False)
     def _load_replay(self, path: Path, game_id: str) -> None:
-        # start-up time: a replay is loaded only when asked for
-        from tcgtui.errors import UserError
+        # start-up time: a stored game is rebuilt only when its replay is asked for
         from tcgtui.replay.load import load
-        from tcgtui.store import Store
         try:
             with Store(path, create=False, read_only=True) as store:
                 replay = load(store, game_id)
