@@ -24,13 +24,14 @@ def pending(state: Any) -> Any:
 
 
 def python_check(options: dict[str, Any]) -> Referee:
-    """Runs ``mystery(value)`` in the sandbox, with the request's ``timeout`` and ``backend`` (the
-    game's settings, so the record says them)."""
+    """Runs ``mystery(value)`` in the sandbox, with the request's ``timeout``, ``backend`` and
+    ``judge`` (the game's settings, so the record says them)."""
     # start-up time: the sandbox only for games with a referee
     from tcgtui.sandbox import Limits, Sandbox
 
     async def settle(request: Any) -> str:
-        sandbox = Sandbox(request.backend, Limits(timeout=float(request.timeout)))
+        sandbox = Sandbox(request.backend, Limits(timeout=float(request.timeout)),
+                          judge=getattr(request, "judge", "strict"))
         verdict = await sandbox.check(request.code, request.value)
         return request.settle(verdict.result, verdict.seconds, verdict.detail)
     return settle

@@ -17,7 +17,7 @@ from tcgtui.engine.duel.game import DuelGame
 from tcgtui.engine.duel.moves import Answer, Proposal, Verdict
 from tcgtui.engine.duel.narrator import DuelNarrator, rules_text
 from tcgtui.engine.duel.state import OUTCOMES, REFEREE, Check, DuelObservation, DuelState, Round
-from tcgtui.engine.protocols import PROTOCOL
+from tcgtui.engine.protocols import PROTOCOL, SEED, TCGTUI, UPSTREAM
 from tcgtui.engine.registry import RULES, SCORE, TEXT, GameInfo, GameSpec, Param, Reference, register
 
 __all__ = ["Answer", "Check", "DuelGame", "DuelNarrator", "DuelObservation", "DuelState", "OUTCOMES", "Proposal",
@@ -31,6 +31,9 @@ SHORTCUTS = {"sandbox": ("sandbox", "duel.games.sandbox_flag")}
 
 
 def _prompter(game: Any, catalog: Any, seat: int, style: str = "") -> Any:
+    if getattr(game, "protocol", TCGTUI) == SEED:     # The Token Games' own prompts, from the user's checkout
+        from tcgtui.engine.duel.seed_prompter import seed_prompter
+        return seed_prompter(game, catalog, seat)
     from tcgtui.engine.duel.prompter import DuelPrompter
     return DuelPrompter(game, catalog, seat)
 
@@ -41,12 +44,13 @@ def _puzzler(game: Any, arg: int | None) -> Any:
 
 
 def _make_bank(params: dict[str, Any]) -> Any:
-    from tcgtui.engine.duel.bank import BankGame, puzzles_from_rows
+    from tcgtui.engine.duel.bank import BankGame, puzzles_from_rows, seed_solver_prompt
     from tcgtui.engine.duel.players import BUILTIN
     bank = params.get("bank") or {}
     puzzles = puzzles_from_rows(bank["rows"]) if bank else BUILTIN
     return BankGame(puzzles, bank.get("path", "") if bank else "", int(params.get("attempts", 3)),
-                    float(params.get("check_timeout", 5.0)), str(params.get("sandbox", "local")))
+                    float(params.get("check_timeout", 5.0)), str(params.get("sandbox", "local")),
+                    str(params.get("protocol") or TCGTUI), *seed_solver_prompt(params))
 
 
 def _random_move(state: DuelState, rng: Any) -> str:
@@ -65,7 +69,7 @@ DUEL = register(GameSpec(
     GameInfo("duel", seats=2, outcome=SCORE, moves=TEXT, invalid=RULES,
              params=(Param("rounds", int, 10, low=2, high=100), Param("attempts", int, 3, low=1, high=10),
                      Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX,
-                     Param("solve_time", float, 0.0, low=0.0, high=3600.0), PROTOCOL)),
+                     Param("solve_time", float, 0.0, low=0.0, high=3600.0), PROTOCOL, UPSTREAM)),
     make=DuelGame.from_params,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
@@ -92,7 +96,7 @@ def _bank_deal_seed(run_seed: int, index: int) -> int:
 BANK = register(GameSpec(
     GameInfo("duel-bank", seats=1, outcome=SCORE, right_wrong=True, moves=TEXT, invalid=RULES, family="duel",
              params=(Param("bank", str, "", kind="jsonl"), Param("attempts", int, 3, low=1, high=10),
-                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX)),
+                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX, PROTOCOL, UPSTREAM)),
     make=_make_bank,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),

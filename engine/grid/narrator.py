@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.engine.core import Event
+from tcgtui.engine.core import CANCELLED, Event
 
 
 class GridNarrator:
@@ -37,7 +37,7 @@ class GridNarrator:
             if reason == "disqualified":
                 return t("grid.events.disqualified", player=self.name(1 - event.player),
                          winner=self.name(event.player))
-            if reason == "cancelled":
+            if reason == CANCELLED:
                 return t("grid.events.cancelled", cap=self.game.config.move_cap)
         return None
 
