@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
+from tcgtui.engine.prompting import FALLBACKS
 
 
 class DecisionFacts:
@@ -39,8 +40,7 @@ class DecisionFacts:
         names = sorted({p for d in paths for p in d})
         self.parse = {p: np.fromiter((d.get(p, 0) for d in paths), np.int64, len(paths)) for p in names}
         self.invalid = counts["invalid"]
-        # The store's ``fallback_NAME`` columns, by NAME (the names are the LLM player's fallbacks).
-        self.fallback = {c.removeprefix("fallback_"): a for c, a in counts.items() if c.startswith("fallback_")}
+        self.fallback = {f: counts[f"fallback_{f}"] for f in FALLBACKS}
         self.distinct_cards = counts["distinct_cards"]
         self.kinds, self.card_kinds = kinds, card_kinds
         self.seconds, self.tokens = seconds, tokens
@@ -52,7 +52,8 @@ class DecisionFacts:
         self.read: list[Any] | None = None        # the games list these facts were read for (see ``codes``)
         self._codes: dict[str, tuple[np.ndarray, list[Any]]] = {}
 
-    COUNTS = ("decisions", "invalid_attempts", "tokens_estimated", "reported", "invalid", "distinct_cards")
+    COUNTS = ("decisions", "invalid_attempts", "tokens_estimated", "reported", "invalid",
+              *(f"fallback_{f}" for f in FALLBACKS), "distinct_cards")
 
     @classmethod
     def empty(cls, games: int) -> DecisionFacts:

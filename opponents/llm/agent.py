@@ -72,7 +72,7 @@ from typing import Any, Callable
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event
-from tcgtui.engine.prompting import Parsed, Prompter
+from tcgtui.engine.prompting import NO_PARSE, Parsed, Prompter
 from tcgtui.errors import OptionError
 from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Completion, ContextOverflow, Sleep, StreamHook
@@ -82,7 +82,7 @@ from tcgtui.opponents.llm.followup import FollowUp, judge_settings, judge_temper
 from tcgtui.opponents.llm.model_registry import cached
 from tcgtui.opponents.llm.prompts import (Message, TurnLog, conversation, estimate_tokens, keep_turns,
                                          message_tokens)
-from tcgtui.opponents.llm.reasoning import NO_PARSE, split_reasoning
+from tcgtui.opponents.llm.reasoning import split_reasoning
 from tcgtui.opponents.spec import AgentSpec
 
 RECORD_CHARS = 64_000      # per text field of an attempt in the record

@@ -24,13 +24,13 @@ from typing import Any, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
 from tcgtui import locales
+from tcgtui.engine.prompting import FALLBACKS
 from tcgtui.errors import OptionError
 from tcgtui.opponents.base import check_number
 from tcgtui.opponents.llm.reasoning import PARSE_MODES, STRICT
 
 BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")
 KEY_VARS = ("TCGTUI_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY")
-FALLBACKS = ("random", "forfeit")
 # Sampling settings as endpoints accept them (OpenAI's ranges), for --temperature and the same
 # keys in --extra-body: a value outside (NaN and infinities included) is a typo, never sent or stored.
 SAMPLING_RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0), "frequency_penalty": (-2.0, 2.0),

@@ -11,7 +11,6 @@ import re
 
 STRICT, SOFT = "strict", "soft"       # --parse: how forgiving a game's reader may be (games read it)
 PARSE_MODES = (STRICT, SOFT)
-NO_PARSE = "none"                     # a decision's parse path when no move was read from the reply
 
 _THINK_OPEN = re.compile(r"<\s*(think|thinking|reasoning)\s*>", re.IGNORECASE)
 _THINK_CLOSE = re.compile(r"<\s*/\s*(think|thinking|reasoning)\s*>", re.IGNORECASE)

@@ -28,7 +28,7 @@ import numpy as np
 from tcgtui.engine import registry
 from tcgtui.engine.core import CANCELLED, DISQUALIFIED
 from tcgtui.engine.decision_facts import DecisionFacts, masks
-from tcgtui.opponents.llm.reasoning import NO_PARSE
+from tcgtui.engine.prompting import NO_PARSE
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
 from tcgtui.report.data import Game

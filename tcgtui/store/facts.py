@@ -21,12 +21,12 @@ from collections import Counter
 from typing import Any, Iterable, Sequence
 
 from tcgtui.engine.core import INVALID
-from tcgtui.opponents.llm.endpoint import FALLBACKS
+from tcgtui.engine.prompting import FALLBACKS
 
-# The LLM player's fallbacks, counted one column each (tcgtui.engine.decision_facts reads the
-# ``fallback_`` columns by name).  Parse paths are each game's prompter's
-# own ("tags", "last_name" in the card game, "json" in grid games, "action" in Eleusis, "none"),
-# so they are kept as one JSON object per game.
+# The LLM player's fallbacks (defined with the prompt protocol, which the store reads without
+# numpy), counted one column each; tcgtui.engine.decision_facts reads them by name.  Parse paths
+# are each game's prompter's own ("tags", "last_name" in the card game, "json" in grid games,
+# "action" in Eleusis, "none"), so they are kept as one JSON object per game.
 COLUMNS = ("decisions", "invalid_attempts", "tokens_estimated", "reported", "invalid",
            *(f"fallback_{f}" for f in FALLBACKS), "kinds", "card_kinds", "parse_paths", "distinct_cards",
            "seconds", "tokens")
