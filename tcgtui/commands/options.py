@@ -25,7 +25,7 @@ from tcgtui import rtl
 from tcgtui.errors import UserError
 from tcgtui.limits import check_seed
 from tcgtui.packs import DEFAULT_PACK, load_pack
-from tcgtui.tui.games import has_screen
+from tcgtui.tui import games as game_screens
 
 
 def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, prefix: str) -> None:
@@ -59,8 +59,8 @@ def check_spec(flag: str, value: str, game_id: str = registry.DEFAULT) -> str:
 def check_game(args: argparse.Namespace) -> str:
     """--game: a registered game that has a screen."""
     spec = game_spec(args.game)            # an unknown id: "--game: 'x' is not a game; expected one of ..."
-    if not has_screen(spec.id):
-        ids = [s.id for s in registry.games() if has_screen(s.id)]
+    if not game_screens.has_screen(spec.id):
+        ids = [s.id for s in registry.games() if game_screens.has_screen(s.id)]
         raise UserError(locales.load().t("humans.no_screen", game=spec.id, games=", ".join(ids)))
     return str(args.game)
 
