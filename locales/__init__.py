@@ -135,6 +135,25 @@ def _read(path: Path) -> dict:
         raise LocaleError(f"{path}: not valid TOML ({exc})") from None
 
 
+def plugin_roots() -> list[Path]:
+    """The ``locales/`` folders of game plug-ins (entry point group ``tcgtui.games``), found
+    without importing them: each holds ``<lang>/<game>/*.toml`` as a shipped game's folder does."""
+    # start-up time: package metadata and the registry only when plug-in games' texts are wanted
+    from importlib.metadata import entry_points
+    from importlib.util import find_spec
+
+    from tcgtui.engine.registry import PLUGIN_GROUP
+    out = []
+    for module in sorted({ep.module for ep in entry_points(group=PLUGIN_GROUP)}):
+        try:
+            spec = find_spec(module)
+        except ImportError:               # a broken plug-in: registry.discover says so, in one line
+            continue
+        if spec is not None and spec.submodule_search_locations:
+            out += [Path(p) / "locales" for p in spec.submodule_search_locations]
+    return [p for p in out if p.is_dir()]
+
+
 @cache
 def load(code: str = DEFAULT) -> Catalog:
     """Load a language folder; unknown codes raise LocaleError naming the choices."""
@@ -149,6 +168,9 @@ def load(code: str = DEFAULT) -> Catalog:
             _flatten(path.stem, _read(path), entries)
     for path in sorted(folder.glob("*/*.toml")):          # a game's own folder: keys "<game>.<file>.<key>"
         _flatten(f"{path.parent.name}.{path.stem}", _read(path), entries)
+    for root in plugin_roots():                           # games from other packages bring their own
+        for path in sorted((root / code).glob("*/*.toml")):
+            _flatten(f"{path.parent.name}.{path.stem}", _read(path), entries)
     plural = {k: PluralRule.parse(v) for k, v in meta.get("plural", {}).items()}
     fallback = load(DEFAULT) if code != DEFAULT else None
     return Catalog(code, meta["name"], meta.get("direction", "ltr") == "rtl", plural, entries, fallback)

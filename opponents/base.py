@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.engine.core import Event
+from tcgtui.engine.core import Event, Game
 from tcgtui.errors import OptionError
 
 
@@ -38,7 +38,7 @@ class AgentError(Exception):
     (an endpoint that stays down).  The game ends as errored, never as a loss."""
 
 
-def refuse_other_rules(spec: str, game: Any) -> None:
+def refuse_other_rules(spec: str, game: Game) -> None:
     """tcgtui's search plays tcgtui's rules: a protocol with rules of its own (``Game.tcgtui_search``
     false) is refused in one line rather than searched under the wrong rules."""
     if not getattr(game, "tcgtui_search", True):

@@ -20,14 +20,23 @@ def _mc(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.montecarlo import MonteCarloAgent
     return MonteCarloAgent(spec.n, peek=spec.peek, executor=options.get("executor"),
-                           workers=options.get("workers", 1), compiled=options.get("compiled"))
+                           workers=options.get("workers", 1), compiled=options.get("compiled"),
+                           interim_budget=_budget(options))
 
 
 def _mcts(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.ismcts import ISMCTSAgent
     return ISMCTSAgent(spec.n, executor=options.get("executor"), workers=options.get("workers", 1),
-                       compiled=options.get("compiled"))
+                       compiled=options.get("compiled"), interim_budget=_budget(options))
+
+
+def _budget(options: dict[str, Any]) -> Any:
+    """``interim_budget`` (seconds): the TUI's time budget for decisions on the interim path."""
+    # each kind's module is loaded only when that kind is built (start-up time)
+    from tcgtui.opponents.search import Budget
+    seconds = options.get("interim_budget")
+    return Budget(float(seconds)) if seconds else None
 
 
 def _llm(spec: AgentSpec, options: dict[str, Any]) -> Agent:

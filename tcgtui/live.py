@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.engine.core import GameRecord, Match, replay
+from tcgtui.engine.core import Game, GameRecord, Match, replay
 from tcgtui.arena import build_game, game_spec
 from tcgtui.engine import registry
 from tcgtui.opponents.human import HUMAN
@@ -35,7 +35,7 @@ class LiveGame:
     """One game in the store, written after every move."""
 
     store: Store
-    game: Any
+    game: Game
     match: Match
     row: GameRow
     specs: tuple[str, ...]
@@ -44,7 +44,7 @@ class LiveGame:
     earlier: list[DecisionRecord] = field(default_factory=list)   # moves made before a resume
 
     @classmethod
-    def begin(cls, store: Store, game: Any, seed: int, *, agent: str, opponent: str, agent_seat: int,
+    def begin(cls, store: Store, game: Game, seed: int, *, agent: str, opponent: str, agent_seat: int,
               lang: str, resume: dict[str, Any], run_id: int | None = None, game_index: int = 0) -> LiveGame:
         match = Match(game, seed)
         row = pending_row(game, seed=seed, agent=agent, opponent=opponent, lang=lang, game_index=game_index,

@@ -13,7 +13,8 @@ import argparse
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.opponents.llm.endpoint import FALLBACKS, SAMPLING_RANGES
+from tcgtui.engine.prompting import FALLBACKS
+from tcgtui.opponents.llm.endpoint import SAMPLING_RANGES
 from tcgtui.opponents.llm.reasoning import PARSE_MODES
 from tcgtui.console_text import shorten
 from tcgtui.errors import UserError

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.duel.bank import BankGame
 from tcgtui.engine.duel.prompter import DuelPrompter
 from tcgtui.engine.duel.seed_wording import REPOSITORY, DuelWording, Parts, parts_digest, render
@@ -23,7 +24,7 @@ from tcgtui.engine.duel.state import PROPOSE
 from tcgtui.engine.prompting import Message
 
 
-def seed_prompter(game: Any, catalog: Any, seat: int) -> SeedDuelPrompter:
+def seed_prompter(game: Game, catalog: Any, seat: int) -> SeedDuelPrompter:
     """The seed's prompter for ``game`` (a duel or a bank); ValueError, one line, without the checkout."""
     bank = isinstance(game, BankGame)
     wording: DuelWording | None = None if bank else game.wording
@@ -37,7 +38,7 @@ def seed_prompter(game: Any, catalog: Any, seat: int) -> SeedDuelPrompter:
 class SeedDuelPrompter(DuelPrompter):
     """The seed's prompts for one seat; parsing, as the parent does it under the seed's protocol."""
 
-    def __init__(self, game: Any, catalog: Any, seat: int, wording: DuelWording | None, solver: Parts) -> None:
+    def __init__(self, game: Game, catalog: Any, seat: int, wording: DuelWording | None, solver: Parts) -> None:
         super().__init__(game, catalog, seat)
         self.wording, self.solver = wording, solver
         self.version = f"ttg-seed-{wording.digest()}" if wording else f"ttg-seed-bank-{parts_digest(solver)}"

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.engine.eleusis import bench
+from tcgtui.engine.core import Game
+from tcgtui.engine.eleusis import bench, fake_replies
 from tcgtui.engine.eleusis.game import DRAWN, FORMATS, EleusisGame
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
 from tcgtui.engine.eleusis.seeddeal import BASE
 from tcgtui.engine.protocols import PROTOCOL, UPSTREAM
-from tcgtui.engine.registry import AGENT, LIST, SCORE, GameInfo, GameSpec, Param, Reference, register
+from tcgtui.engine.registry import (AGENT, LIST, SCORE, BenchHooks, FakeModel, GameInfo, GameSpec, Param, Reference,
+                                    ReportHooks, ToolHooks, register)
 
 __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
 
 
-def _prompter(game: Any, catalog: Any, seat: int = 0, style: str | None = None) -> Any:
+def _prompter(game: Game, catalog: Any, seat: int = 0, style: str | None = None) -> Any:
     from tcgtui.engine.eleusis.prompter import EleusisPrompter
     return EleusisPrompter(game, catalog, seat, style)
 
@@ -37,15 +39,16 @@ def _seed_tables() -> tuple:
     return tables()
 
 
-def _scientist(game: Any, arg: int | None) -> Any:
-    from tcgtui.engine.eleusis.scientist import policy
+def _scientist(game: Game, arg: int | None) -> Any:
+    from tcgtui.engine.eleusis.players import policy
     return policy(game, arg)
 
 
 SPEC = register(GameSpec(
     GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT, search=False,
              params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),)),
-                     Param("guess_format", str, "text", choices=FORMATS),
+                     Param("guess_format", str, "text", choices=FORMATS, flag="--guess-format", metavar="GUESS_FORMAT",
+                           help_key="eleusis.games.guess_format_flag"),
                      Param("rule_code", str, ""), PROTOCOL, UPSTREAM,
                      # --protocol seed: the seed's round index and base seed of the deal, or its deck seed itself
                      Param("seed_round", int, 0, low=0, high=10_000), Param("seed_base", int, BASE, low=0, high=2**32 - 1),
@@ -57,8 +60,8 @@ SPEC = register(GameSpec(
     analyses=_sections,
     seed_tables=_seed_tables,
     references=(Reference("scientist", _scientist),),
-    extras={"bench": bench,       # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
-            "shortcuts": {"guess_format": ("guess_format", "eleusis.games.guess_format_flag")},
-            "reads_records": True,       # its report sections replay each round's record
-            "perf": ("scientist",)},     # tcgtui perf times the reference scientist's opening decision
+    bench=BenchHooks(rounds=bench),             # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
+    report=ReportHooks(reads_records=True),     # its report sections replay each round's record
+    tools=ToolHooks(perf=("scientist",)),       # tcgtui perf times the reference scientist's opening decision
+    fake_model=FakeModel(fake_replies.player),
 ))

@@ -100,3 +100,32 @@ def judge(truth: Rule, guess: Rule, mainline: Sequence[Card], seed: int | str = 
             if found is not None:
                 return found
     return Verdict(True, False)
+
+
+
+KEEP = 8        # verdicts kept (a person's guess: judged apart, then found again by the round's move)
+_kept: dict[tuple[Rule, Rule, tuple[Card, ...], str], Verdict] = {}
+
+
+def remembered(truth: Rule, guess: Rule, mainline: tuple[Card, ...], seed: str) -> Verdict:
+    """``judge``, its last verdicts kept: the app judges a person's guess in a process of its own on
+    a copy of the round (``kept``, then ``keep`` here), and the round's own move then finds the
+    verdict instead of judging again on the UI's loop (seconds for a rule that reads the mainline)."""
+    key = (truth, guess, mainline, seed)
+    verdict = _kept.get(key)
+    if verdict is None:
+        verdict = judge(truth, guess, mainline, seed=seed)
+        keep([(key, verdict)])
+    return verdict
+
+
+def kept() -> list[tuple[tuple[Rule, Rule, tuple[Card, ...], str], Verdict]]:
+    return list(_kept.items())
+
+
+def keep(verdicts: list[tuple[tuple[Rule, Rule, tuple[Card, ...], str], Verdict]]) -> None:
+    for key, verdict in verdicts:
+        _kept.pop(key, None)
+        _kept[key] = verdict
+    while len(_kept) > KEEP:
+        del _kept[next(iter(_kept))]

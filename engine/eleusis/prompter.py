@@ -17,6 +17,7 @@ import json
 import re
 from typing import Any
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.eleusis.cards import CardError, parse_card
 from tcgtui.engine.eleusis.moves import Play, parse_play
 from tcgtui.engine.eleusis.narrator import rules_text
@@ -37,7 +38,7 @@ def card_symbols(text: str) -> str:
 class EleusisPrompter:
     keeps_history = False
 
-    def __init__(self, game: Any, catalog: Any, seat: int = 0, style: str | None = None) -> None:
+    def __init__(self, game: Game, catalog: Any, seat: int = 0, style: str | None = None) -> None:
         self.game = game
         self.catalog = catalog
         self.seat = seat

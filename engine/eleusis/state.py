@@ -13,7 +13,7 @@ from typing import Any
 from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
 from tcgtui.engine.eleusis import seeddeal
 from tcgtui.engine.eleusis.cards import Card, parse_card, shoe
-from tcgtui.engine.eleusis.judge import Verdict, accepts, judge
+from tcgtui.engine.eleusis.judge import Verdict, accepts, remembered
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
@@ -156,7 +156,7 @@ class EleusisState(GameState[str]):
             guess = compile_rule(code or "")
         except RuleError as exc:
             return Verdict(False, True, None, exc)
-        return judge(self.rule, guess, mainline, seed=f"{self.seed}:{turn}")
+        return remembered(self.rule, guess, tuple(mainline), f"{self.seed}:{turn}")
 
     def _finish(self, reason: str, score: int) -> list[Event]:
         self.score = score
@@ -216,3 +216,12 @@ def _counter(verdict: Verdict) -> dict[str, Any]:
     if verdict.error is not None and verdict.counterexample is None:
         data["error"] = verdict.error.kind
     return data
+
+
+def verdicts_after(state: EleusisState, move: str) -> list[Any]:
+    """Play ``move`` on ``state`` (a copy) and give back the verdicts it took (``judge.kept``): the
+    app judges a person's guess in a process of its own with this, the screen answering keys meanwhile."""
+    # only a move played apart (a person's guess) needs the judge here
+    from tcgtui.engine.eleusis import judge
+    state.apply(move)
+    return judge.kept()

@@ -19,11 +19,11 @@ import json
 import sys
 from typing import Any
 
-from tcgtui.engine.core import Event
+from tcgtui.engine.core import Event, Game
 from tcgtui.engine.prompting import Message, Parsed
 from tcgtui.engine.tcg import cards as C
 from tcgtui.engine.tcg.describe import DECK_LIST_RULES, card_text, rules_sentences
-from tcgtui.engine.tcg.narrate import Narrator
+from tcgtui.engine.tcg.narrator import Narrator
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
 from tcgtui.engine.tcg.parse import STRICT, CardMatcher, CardParsed, parse_answer
 
@@ -192,6 +192,6 @@ class TcgPrompter:
                                                         list=self.names(obs.hand), left=left)}
 
 
-def build(game: Any, catalog: Any, seat: int, style: str | None = None) -> TcgPrompter:
+def build(game: Game, catalog: Any, seat: int, style: str | None = None) -> TcgPrompter:
     """``GameSpec.prompter`` of the card game."""
     return TcgPrompter(game.pack, catalog, seat, style, deck_lists=not game.default_decks)

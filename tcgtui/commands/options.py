@@ -16,7 +16,7 @@ from typing import Any
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.context_check import check_contexts
-from tcgtui.arena import add_deck_arguments, add_protocol_arguments, game_spec, given_params, load_resources
+from tcgtui.arena import add_param_flags, game_spec, given_params, load_resources
 from tcgtui.llm_options import endpoint_options, player_keys
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.registry import builder
@@ -29,14 +29,12 @@ from tcgtui.tui import games as game_screens
 
 
 def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, prefix: str) -> None:
-    """--game, --param, --lang, --pack, --seed, --rtl, --pause; help texts under ``<prefix>.*``
-    (``cli.game``/``cli.param`` for the two every game shares)."""
+    """--game, --param, the games' parameter flags (arena.add_param_flags), --lang, --seed, --rtl, --pause;
+    help texts under ``<prefix>.*`` (``cli.game``/``cli.param`` for the two every game shares)."""
     p.add_argument("--game", default=registry.DEFAULT, metavar="ID", help=text.t("cli.game"))
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("cli.param"))
     p.add_argument("--lang", default=locales.DEFAULT, metavar="LANG", help=text.t(f"{prefix}.lang"))
-    p.add_argument("--pack", default=None, metavar="DIR", help=text.t(f"{prefix}.pack"))
-    add_deck_arguments(p, text)
-    add_protocol_arguments(p, text)
+    add_param_flags(p, text)
     p.add_argument("--seed", type=int, default=None, metavar="N", help=text.t(f"{prefix}.seed"))
     p.add_argument("--rtl", default=None, metavar="MODE", help=text.t(f"{prefix}.rtl"))
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS", help=text.t(f"{prefix}.pause"))
@@ -66,7 +64,7 @@ def check_game(args: argparse.Namespace) -> str:
 
 
 def game_params(args: argparse.Namespace) -> dict[str, Any]:
-    """--param NAME=VALUE (repeatable) and the shortcut flags (--pack, --position, --to-move), checked by the game."""
+    """--param NAME=VALUE (repeatable) and the parameters' own flags (Param.flag), checked by the game."""
     return given_params(args, registry.get(check_game(args)))
 
 

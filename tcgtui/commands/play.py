@@ -41,8 +41,6 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--campaign", action="store_true", help=text.t("cmd_play.campaign"))
     p.add_argument("--campaign-games", type=int, default=DEFAULT_GAMES, metavar="N",
                    help=text.t("cmd_play.campaign_games", default=DEFAULT_GAMES))
-    p.add_argument("--position", default=None, metavar="P", help=text.t("cmd_play.position"))
-    p.add_argument("--to-move", default=None, metavar="X|O", help=text.t("cmd_play.to_move"))
     add_display_arguments(p, text, "cmd_play")
     add_db_argument(p, text)
     add_endpoint_arguments(p, text)

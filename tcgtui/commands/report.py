@@ -106,7 +106,7 @@ def _report(args: argparse.Namespace) -> int:
     text = locales.load()
     spec = _spec(args.game)
     if args.format == "seed":
-        if "seed_files" not in spec.extras:
+        if spec.report.seed_files is None:
             raise UserError(text.t("cmd_report.errors.no_seed_format", game=spec.id))
         if not args.out:
             raise UserError(text.t("cmd_report.errors.seed_needs_out"))
@@ -124,7 +124,7 @@ def _report(args: argparse.Namespace) -> int:
     with open_store(args.db, create=False, read_only=True) as store:
         for spec in [spec] + [other for other, _ in variants(spec)]:   # a game, else its variants (the bank)
             games = load_games(store, run_ids(store, args.run), humans=not args.no_humans, game=spec.id,
-                               with_record=args.format == "seed" or bool(spec.extras.get("reads_records")),
+                               with_record=args.format == "seed" or spec.report.reads_records,
                                every_seat=args.format != "seed")
             if games:
                 break

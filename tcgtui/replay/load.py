@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from tcgtui import locales
+from tcgtui.console_text import clean
 from tcgtui.engine import registry
 from tcgtui.engine.core import INVALID, GameRecord, Match
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, rebuild_game
+from tcgtui.opponents.human import HUMAN
 from tcgtui.replay.moments import mark
 from tcgtui.replay.steps import Replay, Step
 from tcgtui.store import IN_PROGRESS, DecisionRow, GameRow, Store
@@ -99,7 +101,10 @@ def load(store: Store, given: str) -> Replay:
     under way is refused: its replay shows every hidden card, and it may yet be continued."""
     row = find(store, given)
     if row.status == IN_PROGRESS:
-        raise UserError(locales.load().t("replay.unfinished", id=row.id[:8]))
+        run = next((r for r in store.runs() if r.id == row.run_id), None)
+        if row.agent.startswith(HUMAN + ":") or run is None:       # a person's: continued from home
+            raise UserError(locales.load().t("replay.unfinished", id=row.id[:8]))
+        raise UserError(locales.load().t("replay.unfinished_run", id=row.id[:8], run=clean(run.name)))
     replay = positions(row, store.decisions(row.id))
     mark(replay)
     return replay

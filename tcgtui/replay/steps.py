@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcgtui.engine import registry
-from tcgtui.engine.core import Event
+from tcgtui.engine.core import Event, Game
 from tcgtui.store import DecisionRow, GameRow
 
 
@@ -27,7 +27,7 @@ class Step:
 @dataclass
 class Replay:
     row: GameRow
-    game: Any
+    game: Game
     steps: list[Step]
 
     @property

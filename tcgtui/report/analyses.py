@@ -249,9 +249,9 @@ def _rating_rows(results: list[tuple[str, str, float]], anchor: str | None = Non
 
 
 def rated_sections(spec: registry.GameSpec, games: list[Game], anchor: str | None = None) -> dict[str, list[Row]]:
-    """Ratings a game asks for beyond the match's (``extras["rated"]``: section -> (a, b, a's score,
+    """Ratings a game asks for beyond the match's (``report.rated``: section -> (a, b, a's score,
     cluster) per comparison, e.g. per round of a duel); intervals bootstrap over clusters."""
-    rated = spec.extras.get("rated")
+    rated = spec.report.rated
     out = {}
     for name, results in (rated(games) if rated else {}).items():
         rows = bt.ratings([(a, b, s) for a, b, s, _ in results], clusters=[c for *_, c in results], anchor=anchor)
@@ -337,14 +337,13 @@ def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple
     rr = round_robin_games(games) if spec.info.seats == 2 else []
     sections.update({"matrix": per_language(matrix, rr), "ratings": per_language(ratings, rr, anchor),
                      "ratings_by_role": per_language(ratings_by_role, rr)})
-    layout = list(spec.extras.get("report_layout") or [outcome, *own, "decisions", "llm", "errors"])
+    layout = list(spec.report.layout or [outcome, *own, "decisions", "llm", "errors"])
     layout += [name for name in ROUND_ROBIN if sections[name] and name not in layout]
     exact = {"scores": "scores_exact"} if spec.info.right_wrong else {}
-    note_keys = {**COMMON_NOTES, **exact, **dict(spec.extras.get("report_notes") or {})}
+    note_keys = {**COMMON_NOTES, **exact, **spec.report.notes}
     notes = list(dict.fromkeys(note_keys[name] for name in layout if name in note_keys))
     notes += ["every_seat"] if any(g.mirror for g in games) else []
-    meta_fn = spec.extras.get("report_meta")
-    meta = dict(meta_fn()) if meta_fn else {}
+    meta = dict(spec.report.meta()) if spec.report.meta else {}
     if by is not None:
         meta.update(grouped_by=", ".join(by), varied=", ".join(varied) or "–")
         notes.append("grouped")

@@ -32,6 +32,7 @@ from tcgtui.match import MatchResult
 from tcgtui.opponents.base import Agent
 from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
+from tcgtui.opponents.search import INTERIM_BUDGET_S
 from tcgtui.opponents.spec import parse_spec
 from tcgtui.tui.bidi_text import Direction
 from tcgtui.deals import Deal, Note, PlainTable, Table
@@ -257,7 +258,8 @@ class ArenaApp(App[None]):
         if kind == "llm":
             options["on_stream"] = self._stream_hook()
         if kind in SEARCH_KINDS:
-            options["compiled"] = self.search_ready     # until then it searches on the interim path
+            options["compiled"] = self.search_ready     # until then it searches on the interim path,
+            options["interim_budget"] = INTERIM_BUDGET_S  # answering within its budget
         return make_agent(spec, **options)
 
     def on_unmount(self) -> None:
@@ -344,4 +346,4 @@ class ArenaApp(App[None]):
         saved = (deal is not None and deal.on_move is not None and board is not None
                  and not board.session.spectating and board.session.result is None
                  and (deal.kept is None or deal.kept() is not None))     # at move 0 nothing is stored yet
-        self.push_screen(QuitScreen(saved), after)
+        self.push_screen(QuitScreen(saved, home=self.settings.home and self.playing), after)

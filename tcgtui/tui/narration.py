@@ -1,6 +1,6 @@
 """The battle log's sentences: one event, one sentence, in the reader's language.
 
-The sentences are the game's shared narration (``engine.tcg.narrate``), the
+The sentences are the game's shared narration (``engine.tcg.narrator``), the
 same ones a language model reads in its prompts, so the log and the prompts
 never disagree.  This module only adapts it to the board: the event is
 filtered to the reader's seat first (a hidden card is never named), and the
@@ -12,7 +12,7 @@ from __future__ import annotations
 from tcgtui.engine.core import Event
 from tcgtui.engine.tcg.cards import Pack
 from tcgtui.locales import Catalog
-from tcgtui.engine.tcg.narrate import Narrator
+from tcgtui.engine.tcg.narrator import Narrator
 
 SPECTATOR = -1
 SILENT = ("end_turn",)

@@ -7,8 +7,9 @@ of the games it shows::
     class GridScreen(GameScreen): ...
 
 Nothing else names the modules: ``screen_for(game_id)`` imports the module of
-that name, then the one of the game's family (``GameInfo.family``), then, if
-neither registered the id, every module of the package, and only when asked.
+that name, then the one of the game's family (``GameInfo.family``), then a
+plug-in game's ``<package>.screen`` (``registry.origin``), then, if none
+registered the id, every module of the package, and only when asked.
 A module brings its own ``.tcss`` (``CSS_PATH`` on its screen class).
 """
 
@@ -55,14 +56,17 @@ def screen_for(game_id: str) -> type[GameScreen]:
         return _SCREENS[game_id]
     _try(game_id)
     if game_id not in _SCREENS:
+        # start-up time: the registry only when a screen is not found by name
+        from tcgtui.engine import registry
         try:
-            # start-up time: the registry only when a screen is not found by name
-            from tcgtui.engine import registry
             family = registry.get(game_id).info.family
         except LookupError:
             family = ""
         if family:
             _try(family)
+        package = registry.origin(game_id)
+        if package is not None and game_id not in _SCREENS:     # a plug-in's screen: its module ``screen``
+            importlib.import_module(f"{package}.screen")
     if game_id not in _SCREENS:
         for name in _modules():
             importlib.import_module(f"{__name__}.{name}")

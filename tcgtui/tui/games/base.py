@@ -77,6 +77,7 @@ class GameScreen(LocalizedScreen[None]):
         self.streams = streams
         self.note = note
         self.failure: BaseException | None = None
+        self.busy = False       # the screen's own work on the person's move is under way (a guess judged)
         self.pane_titles = dict(self.PANE_TITLES)
         session.view = self
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Sequence
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.eleusis.cards import DISTINCT, Card, parse_card
 from tcgtui.engine.eleusis.game import consistent
 from tcgtui.engine.eleusis.hypotheses import space
@@ -106,7 +107,7 @@ def decide(obs: EleusisObservation, rng: Any) -> Play:
     return Play(card, guess=share > THRESHOLD, rule=top.source, code=top.source, confidence=confidence)
 
 
-def policy(game: Any, arg: int | None) -> Callable[[Any, Any], str]:
+def policy(game: Game, arg: int | None) -> Callable[[Any, Any], str]:
     """``choose(state, rng)`` for the arena's reference player; it looks only at the seat's observation."""
     def choose(state: Any, rng: Any) -> str:
         return decide(state.observation(0), rng).text()

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.deck.questions import LETTERS, Question
 from tcgtui.engine.deck.simulate import run_task, scores, tasks
 
@@ -54,7 +55,7 @@ def answer(question: Question, packs: dict[str, Any], games: int, seed: int) -> 
     return int(np.argmax(rates)), rates
 
 
-def policy(game: Any, k: int | None) -> Callable[[Any, random.Random], str]:
+def policy(game: Game, k: int | None) -> Callable[[Any, random.Random], str]:
     games = k or 100
 
     def choose(state: Any, rng: random.Random) -> str:
