@@ -17,8 +17,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-NO_PARSE = "none"          # the parse path of a reply no move was read from (opponents.llm.agent.NONE)
-FALLBACKS = ("random", "forfeit")
+from tcgtui.engine.prompting import FALLBACKS
 
 
 class DecisionFacts:

@@ -12,6 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 Message = dict[str, Any]      # {"role": ..., "content": str or a list of parts (text, image_url)}
+NO_PARSE = "none"             # ``Parsed.path`` when the reply named no move
+# What the LLM player does when no move was read (--fallback): a random legal move or a forfeit.  Its
+# decisions record which; the store counts each (``tcgtui.store.facts``) and the report reads them.
+FALLBACKS = ("random", "forfeit")
 
 
 @dataclass(frozen=True)

@@ -381,6 +381,7 @@ def _load_all() -> None:
     global _loaded
     if _loaded:
         return
+    # every game package, only when a game is first looked up (registering stays cheap)
     import tcgtui.engine as root
     for mod in pkgutil.iter_modules(root.__path__):
         if mod.ispkg and mod.name not in _SKIP:
@@ -391,6 +392,7 @@ def _load_all() -> None:
 
 def plugin_packages() -> list[str]:
     """The packages other distributions declare under the entry point group ``tcgtui.games``."""
+    # start-up time: package metadata only when plug-ins are looked for
     from importlib.metadata import entry_points
     return sorted({ep.module for ep in entry_points(group=PLUGIN_GROUP)})
 

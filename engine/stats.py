@@ -14,6 +14,8 @@ from typing import Sequence
 
 import numpy as np
 
+from tcgtui.engine.brent import brentq
+
 
 def sample_variance(values: Sequence[float]) -> float | None:
     """Variance with n−1 in the denominator; None below two values."""
@@ -37,13 +39,13 @@ def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
     """The exact interval for k successes in n trials; None when there are no trials."""
     if n <= 0:
         return None
+    # start-up time: scipy's tails on first use (see above)
     try:        # the binomial tails scipy.stats.binom evaluates (private names: fall back to scipy.stats)
         from scipy.special._ufuncs import _binom_cdf as cdf, _binom_sf as sf
     except ImportError:  # pragma: no cover - another scipy
         from scipy.stats import binomtest
         ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="exact")
         return float(ci.low), float(ci.high)
-    from tcgtui.engine.brent import brentq
     alpha = (1 - confidence) / 2
     low = 0.0 if k == 0 else brentq(lambda p: float(sf(k - 1, n, p)) - alpha, 0.0, 1.0)
     high = 1.0 if k == n else brentq(lambda p: float(cdf(k, n, p)) - alpha, 0.0, 1.0)

@@ -142,10 +142,12 @@ def _read(path: Path) -> dict:
 def plugin_roots() -> list[Path]:
     """The ``locales/`` folders of game plug-ins (entry point group ``tcgtui.games``), found
     without importing them: each holds ``<lang>/<game>/*.toml`` as a shipped game's folder does."""
+    # start-up time: package metadata and the registry only when plug-in games' texts are wanted
     from importlib.metadata import entry_points
     from importlib.util import find_spec
-    out = []
+
     from tcgtui.engine.registry import PLUGIN_GROUP
+    out = []
     for module in sorted({ep.module for ep in entry_points(group=PLUGIN_GROUP)}):
         try:
             spec = find_spec(module)

@@ -14,14 +14,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
+from tcgtui import locales
 from tcgtui.engine.core import Event, Game
-
-
-class OptionError(Exception):
-    """A player's options do not fit (a flag's value, a missing endpoint): the command line
-    reports it as one line naming the flag, like its own ``tcgtui.errors.UserError``."""
-
-    exit_code = 2
+from tcgtui.errors import OptionError
 
 
 def check_number(flag: str, value: float | None, lo: float, hi: float | None = None) -> float | None:
@@ -31,7 +26,6 @@ def check_number(flag: str, value: float | None, lo: float, hi: float | None = N
     finite = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if finite and lo <= value and (hi is None or value <= hi):
         return value
-    from tcgtui import locales
     text = locales.load()
     expected = (text.t("limits.range", lo=f"{lo:g}", hi=f"{hi:g}") if hi is not None
                 else text.t("limits.at_least", lo=f"{lo:g}"))
@@ -48,7 +42,6 @@ def refuse_other_rules(spec: str, game: Game) -> None:
     """tcgtui's search plays tcgtui's rules: a protocol with rules of its own (``Game.tcgtui_search``
     false) is refused in one line rather than searched under the wrong rules."""
     if not getattr(game, "tcgtui_search", True):
-        from tcgtui import locales
         raise OptionError(locales.load().t("arena.search_other_rules", spec=spec))
 
 

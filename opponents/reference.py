@@ -12,10 +12,12 @@ import asyncio
 import time
 from typing import Any
 
+from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.protocols import protocol_of
-from tcgtui.opponents.base import Agent, AgentError, Decision, OptionError, SeatContext
+from tcgtui.errors import OptionError
+from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
 from tcgtui.opponents.spec import AgentSpec
 
 
@@ -31,7 +33,6 @@ class ReferenceAgent(Agent):
         if ref is None:
             raise ValueError(f"{self.spec} cannot play {self.game.name}")
         if ref.protocol and protocol_of(self.game.setup()) != ref.protocol:
-            from tcgtui import locales
             raise OptionError(locales.load().t("arena.protocol_opponent", spec=self.spec, protocol=ref.protocol))
         self.choose = ref.policy(self.game, self.parsed.n or None)
         self.omniscient = ref.sees_state

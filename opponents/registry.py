@@ -11,11 +11,13 @@ Builder = Callable[[AgentSpec, dict[str, Any]], Agent]
 
 
 def _random(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.random_agent import RandomAgent
     return RandomAgent()
 
 
 def _mc(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.montecarlo import MonteCarloAgent
     return MonteCarloAgent(spec.n, peek=spec.peek, executor=options.get("executor"),
                            workers=options.get("workers", 1), compiled=options.get("compiled"),
@@ -23,6 +25,7 @@ def _mc(spec: AgentSpec, options: dict[str, Any]) -> Agent:
 
 
 def _mcts(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.ismcts import ISMCTSAgent
     return ISMCTSAgent(spec.n, executor=options.get("executor"), workers=options.get("workers", 1),
                        compiled=options.get("compiled"), interim_budget=_budget(options))
@@ -30,17 +33,20 @@ def _mcts(spec: AgentSpec, options: dict[str, Any]) -> Agent:
 
 def _budget(options: dict[str, Any]) -> Any:
     """``interim_budget`` (seconds): the TUI's time budget for decisions on the interim path."""
+    # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.search import Budget
     seconds = options.get("interim_budget")
     return Budget(float(seconds)) if seconds else None
 
 
 def _llm(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.llm.agent import build
     return build(spec, options)
 
 
 def _reference(spec: AgentSpec, options: dict[str, Any]) -> Agent:
+    # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.reference import ReferenceAgent
     return ReferenceAgent(spec)
 

@@ -24,17 +24,17 @@ from typing import Awaitable, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tcgtui.games.tcg.packs import load_pack  # noqa: E402
-from tcgtui.tui.app import HUMAN, Settings, TcgApp  # noqa: E402
+from tcgtui.tui.app import HUMAN, Settings, ArenaApp  # noqa: E402
 from tcgtui.tui.driving import play_moves, settle  # noqa: E402
 
-Scene = Callable[[object, TcgApp], Awaitable[None]]
+Scene = Callable[[object, ArenaApp], Awaitable[None]]
 
 
-async def start(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+async def start(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     await settle(pilot, app)
 
 
-async def mid_game(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+async def mid_game(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     await settle(pilot, app)
     for key in ("2", "1", "3"):
         if app.board is not None and app.board.session.result is None:
@@ -44,19 +44,19 @@ async def mid_game(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
 
-async def rules(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+async def rules(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     await settle(pilot, app)
     await pilot.press("question_mark")
     await pilot.pause()
 
 
-async def game_over(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+async def game_over(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     await play_moves(pilot, app)
     await pilot.pause()
 
 
 def grid_moves(*keys: str) -> Scene:
-    async def scene(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    async def scene(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot, app)
         for key in keys:
             if app.board is not None and app.board.session.result is None:
@@ -65,7 +65,7 @@ def grid_moves(*keys: str) -> Scene:
     return scene
 
 
-async def full_hand(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+async def full_hand(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     """Seed 2: after these three cards the person holds eight (compact cards on a crowded row)."""
     await settle(pilot, app)
     for key in ("1", "1", "4"):
@@ -87,7 +87,7 @@ async def duel_keys(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
     await pilot.press(*[{" ": "space", "\n": "enter"}.get(ch, ch) for ch in text])
 
 
-async def duel_send(pilot, app: TcgApp, key: str) -> None:  # type: ignore[no-untyped-def]
+async def duel_send(pilot, app: ArenaApp, key: str) -> None:  # type: ignore[no-untyped-def]
     assert app.board is not None
     before = len(app.board.session.decisions)
     await pilot.press(key)
@@ -95,7 +95,7 @@ async def duel_send(pilot, app: TcgApp, key: str) -> None:  # type: ignore[no-un
     await settle(pilot, app)
 
 
-async def duel_propose(pilot, app: TcgApp, send: bool = False) -> None:  # type: ignore[no-untyped-def]
+async def duel_propose(pilot, app: ArenaApp, send: bool = False) -> None:  # type: ignore[no-untyped-def]
     await settle(pilot, app)
     await pilot.press("f7", "backspace")
     await duel_keys(pilot, "def mystery(x):\n    return x == 'ann'")
@@ -105,12 +105,12 @@ async def duel_propose(pilot, app: TcgApp, send: bool = False) -> None:  # type:
         await duel_send(pilot, app, "ctrl+s")
 
 
-async def duel_solve(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+async def duel_solve(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     await settle(pilot, app)
     await duel_keys(pilot, "12")
 
 
-async def duel_over(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+async def duel_over(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     for _ in range(2):
         await duel_propose(pilot, app, send=True)
         await duel_keys(pilot, "0")
@@ -118,7 +118,7 @@ async def duel_over(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause(0.3)
 
 
-async def deck_reveal(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+async def deck_reveal(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     """A wrong answer (C; the answer is B): the reveal, before Enter opens the game-over dialog."""
     await settle(pilot, app)
     await pilot.press("c")
@@ -126,11 +126,11 @@ async def deck_reveal(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-de
     await pilot.pause(0.3)
 
 
-async def home(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+async def home(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
 
-async def watching(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+async def watching(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     assert app.board is not None
     session = app.board.session
     while len(session.decisions) < 9:
@@ -141,7 +141,7 @@ async def watching(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
 
 def eleusis(*guesses: str, editor: str = "") -> Scene:
     """Four cards by keys, then each guess through the rule editor; ``editor``: left open with that text."""
-    async def scene(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+    async def scene(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot, app)
         for key in ("1", "right", "enter", "5"):
             await pilot.press(key)
@@ -218,7 +218,7 @@ def fix_svg(svg: str) -> str:
 async def shoot(name: str, scene: Scene, seats: tuple[str, ...], size: tuple[int, int], lang: str,
                 game: str) -> str:
     params = {"pack": load_pack("community")} if game == "tcg" else PARAMS.get(name, PARAMS.get(game, {}))
-    app = TcgApp(Settings(seats, game_id=game or "tcg", params=params, lang=lang, seed=SEEDS.get(name, 7),
+    app = ArenaApp(Settings(seats, game_id=game or "tcg", params=params, lang=lang, seed=SEEDS.get(name, 7),
                           home=not game,
                           pause=0.05 if seats and seats[0] != HUMAN else 0.0))
     async with app.run_test(size=size) as pilot:

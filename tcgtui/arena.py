@@ -110,6 +110,7 @@ def param_flag(name: str) -> str:
 def file_loaders(game_id: str) -> dict[str, Any]:
     """Parameter kind -> ``loader(flag, value)``: the kinds every game may use (a seed's checkout, a
     JSON Lines file), then the game's own (``LOADERS`` of its app side's ``resources`` module)."""
+    # start-up time: packs, question sets and checkouts are read only when a game names one
     from tcgtui.games import app_side
     from tcgtui.upstream import load as load_upstream
     own = app_side(game_id, "resources")
@@ -119,6 +120,7 @@ def file_loaders(game_id: str) -> dict[str, Any]:
 
 def read_jsonl(path: str, flag: str) -> list[Any]:
     """Every value of a JSON Lines file (blank lines skipped); one line naming the file and line if bad."""
+    # start-up time: only a jsonl parameter reads a file
     from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text
     rows = []
     for number, line in numbered_lines(read_text(flag, path)):

@@ -18,8 +18,7 @@ from tcgtui.engine.tcg import PackError
 from tcgtui import __version__
 from tcgtui.console_text import clean
 from tcgtui.engine.registry import PluginError
-from tcgtui.errors import UserError
-from tcgtui.opponents.base import OptionError
+from tcgtui.errors import OptionError, UserError
 
 # The arena's own commands, in the order ``tcgtui --help`` lists them; a game's own commands
 # (``tcgtui/games/<game>/commands/<name>.py``) follow, found by walking, in name order.
@@ -73,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(argv[0] if argv else None)
     if not argv:
         try:
+            # start-up time: the home screen loads Textual; only a bare `tcgtui` shows it
             from tcgtui.commands import home
             return home.run()
         except (UserError, locales.LocaleError) as exc:

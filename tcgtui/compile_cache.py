@@ -16,6 +16,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tcgtui.arena import load_resources
+from tcgtui.engine import registry
+
 
 def _marker(game_id: str) -> Path | None:
     cache = os.environ.get("NUMBA_CACHE_DIR")
@@ -57,14 +60,12 @@ class ChildCompile:
 
 
 def compile_game(game_id: str) -> None:
-    """Compile (or load) the game's search on a game with default parameters (as its screen
-    prepares them: the card game loads its default pack); the kernels are compiled per type,
-    not per pack or board, so any game of this id fills the same cache."""
-    from tcgtui.engine import registry
-    from tcgtui.tui.games import screen_for
+    """Compile (or load) the game's search on a game with default parameters, their files loaded
+    (the card game's default pack); the kernels are compiled per type, not per pack or board, so
+    any game of this id fills the same cache."""
     spec = registry.get(game_id)
     if spec.fast is not None:
-        spec.fast().warm_up(spec.game(screen_for(game_id).prepare_params(game_id, {})))
+        spec.fast().warm_up(spec.game(load_resources(spec, spec.info.resolve({}))))
     mark_filled(game_id)
 
 

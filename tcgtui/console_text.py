@@ -77,6 +77,7 @@ def shorten(text: str, limit: int = 80) -> str:
 
 def safe(text: Any, *, newlines: bool = False) -> str:
     """``clean``, with Rich markup escaped: for strings that Rich will read as markup."""
+    # start-up time: Rich's markup parser only for text Rich will read as markup
     from rich.markup import escape
 
     return escape(clean(text, newlines=newlines))

@@ -14,6 +14,7 @@ from tcgtui.console_text import clean
 
 
 def crash_folder() -> str:
+    # start-up time: only a crash needs the state directory
     from platformdirs import user_state_dir
     return user_state_dir("tcgtui")
 

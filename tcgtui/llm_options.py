@@ -13,7 +13,8 @@ import argparse
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.opponents.llm.endpoint import FALLBACKS, SAMPLING_RANGES
+from tcgtui.engine.prompting import FALLBACKS
+from tcgtui.opponents.llm.endpoint import SAMPLING_RANGES
 from tcgtui.opponents.llm.reasoning import PARSE_MODES
 from tcgtui.console_text import shorten
 from tcgtui.errors import UserError
@@ -88,7 +89,8 @@ def player_keys(specs: list[str], options: dict[str, Any]) -> dict[str, str]:
 
     A flag an entry sets for itself (``--temperature``...) given when every model player is an
     entry would change nothing: refused in one line."""
-    from tcgtui.model_registry import cached
+    # start-up time: the LLM player (httpx) only when a model is seated
+    from tcgtui.opponents.llm.model_registry import cached
     from tcgtui.opponents.llm.agent import player_key, resolve
     from tcgtui.opponents.spec import parse_spec
 

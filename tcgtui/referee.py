@@ -27,6 +27,7 @@ def pending(state: Any) -> Any:
 def python_check(options: dict[str, Any]) -> Referee:
     """Runs ``mystery(value)`` in the sandbox, with the request's ``timeout``, ``backend`` and
     ``judge`` (the game's settings, so the record says them)."""
+    # start-up time: the sandbox only for games with a referee
     from tcgtui.sandbox import Limits, Sandbox
 
     async def settle(request: Any) -> str:
@@ -39,6 +40,7 @@ def python_check(options: dict[str, Any]) -> Referee:
 
 def python_check_ready(game: Game) -> None:
     """Before the first game: the sandbox the game names must hold here (raises one line if not)."""
+    # start-up time: the sandbox only for games with a referee
     from tcgtui.sandbox import boundary_or_refuse
     boundary_or_refuse(str(getattr(game, "sandbox", "local")))
 

@@ -22,6 +22,8 @@ from bidi import get_display
 from bidi.mirror import MIRRORED
 from rich.cells import cell_len
 
+from tcgtui.errors import UserError
+
 MODES = ("app", "terminal", "off")
 ENV_VAR = "TCGTUI_RTL"
 
@@ -38,7 +40,6 @@ def resolve_mode(flag: str | None) -> str:
     """--rtl beats the environment variable, which beats the default 'app'."""
     mode = flag or os.environ.get(ENV_VAR) or "app"
     if mode not in MODES:
-        from tcgtui.errors import UserError
         source = "--rtl" if flag else ENV_VAR
         raise UserError(f"{source}: {mode!r} is not a mode; expected one of {', '.join(MODES)}")
     return mode

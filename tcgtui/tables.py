@@ -1,6 +1,6 @@
 """Where the games of ``tcgtui play`` and ``tcgtui watch`` come from, and where they are kept.
 
-Each class is a ``Table`` for the app (``tcgtui.tui.deals``): asked for the next
+Each class is a ``Table`` for the app (``tcgtui.deals``): asked for the next
 game, it deals one and wires its moves and result into the store.  A person's
 games are saved after every move (``LiveGame``), so quitting or a crash keeps
 them and ``--resume`` carries on; watched games are stored whole when they end,
@@ -17,7 +17,7 @@ from tcgtui.match import MatchResult
 from tcgtui.store import GameRow, Run, Store
 from tcgtui.store.db import now
 from tcgtui.store.rows import decision_rows, game_row, scrub_info
-from tcgtui.tui.deals import Deal, Note
+from tcgtui.deals import Deal, Note
 
 WATCH_RUN = "watch"
 

@@ -232,7 +232,7 @@ def test_temperature_nan_and_out_of_range_settings_are_refused(tmp_path, capsys,
 
 
 def test_temperature_nan_is_refused_by_the_endpoint_too():
-    from tcgtui.opponents.base import OptionError      # the players' layer's one-line error
+    from tcgtui.errors import OptionError      # the players' layer's one-line error
     from tcgtui.opponents.llm.endpoint import settings_from_options
 
     for options in ({"temperature": float("nan")}, {"temperature": float("inf")}, {"extra_body": {"top_p": -0.1}}):
@@ -291,7 +291,7 @@ def test_report_plot_to_a_bad_target_fails_before_the_tables(tmp_path, capsys):
 def test_seed_9223372036854775808_is_refused(tmp_path, capsys):
     import argparse
 
-    from tcgtui.tui.options import settings_from
+    from tcgtui.commands.options import settings_from
 
     one_line_error(capsys, bench(tmp_path / "t.sqlite3", "--seed", str(2**63)), "--seed", str(2**63))
     one_line_error(capsys, ["watch", "--p1", "random", "--p2", "random", "--seed", str(2**63)], "--seed")

@@ -11,7 +11,7 @@ from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui.opponents.llm.endpoint import (redact_url, resolve_api_key, resolve_base_url,
                                     settings_from_options)
 from tcgtui.opponents.registry import make_agent
-from tcgtui.opponents.base import OptionError as UserError   # tcgtui.errors.UserError is one too
+from tcgtui.errors import OptionError as UserError   # tcgtui.errors.UserError is one too
 
 KEY = "sk-test-0123456789abcdef-SECRET"
 

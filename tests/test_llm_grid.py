@@ -9,7 +9,7 @@ import pytest
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import INVALID, Match
-from tcgtui.opponents.base import OptionError
+from tcgtui.errors import OptionError
 from tcgtui.opponents.llm.prompts import IMAGE_TOKENS
 from tcgtui.opponents.llm.testserver import ChatServer, Reply, game_policy, has_image, invalid_replies
 from tcgtui.opponents.registry import make_agent

@@ -286,7 +286,7 @@ def test_a_run_made_before_the_registry_resumes_under_its_old_key(tmp_path: Path
 def test_play_and_watch_seat_an_entry_under_its_key(tmp_path: Path) -> None:
     from tcgtui.cli import build_parser
     from tcgtui.opponents.registry import make_agent
-    from tcgtui.tui.options import settings_from
+    from tcgtui.commands.options import settings_from
 
     models = tmp_path / "m.toml"
     models.write_text('[e]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\ntemperature = 0.3\n')

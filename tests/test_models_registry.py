@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tcgtui.errors import UserError
-from tcgtui.model_registry import load, parse
-from tcgtui.opponents.base import OptionError
+from tcgtui.opponents.llm.model_registry import load, parse
+from tcgtui.errors import OptionError
 from tcgtui.opponents.llm.agent import player_key, resolve
 from tcgtui.opponents.llm.endpoint import EndpointSettings
 from tcgtui.opponents.spec import parse_spec

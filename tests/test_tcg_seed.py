@@ -20,7 +20,7 @@ from tcgtui.engine.tcg.seed import search
 from tcgtui.engine.tcg.seed.game import SeedGame
 from tcgtui.engine.tcg.seed.rules import BASELINE, BENCHMARK, KEPT, STALE, SeedCard, SeedState
 from tcgtui.match import run_match
-from tcgtui.opponents.base import OptionError
+from tcgtui.errors import OptionError
 from tcgtui.opponents.random_agent import RandomAgent
 from tcgtui.opponents.registry import make_agent
 from tcgtui.games.tcg.packs import load_pack

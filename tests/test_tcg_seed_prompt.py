@@ -17,7 +17,8 @@ from tcgtui.engine.tcg.seed.prompt import SeedPrompter, SeedWording, WordingErro
 from tcgtui.engine.tcg.seed.rules import BENCHMARK, SeedState
 from tcgtui.errors import UserError
 from tcgtui.match import run_match
-from tcgtui.opponents.base import OptionError, SeatContext
+from tcgtui.opponents.base import SeatContext
+from tcgtui.errors import OptionError
 from tcgtui.opponents.llm.testserver import ChatServer, Reply
 from tcgtui.opponents.registry import make_agent
 from tcgtui.games.tcg.packs import load_pack

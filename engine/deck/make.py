@@ -81,6 +81,7 @@ class Verdict:
 
 def verdict(table: np.ndarray, alpha: float = ALPHA) -> Verdict:
     """``table[option, game]``: paired scores.  See the module docstring for the test."""
+    # start-up time: scipy only when a table is tested
     from scipy.stats import binomtest
     half = table.shape[1] // 2
     pick, test = table[:, :half], table[:, half:]

@@ -59,6 +59,7 @@ class DeckPrompter:
         pack = self.game.qset.packs.get((question.sim or {}).get("pack"))
         if pack is None:
             return []
+        # only a question drawn from a card pack states the card game's rules
         from tcgtui.engine.tcg.describe import rules_sentences
         sentences = [self._t("decks_rule", size=pack.rules.deck_size or len(pack.cards),
                              copies=pack.rules.max_copies) if key == "setup.decks" else text

@@ -36,6 +36,7 @@ class SimTask:
 
 def run_task(task: SimTask) -> np.ndarray:
     """Each game's score for the option's deck: 1 win, 0.5 draw, 0 loss."""
+    # start-up time: the compiled kernels (numba) only when decks are simulated
     from tcgtui.engine.tcg.fast.kernel import mc_games
     out = np.zeros(task.count, dtype=np.int64)
     mc_games(np.require(task.code, requirements="W"), task.k, task.seed, task.first, task.count, out)

@@ -43,6 +43,7 @@ def _pack_cards(question: Question, pack: Any) -> tuple[list[Any], list[Any]] | 
 
 def in_language(question: Question, pack: Any, catalog: Any) -> Question:
     """The question with its pack's names, types and texts in ``catalog``'s language."""
+    # start-up time: make (numpy) only when a question is shown
     from tcgtui.engine.deck.make import full_text
     cards = _pack_cards(question, pack)
     if cards is None:
@@ -61,6 +62,7 @@ def deck_groups(question: Question, pack: Any, catalog: Any) -> list[Group]:
     cards = _pack_cards(question, pack)
     if cards is None:
         return [Group(NO_TYPE, question.deck)]
+    # start-up time: make (numpy) only when a question is shown
     from tcgtui.engine.deck.make import full_text
     shown = in_language(question, pack, catalog).deck
     kinds = [c.type for c in cards[0]]

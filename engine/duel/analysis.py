@@ -159,6 +159,7 @@ def by_round(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
 
 
 def tables() -> tuple:
+    # the report's table types only when a report asks for them
     from tcgtui.engine.registry import Figure, SeedTable
     return (SeedTable("by_round", "Token Games: solve rate by round index", by_round,
                       Figure("line", "round", "solve_rate", (), low="ci_low", high="ci_high", percent_y=True)),)

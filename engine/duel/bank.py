@@ -14,6 +14,7 @@ is not asked again (the seed counts it an error: not solved).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -155,7 +156,6 @@ class BankGame(Game[str]):
                                                             "solution": puzzle.solution}, ("solution",))])
 
     def setup(self) -> dict[str, Any]:
-        import hashlib
         digest = hashlib.sha256("\n".join(p.text() for p in self.puzzles).encode("utf-8")).hexdigest()[:16]
         setup = {"bank": self.source, "bank_digest": digest, "puzzles": len(self.puzzles), "attempts": self.attempts,
                  "check_timeout": self.check_timeout, "sandbox": self.sandbox}

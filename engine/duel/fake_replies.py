@@ -18,6 +18,7 @@ def player(game_id: str, catalogs: Sequence[Any], rng: Any, wrong: float = 0.0) 
     """As proposer, a puzzle of the reference player's set in a markdown reply (its sample made wrong
     with probability ``wrong``); as solver, the reference player's guess from the code, with the
     SOLUTION line dressed in markdown now and then."""
+    # start-up time: the reference players only when the fake model solves
     from tcgtui.engine.duel.players import BUILTIN, guess
 
     def reply(prompt: str, image: bool) -> str:

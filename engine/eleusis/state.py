@@ -224,6 +224,7 @@ def _counter(verdict: Verdict) -> dict[str, Any]:
 def verdicts_after(state: EleusisState, move: str) -> list[Any]:
     """Play ``move`` on ``state`` (a copy) and give back the verdicts it took (``judge.kept``): the
     app judges a person's guess in a process of its own with this, the screen answering keys meanwhile."""
+    # only a move played apart (a person's guess) needs the judge here
     from tcgtui.engine.eleusis import judge
     state.apply(move)
     return judge.kept()

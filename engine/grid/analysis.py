@@ -57,6 +57,7 @@ def analyze(state: GridState) -> dict[str, list]:
 
 
 def _game_for(record: dict[str, Any]):
+    # only the seed's records are rebuilt into games
     from tcgtui.engine.grid.game import GridGame
     return GridGame.from_params(record["game"], record.get("setup", {}))
 
@@ -186,5 +187,6 @@ def leaderboard(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
 
 
 def tables() -> tuple:
+    # the report's table types only when a report asks for them
     from tcgtui.engine.registry import SeedTable
     return (SeedTable("leaderboard", "Grid games: the leaderboard's results matrix", leaderboard),)

@@ -30,6 +30,7 @@ class GridGame(Game[str]):
             self._start = parse_position(position, self.config, to_move)   # raises PositionError early
         else:
             if to_move.upper() not in ("", "X"):
+                # only a bad --to-move needs the error
                 from tcgtui.engine.grid.position import PositionError
                 raise PositionError(f"on an empty board X moves first, not {to_move}")
             self._start = None
@@ -61,6 +62,7 @@ class GridGame(Game[str]):
         """Under the seed protocol, the seed's random player: any cell (or column), taken or not."""
         if self.protocol != SEED:
             return None
+        # the seed protocol's reader only under --protocol seed
         from tcgtui.engine.grid.seed import judge_reply, random_reply
         raw = random_reply(self.config, rng)
         judged = judge_reply(self.config, list(obs.board), raw)
@@ -81,6 +83,7 @@ class GridGame(Game[str]):
 
 def seed_wording(game_id: str, upstream: Any) -> Any:
     """The seed's prompt wording, read through the caller's ``upstream`` (the user's checkout)."""
+    # the seed protocol's reader only under --protocol seed
     from tcgtui.engine.grid.seed import GAME_FILES, REPOSITORY, SERVICE_FILE, wording_from_sources
     return wording_from_sources(game_id, upstream.text(GAME_FILES[game_id], REPOSITORY),
                                 upstream.text(SERVICE_FILE, REPOSITORY))

@@ -79,6 +79,7 @@ class GridPrompter:
                           *self.board_rows(obs)])
 
     def board_png(self, obs: Any) -> bytes:
+        # start-up time: Pillow only for a picture of the board
         from tcgtui.engine.grid.render import board_png
         return board_png(self.game.name, obs.board, self.variant.symbols, EMPTY_SYMBOL)
 

@@ -14,6 +14,7 @@ BACKGROUND = {"tictactoe": (250, 250, 245), "connect4": (40, 90, 200), "gomoku":
 
 
 def _font(size: int):
+    # start-up time: Pillow only when a board is drawn
     from PIL import ImageFont
     try:
         return ImageFont.load_default(size=size)
@@ -23,6 +24,7 @@ def _font(size: int):
 
 def board_png(game: str, board: tuple[str, ...], symbols: tuple[str, str], empty: str) -> bytes:
     """A PNG of ``board`` (rows of '.XO'): numbered edges, stones with their letters, a legend below."""
+    # start-up time: Pillow only when a board is drawn
     from PIL import Image, ImageDraw
 
     rows, cols = len(board), len(board[0])

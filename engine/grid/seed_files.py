@@ -52,6 +52,7 @@ __all__ = ["REPOSITORY", "game_files", "seed_game", "submission_files", "wording
 
 def wording(game_id: str, upstream: Any) -> SeedWording:
     """The seed's wording of ``game_id``, read through the caller's ``upstream`` (the user's checkout)."""
+    # the game only when the seed's files are written
     from tcgtui.engine.grid.game import seed_wording
     return seed_wording(game_id, upstream)
 
@@ -74,6 +75,7 @@ def _said(reply: str) -> str:
 def seed_game(record_json: dict[str, Any], players: list[str], style: str, version: str,
               wording: SeedWording) -> SeedGame:
     """Replay a record into the seed's move log."""
+    # the game only when the seed's files are written
     from tcgtui.engine.grid.game import GridGame
     record = GameRecord.from_json(record_json)
     game = GridGame.from_params(record.game, dict(record.setup))
@@ -181,6 +183,7 @@ def game_files(game: SeedGame, *, uuid: str, stamp: str, number: int, duration_s
 
 def final_png(g: SeedGame) -> bytes:
     """The final board as a picture (tcgtui's drawing; the seed's are screenshots of its web page)."""
+    # start-up time: Pillow only for the final board's picture
     from tcgtui.engine.grid.render import board_png
     game_id = {v: k for k, v in GAME_TYPES.items()}[g.game_type]
     return board_png(game_id, tuple(g.final_rows), VARIANTS[game_id].symbols, "e")

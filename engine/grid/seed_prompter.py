@@ -43,6 +43,7 @@ class SeedGridPrompter:
                       obs.invalid_counts[obs.seat], previous)
         if self.style != "image":
             return {"role": "user", "content": text}
+        # start-up time: Pillow only for a picture of the board
         from tcgtui.engine.grid.render import board_png
         png = board_png(self.game.name, obs.board, self.symbols, "e")
         url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")

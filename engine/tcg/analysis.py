@@ -64,6 +64,7 @@ class DecayFit:
 
 def fit_decay(ks: Sequence[float], rates: Sequence[float]) -> DecayFit | None:
     """Fit ``DECAY_FORM`` to win rates at K ≥ 1; None with fewer than three distinct K."""
+    # start-up time: scipy only when the decay is fitted
     from scipy.optimize import curve_fit
     k = np.asarray(ks, dtype=float)
     w = np.asarray(rates, dtype=float)

@@ -45,6 +45,7 @@ class TcgGame(Game[str]):
         return self.decks[0].counts, self.decks[1].counts
 
     def resample(self, obs: object, rng: object) -> TcgState:
+        # only search players resample a hidden hand
         from tcgtui.engine.tcg.redeal import determinize
         return determinize(obs, self.pack, rng, None if self.default_decks else self.owned())  # type: ignore[arg-type]
 

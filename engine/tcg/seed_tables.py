@@ -38,6 +38,7 @@ def _exp_k(k: np.ndarray, a: float, b: float) -> np.ndarray:
 
 def fit_exp_k(ks: list[float], rates: list[float]) -> tuple[float, float, float | None] | None:
     """The paper's form, ``a·exp(−b·K)``, by least squares on the win rates; (a, b, R²)."""
+    # start-up time: scipy only when the decay is fitted
     from scipy.optimize import curve_fit
     k, w = np.asarray(ks, float), np.asarray(rates, float)
     if len(set(ks)) < 3:

@@ -54,7 +54,7 @@ Options (``make_agent("llm:MODEL", **options)``): the endpoint settings of
 "reasoning" or "answer"), ``log_prompts``, ``sleep`` (the backoff's sleep) and
 ``models`` (the ``--models`` file, else ``TCGTUI_MODELS``, else the config
 directory's): ``llm:NAME`` plays the models.toml entry NAME, whose endpoint and
-sampling settings replace the flags' (``tcgtui.model_registry``).
+sampling settings replace the flags' (``tcgtui.opponents.llm.model_registry``).
 
 A player's key (``LLMAgent.spec``, what games and reports are keyed by) is
 ``llm:NAME@HASH`` for an entry and ``llm:MODEL@HASH`` for a model whose settings
@@ -75,12 +75,14 @@ from typing import Any, Callable
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event
-from tcgtui.engine.prompting import Parsed, Prompter
-from tcgtui.opponents.base import Agent, Decision, OptionError, SeatContext, agent_rng
+from tcgtui.engine.prompting import NO_PARSE, Parsed, Prompter
+from tcgtui.errors import OptionError
+from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Completion, ContextOverflow, Sleep, StreamHook
 from tcgtui.opponents.llm.context import ContextFit
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
 from tcgtui.opponents.llm.followup import FollowUp, judge_settings, judge_temperature
+from tcgtui.opponents.llm.model_registry import cached
 from tcgtui.opponents.llm.prompts import (Message, TurnLog, conversation, estimate_tokens, keep_turns,
                                          message_tokens)
 from tcgtui.opponents.llm.reasoning import split_reasoning
@@ -88,7 +90,6 @@ from tcgtui.opponents.spec import AgentSpec
 
 RECORD_CHARS = 64_000      # per text field of an attempt in the record
 HISTORY_REPLY_CHARS = 2_000  # of a past answer kept in the conversation (its end holds the move)
-NONE = "none"              # parse_path when no move was read
 ILLEGAL = "illegal"        # a move the prompter read but the observation does not list
 
 
@@ -250,7 +251,7 @@ class LLMAgent(Agent):
         faults: list[str] = []
         shrunk = 0
         move: Any = None
-        path = NONE
+        path = NO_PARSE
         parsed: Parsed | None = None
         answer = ""
         # A prompter that plays a seed's player may fix its requests per turn (``attempts``), ask again with
@@ -398,8 +399,6 @@ def resolve(spec: AgentSpec, options: dict[str, Any]) -> tuple[EndpointSettings,
     """The settings and judge ``llm:NAME`` (an entry), ``llm:MODEL`` or a key ``...@HASH`` stands for.
 
     A key's hash must still be its settings' (a models.toml edited during a run is refused)."""
-    from tcgtui.model_registry import cached
-
     name, wanted = spec.model, None
     if (m := HASHED.match(name)) is not None:
         name, wanted = m.group(1), m.group(2)

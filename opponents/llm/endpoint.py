@@ -23,12 +23,14 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
-from tcgtui.opponents.base import OptionError, check_number
+from tcgtui import locales
+from tcgtui.engine.prompting import FALLBACKS
+from tcgtui.errors import OptionError
+from tcgtui.opponents.base import check_number
 from tcgtui.opponents.llm.reasoning import PARSE_MODES, STRICT
 
 BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")
 KEY_VARS = ("TCGTUI_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY")
-FALLBACKS = ("random", "forfeit")
 # Sampling settings as endpoints accept them (OpenAI's ranges), for --temperature and the same
 # keys in --extra-body: a value outside (NaN and infinities included) is a typo, never sent or stored.
 SAMPLING_RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0), "frequency_penalty": (-2.0, 2.0),
@@ -69,7 +71,6 @@ def key_from(variable: str | None, env: Mapping[str, str] | None = None, who: st
         return ""
     env = os.environ if env is None else env
     if not env.get(variable):
-        from tcgtui import locales
         raise OptionError(locales.load().t("models.key_unset", who=who, var=variable))
     return env[variable]
 

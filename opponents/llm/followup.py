@@ -15,9 +15,11 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine.prompting import Prompter
-from tcgtui.opponents.base import OptionError, agent_rng
+from tcgtui.errors import OptionError
+from tcgtui.opponents.base import agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Sleep
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
+from tcgtui.opponents.llm.model_registry import cached
 from tcgtui.opponents.llm.reasoning import split_reasoning
 
 _ANSWERS: dict[tuple[str, str, float | None, str], str] = {}   # (model, endpoint, temperature, question) -> answer
@@ -39,8 +41,6 @@ def judge_settings(options: dict[str, Any], protocol: str = "tcgtui") -> Endpoin
     kind, _, model = str(value).partition(":")
     if kind != "llm" or not model.strip():
         raise OptionError(locales.load().t("llm_options.judge_bad", value=value))
-    from tcgtui.model_registry import cached
-
     entry = cached(options.get("models")).get(model.strip())      # a models.toml entry: its endpoint and key
     temperature = judge_temperature(options, protocol)
     if entry is not None:

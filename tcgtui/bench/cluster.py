@@ -26,6 +26,7 @@ class RayExecutor(Executor):
 
     def __init__(self, address: str) -> None:
         try:
+            # optional dependency (the ray extra)
             import ray
         except ImportError:
             raise UserError(locales.load().t("cmd_bench.errors.no_ray")) from None
@@ -49,5 +50,6 @@ def executor(address: str | None) -> Executor:
     """Ray when an address is given, else the bench's local process pool."""
     if address:
         return RayExecutor(address)
+    # start-up time: a process pool only when a sweep asks for one
     from tcgtui.bench.pool import process_pool
     return process_pool()

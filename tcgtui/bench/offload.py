@@ -5,7 +5,7 @@ records) costs about as much CPU as a cheap game itself, which capped sweeps
 of ``random`` against ``mc:1`` near 100 games per second.  A game whose every
 seat thinks locally and cheaply (``random``, ``mc:K`` and ``mcts:N`` with a
 budget up to CHEAP_BUDGET) is therefore handed whole to a worker, which plays
-it with the same code (``runner.play_game``) and returns its rows.  Games with
+it with the same code (``one_game.play_game``) and returns its rows.  Games with
 a model, a reference player or a dear search stay in the bench process, where
 a timeout or Ctrl-C stops them at once; so does every game of a sweep with a
 timeout per game, since a worker cannot be stopped mid-game.
@@ -21,6 +21,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from tcgtui.bench.one_game import AgentPool, play_game
+from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.store.db import DecisionRow, GameRow, JsonText, to_json
 
@@ -71,9 +73,6 @@ _LOOP: list[asyncio.AbstractEventLoop] = []
 
 def play_here(key: str, blob: bytes, cell: Any, index: int) -> tuple[Any, list[Any]]:
     """Play one game of the sweep in this process; its agents are kept for the next one."""
-    from tcgtui.bench.runner import AgentPool, play_game
-    from tcgtui.opponents.registry import make_agent
-
     if key not in _SWEEP:
         _SWEEP.clear()                       # one sweep at a time
         _SWEEP[key] = (pickle.loads(blob), AgentPool(make_agent))

@@ -44,6 +44,7 @@ def deal_seed(run_seed: int, index: int) -> int:
 
 def game_deal_seed(game: Game) -> Callable[[int, int], int]:
     """The game's own ``bench.deal_seed`` where it has one (a bank game: game i is puzzle i), else ``deal_seed``."""
+    # start-up time: the game registry only once a sweep is planned
     from tcgtui.engine import registry
     try:
         return registry.get(game.name).bench.deal_seed or deal_seed

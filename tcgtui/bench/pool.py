@@ -58,6 +58,7 @@ def _start_helpers(method: str) -> None:
     keeps); both end when the bench does."""
     if not STOPPING or threading.current_thread() is not threading.main_thread():
         return
+    # POSIX-only modules, used only when the pool starts its helpers
     from multiprocessing import forkserver, resource_tracker
     previous = {s: signal.signal(s, signal.SIG_IGN) for s in STOPPING}
     try:

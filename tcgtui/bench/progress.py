@@ -70,6 +70,7 @@ def score_table(result: SweepResult, text: locales.Catalog, right_wrong: bool = 
                 solved: bool = False) -> Table:
     """A score game's cells: games, mean score with its interval (exact for right/wrong scores, else
     Student's t), lowest and highest; with ``solved``, games solved and their share's exact interval."""
+    # start-up time: report.stats pulls in scipy, needed only for the summary
     from tcgtui.report.stats import clopper_pearson, score_interval
     solo = all(not cell.opponent for cell in result.tallies)
     exact = "_exact" if right_wrong else ""

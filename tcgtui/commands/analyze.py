@@ -26,6 +26,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 
 
 async def _pick(spec: str, game: object, state: object, seed: int) -> str:
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.opponents.base import SeatContext
     from tcgtui.opponents.registry import make_agent
     agent = make_agent(spec)
@@ -51,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     state = game.new_state(args.seed)
     result = dict(analyze(state))
     if args.agent:
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.commands.bench import check_players
         check_players("--agent", [args.agent], spec, bench=False)
         if state.is_terminal():

@@ -20,8 +20,10 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from rich.console import Console
 
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.console_text import ProsePrinter
 
     text = locales.load(args.lang)
@@ -47,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
 def players(spec: registry.GameSpec) -> list[str]:
     """The players a user may name for this game; ``human`` only where a screen shows the game."""
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.tui.games import has_screen
     return [g for g in grammars(spec) if g != "human" or has_screen(spec.id)]
 

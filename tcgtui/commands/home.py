@@ -37,6 +37,7 @@ class Hub:
 
     def free(self, settings: Any) -> Callable[[str], Any]:
         """A new game of the chosen game against the chosen opponent, rematches after it."""
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.opponents.human import HUMAN
         from tcgtui.tables import FreeTable
 
@@ -50,6 +51,7 @@ class Hub:
 
     def rival_keeper(self, settings: Any) -> Callable[..., None]:
         """Where a race's rival round is kept: stored whole, like a watched game (tcgtui play --race)."""
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.tables import WatchTable
 
         def keep(*result: Any) -> None:      # the game as the app prepared it, once the race is over
@@ -59,11 +61,13 @@ class Hub:
 
     def campaign(self, settings: Any) -> Callable[[str], Any]:
         """The game's ladder where the person left it (tcgtui play --campaign; GameInfo.campaign)."""
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.games import app_side
         return app_side(settings.game_id, "campaign").home_table(self.store, settings)
 
     def resume(self, settings: Any, game_id: str) -> None:
         """Set ``settings`` to carry on the person's unfinished game ``game_id`` where it stopped."""
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.arena import load_resources
         from tcgtui.games import app_side
         from tcgtui.live import RESUME_KEY, LiveGame, resume_source
@@ -89,6 +93,7 @@ class Hub:
 
 
 def run() -> int:
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.opponents.human import HUMAN
     from tcgtui.tui.app import ArenaApp, Settings
 

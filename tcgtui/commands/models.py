@@ -55,8 +55,10 @@ def _json(resp: Any) -> Any:
 
 def check(entry: Any, timeout: float, text: locales.Catalog) -> tuple[list[str], int | None]:
     """(the problems, the context the server reports) for one entry."""
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     import httpx
 
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.opponents.llm.endpoint import redact_url
 
     key = ""
@@ -105,6 +107,7 @@ def check(entry: Any, timeout: float, text: locales.Catalog) -> tuple[list[str],
 
 
 def _line(entry: Any, text: locales.Catalog) -> str:
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.opponents.llm.endpoint import redact_url
 
     parts = [entry.name, entry.model, redact_url(entry.base_url)]
@@ -126,7 +129,8 @@ def _line(entry: Any, text: locales.Catalog) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tcgtui.model_registry import load, registry_path
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
+    from tcgtui.opponents.llm.model_registry import load, registry_path
 
     text = locales.load()
     if not args.timeout > 0:

@@ -25,7 +25,7 @@ from tcgtui.engine import registry
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
 from tcgtui.tables import FreeTable, WatchTable, person_seats
-from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
+from tcgtui.commands.options import add_display_arguments, check_spec, settings_from
 
 DEFAULT_VS = "mc:100"
 # Parameters naming a file or folder to read (deck lists are stored as cards): --resume loads them

@@ -24,6 +24,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.lang not in locales.available():
         raise UserError(f"--lang: {args.lang!r} is not a language; expected one of {', '.join(locales.available())}")
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.replay.load import load
     with open_store(args.db, create=False, read_only=True) as store:
         replay = load(store, args.game_id)

@@ -45,6 +45,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 
 
 def _spec(game_id: str):  # noqa: ANN202
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.engine import registry
     try:
         return registry.get(game_id)
@@ -55,6 +56,7 @@ def _spec(game_id: str):  # noqa: ANN202
 
 def _list(spec, text: locales.Catalog) -> int:  # noqa: ANN001
     """``--list``: every table the game's report has (shown by default or on request) and every figure."""
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.report import analyses, extra
     report = analyses.build([], spec)
     print(clean(text.t("cmd_report.list_title", game=spec.id)))
@@ -66,6 +68,7 @@ def _list(spec, text: locales.Catalog) -> int:  # noqa: ANN001
         figure = text.t("cmd_report.list_figure") if table.figure is not None else ""
         shown = _title(report, name, text)
         print(clean(f"  {name:<18} {shown}" + ("" if table.answers in shown else f" ({table.answers})") + figure))
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.report.plot import fixed_figures
     for name in fixed_figures(spec, report):
         print(clean(f"  {name:<18} {text.t('cmd_report.list_plot', name=name)}"))
@@ -73,6 +76,7 @@ def _list(spec, text: locales.Catalog) -> int:  # noqa: ANN001
 
 
 def _title(report, name: str, text: locales.Catalog) -> str:  # noqa: ANN001
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.report.render import title
     return title(report, name, text)
 
@@ -107,6 +111,7 @@ def _report(args: argparse.Namespace) -> int:
             raise UserError(text.t("cmd_report.errors.no_seed_format", game=spec.id))
         if not args.out:
             raise UserError(text.t("cmd_report.errors.seed_needs_out"))
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.report import extra, grouping
     by = grouping.parse_by(args.by)
     if args.list:
@@ -114,6 +119,7 @@ def _report(args: argparse.Namespace) -> int:
     plot_path = Path(args.plot).expanduser() if args.plot else None
     plot_dir = plot_path is not None and (plot_path.is_dir() or not plot_path.suffix)
     if plot_path is not None and not plot_dir:
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.report.plot import check_target
         check_target(plot_path)
     with open_store(args.db, create=False, read_only=True) as store:
@@ -128,9 +134,11 @@ def _report(args: argparse.Namespace) -> int:
         facts = extra.model_facts(r for r in store.runs() if not args.run or r.name in args.run)
         path = str(store.path)
         if args.duel:
+            # start-up time: every command module loads for `tcgtui --help`; only this path needs it
             from tcgtui.report.duel_view import show
             return show(store, games, args.duel, args.format)
         if games:
+            # start-up time: every command module loads for `tcgtui --help`; only this path needs it
             from tcgtui.report import tokens
             spent, by_default = tokens.sections(store, (g.id for g in games))
             if args.settings:
@@ -139,6 +147,7 @@ def _report(args: argparse.Namespace) -> int:
         print(clean(text.t("cmd_report.empty", path=path)), file=sys.stderr)
         return 0
     if args.format == "seed":
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.report import seed_export
         from tcgtui.upstream import load as load_upstream
         upstream = load_upstream("--upstream", args.upstream) if args.upstream else None
@@ -176,6 +185,7 @@ def _report(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render.as_json(report, sections, {"db": path, "runs": runs}) + "\n")
     if plot_path is not None and plot_dir:
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.report.plot import draw_all
         drawn = draw_all(report, plot_path)
         if not drawn:
@@ -183,6 +193,7 @@ def _report(args: argparse.Namespace) -> int:
         for name in drawn:
             print(clean(text.t("cmd_report.plotted_figure", path=str(name))), file=sys.stderr)
     elif plot_path is not None:
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.report.plot import draw
         lines = draw(report, plot_path)
         if lines == 0:

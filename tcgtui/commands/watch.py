@@ -13,7 +13,7 @@ from tcgtui.engine import registry
 from tcgtui.llm_options import add_endpoint_arguments
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.tables import WatchTable
-from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
+from tcgtui.commands.options import add_display_arguments, check_spec, settings_from
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:

@@ -101,6 +101,7 @@ def _local(kind: str, spec: str, opts: PerfOptions, executor: Executor | None) -
 
 def _cheap_sweep(opts: PerfOptions, executor: Executor) -> list[Metric]:
     """A cheap sweep as ``tcgtui bench`` runs it, then mc:1 beside mc:1000 games."""
+    # start-up time: perf's modules load for `tcgtui perf --help`
     from tcgtui.bench.pool import process_pool
 
     games = 100 if opts.quick else 2000
@@ -128,6 +129,7 @@ def _free_port() -> int:
 
 def serve(port: int, latency: float) -> None:
     """The fake endpoint, answering every request after ``latency`` seconds (run in a child process)."""
+    # the fake endpoint runs in a child process; the parent never needs it
     from tcgtui.opponents.llm.testserver import ChatServer, Fault
 
     delay = Fault.delay(latency) if latency > 0 else None
@@ -168,6 +170,7 @@ class _Server:
         """Stop the server and return the CPU time it used."""
         self.proc.send_signal(signal.SIGINT)
         self.proc.wait(timeout=30)
+        # POSIX-only, as is the server this measures
         import resource
 
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -255,6 +258,7 @@ def _llm(opts: PerfOptions) -> list[Metric]:
 
 
 def run(options: PerfOptions) -> list[Metric]:
+    # start-up time: perf's modules load for `tcgtui perf --help`
     from tcgtui.bench.pool import process_pool
 
     metrics: list[Metric] = []

@@ -25,10 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import asyncio, time
 from tcgtui.games.tcg.packs import load_pack
-from tcgtui.tui.app import HUMAN, Settings, TcgApp
+from tcgtui.tui.app import HUMAN, Settings, ArenaApp
 
 async def main():
-    app = TcgApp(Settings((HUMAN, "mc:100"), params={"pack": load_pack("community")}, seed=0, pause=0.0))
+    app = ArenaApp(Settings((HUMAN, "mc:100"), params={"pack": load_pack("community")}, seed=0, pause=0.0))
     async with app.run_test(size=(120, 40)) as pilot:
         while app.board is None or not app.board.is_mounted:
             await asyncio.sleep(0.005)

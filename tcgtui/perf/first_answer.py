@@ -38,6 +38,7 @@ NOT_TIMED = ("random", "llm", "human")      # no search to wait for (a model's t
 def players() -> list[tuple[str, str]]:
     """(game, spec) for every player a person can pick against a two-seat game with search players:
     home's search levels and reference players, and ``tcgtui play``'s default."""
+    # start-up time: perf's modules load for `tcgtui perf --help`
     from tcgtui.commands.play import DEFAULT_VS
     from tcgtui.engine import registry
     from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
@@ -61,10 +62,10 @@ def players() -> list[tuple[str, str]]:
     return out
 SCRIPT = """
 import asyncio, sys, time
-from tcgtui.tui.app import HUMAN, Settings, TcgApp
+from tcgtui.tui.app import HUMAN, Settings, ArenaApp
 
 async def main():
-    app = TcgApp(Settings((HUMAN, sys.argv[2]), game_id=sys.argv[1], seed=0, pause=0.0))
+    app = ArenaApp(Settings((HUMAN, sys.argv[2]), game_id=sys.argv[1], seed=0, pause=0.0))
     async with app.run_test(size=(120, 40)) as pilot:
         while app.board is None or not app.board.is_mounted or app.board.session.human_waiting() is None:
             await asyncio.sleep(0.005)
@@ -100,6 +101,7 @@ def first_answer(game: str, spec: str, cache: str, env: dict[str, str] | None = 
     wait (the compiling child's not counted), the longest frame gap meanwhile, and how it answered:
     "interim whole" (all of its K or N on the interim path), "interim cut" (stopped by its budget), or
     "direct whole" (not on the interim path: compiled already, or a reference player, which compiles nothing))."""
+    # start-up time: perf's modules load for `tcgtui perf --help`
     from tcgtui.engine import registry
     from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
     try:

@@ -33,6 +33,7 @@ def _fast(code: np.ndarray, n: int, seed: int, first: int, count: int) -> tuple[
 def _deck_rate(options: PerfOptions, games: int) -> Metric:
     """The fast path on deck lists (frontier: two 20-card decks, 2 copies of each card), the
     quiz's simulations: one slot per copy, so the same loop as the whole-pack game."""
+    # start-up time: perf's modules load for `tcgtui perf --help`
     from tcgtui.engine.tcg.decks import from_ids
     pack = load_pack("frontier")
     ids = [c.id for c in pack.cards]

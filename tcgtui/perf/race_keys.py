@@ -77,20 +77,22 @@ def _sample_stalls(waits: Waits, loop_thread: int, stop: threading.Event) -> Non
 async def race(rival: str, rule: int, seed: int, seconds: float, why: bool = False) -> Waits:
     """Play keys against the race's rival (``rival`` "": alone) for ``seconds`` after the board shows,
     in the app ``tcgtui play`` opens on a store of its own; every key's wait is recorded."""
+    # start-up time: perf's modules load for `tcgtui perf --help`
     from tcgtui.cli import build_parser
     from tcgtui.commands import play as play_command
     from tcgtui.store import Store
-    from tcgtui.tui.app import TcgApp
+    from tcgtui.tui.app import ArenaApp
     argv = ["play", "--game", "eleusis", "--param", f"rule={rule}", "--seed", str(seed), "--name", "perf",
             "--pause", "0", *(["--race", rival] if rival else [])]
     args = build_parser().parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="tcgtui-race-") as folder, Store(Path(folder) / "games.db") as store:
         # as ``tcgtui play`` opens it: every move and the rival's round stored as they come
-        app = TcgApp(play_command.seat(play_command.start(args, "perf"), args, store, "perf"))
+        app = ArenaApp(play_command.seat(play_command.start(args, "perf"), args, store, "perf"))
         return await _play_keys(app, rival, seconds, why)
 
 
 async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
+    # start-up time: perf's modules load for `tcgtui perf --help`
     from textual import events
 
     from tcgtui.tui.driving import settle
@@ -154,9 +156,10 @@ async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
 async def editor_cpu(times: int = 5) -> tuple[list[float], list[float]]:
     """The loop thread's processor seconds to open the rule editor (``g``) and to close it (Escape),
     each until the screen settles, ``times`` times after a first opening (imports, caches)."""
-    from tcgtui.tui.app import HUMAN, Settings, TcgApp
+    # start-up time: perf's modules load for `tcgtui perf --help`
+    from tcgtui.tui.app import HUMAN, Settings, ArenaApp
     from tcgtui.tui.driving import settle
-    app = TcgApp(Settings((HUMAN,), game_id="eleusis", params={"rule": 0}, seed=3, pause=0.0))
+    app = ArenaApp(Settings((HUMAN,), game_id="eleusis", params={"rule": 0}, seed=3, pause=0.0))
     spent: dict[str, list[float]] = {"g": [], "escape": []}
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)

@@ -26,7 +26,7 @@ from tcgtui.opponents.registry import BUILDERS
 from tcgtui.opponents.spec import parse_spec
 from tcgtui.games.tcg.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
-from tcgtui.tui.app import HUMAN, Settings, TcgApp
+from tcgtui.tui.app import HUMAN, Settings, ArenaApp
 from tcgtui.tui.driving import settle
 
 NAME = "tui_frames"
@@ -66,6 +66,7 @@ def rss_mb() -> float:
         pages = int(Path("/proc/self/statm").read_text().split()[1])
         return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
     except (OSError, ValueError, IndexError):
+        # POSIX-only fallback where /proc is missing
         import resource
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -82,7 +83,7 @@ async def play(vs: str, seed: int, *, decisions: int | None = None, games: int |
                size: tuple[int, int] = (120, 40)) -> tuple[dict[str, float], list[GameFigures]]:
     """Play in one app session, with rematches, until ``vs`` has made ``decisions``
     decisions or ``games`` games are over; ticks are looked at only around decisions."""
-    app = TcgApp(Settings((HUMAN, vs), params={"pack": load_pack("community")}, seed=seed, pause=0.0))
+    app = ArenaApp(Settings((HUMAN, vs), params={"pack": load_pack("community")}, seed=seed, pause=0.0))
     ticks: list[float] = []
     spans: list[tuple[float, float]] = []      # when the opponent's decide() ran
     per_game: list[GameFigures] = []

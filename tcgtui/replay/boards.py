@@ -103,6 +103,7 @@ DRAW: dict[str, Callable[..., Board]] = {"grid": grid, "tcg": tcg, "eleusis": el
 
 def draw(replay: Any, index: int, cat: Catalog, lang: str) -> Board:
     """The position after ``index`` moves."""
+    # start-up time: moments reads the engines' analyses; loaded with a board
     from tcgtui.replay.moments import family
     step = replay.steps[index]
     last = None

@@ -9,43 +9,20 @@ verdicts) replay without running anything.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from tcgtui import locales
 from tcgtui.console_text import clean
 from tcgtui.engine import registry
-from tcgtui.engine.core import INVALID, Event, Game, GameRecord, Match
+from tcgtui.engine.core import INVALID, GameRecord, Match
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, rebuild_game
 from tcgtui.opponents.human import HUMAN
+from tcgtui.replay.moments import mark
+from tcgtui.replay.steps import Replay, Step
 from tcgtui.store import IN_PROGRESS, DecisionRow, GameRow, Store
 
 SHOWN = 8          # ids named when a prefix matches several games
-
-
-@dataclass
-class Step:
-    """The position after ``index`` moves (0: the deal), and the move that led to it."""
-
-    index: int
-    state: Any
-    move: str = ""                                 # the move as stored ("" for the deal, "!kind" an invalid one)
-    seat: int = -1                                 # who moved (-1: nobody or the referee)
-    events: list[Event] = field(default_factory=list)
-    decision: DecisionRow | None = None            # what the player said and tried (models: reasoning, attempts)
-    moment: tuple[str, dict[str, Any]] | None = None   # a locale key and its parameters: this move decided it
-
-
-@dataclass
-class Replay:
-    row: GameRow
-    game: Game
-    steps: list[Step]
-
-    @property
-    def spec(self) -> registry.GameSpec:
-        return registry.get(self.row.game)
 
 
 def find(store: Store, given: str) -> GameRow:
@@ -129,6 +106,5 @@ def load(store: Store, given: str) -> Replay:
             raise UserError(locales.load().t("replay.unfinished", id=row.id[:8]))
         raise UserError(locales.load().t("replay.unfinished_run", id=row.id[:8], run=clean(run.name)))
     replay = positions(row, store.decisions(row.id))
-    from tcgtui.replay.moments import mark
     mark(replay)
     return replay

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from tcgtui.engine import registry
 from tcgtui.engine.core import INVALID
-from tcgtui.replay.load import Replay, Step
+from tcgtui.replay.steps import Replay, Step
 
 Mark = tuple[str, dict[str, Any]]
 
@@ -23,6 +24,7 @@ def _cells(cells: list[tuple[int, int]], gravity: bool) -> str:
 
 
 def grid(replay: Replay) -> None:
+    # start-up time: only a grid game's replay needs its analysis
     from tcgtui.engine.grid.analysis import blocks, immediate_wins
     for before, step in zip(replay.steps, replay.steps[1:]):
         state = before.state
@@ -99,7 +101,6 @@ MARKERS: dict[str, Callable[[Replay], None]] = {"grid": grid, "tcg": tcg, "eleus
 
 
 def family(game_id: str) -> str:
-    from tcgtui.engine import registry
     return registry.get(game_id).info.family or game_id
 
 

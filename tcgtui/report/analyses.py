@@ -27,7 +27,8 @@ import numpy as np
 
 from tcgtui.engine import registry
 from tcgtui.engine.core import CANCELLED, DISQUALIFIED
-from tcgtui.engine.decision_facts import NO_PARSE, DecisionFacts, masks
+from tcgtui.engine.decision_facts import DecisionFacts, masks
+from tcgtui.engine.prompting import NO_PARSE
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
 from tcgtui.report.data import Game
@@ -319,6 +320,7 @@ def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple
     """The report of ``games``; with ``by``, players whose games differ in one of those keys are
     kept apart (``tcgtui.report.grouping``) and the report says what it grouped by; ``anchor``: a
     player every rating table fixes at 1000 (``ratings.FIRST``: the first by name), else the mean."""
+    # cycle: report.extra and report.grouping import this module
     from tcgtui.report import extra, grouping
     spec = spec or registry.get(games[0].game)             # no spec: the games' own (never empty then)
     context = context or extra.Context()

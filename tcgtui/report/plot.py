@@ -129,6 +129,7 @@ def figure(report: Report, name: str, path: Path) -> int:
     if not rows:
         return 0
     text = locales.load()
+    # start-up time: render (scipy) only once a figure is drawn
     from tcgtui.report.render import header, title
     scale = 100.0 if spec.percent_y else 1.0
     series: dict[tuple, list[dict]] = defaultdict(list)

@@ -12,6 +12,7 @@ replies came without ``usage`` is an estimate, marked.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -129,5 +130,4 @@ def settings(store: Store, runs: list[str] | None) -> list[Row]:
 
 
 def json_text(value: Any) -> str:
-    import json
     return json.dumps(value, sort_keys=True, ensure_ascii=False)

@@ -69,6 +69,7 @@ def python_argv() -> list[str]:
 def seccomp_program() -> str:
     """The filter as raw BPF (hex), compiled once by libseccomp; "" where libseccomp is missing."""
     try:
+        # optional at run time: without libseccomp the sandbox refuses, in one line
         import pyseccomp as seccomp
     except (ImportError, OSError):
         return ""

@@ -178,6 +178,7 @@ def describe(exc):
 
 def call_of(value):
     """``mystery(<value>)`` as one call: the value must read as the call's arguments, nothing more."""
+    # the compiler's flag constant, only when a value is checked
     import _ast
     tree = compile("mystery(" + value + "\n)", "<value>", "eval", _ast.PyCF_ONLY_AST)
     call = tree.body

@@ -21,12 +21,12 @@ from collections import Counter
 from typing import Any, Iterable, Sequence
 
 from tcgtui.engine.core import INVALID
+from tcgtui.engine.prompting import FALLBACKS
 
-# The fallbacks counted (tcgtui.engine.decision_facts reads these columns by name; it is not
-# imported here, as it needs numpy and the store does not).  Parse paths are each game's prompter's
-# own ("tags", "last_name" in the card game, "json" in grid games, "action" in Eleusis, "none"),
-# so they are kept as one JSON object per game.
-FALLBACKS = ("random", "forfeit")
+# The LLM player's fallbacks (defined with the prompt protocol, which the store reads without
+# numpy), counted one column each; tcgtui.engine.decision_facts reads them by name.  Parse paths
+# are each game's prompter's own ("tags", "last_name" in the card game, "json" in grid games,
+# "action" in Eleusis, "none"), so they are kept as one JSON object per game.
 COLUMNS = ("decisions", "invalid_attempts", "tokens_estimated", "reported", "invalid",
            *(f"fallback_{f}" for f in FALLBACKS), "kinds", "card_kinds", "parse_paths", "distinct_cards",
            "seconds", "tokens")

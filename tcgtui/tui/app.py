@@ -4,7 +4,7 @@ It holds what every screen needs (the game and its parameters, the language
 and its direction, the players) and moves between screens: the home screen,
 the game's own board (``tcgtui.tui.games``, found by the game's id), the rules,
 the game-over summary and the quit question.  Which game comes next, and where
-its moves and result are kept, is a ``Table``'s business (``tcgtui.tui.deals``):
+its moves and result are kept, is a ``Table``'s business (``tcgtui.deals``):
 the plain one deals from the seed on and keeps nothing; ``tcgtui.tables`` has
 the ones over the store.
 """
@@ -17,22 +17,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 
 from tcgtui import locales
 from tcgtui.config import default_game
+from tcgtui.arena import load_resources
+from tcgtui.console_text import clean
+from tcgtui.crash import report_crash
 from tcgtui.engine import registry
-from tcgtui.errors import UserError
+from tcgtui.errors import OptionError, UserError
 from tcgtui.match import MatchResult
-from tcgtui.opponents.base import Agent, OptionError
+from tcgtui.opponents.base import Agent
 from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.search import INTERIM_BUDGET_S
 from tcgtui.opponents.spec import parse_spec
 from tcgtui.tui.bidi_text import Direction
-from tcgtui.tui.deals import Deal, Note, PlainTable, Table
+from tcgtui.deals import Deal, Note, PlainTable, Table
 from tcgtui.tui.games import screen_for
 from tcgtui.tui import memory
 from tcgtui.tui.games.base import SEARCH_KINDS, GameScreen
@@ -40,7 +44,7 @@ from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.session import GameSession, SeatInfo
 
-__all__ = ["ArenaApp", "Deal", "HUMAN", "Note", "PlainTable", "Settings", "StreamChunk", "Table", "TcgApp"]
+__all__ = ["ArenaApp", "Deal", "HUMAN", "Note", "PlainTable", "Settings", "StreamChunk", "Table"]
 
 
 class StreamChunk(Message):
@@ -129,10 +133,12 @@ class ArenaApp(App[None]):
         # the screen for 40 ms and more (measured by tcgtui perf tui_frames).
         gc.freeze()
         if self.settings.replay is not None:
+            # start-up time: a screen's module loads when it is first shown
             from tcgtui.tui.screens.replay import ReplayScreen
             self.push_screen(ReplayScreen(self.settings.replay))
             return
         if self.settings.home:
+            # start-up time: a screen's module loads when it is first shown
             from tcgtui.tui.screens.home import HomeScreen
             self.push_screen(HomeScreen())
             return
@@ -142,8 +148,6 @@ class ArenaApp(App[None]):
         """Bad input (an ``OptionError``) ends the app with the command's one line and status 2.  A bug:
         the person gets one line, and the traceback (frames only: never locals, which hold the
         environment and keys) goes to a file.  Pilot still sees the bug."""
-        from rich.text import Text
-        from tcgtui.crash import report_crash
         if isinstance(error, OptionError):         # bad input met once the screen was up: the command's line
             self.refusal = error
             self.exit(return_code=2)
@@ -167,8 +171,9 @@ class ArenaApp(App[None]):
             if self.settings.game is not None:        # built by the command, resources loaded there
                 self.game = self.settings.game
             else:
-                self.settings.params = self.screen_class.prepare_params(self.settings.game_id, self.settings.params)
-                self.game = registry.get(self.settings.game_id).game(self.settings.params)
+                spec = registry.get(self.settings.game_id)
+                self.settings.params = load_resources(spec, spec.info.resolve(self.settings.params))
+                self.game = spec.game(self.settings.params)
         except (LookupError, ValueError) as exc:
             self.refuse(UserError(str(exc)))
             return
@@ -218,6 +223,7 @@ class ArenaApp(App[None]):
 
     def back_home(self) -> None:
         """Close the game's screens and show home again, saying what was kept of the game left."""
+        # start-up time: a screen's module loads when it is first shown
         from tcgtui.tui.screens.home import HomeScreen
         self.playing = False
         note = self.left_note()
@@ -237,7 +243,6 @@ class ArenaApp(App[None]):
         kept = deal.kept()
         if kept is None:
             return self.catalog.t("humans.nothing_saved")
-        from tcgtui.console_text import clean
         return clean(self.catalog.t("hub.kept", game=kept[0][:8], moves=kept[1]))
 
     def _agent(self, spec: str, seat: int) -> Agent:
@@ -338,7 +343,3 @@ class ArenaApp(App[None]):
                  and not board.session.spectating and board.session.result is None
                  and (deal.kept is None or deal.kept() is not None))     # at move 0 nothing is stored yet
         self.push_screen(QuitScreen(saved, home=self.settings.home and self.playing), after)
-
-
-TcgApp = ArenaApp
-"""The old name: the app that once hosted only the card game."""

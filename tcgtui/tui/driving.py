@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING
 from textual.pilot import Pilot
 
 if TYPE_CHECKING:
-    from tcgtui.tui.app import TcgApp
+    from tcgtui.tui.app import ArenaApp
 
 
-def screen_text(app: TcgApp) -> str:
+def screen_text(app: ArenaApp) -> str:
     """The screen as plain text, one line per row (what a person would read)."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
-async def settle(pilot: Pilot, app: TcgApp) -> None:
+async def settle(pilot: Pilot, app: ArenaApp) -> None:
     """Wait until the game needs a person (or is over) and the screen has caught up."""
     assert app.board is not None
     for _ in range(2):
@@ -27,7 +27,7 @@ async def settle(pilot: Pilot, app: TcgApp) -> None:
             await app.board.session.settled()
 
 
-async def play_moves(pilot: Pilot, app: TcgApp, keys: tuple[str, ...] = ("enter",),
+async def play_moves(pilot: Pilot, app: ArenaApp, keys: tuple[str, ...] = ("enter",),
                      moves: int = 10_000) -> int:
     """Press ``keys`` for each of up to ``moves`` moves, or until the game ends;
     returns how many moves the person has made in all."""

@@ -22,6 +22,7 @@ NICE = 5            # the child yields the processor to the screen the person is
 def judge_apart(round_copy: Any, move: str) -> None:
     """Play ``move`` on ``round_copy`` in a child and keep the verdicts it took.  Blocks: call it from a
     worker thread.  A child that fails keeps nothing: the round's move then judges as it always did."""
+    # start-up time: the Eleusis engine only when a guess is judged
     from tcgtui.engine.eleusis import judge
     done = subprocess.run([sys.executable, "-m", __name__], input=pickle.dumps((round_copy, move)),
                           capture_output=True, check=False)

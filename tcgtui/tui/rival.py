@@ -60,6 +60,7 @@ def _read(fd: int, n: int) -> bytes | None:
 
 
 def _play(job: Round, out: BinaryIO) -> None:
+    # runs in the rival's child process: it loads the game there, not in the screen's
     from tcgtui.engine import registry
     from tcgtui.match import Match, run_match
     from tcgtui.opponents.registry import make_agent

@@ -30,14 +30,6 @@ def one_stage(events: Sequence[Event]) -> list[list[Event]]:
     return [list(events)] if events else []
 
 
-def __getattr__(name: str) -> Any:
-    """``split_stages`` and ``PHASE_OF`` are the card game's; they live with its screen."""
-    if name in ("split_stages", "PHASE_OF"):
-        from tcgtui.tui.games import tcg
-        return getattr(tcg, name)
-    raise AttributeError(name)
-
-
 class SessionView(Protocol):
     """What a session tells its screen; every call happens on the event loop."""
 

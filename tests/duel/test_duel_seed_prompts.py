@@ -20,7 +20,8 @@ from tcgtui.engine.core import Match
 from tcgtui.engine.duel import Answer, Proposal, Verdict
 from tcgtui.engine.duel.seed_prompter import SeedDuelPrompter
 from tcgtui.engine.duel.seed_wording import WordingError
-from tcgtui.opponents.base import OptionError, SeatContext
+from tcgtui.errors import OptionError
+from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.llm.testserver import ChatServer, Reply
 from tcgtui.opponents.registry import make_agent
 from tcgtui.report.data import load_games

@@ -7,7 +7,8 @@ import pytest
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.eleusis.moves import parse_play
-from tcgtui.opponents.base import OptionError, SeatContext
+from tcgtui.errors import OptionError
+from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.llm.testserver import ChatServer, Reply, game_policy
 from tcgtui.upstream import load
 from tests.eleusis.helpers import state

@@ -12,10 +12,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import asyncio, sys
 from tcgtui.games.tcg.packs import load_pack
-from tcgtui.tui.app import HUMAN, Settings, TcgApp
+from tcgtui.tui.app import HUMAN, Settings, ArenaApp
 
 async def main():
-    app = TcgApp(Settings((HUMAN, "mc:100"), params={"pack": load_pack("community")}, seed=0, pause=0.0,
+    app = ArenaApp(Settings((HUMAN, "mc:100"), params={"pack": load_pack("community")}, seed=0, pause=0.0,
                           lang=sys.argv[1]))
     async with app.run_test(size=(100, 30)) as pilot:
         while app.board is None or not app.board.is_mounted:
@@ -60,10 +60,10 @@ def test_the_notice_is_in_arabic_too(tmp_path: Path) -> None:
 
 ANSWER = """
 import asyncio, sys
-from tcgtui.tui.app import HUMAN, Settings, TcgApp
+from tcgtui.tui.app import HUMAN, Settings, ArenaApp
 
 async def main():
-    app = TcgApp(Settings((HUMAN, sys.argv[2]), game_id=sys.argv[1], seed=0, pause=0.0))
+    app = ArenaApp(Settings((HUMAN, sys.argv[2]), game_id=sys.argv[1], seed=0, pause=0.0))
     async with app.run_test(size=(100, 30)) as pilot:
         while app.board is None or not app.board.is_mounted or app.board.session.human_waiting() is None:
             await asyncio.sleep(0.005)

@@ -138,7 +138,8 @@ async def test_home_screen_connect4_random_arabic() -> None:
 
 def test_registered_grid_games_have_names_on_the_home_screen() -> None:
     from tcgtui import locales
-    from tcgtui.tui.screens.home import game_text, opponents_for
+    from tcgtui.tui.screens.home import opponents_for
+    from tcgtui.tui.widgets.title import game_text
     for lang in ("en", "ar"):
         cat = locales.load(lang)
         for spec in registry.games():

@@ -9,7 +9,7 @@ from tcgtui.engine.tcg import TcgGame
 from tcgtui.opponents.registry import BUILDERS
 from tcgtui.match import FINISHED
 from tcgtui.tui.app import HUMAN
-from tcgtui.tui.screens.board import BoardScreen
+from tcgtui.tui.games.tcg import BoardScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.games.tcg.cards import CardFace

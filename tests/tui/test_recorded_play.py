@@ -25,8 +25,8 @@ from tcgtui.games.tcg.packs import load_pack
 from tcgtui.store import ABANDONED, FINISHED, IN_PROGRESS, Store
 from tcgtui.games.tcg.campaign import CampaignTable
 from tcgtui.tables import WATCH_RUN
-from tcgtui.tui.app import HUMAN, TcgApp
-from tcgtui.tui.screens.board import BoardScreen
+from tcgtui.tui.app import HUMAN, ArenaApp
+from tcgtui.tui.games.tcg import BoardScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
 from tcgtui.tui.widgets.bars import TopBar
 from tests.test_humans import Person
@@ -41,16 +41,16 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "games.sqlite3"
 
 
-def app_for(store: Store, *argv: str) -> TcgApp:
+def app_for(store: Store, *argv: str) -> ArenaApp:
     """The app ``tcgtui play ARGV`` would open, on ``store``."""
     args = build_parser().parse_args(["play", *argv, "--pause", "0"])
     handle = config.check_handle(args.name) if args.name else config.saved_handle()
     settings = (play_command.resume(args, store, handle) if args.resume
                 else play_command.seat(play_command.start(args, handle), args, store, handle))
-    return TcgApp(settings)
+    return ArenaApp(settings)
 
 
-async def quit_by_keys(pilot, app: TcgApp) -> None:  # type: ignore[no-untyped-def]
+async def quit_by_keys(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.press("q")
     await pilot.pause()
     assert isinstance(app.screen, QuitScreen)
@@ -95,7 +95,7 @@ async def test_a_campaign_game_quit_midway_and_resumed_is_recorded_once(db: Path
         assert {d.agent for d in decisions if d.seat != done.agent_seat} == {"mc:1"}
 
 
-async def _quit_question(pilot, app: TcgApp) -> str:  # type: ignore[no-untyped-def]
+async def _quit_question(pilot, app: ArenaApp) -> str:  # type: ignore[no-untyped-def]
     await pilot.press("q")
     await pilot.pause()
     assert isinstance(app.screen, QuitScreen)
@@ -133,7 +133,7 @@ async def test_the_handle_is_asked_once_then_kept(db: Path) -> None:
 async def test_watched_games_are_stored_like_bench_games(db: Path) -> None:
     args = build_parser().parse_args(["watch", "--p1", "random", "--p2", "mc:2", "--seed", "5", "--pause", "0"])
     with Store(db) as store:
-        app = TcgApp(watch_command.prepare(args, store))
+        app = ArenaApp(watch_command.prepare(args, store))
         async with app.run_test(size=(120, 40)) as pilot:
             while app.board is None or app.board.session.result is None:
                 await pilot.pause(0.05)

@@ -10,7 +10,8 @@ from tcgtui.engine.core import Event, Match
 from tcgtui.engine.tcg import TcgGame
 from tcgtui.opponents.random_agent import RandomAgent
 from tcgtui.match import FINISHED
-from tcgtui.tui.session import GameSession, SeatInfo, split_stages
+from tcgtui.tui.games.tcg import split_stages
+from tcgtui.tui.session import GameSession, SeatInfo
 
 pytestmark = pytest.mark.anyio
 

@@ -62,6 +62,7 @@ def _not_lines(text: str) -> str:
 
 def load_set(flag: str, spec: str) -> QuestionSet:
     """A question set with the packs its questions were made from."""
+    # start-up time: packs only for a set that names them
     from tcgtui.games.tcg.packs import load_pack
     path = _path(flag, spec)
     questions = read_questions(flag, path)

@@ -58,6 +58,7 @@ def screen_for(game_id: str) -> type[GameScreen]:
         return _SCREENS[game_id]
     _try(game_id)
     if game_id not in _SCREENS:
+        # start-up time: the registry only when a screen is not found by name
         from tcgtui.engine import registry
         try:
             family = registry.get(game_id).info.family

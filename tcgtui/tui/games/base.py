@@ -10,23 +10,30 @@ inside a game: they ask its screen.
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Any, ClassVar, Sequence
 
 from rich.console import RenderableType
+from rich.markup import escape
 from textual import work
 from textual.binding import Binding
 from textual.widget import Widget
 
+from tcgtui import compile_cache
+from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
-from tcgtui.tui.bidi_text import Direction
+from tcgtui.opponents.human import HUMAN
+from tcgtui.opponents.spec import parse_spec
+from tcgtui.tui.bidi_text import Direction, display_line
 from tcgtui.tui.keys import keys
 from tcgtui.tui import memory
 from tcgtui.tui.screens.base import LocalizedScreen
+from tcgtui.tui.screens.rules import rules_lines
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
-from tcgtui.tui.widgets.bars import TopBar
+from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.widgets.log import BattleLog
 from tcgtui.tui.widgets.stream import StreamPanel
 
@@ -77,11 +84,6 @@ class GameScreen(LocalizedScreen[None]):
     # --- hooks for the app (class level: called before a screen exists) -----------
 
     @classmethod
-    def prepare_params(cls, game_id: str, params: dict[str, Any]) -> dict[str, Any]:
-        """The game's parameters as its builder takes them (a pack name loaded, say)."""
-        return dict(params)
-
-    @classmethod
     def setup_dialog(cls, settings: Any) -> Any:
         """A dialog that completes the game's parameters before it is built (``Settings.setup``):
         a modal screen that dismisses with a dict of parameters, or None to leave.  Default: none."""
@@ -96,12 +98,6 @@ class GameScreen(LocalizedScreen[None]):
         With an empty numba cache (a new install) the compile runs in a child process, so
         this process keeps the GIL for the screen, and a notice says what happens and that
         it happens once; the code is then loaded from the cache in a thread (about 1 s)."""
-        from functools import partial
-
-        from tcgtui import compile_cache
-        from tcgtui.engine import registry
-        from tcgtui.opponents.human import HUMAN
-        from tcgtui.opponents.spec import parse_spec
         spec = registry.get(game.name)
         if spec.fast is None or not any(s != HUMAN and parse_spec(s).kind in SEARCH_KINDS for s in seats):
             host.search_ready.set()
@@ -169,7 +165,6 @@ class GameScreen(LocalizedScreen[None]):
         self._top_bar().show(watch=self._watch_state())
 
     def _top_bar(self) -> Any:
-        from tcgtui.tui.widgets.bars import TopBar
         return self.query_one(TopBar)
 
     # --- hooks for the shared screens ------------------------------------------------
@@ -180,8 +175,6 @@ class GameScreen(LocalizedScreen[None]):
 
     def rules(self, catalog: Catalog, direction: Direction) -> list[RenderableType]:
         """What the rules screen shows (default: the registry's rules text)."""
-        from tcgtui.engine import registry
-        from tcgtui.tui.screens.rules import rules_lines
         spec = registry.get(self.session.game.name)
         sentences = spec.rules_text(self.session.game, catalog) if spec.rules_text is not None else []
         return rules_lines(list(sentences), catalog, direction, spec.info.locale_folder)
@@ -266,7 +259,6 @@ class GameScreen(LocalizedScreen[None]):
 
     async def show_keys(self, hints: list[tuple[str, str, str]]) -> None:
         """The footer's hints from now on (every screen has one ``KeyBar`` with the id ``keys``)."""
-        from tcgtui.tui.widgets.bars import KeyBar
         for bar in self.query("#keys").results(KeyBar):
             if bar.hints != hints:
                 bar.hints = hints
@@ -282,9 +274,6 @@ class GameScreen(LocalizedScreen[None]):
 
     def title_panes(self) -> None:
         """Each pane's name on its border, shaped and ordered like every other text."""
-        from rich.markup import escape
-
-        from tcgtui.tui.bidi_text import display_line
         for selector, key in self.pane_titles.items():
             for pane in self.query(selector):
                 width = max(8, (pane.size.width or TITLE_WIDTH) - 4)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from rich.console import Group as Lines
+from rich.markup import escape
 from textual import events
 from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding
@@ -29,7 +30,7 @@ from tcgtui.engine.deck import LETTERS
 from tcgtui.engine.deck.view import NO_TYPE, deck_groups, in_language
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
-from tcgtui.tui.bidi_text import Line, Para, Piece
+from tcgtui.tui.bidi_text import Line, Para, Piece, display_line
 from tcgtui.tui.games import register
 from tcgtui.tui.games.base import GameScreen
 from tcgtui.tui.keys import keys
@@ -122,15 +123,6 @@ class DeckScreen(GameScreen):
         self.reveal: dict[str, Any] | None = None      # the reveal event's data, once answered
         self.read = asyncio.Event()                    # the person has read the reveal (Enter)
 
-    @classmethod
-    def prepare_params(cls, game_id: str, params: dict[str, Any]) -> dict[str, Any]:
-        """The question set as given (a file or a built-in set, from the home screen: the default): load it."""
-        from tcgtui.arena import load_resources
-        from tcgtui.engine import registry
-        spec = registry.get(game_id)
-        given = {p.name: p.default for p in spec.info.params}
-        return load_resources(spec, {**given, **params})
-
     # --- what is shown ---------------------------------------------------------------
 
     @property
@@ -190,9 +182,6 @@ class DeckScreen(GameScreen):
 
     def title_deck(self) -> None:
         """The deck pane's title gives the deck's size (with the missing card)."""
-        from rich.markup import escape
-
-        from tcgtui.tui.bidi_text import display_line
         pane = self.query_one("#deck-pane")
         text = self.tr("deck.ui.deck.title", size=sum(c for _, c in self.question.deck) + 1)
         pane.border_title = escape(display_line(text, max(8, (pane.size.width or 40) - 4), self.direction))

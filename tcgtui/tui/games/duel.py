@@ -266,6 +266,7 @@ class DuelScreen(GameScreen):
     async def precheck(self, move: str) -> None:
         """The sample is run in the sandbox before the puzzle goes: a person fixes a wrong sample
         instead of taking a penalty for a typo."""
+        # start-up time: the sandbox only when a person's code is checked
         from tcgtui.sandbox import DockerMissing, Limits, Sandbox, SandboxUnavailable
         game = self.session.game
         proposal = parse_proposal(move)

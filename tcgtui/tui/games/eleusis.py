@@ -22,19 +22,23 @@ from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.worker import WorkerCancelled, WorkerFailed
+from textual.worker import WorkerCancelled, WorkerFailed, get_current_worker
 
 from tcgtui.console_text import clean
+from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.eleusis.cards import Card, parse_card
+from tcgtui.engine.eleusis.library import library
 from tcgtui.engine.eleusis.moves import Play
-from tcgtui.engine.eleusis.narrator import shown
+from tcgtui.engine.eleusis.narrator import PENALTY, shown
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
+from tcgtui.store.db import now
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
 from tcgtui.tui.games import register
 from tcgtui.tui.keys import keys
 from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
+from tcgtui.tui.rival import Round, play_round
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
@@ -258,6 +262,7 @@ class EleusisScreen(GameScreen):
         in the rule editor, checked as they type; the round starts once it is a rule."""
         if settings.params.get("rule_code"):
             return None
+        # start-up time: the dealer's screen only in a game that deals a rule
         from tcgtui.tui.games.eleusis_guess import DealerScreen
         return DealerScreen(dealer=settings.seats[0])
 
@@ -288,10 +293,6 @@ class EleusisScreen(GameScreen):
         It plays in a child process (``tcgtui.tui.rival``): its thinking and the verdicts on its
         guesses never hold the screen (issue 26: typing froze for seconds and keys were lost).
         This thread only waits for its messages and hands them to the screen."""
-        from textual.worker import get_current_worker
-
-        from tcgtui.store.db import now
-        from tcgtui.tui.rival import Round, play_round
         settings, started, worker = self.host.settings, now(), get_current_worker()
         job = Round(settings.game_id, dict(settings.params), self.session.seed, self.rival,
                     dict(settings.agent_options), self.catalog.code)
@@ -334,11 +335,9 @@ class EleusisScreen(GameScreen):
         """The game's narrator, but a guess's rule goes under its sentence as written (code, or a
         model's words, on lines of their own, left to right): in a sentence it was wrapped and
         reordered with the prose."""
-        from tcgtui.engine import registry
         if event.kind == "guess":
             d = event.data
             key = "eleusis.ui.said.guess_right" if d["correct"] else "eleusis.ui.said.guess_wrong"
-            from tcgtui.engine.eleusis.narrator import PENALTY
             return [catalog.t(key, penalty=PENALTY), Verbatim(d.get("rule") or d.get("code") or "")]
         viewer = None if seat == SPECTATOR else seat
         key = (catalog.code, viewer)
@@ -349,7 +348,6 @@ class EleusisScreen(GameScreen):
 
     def rules(self, catalog: Catalog, direction: Direction) -> list[RenderableType]:
         """The rules, then the rule language by example: library rules, name and code (code left to right)."""
-        from tcgtui.engine.eleusis.library import library
         out = super().rules(catalog, direction)
         out += [Line([Piece("")], direction),
                 Line([Piece(catalog.t("eleusis.ui.examples"), "bold underline")], direction),
@@ -366,7 +364,6 @@ class EleusisScreen(GameScreen):
         out: list[tuple[str, dict[str, Any]]] = []
         number = game.rule_number_of(self.session.match.seed)     # a drawn rule is the deal's own
         if number is not None:
-            from tcgtui.engine.eleusis.library import library
             out.append(("eleusis.ui.over.rule", {"name": library()[number].name_in(self.catalog.code)}))
         return out + self.summary_lines_rival()
 
@@ -461,6 +458,7 @@ class EleusisScreen(GameScreen):
     def judge_guess(self, round_copy: Any, move: str, card: str) -> None:
         """The guess judged on a copy of the round in a process of its own (``tcgtui.tui.judging``);
         the round's own move then finds the verdict kept instead of judging on the UI's loop."""
+        # only a person's guess is judged apart
         from tcgtui.tui.judging import judge_apart
         try:
             judge_apart(round_copy, move)
@@ -500,6 +498,7 @@ class EleusisScreen(GameScreen):
         """The rule editor; the guess it returns goes with the chosen card."""
         if not self.choosing():
             return
+        # start-up time: the guess screen only when a person guesses
         from tcgtui.tui.games.eleusis_guess import GuessScreen
         index = self.cursor
 
@@ -514,7 +513,7 @@ class EleusisScreen(GameScreen):
     async def translate(self, index: int, words: str) -> None:
         """The words to the judge model (the ``llm:`` agent's translator, same prompt, same cache),
         then the card played with the guess: the words and the code it wrote."""
-        from tcgtui.engine import registry
+        # start-up time: the judge (httpx) only when a guess is judged
         from tcgtui.opponents.llm.followup import FollowUp, judge_settings
         card = parse_card(self.obs.hand[index])
         game = self.session.game.public()

@@ -59,6 +59,7 @@ RULE = "eleusis-rule"
 
 @functools.cache
 def _python() -> Any:
+    # start-up time: the grammar only when the rule editor first highlights code
     import tree_sitter_python
     from tree_sitter import Language
     return Language(tree_sitter_python.language())

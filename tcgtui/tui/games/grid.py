@@ -21,6 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 
+from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
@@ -317,7 +318,6 @@ class GridScreen(GameScreen):
     # --- hooks -----------------------------------------------------------------------
 
     def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
-        from tcgtui.engine import registry
         spec = registry.get(self.game_id)
         viewer = None if seat == SPECTATOR else seat
         if spec.narrator is not None:

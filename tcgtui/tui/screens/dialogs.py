@@ -19,6 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from tcgtui import config, rtl
+from tcgtui.engine import registry
 from tcgtui.errors import UserError
 from tcgtui.match import ERRORED, MatchResult
 from tcgtui.tui.bidi_text import Line, Para, Piece
@@ -56,7 +57,6 @@ class Summary(Localized, Widget):
     def reason(self, reason: str) -> str:
         """The game's own sentence for how it ended, else the shared one, else the reason's name."""
         cat = self.catalog
-        from tcgtui.engine import registry
         try:
             folder = registry.get(self.board.session.game.name).info.locale_folder
         except LookupError:

@@ -25,13 +25,22 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from tcgtui import locales
+from tcgtui.arena import game_name
+from tcgtui.console_text import clean, shorten
 from tcgtui.engine import registry
-from tcgtui.tui.bidi_text import Direction, Line, Para, Piece, display_line
+from tcgtui.errors import UserError
+from tcgtui.opponents.human import HUMAN
+from tcgtui.opponents.llm.model_registry import cached
+from tcgtui.opponents.registry import builder
+from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
+from tcgtui.store import Store
+from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
+from tcgtui.tui.screens.replay import ReplayScreen
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
-from tcgtui.tui.widgets.title import TitleBar
+from tcgtui.tui.widgets.title import TitleBar, game_text, titled
 
 SEARCH = ("mc:100", "mc:1000", "mcts:1000", "random")     # mc:100 first: the default of tcgtui play
 LLM = "llm:"
@@ -41,15 +50,6 @@ SEATS = ("1", "2")
 RACE = "race:"            # a one-seat game raced against a player on the same deal (tcgtui play --race)
 RACED = ("eleusis",)      # the games whose screen shows a race's rival
 TALL = 36                 # rows from which a first visit's home stands centred (it fits whole)
-
-
-def game_text(catalog: locales.Catalog, game_id: str, what: str) -> str:
-    """A game's localized name or description: the game's own text, else the home screen's."""
-    folder = registry.get(game_id).info.locale_folder
-    for key in (f"{folder}.games.{game_id}.{what}", f"ui.home.games.{game_id}.{what}"):
-        if catalog.has(key) or (catalog.fallback is not None and catalog.fallback.has(key)):
-            return catalog.t(key)
-    return game_id
 
 
 def _levels(ref: registry.Reference) -> list[str]:
@@ -66,8 +66,6 @@ def _levels(ref: registry.Reference) -> list[str]:
 def registry_models() -> list[str]:
     """The models of the user's registry (``models.toml``), as ``llm:NAME``; none when it is unreadable
     (``tcgtui models`` says why in one line)."""
-    from tcgtui.errors import UserError
-    from tcgtui.model_registry import cached
     try:
         return [f"{LLM}{name}" for name in cached().entries]
     except UserError:
@@ -76,8 +74,6 @@ def registry_models() -> list[str]:
 
 def opponents_for(game_id: str) -> list[str]:
     """The specs offered against ``game_id``: search levels, the game's references, llm:, the campaign."""
-    from tcgtui.opponents.registry import builder
-    from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
     spec = registry.get(game_id)
     if spec.info.seats == 1:
         rivals = [r for ref in spec.references for r in _levels(ref)] + ["random"]
@@ -95,12 +91,6 @@ def opponents_for(game_id: str) -> list[str]:
             out.append(s)
     models = registry_models() if "llm:MODEL" in grammars(spec) else []
     return out + models + [LLM] + ([CAMPAIGN] if spec.info.campaign else [])
-
-
-def titled(box: Widget, text: str, direction: Direction) -> None:
-    """Put ``text`` on ``box``'s border as the terminal must print it (shaped, cut, reordered)."""
-    from rich.markup import escape
-    box.border_title = escape(display_line(text, max(8, (box.size.width or 40) - 4), direction))
 
 
 def keep_in_view(box: Any, row: int) -> None:
@@ -239,7 +229,6 @@ class GameList(Localized, Widget, can_focus=True):
         self.post_message(self.Shown(games))
 
     def line(self, g: Any) -> str:
-        from tcgtui.console_text import clean, shorten
         name = game_text(self.catalog, g.game, "name")
         seats = " – ".join(clean(shorten(s, 24)) for s in g.seats)
         if g.status == "in_progress" and g.mine:
@@ -324,7 +313,7 @@ class HomeScreen(LocalizedScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        from tcgtui.arena import game_name
+        # cycle: tui.games' screens import the shared screens beside this one
         from tcgtui.tui.games import has_screen
         english = locales.load("en")          # one order in every language: the default game, then by name
         from tcgtui.config import default_game
@@ -466,6 +455,7 @@ class HomeScreen(LocalizedScreen[None]):
 
     @work(thread=True, exclusive=True, group="home-store", exit_on_error=False)
     def _read(self, path: Path, handle: str, everyone: bool) -> None:
+        # start-up time: the hub (numpy) only when standings are read
         from tcgtui.hub import read
         standings, games = read(path, handle, everyone)
         self.app.call_from_thread(self._show_store, standings, games)
@@ -513,7 +503,6 @@ class HomeScreen(LocalizedScreen[None]):
         opponent = self.opponent()
         if opponent is None:
             return
-        from tcgtui.opponents.human import HUMAN
         settings = self.host.settings
         settings.game_id = self.query_one("#games", ChoiceList).value
         settings.params, settings.game, settings.given = {}, None, {}
@@ -543,7 +532,6 @@ class HomeScreen(LocalizedScreen[None]):
             try:
                 self.host.settings.hub.resume(self.host.settings, game.id)
             except Exception as exc:        # UserError (a pack changed...): one line, stay home
-                from tcgtui.errors import UserError
                 if not isinstance(exc, UserError):
                     raise
                 self.notify(str(exc), severity="error", timeout=8)
@@ -562,9 +550,8 @@ class HomeScreen(LocalizedScreen[None]):
 
     @work(thread=True, exclusive=True, group="home-replay", exit_on_error=False)
     def _load_replay(self, path: Path, game_id: str) -> None:
-        from tcgtui.errors import UserError
+        # start-up time: a stored game is rebuilt only when its replay is asked for
         from tcgtui.replay.load import load
-        from tcgtui.store import Store
         try:
             with Store(path, create=False, read_only=True) as store:
                 replay = load(store, game_id)
@@ -574,7 +561,6 @@ class HomeScreen(LocalizedScreen[None]):
         self.app.call_from_thread(self._show_replay, replay)
 
     def _show_replay(self, replay: Any) -> None:
-        from tcgtui.tui.screens.replay import ReplayScreen
         self.app.push_screen(ReplayScreen(replay))
 
     def action_leave(self) -> None:

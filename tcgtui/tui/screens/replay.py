@@ -24,14 +24,14 @@ from textual.widget import Widget
 from tcgtui.console_text import clean, shorten
 from tcgtui.engine import registry
 from tcgtui.replay.boards import draw
-from tcgtui.replay.load import Replay, Step
+from tcgtui.replay.steps import Replay, Step
 from tcgtui.replay.moments import marked
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
-from tcgtui.tui.widgets.title import TitleBar
+from tcgtui.tui.widgets.title import TitleBar, game_text, titled
 
 REASONING_SHOWN = 4000        # characters of one attempt's reasoning drawn (the store keeps more)
 
@@ -176,7 +176,6 @@ class ReplayScreen(LocalizedScreen[None]):
         self.call_after_refresh(self.title_panes)
 
     def title_panes(self) -> None:
-        from tcgtui.tui.screens.home import titled
         titled(self.query_one("#replay-board-box"), self.tr("replay.pane.board"), self.direction)
         titled(self.query_one("#replay-move-box"), self.tr("replay.pane.move", n=self.index, of=self.last),
                self.direction)
@@ -184,7 +183,6 @@ class ReplayScreen(LocalizedScreen[None]):
 
     def title_text(self) -> str:
         row = self.replay.row
-        from tcgtui.tui.screens.home import game_text
         name = game_text(self.catalog, row.game, "name")
         players = " – ".join(self.player_name(s) for s in range(len(row.seats)))
         return self.tr("replay.title", game=name, players=players, id=row.id[:8],

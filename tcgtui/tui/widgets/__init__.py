@@ -48,11 +48,6 @@ class Localized:
         return cast(Host, self.app)
 
     @property
-    def tcg(self) -> Any:
-        """The hosting app (the old name, kept for callers outside this package)."""
-        return self.app
-
-    @property
     def catalog(self) -> Catalog:
         return self.host.catalog
 

@@ -54,6 +54,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 def published_questions(flag: str, path: str) -> list[tuple[int, Any]]:
     """(line or position, question) from a file of ManaBench questions: one JSON value (a question
     or a list of them) or JSON Lines."""
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text
     text = read_text(flag, path)
     try:
@@ -77,6 +78,7 @@ def published_questions(flag: str, path: str) -> list[tuple[int, Any]]:
 
 def import_questions(args: argparse.Namespace) -> int:
     """``tcgtui deck import``: ManaBench's published questions, with card text, as a question set."""
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.games.deck.card_database import load
     from tcgtui.engine.deck.manabench import import_question
     from tcgtui.engine.deck.questions import QuestionError
@@ -179,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
         if lang not in locales.available() or lang not in pack.languages:
             raise UserError(text.t("cmd_deck.errors.lang", lang=lang, langs=", ".join(pack.languages)))
     targets = _targets(args.out, langs)
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.bench.cluster import executor
     from tcgtui.engine.deck.simulate import run_task
     pool = executor(args.ray) if args.ray or (args.workers or 2) > 1 else None

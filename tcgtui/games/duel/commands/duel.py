@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def mine(args: argparse.Namespace, text: locales.Catalog) -> int:
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.games.duel.mine import bank_rows
     from tcgtui.report.data import load_games, run_ids
     if args.out != "-":
@@ -85,8 +86,10 @@ def mine(args: argparse.Namespace, text: locales.Catalog) -> int:
 
 def import_logs(args: argparse.Namespace, text: locales.Catalog) -> int:
     """Every duel log of DIR checked first, then stored in one run (kind ``import``, protocol ``seed``)."""
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from pathlib import Path
 
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.games.duel.seedlogs import REPOSITORY, log_files, read_duel, replay
     from tcgtui.upstream import load
     files = log_files(args.folder)
@@ -106,6 +109,7 @@ def import_logs(args: argparse.Namespace, text: locales.Catalog) -> int:
 
 def check(args: argparse.Namespace, text: locales.Catalog) -> int:
     if args.explain:
+        # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.sandbox.explain import explain
         for line in explain(text):
             print(clean(line))

@@ -82,8 +82,10 @@ def run(args: argparse.Namespace) -> int:
 
 def show_rules(args: argparse.Namespace, text: locales.Catalog) -> int:
     """The library: number, name and description in the language asked, and the code with ``--code``."""
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from rich.console import Console
 
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.console_text import ProsePrinter
     from tcgtui.engine.eleusis.library import library
 

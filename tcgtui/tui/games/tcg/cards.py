@@ -190,16 +190,6 @@ class CardChip(Localized, Widget):
         self.post_message(Picked(self.slot))
 
 
-class CardBack(Widget):
-    """A face-down card: the opponent's hand or tricks."""
-
-    def __init__(self, zone: str) -> None:
-        super().__init__(classes=f"back {zone}")
-
-    def render(self) -> RenderResult:
-        return "▒" * max(1, self.size.width)
-
-
 MIN_CARD_WIDTH = 13      # columns a card needs to show a name of one or two words
 COMPACT_BELOW = 8        # a crowded row lower than this shows borderless one-line-name cards
 

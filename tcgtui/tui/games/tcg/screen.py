@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 
+from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.tcg import Pack
 from tcgtui.engine.tcg.describe import card_text, rules_sentences, shown_lp
@@ -26,6 +27,7 @@ from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
 from tcgtui.tui.games import register
 from tcgtui.tui.games.base import Column, GameScreen
 from tcgtui.tui.games.tcg.narration import narrate
+from tcgtui.tui.screens.rules import rules_lines
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.games.tcg.cards import BOARD, HAND, TRICK, CardRow, Picked, Slot
@@ -87,23 +89,11 @@ class BoardScreen(GameScreen):
 
     # --- hooks -----------------------------------------------------------------------
 
-    @classmethod
-    def prepare_params(cls, game_id: str, params: dict[str, Any]) -> dict[str, Any]:
-        """``pack`` may be a name or folder (from the command line): load it."""
-        out = dict(params)
-        pack = out.get("pack")
-        if not isinstance(pack, Pack):
-            from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
-            out["pack"] = load_pack(pack or DEFAULT_PACK)
-        return out
-
     def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
         return narrate(event, seat, catalog, self.pack)
 
     def rules(self, catalog: Catalog, direction: Direction) -> list[RenderableType]:
         """The rules with this pack's numbers, then every card of the pack with its text."""
-        from tcgtui.tui.screens.rules import rules_lines
-        from tcgtui.engine import registry
         game = self.session.game                   # the game's own rules text (--protocol seed has its own)
         return rules_lines(registry.get(game.name).rules_text(game, catalog),
                            catalog, direction) + self.cards(catalog, direction)

@@ -18,13 +18,14 @@ from tcgtui.config import default_game
 from tcgtui.engine import registry
 from tcgtui.context_check import check_contexts
 from tcgtui.arena import add_param_flags, game_spec, given_params, load_resources
-from tcgtui.llm_options import endpoint_options
+from tcgtui.llm_options import endpoint_options, player_keys
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.registry import builder
 from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
 from tcgtui import rtl
 from tcgtui.errors import UserError
 from tcgtui.limits import check_seed
+from tcgtui.tui import games as game_screens
 
 
 def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, prefix: str) -> None:
@@ -55,10 +56,9 @@ def check_spec(flag: str, value: str, game_id: str) -> str:
 
 def check_game(args: argparse.Namespace) -> str:
     """--game: a registered game that has a screen."""
-    from tcgtui.tui.games import has_screen
     spec = game_spec(args.game)            # an unknown id: "--game: 'x' is not a game; expected one of ..."
-    if not has_screen(spec.id):
-        ids = [s.id for s in registry.games() if has_screen(s.id)]
+    if not game_screens.has_screen(spec.id):
+        ids = [s.id for s in registry.games() if game_screens.has_screen(s.id)]
         raise UserError(locales.load().t("humans.no_screen", game=spec.id, games=", ".join(ids)))
     return str(args.game)
 
@@ -83,7 +83,6 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
     options = endpoint_options(args)
     models = [s for s in seats if s.startswith("llm:")]
     if models:          # a model is seated, and its games stored, under its key (entry or model, and settings)
-        from tcgtui.llm_options import player_keys
         keys = player_keys(models, options)
         seats = tuple(keys.get(s, s) for s in seats)
         # a model's context too small for the game: one line, before the screen opens

@@ -22,6 +22,7 @@ import platformdirs
 
 from tcgtui import locales
 from tcgtui.errors import UserError
+from tcgtui.opponents.llm.endpoint import SAMPLING_RANGES
 from tcgtui.userfiles import TooDeep, parse_toml, read_text
 
 ENV = "TCGTUI_MODELS"
@@ -168,8 +169,6 @@ def _string(file: str, name: str, key: str, value: Any) -> str:
 
 
 def _entry(file: str, name: str, table: dict[str, Any]) -> Entry:
-    from tcgtui.opponents.llm.endpoint import SAMPLING_RANGES
-
     for key in table:
         if key.lower() in SECRETS:
             raise _bad(file, name, key, "no_key")
