@@ -111,7 +111,7 @@ def file_loaders(game_id: str) -> dict[str, Any]:
     """Parameter kind -> ``loader(flag, value)``: the kinds every game may use (a seed's checkout, a
     JSON Lines file), then the game's own (``LOADERS`` of its app side's ``resources`` module)."""
     # start-up time: packs, question sets and checkouts are read only when a game names one
-    from tcgtui.games import app_side
+    from tcgtui.app_side import app_side
     from tcgtui.upstream import load as load_upstream
     own = app_side(game_id, "resources")
     return {"upstream": load_upstream, "jsonl": lambda flag, path: {"path": path, "rows": read_jsonl(path, flag)},

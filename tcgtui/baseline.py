@@ -24,7 +24,7 @@ from tcgtui.engine.core import GameRecord
 from tcgtui.config import HANDLE_RE
 from tcgtui.console_text import shorten
 from tcgtui.errors import UserError
-from tcgtui.games import app_side
+from tcgtui.app_side import app_side
 from tcgtui.limits import SEED_LIMIT
 from tcgtui.live import HUMAN, RESUME_KEY
 from tcgtui.store import ABANDONED, ERRORED, FINISHED, IN_PROGRESS, DecisionRow, GameRow, Store

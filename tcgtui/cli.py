@@ -11,7 +11,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import pkgutil
 import sys
+
+import tcgtui.games as games
 
 from tcgtui import locales
 from tcgtui.engine.tcg import PackError
@@ -35,9 +38,6 @@ class _Parser(argparse.ArgumentParser):
 def commands() -> dict[str, str]:
     """Every command's name -> its module, found without importing any: the arena's, then each
     game's (a game adds a command by adding a module to its ``commands`` folder, editing no list)."""
-    import pkgutil
-
-    import tcgtui.games as games
     out = {name: f"tcgtui.commands.{name}" for name in ARENA
            if importlib.util.find_spec(f"tcgtui.commands.{name}") is not None}
     found = {}

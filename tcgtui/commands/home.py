@@ -62,14 +62,14 @@ class Hub:
     def campaign(self, settings: Any) -> Callable[[str], Any]:
         """The game's ladder where the person left it (tcgtui play --campaign; GameInfo.campaign)."""
         # start-up time: every command module loads for `tcgtui --help`; only this path needs it
-        from tcgtui.games import app_side
+        from tcgtui.app_side import app_side
         return app_side(settings.game_id, "campaign").home_table(self.store, settings)
 
     def resume(self, settings: Any, game_id: str) -> None:
         """Set ``settings`` to carry on the person's unfinished game ``game_id`` where it stopped."""
         # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.arena import load_resources
-        from tcgtui.games import app_side
+        from tcgtui.app_side import app_side
         from tcgtui.live import RESUME_KEY, LiveGame, resume_source
         from tcgtui.tables import FreeTable, person_seats
         row = next(r for r in self.store.games("id = ?", (game_id,)))

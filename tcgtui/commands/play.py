@@ -15,7 +15,7 @@ from typing import Any
 from tcgtui import locales
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui import config
-from tcgtui.games import app_side
+from tcgtui.app_side import app_side
 from tcgtui.games.tcg.campaign import DEFAULT_GAMES
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError

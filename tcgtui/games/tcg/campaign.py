@@ -22,7 +22,7 @@ from tcgtui.live import LiveGame, abandon_unfinished, human_spec
 from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
 from tcgtui.store import FINISHED, IN_PROGRESS, GameRow, Run, Store
 from tcgtui.tables import person_deal
-from tcgtui.tui.deals import Deal, Note
+from tcgtui.deals import Deal, Note
 
 LADDER = ("mc:1", "mc:2", "mc:5", "mc:10", "mc:100", "mc:1000")
 DEFAULT_GAMES = 3
@@ -178,7 +178,7 @@ class CampaignTable:
 
 
 # What ``tcgtui play --campaign``, ``--resume`` and home ask of a game with a ladder (GameInfo.campaign),
-# through ``tcgtui.games.app_side(game_id, "campaign")``.
+# through ``tcgtui.app_side.app_side(game_id, "campaign")``.
 
 def open_table(store: Store, params: dict[str, Any], given: dict[str, Any], person: str, lang: str, games: int,
                seed: int) -> CampaignTable:
