@@ -16,6 +16,7 @@ from tcgtui.engine.eleusis.game import DRAWN, FORMATS, EleusisGame
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
 from tcgtui.engine.eleusis.seeddeal import BASE
+from tcgtui.engine.eleusis.state import MAX_TURNS, TURNS_HIGH
 from tcgtui.engine.protocols import PROTOCOL, UPSTREAM
 from tcgtui.engine.registry import AGENT, LIST, SCORE, GameInfo, GameSpec, Param, Reference, register
 
@@ -46,6 +47,8 @@ SPEC = register(GameSpec(
     GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT, search=False,
              params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),)),
                      Param("guess_format", str, "text", choices=FORMATS),
+                     # a round's length: the seed's 30; fewer make a short round (a test, a demo)
+                     Param("max_turns", int, MAX_TURNS, low=1, high=TURNS_HIGH),
                      Param("rule_code", str, ""), PROTOCOL, UPSTREAM,
                      # --protocol seed: the seed's round index and base seed of the deal, or its deck seed itself
                      Param("seed_round", int, 0, low=0, high=10_000), Param("seed_base", int, BASE, low=0, high=2**32 - 1),
