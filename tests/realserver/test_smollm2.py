@@ -156,7 +156,7 @@ def line(case: str, seen: dict[str, Any], wall: float) -> str:
     falls = " ".join(f"{k} {v}" for k, v in sorted(seen["fallbacks"].items())) or "none"
     return (f"{case}: {ended}; {seen['decisions']} decisions, {seen['requests']} requests, "
             f"{s['mean']} s/request (median {s['median']}, max {s['max']}); invalid {seen['invalid_rate']:.0%}; "
-            f"parse paths {paths}; fallbacks {falls}; largest prompt {seen['prompt_tokens_max']} tokens; "
+            f"parse paths {paths}; fallbacks {falls}; up to {seen['prompt_tokens_max']} prompt tokens a decision; "
             f"{wall:.0f} s in all")
 
 
