@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import numpy as np
+from tcgtui.engine.core import Game
 
 WIN, DRAW, LOSS = 0, 1, 2     # columns of a playout tally, from the searching seat's side
 
 
 class FastSearch(Protocol):
-    def prepare(self, game: Any) -> Any:
+    def prepare(self, game: Game) -> Any:
         """Whatever the kernels need about this game (compiled once per game object)."""
 
     def encode(self, prepared: Any, obs: Any) -> np.ndarray:
@@ -30,5 +31,5 @@ class FastSearch(Protocol):
         """Win/draw/loss counts, shape (len(moves), 3), of playouts ``first .. first+count-1``
         after each move; playout i of move m draws from a stream fixed by (seed, m, i)."""
 
-    def warm_up(self, game: Any) -> None:
+    def warm_up(self, game: Game) -> None:
         """Compile now (called in a background thread before the first search)."""

@@ -18,8 +18,8 @@ from tcgtui.engine.registry import Param
 TCGTUI, SEED = "tcgtui", "seed"
 PROTOCOLS = (TCGTUI, SEED)
 
-PROTOCOL = Param("protocol", str, TCGTUI, choices=PROTOCOLS)
-UPSTREAM = Param("upstream", str, "", kind="upstream")
+PROTOCOL = Param("protocol", str, TCGTUI, choices=PROTOCOLS, flag="--protocol", help_key="arena.protocol")
+UPSTREAM = Param("upstream", str, "", kind="upstream", flag="--upstream", metavar="DIR", help_key="arena.upstream")
 
 
 def protocol_of(params: dict) -> str:

@@ -17,7 +17,9 @@ import importlib
 import math
 import pkgutil
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from tcgtui.engine.core import Game, GameState, Outcome
 
 WDL, SCORE = "wdl", "score"          # outcome kinds: win/draw/loss, or a number per seat
 LIST, TEXT = "list", "text"          # move kinds: a finite list of legal moves, or free text checked by validate()
@@ -26,6 +28,10 @@ AGENT, RULES = "agent", "rules"      # who handles an unusable reply: the player
 
 class UnknownGame(LookupError):
     """No game is registered under that id."""
+
+
+class PluginError(ImportError):
+    """A game plug-in (entry point group ``tcgtui.games``) could not be imported."""
 
 
 class ParamError(ValueError):
@@ -44,8 +50,15 @@ class Param:
     high: float | None = None
     kind: str = ""                    # "pack": a pack name or folder, loaded by the caller (the engine does no I/O)
     words: tuple[tuple[str, Any], ...] = ()   # values a word stands for, outside the bounds (Eleusis's rule=drawn)
+    # A flag of its own (``--pack``) beside ``--param NAME=VALUE``: tcgtui/arena.py adds it to every
+    # command that takes ``--game``, with ``dest`` the parameter's name.  "": only ``--param``.
+    flag: str = ""
+    metavar: str = ""                 # the flag's value in --help; "": argparse lists ``choices`` and checks them
+    help_key: str = ""                # the locale key of the flag's --help text
 
     def __post_init__(self) -> None:
+        if self.flag and not (self.flag.startswith("--") and self.help_key):
+            raise TypeError(f"parameter {self.name}: a flag is spelt --NAME and needs a help_key")
         # Every number has both bounds: a value no game could use (move_cap=10**30) is refused when
         # given, not found out (or not) while playing.
         if self.type in (int, float) and not self.choices and (self.low is None or self.high is None):
@@ -98,6 +111,15 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Variant:
+    """A game users reach as a variant of another: ``--game duel --bank FILE`` plays ``duel-bank``.
+    Read by tcgtui/arena.py (which game a command line names) and ``tcgtui games`` (listed under its game)."""
+
+    game: str                                   # the id of the game it is a variant of
+    param: str                                  # its parameter whose being given selects it
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """What every part of the arena may know about a game without importing it whole."""
 
@@ -113,6 +135,12 @@ class GameInfo:
     # Whether random playouts from a re-deal say anything about a move.  Not where the result hangs
     # on one secret the seat must find (Eleusis's rule, a quiz's answer): there mc/mcts only guess.
     search: bool = True
+    # Whether ``mc:K:peek`` can play it: a compiled path that starts from the true state (opponents/spec.py).
+    peek: bool = False
+    variant_of: Variant | None = None           # reached through another game's flag, not as a game of its own
+    # A ladder a person climbs against stronger opponents (``play --campaign``, home's "campaign"
+    # choice); its ladder and table are the game's app side (``tcgtui.games.<id>.campaign``).
+    campaign: bool = False
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -184,6 +212,108 @@ class SeedTable:
     figure: Figure | None = None
 
 
+# --- hook groups: what a layer above the engine may ask of a game, each declared once -------------
+
+class SeedFiles(Protocol):
+    """A module writing a finished game as the seed's own result files (``report --format seed``)."""
+
+    REPOSITORY: str                             # the seed's repository, named when --upstream is missing
+
+    def wording(self, game_id: str, upstream: Any) -> Any: ...
+    def seed_game(self, record: dict[str, Any], players: list[str], style: str, version: str,
+                  wording: Any) -> Any: ...
+    def game_files(self, seed_game: Any, *, uuid: str, stamp: str, number: int,
+                   duration_s: int) -> dict[str, Any]: ...
+    def submission_files(self, games: list[Any], *, uuid: str, stamp: str) -> dict[str, str]: ...
+
+
+class BenchFlag(Protocol):
+    """A flag a game adds to ``tcgtui bench`` (Eleusis's ``--rules``)."""
+
+    flag: str
+    dest: str
+    metavar: str
+    help_key: str                               # the locale key of its --help text
+    type: type
+
+
+class Rounds(Protocol):
+    """A game's own benchmark protocol as rounds of several setups (Eleusis: rules x deals)."""
+
+    FLAGS: Sequence[BenchFlag]                  # the flags that ask for it
+    SOLVED: str                                 # the outcome reason of a solved round (the summary's share)
+
+    def plan(self, values: dict[str, Any], params: dict[str, Any]) -> Any: ...
+
+
+@dataclass(frozen=True)
+class StoreHooks:
+    """What the store records of a game beyond the generic row; called by tcgtui/store/rows.py."""
+
+    # (game, move text) -> the decisions' ``kind`` column (the card game: the card's type); None: no kind
+    move_kind: Callable[[Game, str], str | None] | None = None
+    result_code: Callable[[Outcome], str] | None = None   # -> the games' ``result`` column (the grid seed's codes)
+
+
+@dataclass(frozen=True)
+class ReportHooks:
+    """What ``tcgtui report`` shows of a game beyond the generic sections; read by tcgtui/report/analyses.py
+    and tcgtui/commands/report.py (``analyses`` and ``seed_tables`` on the spec give the sections)."""
+
+    # The sections shown by default, in order; (): the outcome's, the game's own, decisions, llm, errors.
+    layout: tuple[str, ...] = ()
+    notes: Mapping[str, str] = field(default_factory=dict)   # section -> the note it brings (beyond the common ones)
+    meta: Callable[[], dict[str, Any]] | None = None         # keys the report's JSON and notes carry
+    # games -> {section: [(a, b, a's score, cluster)]}: ratings beyond the match's (a duel's roles)
+    rated: Callable[[list], dict[str, list[tuple[str, str, float, Any]]]] | None = None
+    reads_records: bool = False                 # its sections replay each game's record, so the report loads them
+    seed_files: SeedFiles | None = None         # ``--format seed``: the seed's own files (tcgtui/report/seed_export.py)
+
+
+@dataclass(frozen=True)
+class BenchHooks:
+    """What ``tcgtui bench`` asks of a game beyond playing it; read by tcgtui/commands/bench.py and
+    tcgtui/bench/plan.py."""
+
+    rounds: Rounds | None = None                # its own protocol of rounds, asked for by its flags
+    deal_seed: Callable[[int, int], int] | None = None   # (run seed, game index) -> the deal's seed (a bank: puzzle i)
+
+
+@dataclass(frozen=True)
+class RefereeHooks:
+    """Moves no player chooses (tcgtui/referee.py): a state with ``pending()`` waits for a service."""
+
+    service: str = ""                           # the referee service that settles checks (referee.SERVICES); "": none
+    # (state, rng) -> any valid move text for whoever moves now, the referee included: the conformance
+    # test plays whole games of free-text moves with it and ``tcgtui perf`` makes checks with it.
+    random_move: Callable[[GameState, Any], str] | None = None
+
+
+@dataclass(frozen=True)
+class ToolHooks:
+    """What the side commands ask of a game."""
+
+    analyze: Callable[[GameState], dict[str, Any]] | None = None   # a state's facts (legal, wins...): tcgtui analyze
+    perf: tuple[str, ...] = ()                  # players ``tcgtui perf`` times on the opening position
+
+
+# prompt text, whether the prompt shows an image -> the reply, or (reply, its reasoning)
+FakeReply = Callable[[str, bool], "str | tuple[str, str | None]"]
+
+
+@dataclass(frozen=True)
+class FakeModel:
+    """How a stand-in model answers this game's prompts, so tests and demos play the LLM path without a
+    model: pure text functions in the game's package, served by opponents/llm/testserver.py (which names
+    no game).  ``catalogs`` are the prompts' text in every language, so a reply reads any of them."""
+
+    # (game id, catalogs, rng, **options) -> a FakeReply, seeded by ``rng``; options are the game's own
+    player: Callable[..., FakeReply]
+    # (game id, kind, prompt text, whether it shows an image, **options) -> an unusable reply of that kind
+    invalid: Callable[..., str] | None = None
+    invalid_kinds: tuple[str, ...] = ()         # the kinds ``invalid`` knows
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A registered game: its info and the pure builders the other layers call.
@@ -192,7 +322,7 @@ class GameSpec:
     """
 
     info: GameInfo
-    make: Callable[[dict[str, Any]], Any]                     # resolved params -> Game
+    make: Callable[[dict[str, Any]], Game]                    # resolved params -> the Game
     prompter: Callable[..., Any] | None = None                # (game, catalog, seat, style) -> Prompter
     narrator: Callable[..., Any] | None = None                # (game, catalog, viewer) -> narrator with .all(events)
     analyses: Callable[..., Any] | None = None                # report sections of this game (pure functions)
@@ -203,24 +333,39 @@ class GameSpec:
     # same tallies, nothing to compile.  None: they search through the core API meanwhile.
     interim: Callable[[], Any] | None = None
     seed_tables: Callable[[], tuple[SeedTable, ...]] | None = None   # the seeds' tables the report adds on request
-    # Hooks other layers look for: analyze, seed_files, result_code, move_kind, parse_position,
-    # perf (players ``tcgtui perf`` times), reads_records (the report hands analyses whole records).
-    extras: Mapping[str, Any] = field(default_factory=dict)
+    # (state, catalog) -> sentences the replay viewer shows beside the log at each step, for a game
+    # whose position it has no picture of (a plug-in's game): the heap, the score...
+    replay_facts: Callable[[Any, Any], list[str]] | None = None
+    # (game) -> the pack it was built from, for a game that has one (the card game): a run's identity
+    # records its content hash, a resume or replay refuses a pack that changed, its languages bound --lang.
+    pack_of: Callable[[Any], Any] | None = None
+    store: StoreHooks = StoreHooks()
+    report: ReportHooks = ReportHooks()
+    bench: BenchHooks = BenchHooks()
+    referee: RefereeHooks = RefereeHooks()
+    tools: ToolHooks = ToolHooks()
+    fake_model: FakeModel | None = None        # replies of opponents/llm/testserver.py's stand-in model
 
     @property
     def id(self) -> str:
         return self.info.id
 
-    def game(self, params: Mapping[str, Any] | None = None) -> Any:
+    def game(self, params: Mapping[str, Any] | None = None) -> Game:
         return self.make(self.info.resolve(params))
+
+    def pack(self, game: Any) -> Any:
+        """The pack ``game`` was built from (``pack_of``); None for a game without one."""
+        return self.pack_of(game) if self.pack_of is not None else None
 
     def reference(self, name: str) -> Reference | None:
         return next((r for r in self.references if r.name == name), None)
 
 
 _REGISTRY: dict[str, GameSpec] = {}
+_ORIGIN: dict[str, str] = {}          # game id -> the plug-in package that registered it
 _SKIP = {"core", "registry"}
 _loaded = False
+PLUGIN_GROUP = "tcgtui.games"         # entry points naming packages that register games
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -240,7 +385,37 @@ def _load_all() -> None:
     for mod in pkgutil.iter_modules(root.__path__):
         if mod.ispkg and mod.name not in _SKIP:
             importlib.import_module(f"{root.__name__}.{mod.name}")
+    discover()
     _loaded = True
+
+
+def plugin_packages() -> list[str]:
+    """The packages other distributions declare under the entry point group ``tcgtui.games``."""
+    from importlib.metadata import entry_points
+    return sorted({ep.module for ep in entry_points(group=PLUGIN_GROUP)})
+
+
+def discover() -> None:
+    """Import every plug-in package not imported yet; each registers its games on import.  A
+    package that fails to import is one line naming it (a broken plug-in must not hide the rest)."""
+    for package in plugin_packages():
+        if package in _ORIGIN.values():
+            continue
+        before = set(_REGISTRY)
+        try:
+            importlib.import_module(package)
+        except Exception as exc:          # a third party's code: anything can go wrong in it
+            raise PluginError(f"game plug-in {package!r} (entry point group {PLUGIN_GROUP}) failed to load: "
+                              f"{type(exc).__name__}: {exc}") from None
+        for game_id in set(_REGISTRY) - before:
+            _ORIGIN[game_id] = package
+
+
+def origin(game_id: str) -> str | None:
+    """The plug-in package that registered ``game_id``; None for a game shipped with tcgtui.  Its
+    screen is the package's ``screen`` module and its text the package's ``locales/`` folder."""
+    _load_all()
+    return _ORIGIN.get(game_id)
 
 
 def games() -> list[GameSpec]:
@@ -257,4 +432,4 @@ def get(game_id: str) -> GameSpec:
     return spec
 
 
-DEFAULT = "tcg"
+DEFAULT = "tcg"      # the default value of the user's setting ``game`` (tcgtui.config.default_game)

@@ -1,10 +1,11 @@
 """All text a person or a model reads, one folder per language.
 
 A language is a folder of TOML files (``meta.toml`` names it and gives its
-direction and plural rules); each game of the arena other than the card game
-has a subfolder of its own, read under the game's id (``grid/prompts.toml``
-gives the keys ``grid.prompts.*``).  Adding a language means adding a folder; this
-module only loads and formats, it holds no text of its own.
+direction and plural rules); each game of the arena has a subfolder of its own,
+read under the game's id (``grid/prompts.toml`` gives the keys ``grid.prompts.*``)
+unless a file names its prefix (``_prefix = "cards"``: the card game's older
+keys).  Adding a language means adding a folder; this module only loads and
+formats, it holds no text of its own.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ ROOT = Path(__file__).parent
 DEFAULT = "en"
 EXTRA_ENV = "TCGTUI_LOCALES"   # more folders holding language folders, ':'-separated
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+# A game's file may name the prefix its keys are read under instead of "<game>.<file>": the card
+# game's keys kept the names they had at the root, which its recorded prompt versions hash.
+PREFIX_KEY = "_prefix"
 
 
 class LocaleError(Exception):
@@ -135,6 +139,23 @@ def _read(path: Path) -> dict:
         raise LocaleError(f"{path}: not valid TOML ({exc})") from None
 
 
+def plugin_roots() -> list[Path]:
+    """The ``locales/`` folders of game plug-ins (entry point group ``tcgtui.games``), found
+    without importing them: each holds ``<lang>/<game>/*.toml`` as a shipped game's folder does."""
+    from importlib.metadata import entry_points
+    from importlib.util import find_spec
+    out = []
+    from tcgtui.engine.registry import PLUGIN_GROUP
+    for module in sorted({ep.module for ep in entry_points(group=PLUGIN_GROUP)}):
+        try:
+            spec = find_spec(module)
+        except ImportError:               # a broken plug-in: registry.discover says so, in one line
+            continue
+        if spec is not None and spec.submodule_search_locations:
+            out += [Path(p) / "locales" for p in spec.submodule_search_locations]
+    return [p for p in out if p.is_dir()]
+
+
 @cache
 def load(code: str = DEFAULT) -> Catalog:
     """Load a language folder; unknown codes raise LocaleError naming the choices."""
@@ -148,7 +169,12 @@ def load(code: str = DEFAULT) -> Catalog:
         if path.name != "meta.toml":
             _flatten(path.stem, _read(path), entries)
     for path in sorted(folder.glob("*/*.toml")):          # a game's own folder: keys "<game>.<file>.<key>"
-        _flatten(f"{path.parent.name}.{path.stem}", _read(path), entries)
+        table = _read(path)
+        _flatten(str(table.pop(PREFIX_KEY, f"{path.parent.name}.{path.stem}")), table, entries)
+    for root in plugin_roots():                           # games from other packages bring their own
+        for path in sorted((root / code).glob("*/*.toml")):
+            table = _read(path)
+            _flatten(str(table.pop(PREFIX_KEY, f"{path.parent.name}.{path.stem}")), table, entries)
     plural = {k: PluralRule.parse(v) for k, v in meta.get("plural", {}).items()}
     fallback = load(DEFAULT) if code != DEFAULT else None
     return Catalog(code, meta["name"], meta.get("direction", "ltr") == "rtl", plural, entries, fallback)

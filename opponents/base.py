@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from tcgtui.engine.core import Event
+from tcgtui.engine.core import Event, Game
 
 
 class OptionError(Exception):
@@ -44,7 +44,7 @@ class AgentError(Exception):
     (an endpoint that stays down).  The game ends as errored, never as a loss."""
 
 
-def refuse_other_rules(spec: str, game: Any) -> None:
+def refuse_other_rules(spec: str, game: Game) -> None:
     """tcgtui's search plays tcgtui's rules: a protocol with rules of its own (``Game.tcgtui_search``
     false) is refused in one line rather than searched under the wrong rules."""
     if not getattr(game, "tcgtui_search", True):
@@ -72,15 +72,9 @@ class SeatContext:
 
     seat: int
     game_seed: int
-    pack: Any = None          # card games: the pack, whose card data agents may read
     lang: str = "en"
-    game: Any = None          # the Game (engine.core.Game); built from the pack when only that is given
+    game: Any = None          # the Game (engine.core.Game), without its secrets (Game.public)
     options: dict[str, Any] = field(default_factory=dict)   # game-level settings for players (prompt style)
-
-    def __post_init__(self) -> None:
-        if self.game is None and self.pack is not None:
-            from tcgtui.engine import registry
-            object.__setattr__(self, "game", registry.get(registry.DEFAULT).make({"pack": self.pack}))
 
 
 def agent_rng(game_seed: int, seat: int, salt: str = "agent") -> random.Random:

@@ -14,6 +14,9 @@ core API (``Game.resample`` for the re-deal; in a game of perfect information
 it is plain UCT).  While the compiled path compiles (``compiled`` not set yet),
 the tree grows through the core API, with the game's interim playouts where it
 has them (``GameSpec.interim``): the same N, the same algorithm, no wait.
+There the TUI gives a time budget (``interim_budget``): once it is spent the
+tree stops growing and its most visited move is played; the decision records
+the budget and the iterations done of the N asked.  The bench gives none.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from tcgtui.engine import registry
 from tcgtui.engine.core import Event, Game
 from tcgtui.opponents.base import Agent, Decision, SeatContext, refuse_other_rules
 from tcgtui.opponents.montecarlo import best_moves, compiled_ready, random_playout, score_of
-from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, is_cheap, run_batches, split
+from tcgtui.opponents.search import (BATCH_PLAYOUTS, BUDGET_CORE_UNITS, BUDGET_UNITS, Budget, Progress,
+                                     Workers, growing, is_cheap, run_batches, split)
 from tcgtui.opponents.spec import AgentSpec
 
 EXPLORE = 0.7   # UCB1's constant for rewards in [0, 1], about 1/sqrt(2)
@@ -39,7 +43,8 @@ EXPLORE = 0.7   # UCB1's constant for rewards in [0, 1], about 1/sqrt(2)
 
 class ISMCTSAgent(Agent):
     def __init__(self, iterations: int, *, executor: Executor | None = None, workers: int = 1,
-                 explore: float = EXPLORE, compiled: threading.Event | None = None) -> None:
+                 explore: float = EXPLORE, compiled: threading.Event | None = None,
+                 interim_budget: Budget | None = None) -> None:
         if iterations < 1:
             raise ValueError(f"N must be 1 or more, got {iterations}")
         self.iterations = iterations
@@ -47,6 +52,7 @@ class ISMCTSAgent(Agent):
         self.spec = str(AgentSpec("mcts", iterations))
         self.workers = Workers(executor, workers)
         self.compiled = compiled         # None: the compiled path may be loaded at any time
+        self.interim_budget = interim_budget     # a decision's time budget while on the interim path
         self.progress = Progress()
 
     def start(self, ctx: SeatContext) -> None:
@@ -72,17 +78,30 @@ class ISMCTSAgent(Agent):
         moves = list(obs.legal_moves)
         if len(moves) == 1:
             return Decision(moves[0], {"iterations": 0})
+        budget = self.interim_budget if not compiled_ready(self.compiled) else None
+        if budget is not None:
+            budget.start()          # loading the interim path counts: the person waits for it too
         if not self._loaded:
             await asyncio.to_thread(self._load)
+        if self._loaded:
+            budget = None           # the compiled path was ready after all: the whole N, as in the bench
         seed = self.rng.getrandbits(63)
         if self.fast is None:
             tree = UctTree(self.game, obs, seed, self.explore, self.rollouts,
                            self.program if self.rollouts is not None else None)
-            ranges = split(self.iterations, math.ceil(self.iterations / (BATCH_PLAYOUTS // 8)))
+            if budget is None:
+                ranges = split(self.iterations, math.ceil(self.iterations / (BATCH_PLAYOUTS // 8)))
+            elif self.rollouts is not None:
+                ranges = growing(self.iterations, BUDGET_UNITS, BATCH_PLAYOUTS // 8)
+            else:
+                ranges = growing(self.iterations, BUDGET_CORE_UNITS, BUDGET_CORE_UNITS)
             await run_batches(lambda r: tree.grow(r[1]), ranges, None, self.progress,
-                              [count for _, count in ranges])
+                              [count for _, count in ranges], budget=budget)
             root = tree.root(moves)
-            return self._choose(moves, root, {} if self._loaded else {"interim": True})
+            path = {} if self._loaded else {"interim": True}
+            if budget is not None:
+                path.update(budget.describe(tree.done, self.iterations))
+            return self._choose(moves, root, path, tree.done)
         Tree, TreeTask, run_tree = self.fast.Tree, self.fast.TreeTask, self.fast.run_tree
         code = self.program.code
         base = self.fast.encode(self.program, obs)
@@ -104,12 +123,13 @@ class ISMCTSAgent(Agent):
                                             inline=is_cheap(units, True)), axis=0)
         return self._choose(moves, root)
 
-    def _choose(self, moves: list[Any], root: np.ndarray, path: dict[str, Any] | None = None) -> Decision:
+    def _choose(self, moves: list[Any], root: np.ndarray, path: dict[str, Any] | None = None,
+                done: int | None = None) -> Decision:
         visits = [float(v) for v in root[:, 0]]
         tied = best_moves(moves, visits)
         move = tied[0] if len(tied) == 1 else self.rng.choice(tied)
         return Decision(move, {
-            "iterations": self.iterations, "tied": len(tied), **(path or {}),
+            "iterations": self.iterations if done is None else done, "tied": len(tied), **(path or {}),
             "visits": {m: int(v) for m, v in zip(moves, visits)},
             "scores": {m: round(r / v, 4) if v else None for m, (v, r) in zip(moves, root)}})
 

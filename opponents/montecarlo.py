@@ -10,6 +10,10 @@ runs its playouts there, in batches a thread or a process pool can share.
 While that path compiles (a new install; ``compiled`` not set yet), decisions
 run on the game's interim path (``GameSpec.interim``: the same tallies) or
 through the core API: the same K, the same algorithm, no wait for the compile.
+There the TUI gives a time budget (``interim_budget``): the playouts run a few
+per move at a time, and once the budget is spent the move with the best mean
+after the playouts done is played (each move has had as many); the decision
+records the budget and the playouts done of the K asked.  The bench gives none.
 
 ``mc:K:peek`` is the public engine's omniscient variant, kept for comparison
 (card game only): it is handed a clone of the true state before each decision
@@ -33,7 +37,8 @@ from tcgtui.engine import registry
 from tcgtui.engine.core import Event, Game, GameState
 from tcgtui.engine.fast import DRAW, WIN
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, refuse_other_rules
-from tcgtui.opponents.search import BATCH_PLAYOUTS, Progress, Workers, is_cheap, run_batches, split
+from tcgtui.opponents.search import (BATCH_PLAYOUTS, BUDGET_CORE_UNITS, BUDGET_UNITS, Budget, Progress,
+                                     Workers, growing, is_cheap, run_batches, split)
 from tcgtui.opponents.spec import AgentSpec
 
 
@@ -78,7 +83,8 @@ class MonteCarloAgent(Agent):
     """Flat Monte Carlo with K playouts per legal move."""
 
     def __init__(self, k: int, *, peek: bool = False, executor: Executor | None = None,
-                 workers: int = 1, compiled: threading.Event | None = None) -> None:
+                 workers: int = 1, compiled: threading.Event | None = None,
+                 interim_budget: Budget | None = None) -> None:
         if k < 1:
             raise ValueError(f"K must be 1 or more, got {k}")
         self.k = k
@@ -87,6 +93,7 @@ class MonteCarloAgent(Agent):
         self.spec = str(AgentSpec("mc", k, peek=peek))
         self.workers = Workers(executor, workers)
         self.compiled = compiled         # None: the compiled path may be loaded at any time
+        self.interim_budget = interim_budget     # a decision's time budget while on the interim path
         self.progress = Progress()
         self._true_state: np.ndarray | None = None
         self._prepared: dict[int, Any] = {}
@@ -119,9 +126,13 @@ class MonteCarloAgent(Agent):
     def see_state(self, state: Any) -> None:
         self._true_state = state                   # encoded once the compiled path is loaded
 
-    def _tasks(self, obs: Any, moves: list[Any], seed: int) -> tuple[Any, list[Any], list[int]]:
-        parts = max(self.workers.workers, math.ceil(self.k * len(moves) / BATCH_PLAYOUTS))
-        ranges = split(self.k, parts)
+    def _tasks(self, obs: Any, moves: list[Any], seed: int,
+               budgeted: bool = False) -> tuple[Any, list[Any], list[int]]:
+        if budgeted:        # batches of a few playouts of every move, growing, so a cut leaves them even
+            first, most = (BUDGET_UNITS, BATCH_PLAYOUTS) if self.fast is not None else (BUDGET_CORE_UNITS,) * 2
+            ranges = growing(self.k, first // len(moves), most // len(moves))
+        else:
+            ranges = split(self.k, max(self.workers.workers, math.ceil(self.k * len(moves) / BATCH_PLAYOUTS)))
         units = [count * len(moves) for _, count in ranges]
         if self.fast is None:
             return (lambda r: generic_playouts(self.game, obs, moves, r[0], r[1], seed)), ranges, units
@@ -141,23 +152,32 @@ class MonteCarloAgent(Agent):
             return Decision(moves[0], {"playouts": 0})
         if self.peek and not compiled_ready(self.compiled):
             await asyncio.to_thread(self.compiled.wait)   # type: ignore[union-attr]  # only the compiled path can peek
+        budget = self.interim_budget if not compiled_ready(self.compiled) else None
+        if budget is not None:
+            budget.start()          # loading the interim path counts: the person waits for it too
         if not self._loaded:
             await asyncio.to_thread(self._load)
+        if self._loaded:
+            budget = None           # the compiled path was ready after all: the whole K, as in the bench
         seed = self.rng.getrandbits(63)
-        fn, ranges, units = self._tasks(obs, moves, seed)
-        executor = self.workers.executor if self.fast is not None else None
+        fn, ranges, units = self._tasks(obs, moves, seed, budgeted=budget is not None)
+        executor = self.workers.executor if self.fast is not None and budget is None else None
         results = await run_batches(fn, ranges, executor, self.progress, units,
-                                    inline=is_cheap(units, self._loaded and self.fast is not None))
+                                    inline=is_cheap(units, self._loaded and self.fast is not None), budget=budget)
+        played = sum(count for _, count in ranges[:len(results)])     # playouts of each move
         tally = np.sum(results, axis=0)
-        scores = [(int(t[WIN]) + 0.5 * int(t[DRAW])) / self.k for t in tally]
+        scores = [(int(t[WIN]) + 0.5 * int(t[DRAW])) / played for t in tally]
         tied = best_moves(moves, scores)
         move = tied[0] if len(tied) == 1 else self.rng.choice(tied)
-        return Decision(move, {"playouts": self.k * len(moves), "tied": len(tied), **self._path(),
+        return Decision(move, {"playouts": played * len(moves), "tied": len(tied), **self._path(played, budget),
                                "scores": {m: round(s, 4) for m, s in zip(moves, scores)}})
 
-    def _path(self) -> dict[str, Any]:
-        """Recorded with a decision taken while the compiled path was not ready."""
-        return {} if self._loaded else {"interim": True}
+    def _path(self, played: int, budget: Budget | None) -> dict[str, Any]:
+        """Recorded with a decision taken while the compiled path was not ready (and its budget:
+        playouts done and asked per move)."""
+        if self._loaded:
+            return {}
+        return {"interim": True, **(budget.describe(played, self.k) if budget is not None else {})}
 
     def describe(self) -> dict[str, Any]:
         return {"spec": self.spec, "kind": "mc", "k": self.k,

@@ -18,13 +18,21 @@ def _random(spec: AgentSpec, options: dict[str, Any]) -> Agent:
 def _mc(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     from tcgtui.opponents.montecarlo import MonteCarloAgent
     return MonteCarloAgent(spec.n, peek=spec.peek, executor=options.get("executor"),
-                           workers=options.get("workers", 1), compiled=options.get("compiled"))
+                           workers=options.get("workers", 1), compiled=options.get("compiled"),
+                           interim_budget=_budget(options))
 
 
 def _mcts(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     from tcgtui.opponents.ismcts import ISMCTSAgent
     return ISMCTSAgent(spec.n, executor=options.get("executor"), workers=options.get("workers", 1),
-                       compiled=options.get("compiled"))
+                       compiled=options.get("compiled"), interim_budget=_budget(options))
+
+
+def _budget(options: dict[str, Any]) -> Any:
+    """``interim_budget`` (seconds): the TUI's time budget for decisions on the interim path."""
+    from tcgtui.opponents.search import Budget
+    seconds = options.get("interim_budget")
+    return Budget(float(seconds)) if seconds else None
 
 
 def _llm(spec: AgentSpec, options: dict[str, Any]) -> Agent:

@@ -69,7 +69,7 @@ def _llm(rest: str) -> AgentSpec | None:
 
 def _searchable(game: GameSpec, spec: AgentSpec) -> bool:
     """Search needs a move list; peeking needs a compiled path that can start from a true state."""
-    return game.info.moves == LIST and game.info.search and (not spec.peek or bool(game.extras.get("peek")))
+    return game.info.moves == LIST and game.info.search and (not spec.peek or game.info.peek)
 
 
 BUILTIN: tuple[Kind, ...] = (

@@ -31,7 +31,7 @@ from tcgtui.engine.tcg import TcgGame, TcgState, determinize  # noqa: E402
 from tcgtui.opponents.base import Agent, Decision  # noqa: E402
 from tcgtui.opponents.random_agent import RandomAgent  # noqa: E402
 from tcgtui.match import run_match  # noqa: E402
-from tcgtui.packs import load_pack  # noqa: E402
+from tcgtui.games.tcg.packs import load_pack  # noqa: E402
 
 
 class NoCombatAfterSpell(TcgState):
@@ -76,13 +76,13 @@ class PythonMC(Agent):
         for move in moves:
             wins = 0.0
             for _ in range(self.k):
-                s = self.state.clone() if self.peek else determinize(obs, self.ctx.pack, self.rng)
+                s = self.state.clone() if self.peek else determinize(obs, self.ctx.game.pack, self.rng)
                 s.__class__ = self.rules
                 s.rng.seed(self.rng.getrandbits(32))
                 me = s.current
                 s.apply(move)
                 if self.in_hand and not s.is_terminal():
-                    s.hands[me].append(self.ctx.pack.index[move])
+                    s.hands[me].append(self.ctx.game.pack.index[move])
                 while not s.is_terminal():
                     s.apply(self.rng.choice(s.legal_moves()))
                 wins += 1.0 if s.winner == obs.seat else 0.5 if s.winner is None else 0.0

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from tcgtui.engine.deck.analyses import clopper_pearson
-from tcgtui.engine.deck.oracle import answer
+from tcgtui.engine.deck.analysis import clopper_pearson
+from tcgtui.engine.deck.players import answer
 from tcgtui.questions import load_set
 
 

@@ -23,7 +23,7 @@ from typing import Awaitable, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tcgtui.packs import load_pack  # noqa: E402
+from tcgtui.games.tcg.packs import load_pack  # noqa: E402
 from tcgtui.tui.app import HUMAN, Settings, TcgApp  # noqa: E402
 from tcgtui.tui.driving import play_moves, settle  # noqa: E402
 

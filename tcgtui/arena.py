@@ -1,63 +1,58 @@
 """Which game a command plays: ``--game ID`` and its parameters, checked once.
 
-Shared by play, watch, bench, report, baseline and analyze.  ``--pack`` is the
-card games' parameter ``pack`` and ``--position``/``--to-move`` the grid
-games' ``position``/``to_move``, kept as flags of their own because users
-type them most; any parameter can also be set with ``--param NAME=VALUE``.
-A parameter of kind ``pack`` is loaded here (the engine does no I/O).
+Shared by play, watch, bench, rules and analyze.  A parameter may declare a flag
+of its own (``Param.flag``: the card game's ``--pack``, the grid games'
+``--position``); those flags are made here from the registered games, once each,
+so no command lists them.  Any parameter can also be set with ``--param NAME=VALUE``.
+A parameter of a file kind (``pack``, ``deck``, ...) is loaded here (the engine does no I/O).
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Iterable
 
 from tcgtui import locales
+from tcgtui.config import default_game
 from tcgtui.engine import registry
-from tcgtui.engine.protocols import PROTOCOLS
-from tcgtui.engine.registry import GameSpec, ParamError, UnknownGame
+from tcgtui.engine.registry import GameSpec, Param, ParamError, UnknownGame
 from tcgtui.errors import UserError
 from tcgtui.referee import ready
 
-SHORTCUTS = {"pack": "pack", "deck": "deck", "opp_deck": "opp_deck", "position": "position", "to_move": "to_move",
-             "protocol": "protocol", "upstream": "upstream"}
 
-
-def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog, *, pack: bool = True,
-                       position: bool = True) -> None:
-    p.add_argument("--game", default=registry.DEFAULT, metavar="ID", help=text.t("arena.game"))
+def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog,
+                       games: Iterable[GameSpec] | None = None) -> None:
+    """--game, --param and the flags of the parameters of ``games`` (default: every game)."""
+    p.add_argument("--game", default=default_game(), metavar="ID", help=text.t("arena.game"))
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("arena.param"))
-    if pack:
-        p.add_argument("--pack", default=None, metavar="DIR", help=text.t("arena.pack"))
-        add_deck_arguments(p, text)
-    if position:
-        p.add_argument("--position", default=None, metavar="ROWS", help=text.t("arena.position"))
-        p.add_argument("--to-move", dest="to_move", default=None, metavar="X|O", help=text.t("arena.to_move"))
-    add_protocol_arguments(p, text)
-    for flag, (name, help_key) in game_shortcuts().items():
-        p.add_argument(f"--{flag.replace('_', '-')}", dest=flag, default=None, metavar=name.upper(),
-                       help=text.t(help_key))
+    add_param_flags(p, text, games)
 
 
-def add_protocol_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    """--protocol and --upstream: the games' parameters ``protocol`` and ``upstream`` (engine/protocols.py)."""
-    p.add_argument("--protocol", default=None, choices=PROTOCOLS, help=text.t("arena.protocol"))
-    p.add_argument("--upstream", default=None, metavar="DIR", help=text.t("arena.upstream"))
+def add_param_flags(p: argparse.ArgumentParser, text: locales.Catalog, games: Iterable[GameSpec] | None = None) -> None:
+    """A flag for each parameter that declares one (``Param.flag``), its value under the parameter's
+    name; a flag without a metavar lists its choices, which argparse checks."""
+    for param in flag_params(games):
+        if param.metavar:
+            p.add_argument(param.flag, dest=param.name, default=None, metavar=param.metavar,
+                           help=text.t(param.help_key))
+        else:
+            p.add_argument(param.flag, dest=param.name, default=None, choices=param.choices,
+                           help=text.t(param.help_key))
 
 
-def game_shortcuts() -> dict[str, tuple[str, str]]:
-    """Flags games add for a parameter (``extras["shortcuts"]``: flag -> (parameter, help key))."""
-    out: dict[str, tuple[str, str]] = {}
-    for spec in registry.games():
-        for flag, target in dict(spec.extras.get("shortcuts") or {}).items():
-            out.setdefault(flag, tuple(target))
-    return out
-
-
-def add_deck_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    """--deck and --opp-deck: the deck lists of a game whose parameters take them (the card game)."""
-    p.add_argument("--deck", default=None, metavar="FILE", help=text.t("arena.deck"))
-    p.add_argument("--opp-deck", dest="opp_deck", default=None, metavar="FILE", help=text.t("arena.opp_deck"))
+def flag_params(games: Iterable[GameSpec] | None = None) -> list[Param]:
+    """The parameters of ``games`` (default: every game) that have a flag, once per flag; games sharing
+    a flag must declare it alike."""
+    out: dict[str, Param] = {}
+    for spec in registry.games() if games is None else games:
+        for param in spec.info.params:
+            if not param.flag:
+                continue
+            seen = out.setdefault(param.flag, param)
+            if (seen.name, seen.metavar, seen.help_key, seen.choices) != \
+                    (param.name, param.metavar, param.help_key, param.choices):
+                raise TypeError(f"{param.flag}: {spec.id} declares it unlike another game")
+    return list(out.values())
 
 
 def game_spec(game_id: str) -> GameSpec:
@@ -71,14 +66,13 @@ def given_params(args: argparse.Namespace, spec: GameSpec) -> dict[str, Any]:
     """The parameters the command line sets, parsed and checked against the game."""
     text = locales.load()
     out: dict[str, Any] = {}
-    shortcuts = {**SHORTCUTS, **{flag: target[0] for flag, target in game_shortcuts().items()}}
-    for flag, name in shortcuts.items():
-        value = getattr(args, flag, None)
+    for flagged in flag_params():
+        value = getattr(args, flagged.name, None)
         if value is None:
             continue
-        if not any(p.name == name for p in spec.info.params):
-            raise UserError(text.t("arena.no_such_flag", flag="--" + flag.replace("_", "-"), game=spec.id))
-        out[name] = value
+        if not any(p.name == flagged.name for p in spec.info.params):
+            raise UserError(text.t("arena.no_such_flag", flag=flagged.flag, game=spec.id))
+        out[flagged.name] = value
     for item in getattr(args, "param", None) or []:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
@@ -109,14 +103,12 @@ def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def param_flag(name: str) -> str:
-    """The flag that sets a parameter, as a message names it: its shortcut, else ``--param NAME``."""
-    flags = {**{target: flag for flag, target in SHORTCUTS.items()},
-             **{target[0]: flag for flag, target in game_shortcuts().items()}}
-    return "--" + flags[name].replace("_", "-") if name in flags else f"--param {name}"
+    """The flag that sets a parameter, as a message names it: its own flag, else ``--param NAME``."""
+    return next((p.flag for p in flag_params() if p.name == name), f"--param {name}")
 
 
 def _file_loaders() -> dict[str, Any]:
-    from tcgtui.packs import load_pack, read_deck
+    from tcgtui.games.tcg.packs import load_pack, read_deck
     from tcgtui.questions import load_set
     from tcgtui.upstream import load as load_upstream
     return {"upstream": load_upstream, "pack": lambda flag, name: load_pack(name), "deck": read_deck, "questions": load_set,
@@ -145,37 +137,31 @@ def build_game(spec: GameSpec, params: dict[str, Any]) -> Any:
 
 
 def game_from_args(args: argparse.Namespace) -> tuple[GameSpec, Any]:
-    spec = variant(game_spec(getattr(args, "game", None) or registry.DEFAULT), args)
+    spec = variant(game_spec(getattr(args, "game", None) or default_game()), args)
     game = build_game(spec, given_params(args, spec))
     ready(spec, game)
     return spec, game
 
 
 def variants(spec: GameSpec) -> list[tuple[GameSpec, str]]:
-    """The variants of a game, each with the parameter that selects it (``extras["variant_of"]``:
-    (the game's id, parameter)): ``--game duel --bank FILE`` plays the puzzle bank."""
-    out = []
-    for other in registry.games():
-        parent, param = tuple(other.extras.get("variant_of") or ("", ""))
-        if parent == spec.id:
-            out.append((other, param))
-    return out
+    """The variants of a game, each with the parameter that selects it (``GameInfo.variant_of``):
+    ``--game duel --bank FILE`` plays the puzzle bank."""
+    return [(other, other.info.variant_of.param) for other in registry.games()
+            if other.info.variant_of is not None and other.info.variant_of.game == spec.id]
 
 
 def variant_flag(param: str) -> str:
-    """How a user sets a variant's parameter: its shortcut flag, else ``--param NAME=VALUE``."""
-    for flag, target in game_shortcuts().items():
-        if target[0] == param:
-            return f"--{flag.replace('_', '-')} {param.upper()}"
-    return f"--param {param}=VALUE"
+    """How a user sets a variant's parameter: its own flag, else ``--param NAME=VALUE``."""
+    flagged = next((p for p in flag_params() if p.name == param), None)
+    return f"{flagged.flag} {flagged.metavar or param.upper()}" if flagged else f"--param {param}=VALUE"
 
 
 def variant(spec: GameSpec, args: argparse.Namespace) -> GameSpec:
     """The game the command line names: ``spec``, or its variant whose parameter is given."""
+    named = [item.partition("=")[0].strip() for item in getattr(args, "param", None) or []]
+    flagged = {p.name for p in flag_params()}
     for other, param in variants(spec):
-        flags = [flag for flag, target in game_shortcuts().items() if target[0] == param]
-        named = [item.partition("=")[0].strip() for item in getattr(args, "param", None) or []]
-        if param in named or any(getattr(args, flag, None) is not None for flag in flags):
+        if param in named or (param in flagged and getattr(args, param, None) is not None):
             return other
     return spec
 

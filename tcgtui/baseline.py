@@ -8,34 +8,25 @@ writes commit in short batches (see ``Store.merge_games``) so a bench sharing
 the store is never locked out; an import cut short mid-way is completed by
 running it again.
 
-A private pack's cards never leave the machine unless asked: unless
-``--include-card-text``, card ids of a pack that is not shipped with tcgtui are
-replaced by opaque names: an HMAC of the card id keyed by a random salt drawn
-for each export and never written anywhere, so within one file a card always
-has the same name (analyses still work) but nobody can confirm a guessed card
-id by hashing it.  The pack's hash itself is always written, so results still
-say which pack they came from.
+A game may change what leaves the machine: its app side's ``baseline.exporter``
+(``tcgtui.games.<game>.baseline``; the card game's hides a private pack's cards).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from tcgtui import locales
 from tcgtui.engine.core import GameRecord
-from tcgtui.engine.tcg.describe import card_text
 from tcgtui.config import HANDLE_RE
 from tcgtui.console_text import shorten
 from tcgtui.errors import UserError
+from tcgtui.games import app_side
 from tcgtui.limits import SEED_LIMIT
 from tcgtui.live import HUMAN, RESUME_KEY
-from tcgtui.packs import builtin_names, load_pack
 from tcgtui.store import ABANDONED, ERRORED, FINISHED, IN_PROGRESS, DecisionRow, GameRow, Store
 from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text, write_atomic
 
@@ -44,49 +35,9 @@ READABLE = (1, 2)          # version 1: card games only, decisions carry "card_t
 STATUSES = (FINISHED, ERRORED, ABANDONED, IN_PROGRESS)
 
 
-def public_hashes() -> set[str]:
-    return {load_pack(name).hash for name in builtin_names()}
-
-
-def _pseudonym(salt: bytes, pack_hash: str, card_id: str) -> str:
-    """Consistent within one export (one salt), unguessable without the salt."""
-    return "card-" + hmac.new(salt, f"{pack_hash}:{card_id}".encode(), hashlib.sha256).hexdigest()[:16]
-
-
-def _rename(value: Any, names: dict[str, str]) -> Any:
-    if isinstance(value, str):
-        return names.get(value, value)
-    if isinstance(value, list):
-        return [_rename(v, names) for v in value]
-    if isinstance(value, dict):
-        return {names.get(k, k): _rename(v, names) for k, v in value.items()}
-    return value
-
-
-def _card_ids(game: GameRow, pack: Any) -> set[str]:
-    if pack is not None:
-        return {c.id for c in pack.cards}
-    record = game.record
-    ids = set(record.get("moves", []))
-    for event in record.get("events", []):
-        for key in ("card", "attacker", "source"):
-            if isinstance(event.get(key), str):
-                ids.add(event[key])
-        ids.update(b for b in event.get("blockers", []) if isinstance(b, str))
-    return ids
-
-
-def _pack_for(game: GameRow) -> Any:
-    source = (game.record.get(RESUME_KEY) or {}).get("pack") or game.pack_id
-    try:
-        pack = load_pack(source)
-    except Exception:  # the pack may be gone from this machine; the record still names its cards
-        return None
-    return pack if pack.hash == game.pack_hash else None
-
-
-def export_line(game: GameRow, decisions: list[DecisionRow], *, public: set[str], include_text: bool,
-                salt: bytes) -> dict[str, Any]:
+def export_line(game: GameRow, decisions: list[DecisionRow],
+                private: Callable[[dict[str, Any], GameRow], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One line of the export; ``private``: the game's say on what may leave the machine."""
     record = {k: v for k, v in game.record.items() if k != RESUME_KEY}   # local paths stay local
     out: dict[str, Any] = {
         "format": FORMAT, "version": VERSION, "id": game.id, "agent": game.agent, "opponent": game.opponent,
@@ -99,30 +50,20 @@ def export_line(game: GameRow, decisions: list[DecisionRow], *, public: set[str]
         "decisions": [{"idx": d.idx, "turn": d.turn, "seat": d.seat, "agent": d.agent, "move": d.move,
                        "kind": d.kind, "seconds": d.seconds, "info": d.info} for d in decisions],
     }
-    if game.pack_hash is None or game.pack_hash in public:
-        return out
-    pack = _pack_for(game)
-    if include_text:
-        if pack is not None:
-            out["pack_text"] = {lang: {c.id: {"name": c.name(lang), "text": card_text(c, locales.load(lang))}
-                                       for c in pack.cards}
-                                for lang in pack.languages if lang in locales.available()}
-        return out
-    names = {cid: _pseudonym(salt, game.pack_hash, cid) for cid in _card_ids(game, pack)}
-    for key in ("record", "decisions"):
-        out[key] = _rename(out[key], names)
-    out["pack_id"] = "private-" + game.pack_hash[:12]
-    out["record"]["setup"] = {**out["record"].get("setup", {}), "pack": out["pack_id"]}
-    out["game_params"] = {**out["game_params"], "pack": out["pack_id"]}
-    return out
+    return private(out, game) if private is not None else out
 
 
 def export(store: Store, path: Path, *, include_text: bool) -> int:
     games = store.games("agent LIKE ?", (f"{HUMAN}:%",))
-    public = public_hashes()
-    salt = secrets.token_bytes(32)        # this export's only: forgotten when it returns
-    lines = (json.dumps(export_line(game, store.decisions(game.id), public=public, include_text=include_text,
-                                    salt=salt), ensure_ascii=False, separators=(",", ":")) + "\n" for game in games)
+    exporters: dict[str, Any] = {}         # per game id, made once per export (a salt is this export's only)
+
+    def private(game: GameRow) -> Any:
+        if game.game not in exporters:
+            side = app_side(game.game, "baseline")
+            exporters[game.game] = side.exporter(include_text) if side is not None else None
+        return exporters[game.game]
+    lines = (json.dumps(export_line(game, store.decisions(game.id), private(game)), ensure_ascii=False,
+                        separators=(",", ":")) + "\n" for game in games)
     write_atomic("", path, lines)
     return len(games)
 

@@ -17,6 +17,7 @@ from tcgtui import locales
 from tcgtui.engine.tcg import PackError
 from tcgtui import __version__
 from tcgtui.console_text import clean
+from tcgtui.engine.registry import PluginError
 from tcgtui.errors import UserError
 from tcgtui.opponents.base import OptionError
 
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args._module.run(args) or 0)
-    except (UserError, OptionError, PackError, locales.LocaleError) as exc:
+    except (UserError, OptionError, PackError, PluginError, locales.LocaleError) as exc:
         print(f"tcgtui {args.command}: error: {clean(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:          # the file system refused what no check foresaw (a name too long...)

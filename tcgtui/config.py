@@ -1,8 +1,9 @@
-"""The user's settings file: for now, the anonymous handle a person plays under.
+"""The user's settings file: the anonymous handle a person plays under, and the default game.
 
 The handle is asked once and kept here so every game of one person groups
 together in reports; ``--name`` overrides it.  Nothing else about the person
-is stored, here or in the database.
+is stored, here or in the database.  ``game = "ID"`` names the game commands
+play when ``--game`` is not given (the card game unless set).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 import platformdirs
 
 from tcgtui import locales
+from tcgtui.engine import registry
 from tcgtui.errors import UserError
 from tcgtui.userfiles import parse_toml, read_text, write_atomic
 
@@ -49,9 +51,23 @@ def saved_handle() -> str | None:
     return check_handle(handle, str(config_path())) if isinstance(handle, str) else None
 
 
+def default_game() -> str:
+    """The game played without ``--game``: the settings file's ``game``, else ``registry.DEFAULT``."""
+    game = read_config().get("game")
+    if game is None:
+        return registry.DEFAULT
+    if not isinstance(game, str) or game not in {s.id for s in registry.games()}:
+        raise UserError(locales.load().t("humans.bad_default_game", path=str(config_path()), game=str(game),
+                                         games=", ".join(s.id for s in registry.games())))
+    return game
+
+
 def save_handle(handle: str) -> Path:
-    """Write the handle (the file holds nothing else yet, so it is written whole)."""
+    """Write the handle, keeping the default game if the file names one (the file is written whole)."""
     check_handle(handle)
+    game = read_config().get("game")
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    return write_atomic(ENV if os.environ.get(ENV) else "", path, [f'handle = "{handle}"\n'])
+    kept = isinstance(game, str) and game in {s.id for s in registry.games()}     # an id: safe to write as is
+    lines = [f'handle = "{handle}"\n'] + ([f'game = "{game}"\n'] if kept else [])
+    return write_atomic(ENV if os.environ.get(ENV) else "", path, lines)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from tcgtui.engine.core import Game
 from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.spec import parse_spec
 
 
-async def check_contexts(game: Any, specs: Iterable[str], options: dict[str, Any], langs: Iterable[str],
+async def check_contexts(game: Game, specs: Iterable[str], options: dict[str, Any], langs: Iterable[str],
                          game_options: dict[str, Any] | None = None, seed: int = 0) -> None:
     """Raise ``OptionError`` when some ``llm:`` player of ``specs`` cannot fit ``game``'s first prompt."""
     models = [s for s in dict.fromkeys(specs) if parse_spec(s).kind == "llm"]
@@ -28,7 +29,7 @@ async def check_contexts(game: Any, specs: Iterable[str], options: dict[str, Any
         agent = make_agent(spec, **options)
         try:
             for lang in langs:
-                agent.start(SeatContext(seat, seed, getattr(game, "pack", None), lang, game.public(),
+                agent.start(SeatContext(seat, seed, lang, game.public(),
                                         dict(game_options or {})))
                 await agent.check_fits(obs)
         finally:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.engine.core import GameRecord, Match, replay
+from tcgtui.engine.core import Game, GameRecord, Match, replay
 from tcgtui.arena import build_game, game_spec
 from tcgtui.engine import registry
 from tcgtui.opponents.human import HUMAN
@@ -35,7 +35,7 @@ class LiveGame:
     """One game in the store, written after every move."""
 
     store: Store
-    game: Any
+    game: Game
     match: Match
     row: GameRow
     specs: tuple[str, ...]
@@ -44,7 +44,7 @@ class LiveGame:
     earlier: list[DecisionRecord] = field(default_factory=list)   # moves made before a resume
 
     @classmethod
-    def begin(cls, store: Store, game: Any, seed: int, *, agent: str, opponent: str, agent_seat: int,
+    def begin(cls, store: Store, game: Game, seed: int, *, agent: str, opponent: str, agent_seat: int,
               lang: str, resume: dict[str, Any], run_id: int | None = None, game_index: int = 0) -> LiveGame:
         match = Match(game, seed)
         row = pending_row(game, seed=seed, agent=agent, opponent=opponent, lang=lang, game_index=game_index,
@@ -62,7 +62,7 @@ class LiveGame:
         """Rebuild an unfinished game from its seed and moves (and its game's parameters)."""
         resume = row.record.get(RESUME_KEY) or {}
         game = rebuild_game(row, resume)
-        pack = getattr(game, "pack", None)
+        pack = registry.get(game.name).pack(game)
         if pack is not None and pack.hash != (row.pack_hash or row.game_params.get("pack_hash")):
             raise UserError(locales.load().t("humans.pack_changed", pack=pack.id, source=pack.source, game=row.id,
                                              now=pack.short_hash, then=(row.pack_hash or "")[:12]))
@@ -104,7 +104,7 @@ def resume_source(resume: dict[str, Any], row: GameRow) -> tuple[str, dict[str, 
     Games saved before the arena kept only their pack: ``{"pack": ..., "vs": ...}``."""
     if "game" in resume:
         return str(resume["game"]), dict(resume.get("params") or {})
-    return registry.DEFAULT, {"pack": resume.get("pack") or row.pack_id or row.game_params.get("pack")}
+    return row.game, {"pack": resume.get("pack") or row.pack_id or row.game_params.get("pack")}
 
 
 def rebuild_game(row: GameRow, resume: dict[str, Any]) -> Any:

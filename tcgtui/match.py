@@ -103,9 +103,8 @@ async def run_match(game: Game, seed: int, agents: tuple[Agent, ...], *, lang: s
     its referee (``tcgtui.referee``); ``referee`` replaces the one the game names."""
     match = match or Match(game, seed)
     referee = referee or referee_for(game, options)
-    pack = getattr(game, "pack", None)
     for seat, agent in enumerate(agents):      # the game without its secrets (Game.public)
-        agent.start(SeatContext(seat, seed, pack, lang, game.public(), dict(options or {})))
+        agent.start(SeatContext(seat, seed, lang, game.public(), dict(options or {})))
     seen = [0] * len(agents)
     decisions: list[DecisionRecord] = []
     await _call(on_events, list(match.events))

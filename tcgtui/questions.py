@@ -62,7 +62,7 @@ def _not_lines(text: str) -> str:
 
 def load_set(flag: str, spec: str) -> QuestionSet:
     """A question set with the packs its questions were made from."""
-    from tcgtui.packs import load_pack
+    from tcgtui.games.tcg.packs import load_pack
     path = _path(flag, spec)
     questions = read_questions(flag, path)
     packs = {}

@@ -2,7 +2,7 @@
 
 A game whose state can be waiting on something outside the rules (running a
 puzzle's code, say) exposes ``state.pending()`` (None when nothing waits) and
-names a referee service in ``extras["referee"]``.  A pending request carries what
+names a referee service in ``spec.referee.service``.  A pending request carries what
 the service needs and ``settle(...)``, which turns the service's answer into the
 game's move; the match applies that move like any other, so records keep it and a
 replay never asks the referee again.
@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Awaitable, Callable
 
 from tcgtui.engine import registry
+from tcgtui.engine.core import Game
 
 Referee = Callable[[Any], Awaitable[str]]      # a pending request -> the move that settles it
 
@@ -24,18 +25,19 @@ def pending(state: Any) -> Any:
 
 
 def python_check(options: dict[str, Any]) -> Referee:
-    """Runs ``mystery(value)`` in the sandbox, with the request's ``timeout`` and ``backend`` (the
-    game's settings, so the record says them)."""
+    """Runs ``mystery(value)`` in the sandbox, with the request's ``timeout``, ``backend`` and
+    ``judge`` (the game's settings, so the record says them)."""
     from tcgtui.sandbox import Limits, Sandbox
 
     async def settle(request: Any) -> str:
-        sandbox = Sandbox(request.backend, Limits(timeout=float(request.timeout)))
+        sandbox = Sandbox(request.backend, Limits(timeout=float(request.timeout)),
+                          judge=getattr(request, "judge", "strict"))
         verdict = await sandbox.check(request.code, request.value)
         return request.settle(verdict.result, verdict.seconds, verdict.detail)
     return settle
 
 
-def python_check_ready(game: Any) -> None:
+def python_check_ready(game: Game) -> None:
     """Before the first game: the sandbox the game names must hold here (raises one line if not)."""
     from tcgtui.sandbox import boundary_or_refuse
     boundary_or_refuse(str(getattr(game, "sandbox", "local")))
@@ -45,17 +47,17 @@ SERVICES: dict[str, Callable[[dict[str, Any]], Referee]] = {"python-check": pyth
 READY: dict[str, Callable[[Any], None]] = {"python-check": python_check_ready}
 
 
-def ready(spec: registry.GameSpec, game: Any) -> None:
+def ready(spec: registry.GameSpec, game: Game) -> None:
     """Refuses, before any game is played, where the game's referee cannot run here."""
-    service = spec.extras.get("referee")
+    service = spec.referee.service
     if service:
         READY[service](game)
 
 
-def referee_for(game: Any, options: dict[str, Any] | None = None) -> Referee | None:
+def referee_for(game: Game, options: dict[str, Any] | None = None) -> Referee | None:
     """The referee ``game`` names, built with the match's options; None if it names none."""
     try:
-        service = registry.get(game.name).extras.get("referee")
+        service = registry.get(game.name).referee.service
     except registry.UnknownGame:
         return None
     return SERVICES[service](dict(options or {})) if service else None

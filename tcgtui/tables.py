@@ -12,11 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from tcgtui import locales
-from tcgtui.engine import registry
-from tcgtui.engine.tcg import Pack, TcgGame
-from tcgtui.campaign import Campaign, open_campaign, unfinished_game
-from tcgtui.errors import UserError
 from tcgtui.live import HUMAN, LiveGame, abandon_unfinished, human_spec
 from tcgtui.match import MatchResult
 from tcgtui.store import GameRow, Run, Store
@@ -25,11 +20,6 @@ from tcgtui.store.rows import decision_rows, game_row, scrub_info
 from tcgtui.tui.deals import Deal, Note
 
 WATCH_RUN = "watch"
-
-
-def card_source(pack_source: str) -> dict[str, Any]:
-    """What --resume needs to rebuild a card game: its pack as --pack said it."""
-    return {"game": registry.DEFAULT, "params": {"pack": pack_source}}
 
 
 def person_seats(row: GameRow) -> tuple[str, str]:
@@ -65,70 +55,6 @@ class FreeTable:
         live = LiveGame.begin(self.store, self.game, seed, agent=agent, opponent=self.opponent,
                               agent_seat=self.seat, lang=lang, resume={**self.source, "vs": self.opponent})
         return person_deal(live)
-
-
-@dataclass
-class CampaignTable:
-    """The ladder: the campaign's unfinished game first, then the next game of the lowest open level."""
-
-    store: Store
-    pack: Pack
-    pack_source: str
-    handle: str
-    lang: str                    # a campaign is one language's ladder; toggling the language only changes the screen
-    games: int
-    seed: int
-    first: LiveGame | None = None   # the campaign's unfinished game, carried on first
-
-    @classmethod
-    def open(cls, store: Store, pack: Pack, pack_source: str, handle: str, lang: str, games: int,
-             seed: int) -> CampaignTable:
-        """The person's ladder for this pack and language; a finished ladder is a one-line error."""
-        table = cls(store, pack, pack_source, handle, lang, games, seed)
-        campaign = table.campaign()
-        row = unfinished_game(store, campaign)
-        if row is not None:
-            table.first = LiveGame.reopen(store, row)
-        elif campaign.current() is None:
-            raise UserError(locales.load().t("humans.campaign_done", games=games))
-        return table
-
-    def campaign(self) -> Campaign:
-        return open_campaign(self.store, self.handle, self.pack, self.lang, self.games, self.seed)
-
-    def deal(self, previous: Deal | None, lang: str) -> Deal | None:
-        if previous is None and self.first is not None:
-            return self._deal(self.first, self.campaign())
-        campaign = self.campaign()
-        # A game shown but left unfinished (it failed) is not carried on: it counts as abandoned.
-        if abandon_unfinished(self.store, human_spec(self.handle), run_id=campaign.run.id):
-            campaign = self.campaign()
-        if campaign.current() is None:
-            return None
-        opponent, index, seed, seat = campaign.next_game()
-        live = LiveGame.begin(self.store, TcgGame(self.pack), seed, agent=human_spec(self.handle),
-                              opponent=opponent, agent_seat=seat, lang=self.lang, run_id=campaign.run.id,
-                              game_index=index, resume={**card_source(self.pack_source), "vs": opponent})
-        return self._deal(live, campaign)
-
-    def _deal(self, live: LiveGame, campaign: Campaign) -> Deal:
-        level = next(i for i, lvl in enumerate(campaign.levels) if lvl.opponent == live.row.opponent)
-        note = ("ui.campaign.level", {"level": level + 1, "levels": len(campaign.levels),
-                                      "game": campaign.levels[level].finished + 1,
-                                      "games": campaign.levels[level].target})
-        return person_deal(live, note, self.standing)
-
-    def standing(self) -> Note:
-        """Where the person stands on the ladder, for the game-over screen."""
-        campaign = self.campaign()
-        played = sum(min(lvl.finished, lvl.target) for lvl in campaign.levels)
-        total = sum(lvl.target for lvl in campaign.levels)
-        i = campaign.current()
-        if i is None:
-            return "ui.campaign.done", {"total": total}
-        level = campaign.levels[i]
-        return "ui.campaign.after", {"played": played, "total": total, "next": level.opponent,
-                                     "game": level.finished + 1, "games": level.target}
 
 
 @dataclass

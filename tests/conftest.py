@@ -8,7 +8,7 @@ import pytest
 
 from tcgtui import locales
 from tcgtui.engine.tcg import Pack, TcgGame, TcgState
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 
 
 @pytest.fixture(autouse=True)

@@ -37,7 +37,7 @@ def first_turn(pack: Pack, seed: int = 3, lang: str = "en", agent=None):
     match = Match(TcgGame(pack), seed)
     seat = match.state.current_player
     if agent is not None:
-        agent.start(SeatContext(seat, seed, pack, lang))
+        agent.start(SeatContext(seat, seed, lang, TcgGame(pack)))
     return match, match.state.observation(seat), match.events_for(seat)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from tcgtui.engine.tcg import Pack, build_pack
 from tcgtui.engine.tcg.state import Champion, TcgState
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 
 
 def pack_from(cards: list[dict[str, Any]], pack_id: str = "test", **rules: int) -> Pack:
@@ -20,7 +20,7 @@ def pack_from(cards: list[dict[str, Any]], pack_id: str = "test", **rules: int) 
 def all_cards_pack() -> Pack:
     """The 15 community cards and the 3 starter cards in one pack."""
     import tomllib
-    from tcgtui.packs import resolve
+    from tcgtui.games.tcg.packs import resolve
     cards = []
     for name in ("community", "starter"):
         with (resolve(name) / "pack.toml").open("rb") as fh:

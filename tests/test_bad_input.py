@@ -72,7 +72,7 @@ def read_only(monkeypatch, folder: Path):
 def human_line(tmp_path: Path) -> dict:
     """One exported person's game, as ``baseline import`` reads it."""
     from tcgtui.baseline import export
-    from tcgtui.packs import load_pack
+    from tcgtui.games.tcg.packs import load_pack
     from tcgtui.store import Store
     from tests.test_humans import _finished_games
 
@@ -246,7 +246,7 @@ def test_23_bench_run_name_of_100000_characters(tmp_path, capsys):
 def test_24_cards_pack_with_an_escape_sequence_in_a_card_name(tmp_path, capsys):
     import shutil
 
-    from tcgtui.packs import resolve
+    from tcgtui.games.tcg.packs import resolve
 
     pack = tmp_path / "pack"
     shutil.copytree(resolve("starter"), pack)

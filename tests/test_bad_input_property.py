@@ -58,7 +58,7 @@ def _junk_files(root: Path) -> dict[str, str]:
 def _hostile_pack(root: Path) -> str:
     import shutil
 
-    from tcgtui.packs import resolve
+    from tcgtui.games.tcg.packs import resolve
 
     pack = root / "pack"
     shutil.copytree(resolve("starter"), pack)

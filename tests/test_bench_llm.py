@@ -81,9 +81,9 @@ def test_a_grid_round_robin_with_a_model_is_benched_rated_and_exported_in_the_se
         tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """The arena's promise end to end: a model in a Connect Four round-robin over real HTTP, the
     results matrix and ratings in the report, and the seed benchmark's per-game JSON."""
-    from tcgtui.opponents.llm.testserver import grid_policy
+    from tcgtui.opponents.llm.testserver import game_policy
     db = tmp_path / "grid.sqlite3"
-    with ChatServer(policy=grid_policy("connect4")) as server:
+    with ChatServer(policy=game_policy("connect4")) as server:
         assert main(["bench", "--game", "connect4", "--agent", "llm:fake", "--agent", "random", "--agent", "mc:5",
                      "--round-robin", "--games", "4", "--prompt-style", "illustration", "--db", str(db),
                      "--base-url", server.base_url, "--concurrency", "2"]) == 0

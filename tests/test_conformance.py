@@ -120,12 +120,12 @@ def test_observations_carry_only_what_their_seat_may_see(game_id):
 @pytest.mark.parametrize("game_id", [g for g in GAMES if registry.get(g).info.moves == TEXT])
 @pytest.mark.parametrize("seed", SEEDS)
 def test_text_games_end_replay_and_clone_with_their_random_move(game_id, seed):
-    """Free-text games have no move list to draw from: they give ``extras["random_move"](state, rng)``,
+    """Free-text games have no move list to draw from: they give ``referee.random_move(state, rng)``,
     any valid move for whoever moves now (a referee's verdict included, so no sandbox or model is needed)."""
     spec, game = make(game_id)
-    random_move = spec.extras.get("random_move")
+    random_move = spec.referee.random_move
     if random_move is None:
-        pytest.skip(f"{game_id} gives no extras['random_move']")
+        pytest.skip(f"{game_id} gives no referee.random_move")
     match = Match(game, seed)
     rng = random.Random(seed)
     for _ in range(MAX_MOVES):

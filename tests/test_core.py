@@ -89,7 +89,7 @@ def test_a_third_language_is_files_only(tmp_path, monkeypatch, community):
     shutil.copytree(locales.ROOT / "en", tmp_path / "zz")
     (tmp_path / "zz" / "meta.toml").write_text('name = "Zed"\ndirection = "ltr"\n[plural]\none = "1"\n',
                                               encoding="utf-8")
-    cards = tmp_path / "zz" / "cards.toml"
+    cards = tmp_path / "zz" / "tcg" / "cards.toml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("Cannot attack.", "Zed cannot attack."),
                      encoding="utf-8")
     monkeypatch.setenv(locales.EXTRA_ENV, str(tmp_path))

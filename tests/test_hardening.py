@@ -127,7 +127,7 @@ def test_handle_with_trailing_newline_in_an_imported_file_is_refused(tmp_path):
     from tcgtui.baseline import read_files
     from tests.test_humans import _finished_games
     from tcgtui.baseline import export
-    from tcgtui.packs import load_pack
+    from tcgtui.games.tcg.packs import load_pack
     from tcgtui.store import Store
 
     with Store(tmp_path / "t.sqlite3") as store:
@@ -186,7 +186,7 @@ def test_two_bench_processes_a_killed_holders_lock_is_taken_over(tmp_path):
 def test_database_locked_import_commits_in_batches(tmp_path, monkeypatch):
     from tcgtui.store import Store, db as store_db
     from tests.test_humans import _finished_games
-    from tcgtui.packs import load_pack
+    from tcgtui.games.tcg.packs import load_pack
     from tcgtui.baseline import export, import_games, read_files
 
     with Store(tmp_path / "a.sqlite3") as store:
@@ -250,7 +250,7 @@ def test_deeply_nested_json_import_is_one_line(tmp_path, capsys):
 
 
 def test_deeply_nested_toml_pack_is_one_line(tmp_path, capsys):
-    from tcgtui.packs import resolve
+    from tcgtui.games.tcg.packs import resolve
 
     pack = tmp_path / "deep"
     shutil.copytree(resolve("starter"), pack)
@@ -309,7 +309,7 @@ def test_private_pack_pseudonyms_are_unguessable_and_consistent(tmp_path):
     from tcgtui.engine.tcg import TcgGame
     from tcgtui.live import LiveGame, human_spec
     from tcgtui.opponents.registry import make_agent
-    from tcgtui.packs import load_pack, resolve
+    from tcgtui.games.tcg.packs import load_pack, resolve
     from tcgtui.store import Store
     from tests.test_humans import Person, play
     from tests.test_packs import edit

@@ -13,7 +13,7 @@ from tcgtui.opponents.base import Agent, Decision
 from tcgtui.opponents.registry import make_agent
 from tcgtui import config
 from tcgtui.baseline import export, import_games, read_files
-from tcgtui.campaign import LADDER, open_campaign, unfinished_game
+from tcgtui.games.tcg.campaign import LADDER, open_campaign, unfinished_game
 from tcgtui.errors import UserError
 from tcgtui.live import LiveGame, abandon_unfinished, human_spec, unfinished
 from tcgtui.match import run_match
@@ -162,7 +162,7 @@ def test_a_malformed_file_is_refused_with_file_and_line_and_nothing_is_imported(
 def test_private_pack_cards_stay_private_unless_asked(store, tmp_path):
     from tests.test_packs import edit
     import shutil
-    from tcgtui.packs import load_pack, resolve
+    from tcgtui.games.tcg.packs import load_pack, resolve
     private = tmp_path / "secret"
     shutil.copytree(resolve("starter"), private)
     edit(private / "text" / "en.toml", "Fireball", "Ember Lance")

@@ -9,7 +9,7 @@ import pytest
 from tcgtui.engine.tcg import TcgGame
 from tests.llm_support import first_turn, llm_agent, prompt_version, run
 from tcgtui.opponents.llm.agent import HISTORY_REPLY_CHARS, RECORD_CHARS
-from tcgtui.opponents.llm.testserver import ChatServer, Fault, Reply, hand_policy
+from tcgtui.opponents.llm.testserver import ChatServer, Fault, Reply, game_policy
 from tcgtui.opponents.registry import BUILDERS, make_agent
 from tcgtui.match import ERRORED, FINISHED, run_match
 
@@ -133,7 +133,7 @@ def test_after_the_last_invalid_move_a_seeded_random_card(community):
 
 def test_the_next_turn_says_a_card_was_played_at_random(community):
     script = ["pass"] * 3
-    with ChatServer(script, policy=hand_policy(1)) as server:
+    with ChatServer(script, policy=game_policy("tcg", 1)) as server:
         result = play(server, community, seed=4)
     first = result.decisions[0]
     assert first.info["fallback"] == "random" and result.status == FINISHED
@@ -284,7 +284,7 @@ def test_an_endpoint_that_stays_down_errors_the_game_without_leaking_the_key(com
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_a_full_game_against_random(community, lang, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    with ChatServer(policy=hand_policy(7, think=True)) as server:
+    with ChatServer(policy=game_policy("tcg", 7, think=True)) as server:
         result = play(server, community, lang=lang, seed=21, stream=lang == "ar")
     assert result.status == FINISHED and result.outcome is not None
     mine = [d for d in result.decisions if d.seat == 0]
@@ -299,7 +299,7 @@ def test_a_full_game_against_mc10(community, lang):
     if "mc" not in BUILDERS:
         pytest.skip("mc:K is not registered yet (it lands from the opponents branch); this game runs "
                     "once it is merged")
-    with ChatServer(policy=hand_policy(3)) as server:
+    with ChatServer(policy=game_policy("tcg", 3)) as server:
         result = play(server, community, lang=lang, seed=33, opponent="mc:10")
     assert result.status == FINISHED and result.outcome is not None
     assert all(d.info["fallback"] is None for d in result.decisions if d.seat == 0)

@@ -177,7 +177,7 @@ def test_a_server_that_cannot_be_reached_is_not_asked_again_and_nothing_is_refus
     import socket
 
     from tcgtui.context_check import check_contexts
-    from tcgtui.packs import DEFAULT_PACK, load_pack
+    from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]                  # closed again: nothing listens there

@@ -11,7 +11,7 @@ from tcgtui.engine import registry
 from tcgtui.engine.core import INVALID, Match
 from tcgtui.opponents.base import OptionError
 from tcgtui.opponents.llm.prompts import IMAGE_TOKENS
-from tcgtui.opponents.llm.testserver import ChatServer, Reply, grid_policy, has_image, invalid_replies
+from tcgtui.opponents.llm.testserver import ChatServer, Reply, game_policy, has_image, invalid_replies
 from tcgtui.opponents.registry import make_agent
 from tests.llm_support import play_match, llm_agent, run
 
@@ -53,7 +53,7 @@ def play(server, game_id, *, llm_seat=0, lang="en", style=None, seed=5, params=N
 
 def live_server(game_id, schedule=(), seed=7, **kw):
     live = Live()
-    policy = grid_policy(game_id, seed, board=live)
+    policy = game_policy(game_id, seed, board=live)
     if schedule:
         policy = invalid_replies(list(schedule), policy, game_id, board=live)
     return ChatServer(policy=policy, **kw), live
@@ -153,7 +153,7 @@ def test_a_bad_prompt_style_is_refused():
 
 def test_image_tokens_are_estimated_without_usage():
     live = Live()
-    policy = grid_policy("tictactoe", 3, board=live)
+    policy = game_policy("tictactoe", 3, board=live)
     with ChatServer(policy=lambda request: Reply(policy(request).content, usage=None)) as server:
         _, decisions = play(server, "tictactoe", style="image", live=live)
     first = decisions[0][1].info

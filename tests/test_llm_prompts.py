@@ -21,7 +21,7 @@ from tcgtui.engine.core import Match
 from tcgtui.engine.tcg import TcgGame
 from tcgtui.engine.tcg.cards import Rules
 from tcgtui.engine.tcg.describe import card_text
-from tcgtui.engine.tcg.narrate import Narrator
+from tcgtui.engine.tcg.narrator import Narrator
 from tcgtui.engine.tcg.prompter import cards_text, rules_text
 from tcgtui.opponents.llm.prompts import TurnLog, estimate_tokens, fit_history, message_tokens
 from tests.llm_support import PromptBuilder, prompt_version

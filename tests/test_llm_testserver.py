@@ -11,7 +11,8 @@ import httpx
 from tcgtui.engine.core import Match
 from tcgtui.engine.tcg import TcgGame
 from tests.llm_support import PromptBuilder
-from tcgtui.opponents.llm.testserver import hand_of, hand_policy
+from tcgtui.engine.tcg.fake_replies import hand_of
+from tcgtui.opponents.llm.testserver import catalogs, game_policy, prompt_of
 
 
 def test_the_policy_plays_a_card_of_the_hand_in_either_language(community):
@@ -21,10 +22,10 @@ def test_the_policy_plays_a_card_of_the_hand_in_either_language(community):
         turn = PromptBuilder(community, lang, 0).turn(obs, match.events_for(0))
         request = {"messages": [{"role": "system", "content": "x"}, turn]}
         hand = [community.card(c).name(lang) for c in obs.hand]
-        assert hand_of(request) == hand
-        reply = hand_policy(1)(request)
+        assert hand_of(prompt_of(request), catalogs()) == hand
+        reply = game_policy("tcg", 1)(request)
         assert re.fullmatch(r"<BEGIN_MOVE>(.+)<END_MOVE>", reply.content).group(1) in hand
-    assert hand_of({"messages": []}) == []
+    assert hand_of(prompt_of({"messages": []}), catalogs()) == []
 
 
 def test_the_command_line_server_answers_requests(community):

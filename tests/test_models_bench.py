@@ -107,9 +107,9 @@ def test_a_round_robin_of_entries_on_two_endpoints_gives_a_row_each_with_tokens_
 
 
 def test_reasoning_tokens_are_reported_and_priced_apart(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    from tcgtui.opponents.llm.testserver import hand_policy
+    from tcgtui.opponents.llm.testserver import game_policy
     db = tmp_path / "think.sqlite3"
-    with ChatServer(policy=hand_policy(think=True)) as server:
+    with ChatServer(policy=game_policy("tcg", think=True)) as server:
         models = tmp_path / "m.toml"
         models.write_text(f'[t]\nbase_url = "{server.base_url}"\nmodel = "fake"\n'
                           'prices = { input = 1.0, output = 2.0, reasoning = 10.0 }\n')
@@ -302,8 +302,8 @@ def test_play_and_watch_seat_an_entry_under_its_key(tmp_path: Path) -> None:
 def test_counts_without_usage_are_marked_estimated(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     import dataclasses
 
-    from tcgtui.opponents.llm.testserver import hand_policy
-    policy = hand_policy(think=True)
+    from tcgtui.opponents.llm.testserver import game_policy
+    policy = game_policy("tcg", think=True)
     db = tmp_path / "est.sqlite3"
     with ChatServer(policy=lambda request: dataclasses.replace(policy(request), usage=None)) as server:
         models = tmp_path / "m.toml"

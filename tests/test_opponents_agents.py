@@ -34,7 +34,7 @@ def position(pack, hands, boards, lp, turn=9, current=0) -> TcgState:
 
 def decide(agent, state: TcgState, seed: int = 0):
     seat = state.current
-    agent.start(SeatContext(seat, seed, state.pack))
+    agent.start(SeatContext(seat, seed, game=TcgGame(state.pack)))
     if agent.omniscient:
         agent.see_state(state.clone())
     return asyncio.run(agent.decide(state.observation(seat), []))
@@ -99,7 +99,7 @@ def test_peek_waits_for_the_compiled_path(community):
     state = lethal(community)
 
     async def run():
-        agent.start(SeatContext(state.current, 0, state.pack))
+        agent.start(SeatContext(state.current, 0, game=TcgGame(state.pack)))
         agent.see_state(state.clone())
         task = asyncio.ensure_future(agent.decide(state.observation(state.current), []))
         await asyncio.sleep(0.2)
@@ -135,7 +135,7 @@ def test_a_single_legal_move_needs_no_search(community):
 def test_peek_without_the_true_state_is_an_agent_error(community):
     agent = make_agent("mc:5:peek")
     state = lethal(community)
-    agent.start(SeatContext(0, 0, community))
+    agent.start(SeatContext(0, 0, game=TcgGame(community)))
     with pytest.raises(AgentError):
         asyncio.run(agent.decide(state.observation(0), []))
 
@@ -162,7 +162,7 @@ async def cancel_midway(agent, obs):
 def test_a_cancelled_search_stops_and_never_blocks_the_loop(spec, options, community):
     state = lethal(community)
     agent = make_agent(spec, **options)
-    agent.start(SeatContext(0, 0, community))
+    agent.start(SeatContext(0, 0, game=TcgGame(community)))
     ticks, stopped_at, later, total = asyncio.run(cancel_midway(agent, state.observation(0)))
     assert ticks > 0
     assert later < total

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency
 
-from tcgtui.engine.tcg import TcgState, determinize
+from tcgtui.engine.tcg import TcgGame, TcgState, determinize
 from tcgtui.engine.tcg import cards as C
 from tcgtui.engine.tcg.fast import encode as E
 from tcgtui.engine.tcg.fast import layout as L
@@ -155,7 +155,7 @@ def test_the_true_hand_is_no_likelier_than_any_unseen_card(path, community):
 
 
 def decide(agent, obs, pack, seed: int, state=None):
-    agent.start(SeatContext(obs.seat, seed, pack))
+    agent.start(SeatContext(obs.seat, seed, game=TcgGame(pack)))
     if state is not None:
         agent.see_state(state.clone())
     return asyncio.run(agent.decide(obs, []))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tcgtui.engine.tcg import PackError
-from tcgtui.packs import load_pack, resolve
+from tcgtui.games.tcg.packs import load_pack, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 

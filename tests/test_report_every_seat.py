@@ -15,7 +15,7 @@ from tcgtui.cli import main
 from tcgtui.report import analyses
 from tcgtui.report.data import Game, load_games
 from tcgtui.store import GameRow, Store
-from tcgtui.opponents.llm.testserver import ChatServer, grid_policy
+from tcgtui.opponents.llm.testserver import ChatServer, game_policy
 
 MODELS = ("llm:a", "llm:b")
 
@@ -37,7 +37,7 @@ def _sums(rows: list[dict], key: str, *by: str) -> Counter:
 def round_robin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two models and a random player, four tic-tac-toe games per pair (seats alternate)."""
     db = tmp_path_factory.mktemp("rr") / "rr.sqlite3"
-    with ChatServer(policy=grid_policy("tictactoe")) as server:
+    with ChatServer(policy=game_policy("tictactoe")) as server:
         assert main(["bench", "--game", "tictactoe", *(f"--agent={p}" for p in (*MODELS, "random")),
                      "--round-robin", "--games", "4", "--db", str(db), "--base-url", server.base_url,
                      "--concurrency", "2"]) == 0

@@ -13,7 +13,7 @@ import pytest
 from tcgtui.cli import main
 from tcgtui.engine.duel.analysis import by_round, replies_by_round
 from tcgtui.engine.grid.analysis import leaderboard
-from tcgtui.engine.tcg.analyses import fit_decay
+from tcgtui.engine.tcg.analysis import fit_decay
 from tcgtui.engine.tcg.seed_tables import fit_exp_k
 from tcgtui.report.data import Game
 from tcgtui.report.extra import Context
@@ -151,9 +151,9 @@ def test_duel_solve_rate_by_round_and_one_duels_replies() -> None:
 
 def test_eleusis_figures_from_a_bench_of_a_model_and_the_scientist(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture) -> None:
-    from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
     db = str(tmp_path / "e.sqlite3")
-    with ChatServer(policy=eleusis_policy(confidence=6)) as server:
+    with ChatServer(policy=game_policy("eleusis", confidence=6)) as server:
         assert main(["bench", "--game", "eleusis", "--agent", "llm:m", "--agent", "scientist", "--games", "2",
                      "--param", "guess_format=code", "--db", db, "--base-url", server.base_url]) == 0
     tables = {t: _json(capsys, "--game", "eleusis", "--db", db, "--table", t)[t]
@@ -173,9 +173,9 @@ def test_eleusis_figures_from_a_bench_of_a_model_and_the_scientist(tmp_path: Pat
 
 
 def test_one_duel_browsed_with_verdicts_and_both_replies(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    from tcgtui.opponents.llm.testserver import ChatServer, duel_policy
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
     db = str(tmp_path / "d.sqlite3")
-    with ChatServer(policy=duel_policy()) as server:
+    with ChatServer(policy=game_policy("duel")) as server:
         assert main(["bench", "--game", "duel", "--agent", "llm:a", "--vs", "llm:b", "--games", "1",
                      "--param", "rounds=2", "--db", db, "--base-url", server.base_url]) == 0
     (duel,) = _json(capsys, "--game", "duel", "--db", db, "--table", "duels")["duels"]

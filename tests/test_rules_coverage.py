@@ -1,6 +1,6 @@
 """The rules text is a spec: every entry must have a test marked @rule("<key>").
 
-The card game's rules are ``locales/*/rules.toml`` (keys marked bare); every other
+The card game's rules are ``locales/*/tcg/card_rules.toml`` (keys marked bare); every other
 registered game's (and the card game's deck-list sentences) are ``<locale folder>.rules.*`` (keys marked in full, e.g.
 ``grid.rules.line``).  Tests anywhere under ``tests/`` count.
 """

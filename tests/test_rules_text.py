@@ -1,4 +1,4 @@
-"""Every entry of the rules text (locales/*/rules.toml) checked against the engine.
+"""Every entry of the rules text (locales/*/tcg/card_rules.toml) checked against the engine.
 
 The rules text is what people and models are told; if the engine did anything
 else, the benchmark would be measuring the wrong game.

@@ -43,7 +43,7 @@ def test_a_cheap_decision_finishes_while_a_dear_one_holds_the_shared_pool(commun
 
     async def decide(spec: str, pool: CountingPool) -> None:
         agent = make_agent(spec, executor=pool)
-        agent.start(SeatContext(seat, 0, community, "en", match.game))
+        agent.start(SeatContext(seat, 0, "en", match.game))
         await agent.decide(obs, [])
         finished.append(spec)
 

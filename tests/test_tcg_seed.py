@@ -23,7 +23,7 @@ from tcgtui.match import run_match
 from tcgtui.opponents.base import OptionError
 from tcgtui.opponents.random_agent import RandomAgent
 from tcgtui.opponents.registry import make_agent
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tests.scenario import rule
 
 PACK = load_pack("community")
@@ -248,7 +248,7 @@ def test_the_seed_opponents_are_handed_the_true_state():
     from tcgtui.opponents.base import SeatContext
     for spec in ("rollout:1", "mcts-seed:1"):
         agent = make_agent(spec)
-        agent.start(SeatContext(1, 0, PACK, "en", seed_game()))
+        agent.start(SeatContext(1, 0, "en", seed_game()))
         assert agent.omniscient and agent.describe()["omniscient"] is True
 
 
@@ -281,9 +281,9 @@ def test_seed_opponents_refuse_tcgtuis_rules_and_tcgtuis_search_refuses_the_seed
     own = registry.get("tcg").game({"pack": PACK})
     for spec in ("rollout:1", "mcts-seed:1"):        # both: a bench refuses in one line, none errors
         with pytest.raises(OptionError, match="--protocol seed only"):
-            make_agent(spec).start(SeatContext(1, 0, PACK, "en", own))
+            make_agent(spec).start(SeatContext(1, 0, "en", own))
     with pytest.raises(OptionError, match="rollout:K and mcts-seed:K"):
-        make_agent("mc:1").start(SeatContext(1, 0, PACK, "en", seed_game()))
+        make_agent("mc:1").start(SeatContext(1, 0, "en", seed_game()))
 
 
 def test_seed_protocol_refuses_decks_and_other_packs():

@@ -20,7 +20,7 @@ from tcgtui.match import run_match
 from tcgtui.opponents.base import OptionError, SeatContext
 from tcgtui.opponents.llm.testserver import ChatServer, Reply
 from tcgtui.opponents.registry import make_agent
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.upstream import load as load_upstream
 from tests.llm_support import llm_agent
 
@@ -92,7 +92,7 @@ def test_a_checkout_of_another_shape_is_one_line(tmp_path):
 def test_an_llm_under_the_seed_protocol_needs_the_checkout():
     agent = make_agent("llm:fake-model", base_url="http://127.0.0.1:9")
     with pytest.raises(OptionError, match="give --upstream DIR"):
-        agent.start(SeatContext(0, 1, PACK, "en", game(None)))
+        agent.start(SeatContext(0, 1, "en", game(None)))
 
 
 def test_a_model_plays_a_whole_game_through_the_released_prompt():

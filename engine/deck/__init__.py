@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from tcgtui.engine.core import Game
+from tcgtui.engine.deck import fake_replies
 from tcgtui.engine.deck.game import DeckGame
 from tcgtui.engine.deck.questions import LETTERS, Option, Question, QuestionError, QuestionSet, parse_question
 from tcgtui.engine.protocols import PROTOCOL, SEED, TCGTUI
-from tcgtui.engine.registry import LIST, RULES, SCORE, GameInfo, GameSpec, Param, Reference, register
+from tcgtui.engine.registry import (LIST, RULES, SCORE, FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks,
+                                    register)
 
 __all__ = ["DeckGame", "LETTERS", "Option", "Question", "QuestionError", "QuestionSet", "parse_question"]
 
@@ -33,18 +36,18 @@ def _prompter(game: DeckGame, catalog: Any, seat: int, style: str | None = None)
     return DeckPrompter(game, catalog, seat)
 
 
-def rules_text(game: Any, catalog: Any) -> list[tuple[str, str]]:
+def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
     """The quiz's rules as (key, sentence) pairs, keys ``deck.rules.*``."""
     return [(f"deck.rules.{k}", catalog.t(f"deck.rules.{k}")) for k in RULE_KEYS]
 
 
-def _oracle(game: Any, arg: int | None) -> Any:
-    from tcgtui.engine.deck.oracle import policy
+def _oracle(game: Game, arg: int | None) -> Any:
+    from tcgtui.engine.deck.players import policy
     return policy(game, arg)
 
 
 def _analyses(games: list) -> dict:
-    from tcgtui.engine.deck.analyses import sections
+    from tcgtui.engine.deck.analysis import sections
     return sections(games)
 
 
@@ -55,4 +58,4 @@ SPEC = register(GameSpec(
                      Param("index", int, -1, low=-1, high=1_000_000), PROTOCOL)),
     make=_make, prompter=_prompter, rules_text=rules_text, analyses=_analyses,
     references=(Reference("oracle", _oracle, takes_arg=True, default_arg=100, max_arg=100_000),),
-    extras={"reads_records": True}))
+    report=ReportHooks(reads_records=True), fake_model=FakeModel(fake_replies.player)))

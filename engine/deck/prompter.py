@@ -13,6 +13,7 @@ import hashlib
 import re
 from typing import Any
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.deck.questions import LETTERS
 from tcgtui.engine.prompting import Message, Parsed
 
@@ -42,7 +43,7 @@ def extract(reply: str, answer: re.Pattern = ANSWER_RE, last: bool = True) -> tu
 class DeckPrompter:
     keeps_history = False
 
-    def __init__(self, game: Any, catalog: Any, seat: int) -> None:
+    def __init__(self, game: Game, catalog: Any, seat: int) -> None:
         self.game, self.catalog, self.seat = game, catalog, seat
         used = "\n".join(repr(catalog.raw(f"deck.prompts.{k}")) for k in KEYS)
         self.version = f"deck-v1-{catalog.code}-{hashlib.sha1(used.encode('utf-8')).hexdigest()[:8]}"

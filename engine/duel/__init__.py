@@ -3,7 +3,7 @@
 
 Moves are text (canonical JSON: a proposal, an answer, a referee's verdict); the
 engine never runs code.  After a proposal and after an answer the state has a
-pending check, settled by the referee the game names in ``extras["referee"]`` (the
+pending check, settled by the referee the game names in ``referee.service`` (the
 sandbox, in ``tcgtui.sandbox``), whose verdict is applied and recorded as a move.
 Unusable replies are handled by the rules (re-asked, then the round is scored).
 """
@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from tcgtui.engine.core import Game
+from tcgtui.engine.duel import fake_replies
 from tcgtui.engine.duel.analysis import rated, sections, tables as seed_tables
 from tcgtui.engine.duel.game import DuelGame
 from tcgtui.engine.duel.moves import Answer, Proposal, Verdict
 from tcgtui.engine.duel.narrator import DuelNarrator, rules_text
 from tcgtui.engine.duel.state import OUTCOMES, REFEREE, Check, DuelObservation, DuelState, Round
-from tcgtui.engine.protocols import PROTOCOL
-from tcgtui.engine.registry import RULES, SCORE, TEXT, GameInfo, GameSpec, Param, Reference, register
+from tcgtui.engine.protocols import PROTOCOL, SEED, TCGTUI, UPSTREAM
+from tcgtui.engine.registry import (RULES, SCORE, TEXT, BenchHooks, FakeModel, GameInfo, GameSpec, Param, Reference,
+                                    RefereeHooks, ReportHooks, Variant, register)
 
 __all__ = ["Answer", "Check", "DuelGame", "DuelNarrator", "DuelObservation", "DuelState", "OUTCOMES", "Proposal",
            "REFEREE", "Round", "Verdict", "rules_text"]
@@ -26,27 +29,31 @@ __all__ = ["Answer", "Check", "DuelGame", "DuelNarrator", "DuelObservation", "Du
 
 # Where checks run: the local isolated interpreter inside the operating system's boundary, Docker
 # where a user has it, or ``unsafe`` (no boundary, chosen by name; the record keeps the choice).
-SANDBOX = Param("sandbox", str, "local", choices=("local", "docker", "unsafe"))
-SHORTCUTS = {"sandbox": ("sandbox", "duel.games.sandbox_flag")}
+SANDBOX = Param("sandbox", str, "local", choices=("local", "docker", "unsafe"), flag="--sandbox", metavar="SANDBOX",
+                help_key="duel.games.sandbox_flag")
 
 
-def _prompter(game: Any, catalog: Any, seat: int, style: str = "") -> Any:
+def _prompter(game: Game, catalog: Any, seat: int, style: str = "") -> Any:
+    if getattr(game, "protocol", TCGTUI) == SEED:     # The Token Games' own prompts, from the user's checkout
+        from tcgtui.engine.duel.seed_prompter import seed_prompter
+        return seed_prompter(game, catalog, seat)
     from tcgtui.engine.duel.prompter import DuelPrompter
     return DuelPrompter(game, catalog, seat)
 
 
-def _puzzler(game: Any, arg: int | None) -> Any:
+def _puzzler(game: Game, arg: int | None) -> Any:
     from tcgtui.engine.duel.players import puzzler
     return puzzler(game, arg)
 
 
 def _make_bank(params: dict[str, Any]) -> Any:
-    from tcgtui.engine.duel.bank import BankGame, puzzles_from_rows
+    from tcgtui.engine.duel.bank import BankGame, puzzles_from_rows, seed_solver_prompt
     from tcgtui.engine.duel.players import BUILTIN
     bank = params.get("bank") or {}
     puzzles = puzzles_from_rows(bank["rows"]) if bank else BUILTIN
     return BankGame(puzzles, bank.get("path", "") if bank else "", int(params.get("attempts", 3)),
-                    float(params.get("check_timeout", 5.0)), str(params.get("sandbox", "local")))
+                    float(params.get("check_timeout", 5.0)), str(params.get("sandbox", "local")),
+                    str(params.get("protocol") or TCGTUI), *seed_solver_prompt(params))
 
 
 def _random_move(state: DuelState, rng: Any) -> str:
@@ -61,11 +68,14 @@ def _random_move(state: DuelState, rng: Any) -> str:
     return Answer(guess(state.current.code, rng)).text()
 
 
+# The sandbox settles each proposal's and answer's check (tcgtui/referee.py's python-check).
+REFEREE_HOOKS = RefereeHooks(service="python-check", random_move=_random_move)
+
 DUEL = register(GameSpec(
     GameInfo("duel", seats=2, outcome=SCORE, moves=TEXT, invalid=RULES,
              params=(Param("rounds", int, 10, low=2, high=100), Param("attempts", int, 3, low=1, high=10),
                      Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX,
-                     Param("solve_time", float, 0.0, low=0.0, high=3600.0), PROTOCOL)),
+                     Param("solve_time", float, 0.0, low=0.0, high=3600.0), PROTOCOL, UPSTREAM)),
     make=DuelGame.from_params,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
@@ -73,13 +83,13 @@ DUEL = register(GameSpec(
     references=(Reference("puzzler", _puzzler),),
     analyses=sections,
     seed_tables=seed_tables,
-    extras={"referee": "python-check", "random_move": _random_move, "reads_records": True, "rated": rated,
-            "shortcuts": SHORTCUTS,
-            "report_layout": ("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings",
-                              "seed_solver_ratings", "decisions",
-                              "llm", "errors"),
-            "report_notes": {"duel_roles": "roles", "proposer_ratings": "role_ratings",
-                             "solver_ratings": "role_ratings", "seed_solver_ratings": "role_ratings"}}))
+    referee=REFEREE_HOOKS,
+    report=ReportHooks(layout=("scores", "duel_roles", "duels", "proposer_ratings", "solver_ratings",
+                               "seed_solver_ratings", "decisions", "llm", "errors"),
+                       notes={"duel_roles": "roles", "proposer_ratings": "role_ratings",
+                              "solver_ratings": "role_ratings", "seed_solver_ratings": "role_ratings"},
+                       rated=rated, reads_records=True),
+    fake_model=FakeModel(fake_replies.player)))
 
 
 def _bank_deal_seed(run_seed: int, index: int) -> int:
@@ -91,12 +101,14 @@ def _bank_deal_seed(run_seed: int, index: int) -> int:
 # ``--game duel --bank FILE`` (a variant of the duel); ``duel-bank`` is the id its records keep.
 BANK = register(GameSpec(
     GameInfo("duel-bank", seats=1, outcome=SCORE, right_wrong=True, moves=TEXT, invalid=RULES, family="duel",
-             params=(Param("bank", str, "", kind="jsonl"), Param("attempts", int, 3, low=1, high=10),
-                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX)),
+             variant_of=Variant("duel", "bank"),
+             params=(Param("bank", str, "", kind="jsonl", flag="--bank", metavar="BANK",
+                           help_key="duel.games.bank_flag"),
+                     Param("attempts", int, 3, low=1, high=10),
+                     Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX, PROTOCOL, UPSTREAM)),
     make=_make_bank,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
     references=(Reference("puzzler", _puzzler),),
-    extras={"referee": "python-check", "random_move": _random_move, "deal_seed": _bank_deal_seed,
-            "variant_of": ("duel", "bank"),
-            "shortcuts": {"bank": ("bank", "duel.games.bank_flag"), **SHORTCUTS}}))
+    referee=REFEREE_HOOKS,
+    bench=BenchHooks(deal_seed=_bank_deal_seed), fake_model=FakeModel(fake_replies.player)))

@@ -5,6 +5,11 @@ duels with ``tcgtui duel mine``): game ``i`` of a bench cell gets puzzle ``i`` (
 bank's ``deal_seed`` is the game index, so ``--games`` equal to the bank's size asks
 each puzzle once).  The answer is checked by the referee as in a duel; the score is 1
 if solved, else 0.  Without a bank file the built-in puzzles are used.
+
+Under ``--protocol seed`` a bank game is one puzzle as The Token Games'
+``mine_puzzles.py`` tests it: its solver prompt (read from the user's checkout), one
+reply, its first ``SOLUTION:`` line, any true-looking result solved; an unusable reply
+is not asked again (the seed counts it an error: not solved).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Any
 
 from tcgtui.engine.core import Event, Game, GameState, IllegalMove, Outcome
 from tcgtui.engine.duel.moves import CODE_LIMIT, VALUE_LIMIT, Proposal, parse_answer, parse_verdict
+from tcgtui.engine.duel.seed_wording import REPOSITORY, UTILS, Parts, parts_digest, solver_parts
 from tcgtui.engine.duel.state import ANSWER, FAILURE, OVER, REFEREE, SOLVE, SUCCESS, UNUSABLE, EX, Check, \
     DuelObservation, Round
 
@@ -45,6 +51,7 @@ class BankState(GameState[str]):
     outcome_: str = ""
     verdict: Any = None
     num_seats: int = 1
+    protocol: str = "tcgtui"       # seed: the reply read as The Token Games reads it, the result judged as it does
     start_events: list[Event] = field(default_factory=list)
 
     @property
@@ -62,7 +69,8 @@ class BankState(GameState[str]):
     def pending(self) -> Check | None:
         if self.phase != ANSWER:
             return None
-        return Check(self.puzzle.code, self.value or "", "answer", self.timeout, self.backend)
+        return Check(self.puzzle.code, self.value or "", "answer", self.timeout, self.backend,
+                     "seed" if self.protocol == "seed" else "strict")
 
     def validate(self, move: str) -> str | None:
         if self.phase == OVER:
@@ -113,7 +121,7 @@ class BankState(GameState[str]):
     def observation(self, seat: int) -> DuelObservation:
         return DuelObservation(seat, 1, (), self.phase, 0, self.puzzle.code if self.phase != OVER else "", (),
                                (0, 0), (0, 0), self.attempts - self.invalid if self.phase == SOLVE else 0,
-                               self.outcome)
+                               self.outcome, self.protocol)
 
     def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "code": self.puzzle.code, "phase": self.phase, "invalid": self.invalid,
@@ -122,28 +130,40 @@ class BankState(GameState[str]):
 
 
 class BankGame(Game[str]):
+    """``solver_prompt``: under ``--protocol seed``, the seed's solver prompt read from the user's
+    checkout (models need it; ``upstream`` is what the record says of that checkout)."""
+
     name = "duel-bank"
 
     def __init__(self, puzzles: tuple[Proposal, ...], source: str = "", attempts: int = 3,
-                 check_timeout: float = 5.0, sandbox: str = "local") -> None:
+                 check_timeout: float = 5.0, sandbox: str = "local", protocol: str = "tcgtui",
+                 solver_prompt: Parts | None = None, upstream: dict[str, str] | None = None) -> None:
         self.puzzles = puzzles
         self.source = source
-        self.attempts = attempts
+        self.protocol = protocol
+        self.attempts = 1 if protocol == "seed" else attempts      # the seed asks each puzzle once
         self.check_timeout = float(check_timeout)
         self.sandbox = sandbox
+        self.solver_prompt = solver_prompt
+        self.upstream = dict(upstream or {})
 
     def new_state(self, seed: int) -> BankState:
         index = seed % len(self.puzzles)
         puzzle = self.puzzles[index]
-        return BankState(puzzle, index, self.attempts, self.check_timeout, self.sandbox,
+        return BankState(puzzle, index, self.attempts, self.check_timeout, self.sandbox, protocol=self.protocol,
                          start_events=[Event("puzzle", -1, {"round": 1, "puzzle": index, "code": puzzle.code,
                                                             "solution": puzzle.solution}, ("solution",))])
 
     def setup(self) -> dict[str, Any]:
         import hashlib
         digest = hashlib.sha256("\n".join(p.text() for p in self.puzzles).encode("utf-8")).hexdigest()[:16]
-        return {"bank": self.source, "bank_digest": digest, "puzzles": len(self.puzzles), "attempts": self.attempts,
-                "check_timeout": self.check_timeout, "sandbox": self.sandbox}
+        setup = {"bank": self.source, "bank_digest": digest, "puzzles": len(self.puzzles), "attempts": self.attempts,
+                 "check_timeout": self.check_timeout, "sandbox": self.sandbox}
+        if self.protocol == "seed":             # tcgtui's bank runs keep the identity they always had
+            setup["protocol"] = self.protocol
+            if self.solver_prompt is not None:
+                setup.update(upstream=self.upstream, wording=parts_digest(self.solver_prompt))
+        return setup
 
     def move_to_text(self, move: str) -> str:
         return move
@@ -158,10 +178,19 @@ class BankGame(Game[str]):
     def resample(self, obs: DuelObservation, rng: Any) -> BankState:
         """The state as the solver sees it; the sample solution stays blank."""
         return BankState(Proposal(obs.code, "?"), -1, self.attempts, self.check_timeout, self.sandbox, obs.phase,
-                         self.attempts - obs.attempts_left if obs.attempts_left else 0)
+                         self.attempts - obs.attempts_left if obs.attempts_left else 0, protocol=self.protocol)
 
 
 def deal_seed(run_seed: int, index: int) -> int:
     """Game ``index`` of a cell solves puzzle ``index`` (modulo the bank's size)."""
     return index
 
+
+
+def seed_solver_prompt(params: dict[str, Any]) -> tuple[Parts | None, dict[str, str] | None]:
+    """Under ``--protocol seed`` with the user's checkout loaded: the solver prompt ``mine_puzzles.py``
+    uses (``llm_utils.promptSolvePuzzle``) and what the record says of the checkout; else nothing."""
+    upstream = params.get("upstream")
+    if params.get("protocol") != "seed" or not hasattr(upstream, "text"):
+        return None, None
+    return solver_parts(lambda path: upstream.text(path, REPOSITORY), UTILS), upstream.describe()

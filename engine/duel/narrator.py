@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.engine.core import Event
+from tcgtui.engine.core import Event, Game
 
 RULES = ("rounds", "propose", "value", "sample", "solve", "success", "failure", "only_true", "errors", "sandbox",
          "history", "attempts", "solve_time", "time_up", "score")
@@ -14,7 +14,7 @@ TIMED = ("solve_time", "time_up")      # told only in duels with a time to solve
 class DuelNarrator:
     """``names``: how a screen calls the two seats (its labels); by default "the first player"."""
 
-    def __init__(self, game: Any, catalog: Any, viewer: int = -1, names: tuple[str, str] | None = None) -> None:
+    def __init__(self, game: Game, catalog: Any, viewer: int = -1, names: tuple[str, str] | None = None) -> None:
         self.game = game
         self.catalog = catalog
         self.viewer = viewer
@@ -51,7 +51,7 @@ class DuelNarrator:
         return [s for s in (self.one(e) for e in events) if s]
 
 
-def rules_text(game: Any, catalog: Any) -> list[tuple[str, str]]:
+def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
     """The rules as (key, sentence) pairs, keys ``duel.rules.*``."""
     params = {"rounds": {"rounds": game.rounds}, "attempts": {"attempts": game.attempts},
               "sandbox": {"timeout": f"{game.check_timeout:g}"}, "solve_time": {"seconds": f"{game.solve_time:g}"}}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.duel.moves import Answer, Proposal
 from tcgtui.engine.duel.state import PROPOSE, SOLVE, DuelState
 
@@ -63,7 +64,7 @@ def guess(code: str, rng: Any) -> str:
     return str(rng.randrange(100))
 
 
-def puzzler(game: Any, arg: int | None) -> Callable[[DuelState, Any], str]:
+def puzzler(game: Game, arg: int | None) -> Callable[[DuelState, Any], str]:
     def choose(state: DuelState, rng: Any) -> str:
         if state.phase == PROPOSE:
             used = {r.code for r in state.history}

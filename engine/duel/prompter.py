@@ -22,6 +22,7 @@ import hashlib
 import re
 from typing import Any
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.duel.moves import CODE_LIMIT, TEXT_LIMIT, VALUE_LIMIT, Answer, Proposal
 from tcgtui.engine.duel.state import PROPOSE
 from tcgtui.engine.prompting import Message, Parsed
@@ -112,7 +113,7 @@ def parse_answer_reply(text: str) -> Parsed:
 class DuelPrompter:
     keeps_history = False
 
-    def __init__(self, game: Any, catalog: Any, seat: int) -> None:
+    def __init__(self, game: Game, catalog: Any, seat: int) -> None:
         self.game = game
         self.catalog = catalog
         self.seat = seat

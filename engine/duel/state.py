@@ -36,6 +36,7 @@ class Check:
     purpose: str
     timeout: float = 5.0          # seconds the check may take, start-up included (a rule of the game)
     backend: str = "local"        # where the referee runs it: local (an isolated interpreter) or docker
+    judge: str = "strict"         # strict: only True solves; seed: any true-looking result (The Token Games)
 
     def settle(self, result: str, seconds: float, detail: str = "") -> str:
         """The referee's move for this check's verdict."""
@@ -121,10 +122,11 @@ class DuelState(GameState[str]):
         return []
 
     def pending(self) -> Check | None:
+        judge = "seed" if self.protocol == "seed" else "strict"
         if self.phase == SAMPLE:
-            return Check(self.current.code, self.current.solution, "sample", self.timeout, self.backend)
+            return Check(self.current.code, self.current.solution, "sample", self.timeout, self.backend, judge)
         if self.phase == ANSWER:
-            return Check(self.current.code, self.current.value or "", "answer", self.timeout, self.backend)
+            return Check(self.current.code, self.current.value or "", "answer", self.timeout, self.backend, judge)
         return None
 
     def validate(self, move: str) -> str | None:

@@ -11,20 +11,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.engine.eleusis import bench
+from tcgtui.engine.core import Game
+from tcgtui.engine.eleusis import bench, fake_replies
 from tcgtui.engine.eleusis.game import DRAWN, FORMATS, EleusisGame
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
 from tcgtui.engine.eleusis.seeddeal import BASE
 from tcgtui.engine.eleusis.state import MAX_TURNS, TURNS_HIGH
-from tcgtui.engine.protocols import PROTOCOL, UPSTREAM
-from tcgtui.engine.registry import AGENT, LIST, SCORE, GameInfo, GameSpec, Param, Reference, register
+from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM
+from tcgtui.engine.registry import (AGENT, LIST, SCORE, BenchHooks, FakeModel, GameInfo, GameSpec, Param, Reference,
+                                    ReportHooks, ToolHooks, register)
 
 __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
 
 
-def _prompter(game: Any, catalog: Any, seat: int = 0, style: str | None = None) -> Any:
+def _prompter(game: Game, catalog: Any, seat: int = 0, style: str | None = None) -> Any:
     from tcgtui.engine.eleusis.prompter import EleusisPrompter
+    if getattr(game, "protocol", None) == SEED:          # the seed's own prompt, from the user's checkout
+        from tcgtui.engine.eleusis.seedprompt import REPOSITORY, SeedPrompter, WordingError
+        wording = getattr(game, "seed_wording", None)
+        if wording is None:
+            raise WordingError(catalog.t("eleusis.games.seed_upstream_needed", repository=REPOSITORY))
+        return SeedPrompter(game, catalog, wording)
     return EleusisPrompter(game, catalog, seat, style)
 
 
@@ -38,15 +46,16 @@ def _seed_tables() -> tuple:
     return tables()
 
 
-def _scientist(game: Any, arg: int | None) -> Any:
-    from tcgtui.engine.eleusis.scientist import policy
+def _scientist(game: Game, arg: int | None) -> Any:
+    from tcgtui.engine.eleusis.players import policy
     return policy(game, arg)
 
 
 SPEC = register(GameSpec(
     GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT, search=False,
              params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),)),
-                     Param("guess_format", str, "text", choices=FORMATS),
+                     Param("guess_format", str, "text", choices=FORMATS, flag="--guess-format", metavar="GUESS_FORMAT",
+                           help_key="eleusis.games.guess_format_flag"),
                      # a round's length: the seed's 30; fewer make a short round (a test, a demo)
                      Param("max_turns", int, MAX_TURNS, low=1, high=TURNS_HIGH),
                      Param("rule_code", str, ""), PROTOCOL, UPSTREAM,
@@ -60,8 +69,8 @@ SPEC = register(GameSpec(
     analyses=_sections,
     seed_tables=_seed_tables,
     references=(Reference("scientist", _scientist),),
-    extras={"bench": bench,       # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
-            "shortcuts": {"guess_format": ("guess_format", "eleusis.games.guess_format_flag")},
-            "reads_records": True,       # its report sections replay each round's record
-            "perf": ("scientist",)},     # tcgtui perf times the reference scientist's opening decision
+    bench=BenchHooks(rounds=bench),             # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
+    report=ReportHooks(reads_records=True),     # its report sections replay each round's record
+    tools=ToolHooks(perf=("scientist",)),       # tcgtui perf times the reference scientist's opening decision
+    fake_model=FakeModel(fake_replies.player),
 ))

@@ -24,7 +24,7 @@ from typing import Any, Iterable
 from tcgtui.engine.eleusis.library import COUNT, compiled
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.rulelang import RuleError, compile_rule
-from tcgtui.engine.eleusis.scientist import THRESHOLD
+from tcgtui.engine.eleusis.players import THRESHOLD
 from tcgtui.engine.eleusis.state import MAX_TURNS
 from tcgtui.engine.stats import clopper_pearson, mean, median
 

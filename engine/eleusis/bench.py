@@ -3,7 +3,7 @@
 ``tcgtui bench --game eleusis --rules all --seeds 3`` is the seed's 78 rounds
 (26 rules x 3 seeds); round ``i`` plays rule ``rules[i // seeds]`` on deal
 ``i % seeds``, so every rule meets the same deals.  The bench finds these
-flags and this plan through the game's ``extras["bench"]``; nothing here does I/O.
+flags and this plan through the game's ``bench.rounds``; nothing here does I/O.
 """
 
 from __future__ import annotations

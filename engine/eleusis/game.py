@@ -12,12 +12,13 @@ from collections import Counter
 from typing import Any
 
 from tcgtui.engine.core import Game
-from tcgtui.engine.eleusis import seeddeal
+from tcgtui.engine.eleusis import seeddeal, seedprompt
 from tcgtui.engine.eleusis.cards import parse_card, shoe
 from tcgtui.engine.eleusis.library import COUNT, compiled, library
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
+from tcgtui.engine.eleusis.seedprompt import SeedWording
 from tcgtui.engine.eleusis.state import MAX_TURNS, TURNS_HIGH, EleusisState
 from tcgtui.engine.protocols import SEED, TCGTUI
 
@@ -54,9 +55,11 @@ class EleusisGame(Game[str]):
 
     def __init__(self, rule: int = DRAWN, guess_format: str = "text", rule_code: str = "", protocol: str = TCGTUI,
                  seed_round: int = 0, seed_base: int = seeddeal.BASE, seed_rules: seeddeal.SeedRules | None = None,
-                 seed_deal: int = -1, upstream: dict[str, str] | None = None, max_turns: int = MAX_TURNS) -> None:
+                 seed_deal: int = -1, upstream: dict[str, str] | None = None,
+                 seed_wording: SeedWording | None = None, max_turns: int = MAX_TURNS) -> None:
         """``protocol`` seed: the seed's deals (round ``seed_round`` of its base seed ``seed_base``, from the
-        rule's code in ``seed_rules``, the user's checkout, or the deck seed ``seed_deal`` a record keeps).
+        rule's code in ``seed_rules``, the user's checkout, or the deck seed ``seed_deal`` a record keeps);
+        ``seed_wording``: the seed's scientist prompt from that checkout (language-model players need it).
         ``max_turns``: a round's length (the seed's 30 by default; fewer make a short round, scored
         ``max_turns + 1 - n - 2k``, so its scores are not comparable with 30-turn rounds')."""
         if guess_format not in FORMATS:
@@ -85,6 +88,7 @@ class EleusisGame(Game[str]):
         self.seed_round, self.seed_base, self.seed_deal = int(seed_round), int(seed_base), int(seed_deal)
         self.seed_rules = seed_rules
         self.upstream = dict(upstream or {})
+        self.seed_wording = seed_wording
         if protocol == SEED and self.seed_deal < 0 and not rule_code:
             if seed_rules is None:
                 raise ValueError(f"--protocol seed deals from the seed's {seeddeal.RULES_FILE}: give --upstream, "
@@ -95,19 +99,21 @@ class EleusisGame(Game[str]):
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> EleusisGame:
-        upstream, rules, described = params.get("upstream"), None, None
+        upstream, rules, described, wording = params.get("upstream"), None, None, None
         if params.get("protocol") == SEED and hasattr(upstream, "text"):      # the user's checkout (tcgtui.upstream)
             try:
                 rules = seeddeal.parse_rules(upstream.text(seeddeal.RULES_FILE, seeddeal.REPOSITORY))
             except ValueError as exc:
                 raise ValueError(f"--upstream: {seeddeal.RULES_FILE}: {exc}") from None
             described = upstream.describe()
+            if all(upstream.has(path) for path in seedprompt.FILES):        # a rules-only folder still deals
+                wording = seedprompt.SeedWording.read(lambda path: upstream.text(path, seedprompt.REPOSITORY))
         elif isinstance(upstream, dict):                                      # a record's description of it
             described = upstream
         return cls(params.get("rule", DRAWN), params.get("guess_format", "text") or "text",
                    params.get("rule_code", "") or "", str(params.get("protocol") or TCGTUI),
                    int(params.get("seed_round", 0)), int(params.get("seed_base", seeddeal.BASE)), rules,
-                   int(params.get("seed_deal", -1)), described, int(params.get("max_turns", MAX_TURNS)))
+                   int(params.get("seed_deal", -1)), described, wording, int(params.get("max_turns", MAX_TURNS)))
 
     def deck_seed(self, seed: int) -> int | None:
         """The seed's deck seed for the deal of ``seed`` (None under tcgtui's protocol: its own deal)."""
@@ -147,6 +153,7 @@ class EleusisGame(Game[str]):
         copy.guess_format, copy.max_turns = self.guess_format, self.max_turns
         copy.protocol, copy.seed_round, copy.seed_base, copy.seed_deal = self.protocol, 0, seeddeal.BASE, -1
         copy.seed_rules, copy.upstream = None, {}
+        copy.seed_wording = self.seed_wording          # the seed's prompt is no secret
         return copy
 
     def setup(self) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.engine.core import Event
+from tcgtui.engine.core import Event, Game
 from tcgtui.engine.eleusis.cards import parse_card
 from tcgtui.engine.eleusis.state import HAND, MAX_TURNS, PENALTY, SILENT_CONFIDENCE
 
@@ -18,7 +18,7 @@ def shown(card: str) -> str:
 
 
 class EleusisNarrator:
-    def __init__(self, game: Any, catalog: Any, viewer: int = -1) -> None:
+    def __init__(self, game: Game, catalog: Any, viewer: int = -1) -> None:
         self.game = game
         self.catalog = catalog
         self.viewer = viewer
@@ -45,7 +45,7 @@ class EleusisNarrator:
         return [s for s in (self.one(e) for e in events) if s]
 
 
-def rules_text(game: Any, catalog: Any) -> list[tuple[str, str]]:
+def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
     """The rules as (key, sentence) pairs, keys ``eleusis.rules.*``."""
     turns = getattr(game, "max_turns", MAX_TURNS)
     params = {"hand": {"hand": HAND}, "turns": {"turns": turns}, "correct": {"top": turns + 1,

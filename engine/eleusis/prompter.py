@@ -1,6 +1,7 @@
 """What a language model reads each turn of Eleusis, and how its ``<ACTION>`` reply is read.
 
-The seed's protocol: one fresh message per turn with the rules, ``Turn n / 30``,
+tcgtui's wording of the seed's layout (``seedprompt.py`` is the seed's own, under
+``--protocol seed``): one fresh message per turn with the rules, ``Turn n / 30``,
 the penalty so far, the score a right guess would earn, the board, the hand,
 the last 3 turns (card, verdict, the model's own reasoning then) and every
 failed guess; the reply ends with ``<ACTION>{...}</ACTION>`` (the last block,
@@ -17,6 +18,7 @@ import json
 import re
 from typing import Any
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.eleusis.cards import CardError, parse_card
 from tcgtui.engine.eleusis.moves import Play, parse_play
 from tcgtui.engine.eleusis.narrator import rules_text
@@ -37,7 +39,7 @@ def card_symbols(text: str) -> str:
 class EleusisPrompter:
     keeps_history = False
 
-    def __init__(self, game: Any, catalog: Any, seat: int = 0, style: str | None = None) -> None:
+    def __init__(self, game: Game, catalog: Any, seat: int = 0, style: str | None = None) -> None:
         self.game = game
         self.catalog = catalog
         self.seat = seat

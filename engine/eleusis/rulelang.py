@@ -40,6 +40,10 @@ class Rule:
     cyclomatic: int
     _run: Callable[[dict, Budget], Any] = field(repr=False, compare=False)
 
+    def __reduce__(self) -> tuple[Callable[[str], Rule], tuple[str]]:
+        """Pickled as its source, compiled again when loaded (the compiled code does not pickle)."""
+        return (compile_rule, (self.source,))
+
     @property
     def complexity(self) -> float:
         """The seed's difficulty proxy: ``cyclomatic + 0.2 x AST nodes``."""

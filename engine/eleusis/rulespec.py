@@ -41,6 +41,10 @@ class RuleError(Exception):
         self.detail = detail
         self.line = line
 
+    def __reduce__(self) -> tuple[type[RuleError], tuple[str, str, int]]:
+        """Pickled whole (a verdict comes back from the app's judging process with its error)."""
+        return (RuleError, (self.kind, self.detail, self.line))
+
     def text(self, catalog: Any) -> str:
         """The error as one sentence in the catalog's language."""
         if self.kind == SYNTAX:      # Python's own message is English: the reader gets the line instead

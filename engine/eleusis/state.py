@@ -13,7 +13,7 @@ from typing import Any
 from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
 from tcgtui.engine.eleusis import seeddeal
 from tcgtui.engine.eleusis.cards import Card, parse_card, shoe
-from tcgtui.engine.eleusis.judge import Verdict, accepts, judge
+from tcgtui.engine.eleusis.judge import SEED_WALK, Verdict, accepts, remembered
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
@@ -157,7 +157,8 @@ class EleusisState(GameState[str]):
             guess = compile_rule(code or "")
         except RuleError as exc:
             return Verdict(False, True, None, exc)
-        return judge(self.rule, guess, mainline, seed=f"{self.seed}:{turn}")
+        walk = SEED_WALK if self.protocol == SEED else f"{self.seed}:{turn}"       # the seed's walk, or tcgtui's
+        return remembered(self.rule, guess, tuple(mainline), walk)
 
     def _finish(self, reason: str, score: int) -> list[Event]:
         self.score = score
@@ -180,16 +181,18 @@ class EleusisState(GameState[str]):
     def observation(self, seat: int) -> EleusisObservation:
         return EleusisObservation(
             seat=seat, turn=self.turns + 1, legal_moves=tuple(self.legal_moves()),
-            hand=tuple(c.text() for c in sorted(self.hand)),
+            hand=tuple(c.text() for c in (self.hand if self.protocol == SEED else sorted(self.hand))),
             board=tuple((None if c is None else c.text(), tuple(x.text() for x in r)) for c, r in self.board),
             plays=tuple((c.text(), a) for c, a in self.plays), failed_guesses=tuple(self.failed),
             max_turns=self.max_turns, deck_left=len(self.deck), guess_format=self.guess_format,
-            outcome=self._outcome, protocol=self.protocol)
+            outcome=self._outcome, protocol=self.protocol,
+            round_seed=self.deck_seed if self.protocol == SEED else None)
 
     @classmethod
     def from_observation(cls, obs: EleusisObservation, rule: Rule, deck: list[Card], seed: int) -> EleusisState:
         """The seat's view made whole with a rule and a deck it cannot see (``Game.resample``)."""
-        state = cls(rule, seed, obs.guess_format, obs.max_turns, deal=False, protocol=obs.protocol)
+        state = cls(rule, seed, obs.guess_format, obs.max_turns, deal=False, protocol=obs.protocol,
+                    deck_seed=obs.round_seed)
         state.hand = [parse_card(c) for c in obs.hand]
         state.board = [[None if c is None else parse_card(c), [parse_card(x) for x in r]] for c, r in obs.board]
         state.plays = [(parse_card(c), a) for c, a in obs.plays]
@@ -217,3 +220,11 @@ def _counter(verdict: Verdict) -> dict[str, Any]:
     if verdict.error is not None and verdict.counterexample is None:
         data["error"] = verdict.error.kind
     return data
+
+
+def verdicts_after(state: EleusisState, move: str) -> list[Any]:
+    """Play ``move`` on ``state`` (a copy) and give back the verdicts it took (``judge.kept``): the
+    app judges a person's guess in a process of its own with this, the screen answering keys meanwhile."""
+    from tcgtui.engine.eleusis import judge
+    state.apply(move)
+    return judge.kept()

@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from tcgtui.engine.grid import seed_files
+from tcgtui.engine.core import Game
+from tcgtui.engine.grid import fake_replies, seed_files
 from tcgtui.engine.grid.analysis import analyze, blocks, immediate_wins, missed, sections
 from tcgtui.engine.grid.analysis import tables as seed_tables
 from tcgtui.engine.grid.config import VARIANTS
@@ -20,7 +21,8 @@ from tcgtui.engine.grid.observation import GridObservation
 from tcgtui.engine.grid.position import PositionError, format_position, parse_position
 from tcgtui.engine.grid.state import GridState, result_code
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM
-from tcgtui.engine.registry import LIST, RULES, WDL, GameInfo, GameSpec, Param, Reference, register
+from tcgtui.engine.registry import (LIST, RULES, WDL, FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks,
+                                    StoreHooks, ToolHooks, register)
 
 __all__ = ["GridGame", "GridNarrator", "GridObservation", "GridState", "PositionError", "analyze", "blocks",
            "format_position", "immediate_wins", "missed", "parse_position", "result_code", "rules_text",
@@ -29,7 +31,7 @@ __all__ = ["GridGame", "GridNarrator", "GridObservation", "GridState", "Position
 STYLES = ("list", "illustration", "image")
 
 
-def _prompter(game: Any, catalog: Any, seat: int, style: str = "list") -> Any:
+def _prompter(game: Game, catalog: Any, seat: int, style: str = "list") -> Any:
     if game.protocol == SEED:
         from tcgtui.engine.grid.seed import REPOSITORY
         from tcgtui.engine.grid.seed_prompter import SeedGridPrompter
@@ -41,25 +43,19 @@ def _prompter(game: Any, catalog: Any, seat: int, style: str = "list") -> Any:
     return GridPrompter(game, catalog, seat, style or "list")
 
 
-def _perfect(game: Any, arg: int | None) -> Any:
+def _perfect(game: Game, arg: int | None) -> Any:
     from tcgtui.engine.grid.players import perfect
     return perfect(game, arg)
 
 
-def _alphabeta(game: Any, arg: int | None) -> Any:
+def _alphabeta(game: Game, arg: int | None) -> Any:
     from tcgtui.engine.grid.players import alphabeta
     return alphabeta(game, arg)
 
 
-def _threats(game: Any, arg: int | None) -> Any:
+def _threats(game: Game, arg: int | None) -> Any:
     from tcgtui.engine.grid.threats import threats
     return threats(game, arg)
-
-
-def _position_parser(game_id: str):
-    def parse(text: str, to_move: str = "") -> tuple[list[int], int]:
-        return parse_position(text, GridGame(game_id).config, to_move)
-    return parse
 
 
 # Players ``tcgtui perf`` times on each game's opening position (the speed figures the arena promises).
@@ -73,8 +69,9 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         game_id, seats=2, outcome=WDL, moves=LIST, invalid=RULES, family="grid", prompt_styles=STYLES,
         params=(Param("invalid_limit", int, v.invalid_limit, low=0, high=1_000),
                 Param("move_cap", int, v.move_cap, low=1, high=10_000),
-                Param("position", str, ""),
-                Param("to_move", str, "", choices=("", "X", "O")), PROTOCOL, UPSTREAM))
+                Param("position", str, "", flag="--position", metavar="ROWS", help_key="arena.position"),
+                Param("to_move", str, "", choices=("", "X", "O"), flag="--to-move", metavar="X|O",
+                      help_key="arena.to_move"), PROTOCOL, UPSTREAM))
     return register(GameSpec(
         info, make=lambda params, _id=game_id: GridGame.from_params(_id, params),
         prompter=_prompter,
@@ -82,9 +79,11 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         analyses=sections, rules_text=rules_text, references=references, seed_tables=seed_tables,
         fast=lambda: importlib.import_module("tcgtui.engine.grid.fast"),
         interim=lambda: importlib.import_module("tcgtui.engine.grid.playouts"),
-        extras={"analyze": analyze, "seed_files": seed_files, "result_code": result_code,
-                "parse_position": _position_parser(game_id), "missed": missed, "perf": PERF[game_id],
-                "reads_records": True}))        # its report sections replay each game's record
+        store=StoreHooks(result_code=result_code),
+        report=ReportHooks(seed_files=seed_files,
+                           reads_records=True),        # its report sections replay each game's record
+        tools=ToolHooks(analyze=analyze, perf=PERF[game_id]),
+        fake_model=FakeModel(fake_replies.player, fake_replies.invalid, fake_replies.INVALID_KINDS)))
 
 
 TICTACTOE = _register("tictactoe", (Reference("perfect", _perfect),))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Iterable
 
-from tcgtui.engine.core import INVALID, GameRecord
+from tcgtui.engine.core import CANCELLED, INVALID, GameRecord
 from tcgtui.engine.grid.config import EMPTY, GridConfig
 from tcgtui.engine.grid.lines import completes
 from tcgtui.engine.grid.state import INVALID_KINDS, GridState, result_code
@@ -172,7 +172,7 @@ def leaderboard(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
             c = cells[(g.seats[seat], g.seats[1 - seat], g.game, style)]
             order = "1st" if seat == 0 else "2nd"
             c["games"] += 1
-            if g.reason == "cancelled":
+            if g.reason == CANCELLED:
                 c["cancelled"] += 1
             elif g.winner is None:
                 c["Dr"] += 1

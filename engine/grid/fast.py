@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.fast import DRAW, LOSS, WIN
 from tcgtui.engine.grid.playouts import HEADER, encode, move_index, prepare
 
@@ -213,7 +214,7 @@ def playouts(prepared: Any, encoded: np.ndarray, seat: int, moves: np.ndarray,
     return out
 
 
-def warm_up(game: Any) -> None:
+def warm_up(game: Game) -> None:
     prepared = prepare(game)
     state = game.new_state(0)
     if state.is_terminal():

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.engine.core import Event
+from tcgtui.engine.core import CANCELLED, Event, Game
 
 
 class GridNarrator:
-    def __init__(self, game: Any, catalog: Any, viewer: int = -1) -> None:
+    def __init__(self, game: Game, catalog: Any, viewer: int = -1) -> None:
         self.game = game
         self.catalog = catalog
         self.viewer = viewer
@@ -37,7 +37,7 @@ class GridNarrator:
             if reason == "disqualified":
                 return t("grid.events.disqualified", player=self.name(1 - event.player),
                          winner=self.name(event.player))
-            if reason == "cancelled":
+            if reason == CANCELLED:
                 return t("grid.events.cancelled", cap=self.game.config.move_cap)
         return None
 
@@ -45,7 +45,7 @@ class GridNarrator:
         return [s for s in (self.one(e) for e in events) if s]
 
 
-def rules_text(game: Any, catalog: Any) -> list[tuple[str, str]]:
+def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
     """The rules of ``game`` as (key, sentence) pairs, keys ``grid.rules.*``."""
     cfg = game.config
     first = catalog.t(f"grid.games.{game.name}.first")

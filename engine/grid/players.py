@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.grid.analysis import blocks
 from tcgtui.engine.grid.config import EMPTY
 from tcgtui.engine.grid.lines import line_through
@@ -60,7 +61,7 @@ def move_values(state: Any) -> dict[str, int]:
     return out
 
 
-def perfect(game: Any, arg: int | None = None) -> Callable[[Any, Any], str]:
+def perfect(game: Game, arg: int | None = None) -> Callable[[Any, Any], str]:
     if game.config.rows * game.config.cols > 16 or game.config.gravity:
         raise ValueError(f"perfect play is only offered for tictactoe, not {game.name}")
 
@@ -209,7 +210,7 @@ def ab_values(state: Any, depth: int) -> dict[str, int]:
     return out
 
 
-def alphabeta(game: Any, arg: int | None = None) -> Callable[[Any, Any], str]:
+def alphabeta(game: Game, arg: int | None = None) -> Callable[[Any, Any], str]:
     depth = DEFAULT_DEPTH if arg is None else max(1, min(MAX_DEPTH, int(arg)))
     if not game.config.gravity:
         raise ValueError(f"ab plays connect4, not {game.name}")

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.fast import DRAW, LOSS, WIN
 
 HEADER = 6          # [rows, cols, connect, gravity, to_move, moves_left, cell...], as the kernel reads it
@@ -32,7 +33,7 @@ FEW = 4              # rows drawn one by one in plain integers (numpy's per-call
 _U = np.uint64
 
 
-def prepare(game: Any) -> Any:
+def prepare(game: Game) -> Any:
     return game.config
 
 

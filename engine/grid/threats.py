@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.grid.analysis import blocks, immediate_wins
 from tcgtui.engine.grid.config import EMPTY
 
@@ -74,7 +75,7 @@ def threat_choice(state: Any, rng: Any) -> tuple[int, int]:
     return rng.choice([cell for s, cell in scored if s == best])
 
 
-def threats(game: Any, arg: int | None = None) -> Callable[[Any, Any], str]:
+def threats(game: Game, arg: int | None = None) -> Callable[[Any, Any], str]:
     if game.config.gravity:
         raise ValueError(f"the threat player is offered for free-placement boards, not {game.name}")
 

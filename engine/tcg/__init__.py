@@ -1,7 +1,7 @@
 """The two-player trading card game of TCG-Bench, with cards as data."""
 
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM, protocol_of
-from tcgtui.engine.registry import GameInfo, GameSpec, Param, Reference, register
+from tcgtui.engine.registry import FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks, StoreHooks, register
 from tcgtui.engine.tcg.cards import Card, Pack
 from tcgtui.engine.tcg.game import TcgGame
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
@@ -44,7 +44,7 @@ def _prompter(game: TcgGame, catalog, seat: int, style: str | None = None):
 
 
 def _narrator(game: TcgGame, catalog, viewer: int | None = None):
-    from tcgtui.engine.tcg.narrate import Narrator
+    from tcgtui.engine.tcg.narrator import Narrator
     return Narrator(catalog, game.pack, viewer)
 
 
@@ -63,12 +63,12 @@ def _move_kind(game: TcgGame, text: str) -> str | None:
 
 
 def _report_meta() -> dict:
-    from tcgtui.engine.tcg.analyses import DECAY_FORM
+    from tcgtui.engine.tcg.analysis import DECAY_FORM
     return {"decay_form": DECAY_FORM}
 
 
 def _analyses(games: list) -> dict:
-    from tcgtui.engine.tcg.analyses import sections      # scipy loads only when reporting
+    from tcgtui.engine.tcg.analysis import sections      # scipy loads only when reporting
     return sections(games)
 
 
@@ -83,6 +83,11 @@ def _rules_text(game: TcgGame, catalog) -> list:
     if isinstance(game, SeedGame):
         return game.rules_sentences(catalog)
     return rules_sentences(catalog, game.pack, deck_lists=not game.default_decks)
+
+
+def _fake_player(game_id: str, catalogs, rng, **options):
+    from tcgtui.engine.tcg.fake_replies import player
+    return player(game_id, catalogs, rng, **options)
 
 
 def _seed_policy(kind: str):
@@ -102,14 +107,16 @@ SEED_REFERENCES = (Reference("rollout", _seed_policy("rollout"), takes_arg=True,
 # The report shows the card game's sections in this order, always (its layout predates the arena).
 REPORT_LAYOUT = ("win_rates", "decay", "language_gap", "summary", "error_patterns", "quarters", "llm")
 
-register(GameSpec(GameInfo("tcg", seats=2, params=(Param("pack", str, "community", kind="pack"),
-                                                             Param("deck", str, "", kind="deck"),
-                                                             Param("opp_deck", str, "", kind="deck"),
-                                                             PROTOCOL, UPSTREAM, SEED_LOOP),
-                           prompt_styles=("text",)),
+PARAMS = (Param("pack", str, "community", kind="pack", flag="--pack", metavar="DIR", help_key="arena.pack"),
+          Param("deck", str, "", kind="deck", flag="--deck", metavar="FILE", help_key="arena.deck"),
+          Param("opp_deck", str, "", kind="deck", flag="--opp-deck", metavar="FILE", help_key="arena.opp_deck"),
+          PROTOCOL, UPSTREAM, SEED_LOOP)
+
+register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",), peek=True, campaign=True),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
                   rules_text=_rules_text, references=SEED_REFERENCES, seed_tables=_seed_tables,
-                  extras={"peek": True, "move_kind": _move_kind, "report_layout": REPORT_LAYOUT,
-                          "report_meta": _report_meta,
-                          "report_notes": {"decay": "decay", "summary": "decisions", "error_patterns": "patterns",
-                                           "quarters": "quarters"}}))
+                  pack_of=lambda game: game.pack, store=StoreHooks(move_kind=_move_kind),
+                  report=ReportHooks(layout=REPORT_LAYOUT, meta=_report_meta,
+                                     notes={"decay": "decay", "summary": "decisions", "error_patterns": "patterns",
+                                            "quarters": "quarters"}),
+                  fake_model=FakeModel(_fake_player)))

@@ -1,7 +1,7 @@
 """Card text rendered from card data through a language's templates.
 
 A new pack needs no new text beyond its card names: every effect, trigger and
-target has a template in ``locales/<lang>/cards.toml``.  The catalog is passed
+target has a template in ``locales/<lang>/tcg/cards.toml``.  The catalog is passed
 in, so the engine still does no I/O and holds no prose.
 """
 

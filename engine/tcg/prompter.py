@@ -7,8 +7,8 @@ card name between ``<BEGIN_MOVE>`` and ``<END_MOVE>`` (``soft`` parsing also
 takes the last card named).  The prompt version hashes every template a prompt
 is made of, so a changed word shows up in the records.
 
-All text comes from the locale catalog handed in (``locales/<lang>/prompts.toml``,
-``events.toml``, ``rules.toml``, ``cards.toml``): the engine loads nothing.
+All text comes from the locale catalog handed in (``locales/<lang>/tcg/prompts.toml``,
+``events.toml``, ``card_rules.toml``, ``cards.toml``): the engine loads nothing.
 The loop that talks to the model is ``opponents.llm``'s, shared by every game.
 """
 
@@ -19,11 +19,11 @@ import json
 import sys
 from typing import Any
 
-from tcgtui.engine.core import Event
+from tcgtui.engine.core import Event, Game
 from tcgtui.engine.prompting import Message, Parsed
 from tcgtui.engine.tcg import cards as C
 from tcgtui.engine.tcg.describe import DECK_LIST_RULES, card_text, rules_sentences
-from tcgtui.engine.tcg.narrate import Narrator
+from tcgtui.engine.tcg.narrator import Narrator
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
 from tcgtui.engine.tcg.parse import STRICT, CardMatcher, CardParsed, parse_answer
 
@@ -59,13 +59,13 @@ def matcher(pack: C.Pack) -> CardMatcher:
 
 
 def rules_text(text: Any, pack: C.Pack, deck_lists: bool = False) -> str:
-    """The game's rules text (``locales/<lang>/rules.toml``) with this pack's numbers.
+    """The game's rules text (``locales/<lang>/tcg/card_rules.toml``) with this pack's numbers.
 
     One sentence per line in reading order; a blank line between sections.
     """
     sentences = rules_sentences(text, pack, deck_lists)
     if not sentences:
-        raise _locale_error(text, f"locales/{text.code}: no rules text (rules.toml) for the prompt")
+        raise _locale_error(text, f"locales/{text.code}: no rules text (tcg/card_rules.toml) for the prompt")
     lines: list[str] = []
     section = None
     for key, sentence in sentences:
@@ -192,6 +192,6 @@ class TcgPrompter:
                                                         list=self.names(obs.hand), left=left)}
 
 
-def build(game: Any, catalog: Any, seat: int, style: str | None = None) -> TcgPrompter:
+def build(game: Game, catalog: Any, seat: int, style: str | None = None) -> TcgPrompter:
     """``GameSpec.prompter`` of the card game."""
     return TcgPrompter(game.pack, catalog, seat, style, deck_lists=not game.default_decks)

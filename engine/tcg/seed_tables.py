@@ -24,7 +24,7 @@ import numpy as np
 from tcgtui.engine.decision_facts import DecisionFacts
 from tcgtui.engine.registry import Figure, SeedTable
 from tcgtui.engine.stats import mean, sample_variance
-from tcgtui.engine.tcg.analyses import CARD_TYPES, _rates, fit_decay, opponent_k
+from tcgtui.engine.tcg.analysis import CARD_TYPES, _rates, fit_decay, opponent_k
 
 Row = dict[str, Any]
 NO_FACTS = "no facts"

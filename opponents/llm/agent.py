@@ -13,7 +13,10 @@ depends on the game (``GameInfo.invalid``):
 
 - ``agent`` (the card game): re-prompt with the reason up to ``invalid_retries``
   times within the decision, then play a random legal move from the agent's
-  seeded RNG (told to the model next turn) or forfeit.
+  seeded RNG (told to the model next turn) or forfeit.  A prompter that plays a seed's own player
+  (Eleusis under ``--protocol seed``) may set ``attempts`` (requests per decision), ``fresh_retries``
+  (ask again with the prompter's ``invalid`` message alone, a reply cut at the token limit counting as
+  unusable) and ``fallback_move(obs)`` (its own random move, whatever ``fallback`` says).
 - ``rules`` (grid games): one request per decision; an unusable reply is
   returned as ``Decision("", info, invalid=<kind>, raw=<reply>)`` for the game's
   rules to count (``GameState.apply_invalid``), and the next decision's prompt
@@ -250,7 +253,10 @@ class LLMAgent(Agent):
         path = NONE
         parsed: Parsed | None = None
         answer = ""
-        tries = 1 if self.rules_count_invalid else s.invalid_retries + 1
+        # A prompter that plays a seed's player may fix its requests per turn (``attempts``), ask again with
+        # a fresh prompt rather than in conversation (``fresh_retries``), and pick its own fallback move.
+        fresh = getattr(p, "fresh_retries", False)
+        tries = 1 if self.rules_count_invalid else getattr(p, "attempts", None) or s.invalid_retries + 1
         for attempt in range(tries):
             while True:
                 messages = conversation(self.system, kept, current)
@@ -276,6 +282,8 @@ class LLMAgent(Agent):
             if not counts[3]:
                 self.fit.observe(await self.fit.count(messages, scaled=False), counts[0])
             parsed = p.parse(answer, obs)
+            if fresh and done.finish_reason == "length":     # a cut reply is not read, only asked again
+                parsed = Parsed(None, parsed.path, "truncated", parsed.text)
             if parsed.error is None and obs.legal_moves and listed(p, parsed.move) not in obs.legal_moves:
                 parsed = Parsed(parsed.move, parsed.path, ILLEGAL, parsed.text)
             error = parsed.error
@@ -291,7 +299,9 @@ class LLMAgent(Agent):
                 move, path = parsed.move, parsed.path
                 break
             left = tries - 1 - attempt
-            if left > 0:
+            if left > 0 and fresh:
+                current = [p.invalid(p.reason(parsed), obs, left)]
+            elif left > 0:
                 current.append(p.invalid(p.reason(parsed), obs, left))
         fallback = None
         invalid_kind: str | None = None
@@ -301,9 +311,10 @@ class LLMAgent(Agent):
                 invalid_kind = parsed.error
                 self.retry = (answer, p.reason(parsed))
             else:
-                fallback = s.fallback
+                own = getattr(p, "fallback_move", None)
+                fallback = "random" if own is not None else s.fallback
                 if fallback == "random":
-                    move = self.rng.choice(list(obs.legal_moves))
+                    move = own(obs) if own is not None else self.rng.choice(list(obs.legal_moves))
                     self.fallback_move = move
         follow = None
         if move is not None and fallback is None:

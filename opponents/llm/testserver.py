@@ -11,10 +11,9 @@ with the Python standard library only, and ``GET /v1/models`` (with vLLM's
 ``max_model_len`` when given a ``context_length``) and, as llama.cpp's server,
 ``GET /props`` (its ``n_ctx``) when ``props`` is set.  Request ``i`` meets ``faults[i]`` (if
 any); requests that get through take the next scripted reply, else ask
-``policy`` (by default: a random card from the hand line of the last prompt;
-``grid_policy`` plays grid games, reading the board from the prompt, ``eleusis_policy``
-plays Eleusis and translates its guesses, ``duel_policy`` proposes and solves puzzle duels, and
-``invalid_replies`` puts scripted invalid moves in front of another policy).
+``policy`` (by default: the default game's fake model).  ``game_policy(GAME, seed, **options)``
+answers as a game's package says (``GameSpec.fake_model``: the server names no game), and
+``invalid_replies`` puts scripted unusable replies of that game in front of another policy.
 A fault never uses up a scripted reply, so a script lists only what succeeds.
 Every request is recorded, headers included, so tests can check what was sent.
 
@@ -32,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import socket
 import sys
 import threading
@@ -42,6 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterable
 
 from tcgtui import locales
+from tcgtui.engine import registry
 
 
 REALISTIC_PACE = 40.0      # tokens a second: a small local model on a laptop
@@ -132,268 +131,48 @@ def has_image(request: dict[str, Any]) -> bool:
     return False
 
 
-def hand_labels() -> dict[str, str]:
-    """The hand line's label in every language, e.g. ``Your hand:``."""
-    out = {}
-    for code in locales.available():
-        text = locales.load(code)
-        out[code] = text.t("prompts.turn.hand", list="").strip()
-    return out
+def catalogs() -> list[locales.Catalog]:
+    """The prompts' text in every language: a fake reply reads a prompt written in any of them."""
+    return [locales.load(code) for code in locales.available()]
 
 
-def hand_of(request: dict[str, Any]) -> list[str]:
-    """Card names on the last hand line of the last user message (empty if none)."""
-    messages = [m for m in request.get("messages", []) if m.get("role") == "user"]
-    if not messages:
-        return []
-    for line in reversed(_text(messages[-1].get("content")).splitlines()):
-        for code, label in hand_labels().items():
-            if line.startswith(label):
-                sep = locales.load(code).t("prompts.list_sep")
-                return [n.strip() for n in line[len(label):].split(sep) if n.strip()]
-    return []
-
-
-def hand_policy(seed: int = 0, think: bool = False) -> Policy:
-    """A fake model that plays a random card of its hand, seeded, optionally thinking first."""
-    rng = random.Random(seed)
-
-    def answer(request: dict[str, Any]) -> Reply:
-        hand = hand_of(request)
-        if not hand:
-            return Reply("I cannot see my hand.")
-        name = rng.choice(hand)
-        return Reply(f"<BEGIN_MOVE>{name}<END_MOVE>",
-                     reasoning=f"My hand is {', '.join(hand)}; I pick {name}." if think else None)
-    return answer
-
-
-# --- Eleusis ----------------------------------------------------------------------------------------
-
-def _last_user(request: dict[str, Any]) -> str:
+def prompt_of(request: dict[str, Any]) -> str:
+    """The text of the last user message of a request ("" if there is none)."""
     messages = [m for m in request.get("messages", []) if m.get("role") == "user"]
     return _text(messages[-1].get("content")) if messages else ""
 
 
-def eleusis_hand(request: dict[str, Any]) -> list[str]:
-    """The cards of the hand line (``Your hand: 2♥ 5♠ ...``, in any language) of the last prompt."""
-    labels = [locales.load(code).t("eleusis.prompts.hand") for code in locales.available()]
-    for line in reversed(_last_user(request).splitlines()):
-        for label in labels:
-            if line.startswith(label):
-                return line[len(label):].split()
-    return []
-
-
-def eleusis_policy(seed: int = 0, rule: str = "return True", guess_from: int = 0, confidence: int = 3,
-                   translations: dict[str, str] | None = None) -> Policy:
-    """A fake Eleusis scientist: a random card of its hand, the tentative ``rule`` every turn, a formal
-    guess from its ``guess_from``-th reply on (0: never).  As a translator (``--judge``) it answers
-    from ``translations`` (rule text -> code), ``return False`` for text it does not know."""
-    rng = random.Random(seed)
-    intros = [locales.load(code).t("eleusis.prompts.translate.intro") for code in locales.available()]
-    rule_lines = [locales.load(code).t("eleusis.prompts.translate.rule", rule="") for code in locales.available()]
-    turns = [0]
-
-    def answer(request: dict[str, Any]) -> Reply:
-        prompt = _last_user(request)
-        if any(prompt.startswith(intro) for intro in intros):
-            asked = next((line[len(lead):] for line in prompt.splitlines() for lead in rule_lines
-                          if line.startswith(lead)), "")
-            return Reply(f"<CODE>{(translations or {}).get(asked.strip(), 'return False')}</CODE>")
-        hand = eleusis_hand(request)
-        if not hand:
-            return Reply("I cannot see my hand.")
-        turns[0] += 1
-        action = {"reasoning_summary": f"turn {turns[0]}", "card": rng.choice(hand), "tentative_rule": rule,
-                  "confidence_level": confidence, "guess_rule": bool(guess_from) and turns[0] >= guess_from}
-        return Reply(f"Thinking done.\n<ACTION>{json.dumps(action, ensure_ascii=False)}</ACTION>")
-    return answer
-
-
-# --- the deck-completion quiz ------------------------------------------------------------------------
-
-_OPTION_LINE = re.compile(r"^([A-F])\. ", re.MULTILINE)
-DECK_FORMS = ("answer", "letter", "boxed", "none")
-
-
-def deck_policy(seed: int = 0, forms: tuple[str, ...] = ("answer",)) -> Policy:
-    """A fake model that picks a random option letter it read in the quiz prompt (seeded) and
-    writes it in each of ``forms`` in turn: ``answer`` (reasoning then ``ANSWER: X``),
-    ``letter`` (the letter alone), ``boxed`` (``\\boxed{X}``) or ``none`` (no letter at all)."""
-    rng = random.Random(seed)
-    turn = iter(range(1 << 62))
-
-    def answer(request: dict[str, Any]) -> Reply:
-        messages = [m for m in request.get("messages", []) if m.get("role") == "user"]
-        letters = _OPTION_LINE.findall(_text(messages[-1].get("content")) if messages else "")
-        if len(letters) != 6:
-            return Reply("I cannot see six options.")
-        letter = rng.choice(letters)
-        form = forms[next(turn) % len(forms)]
-        return Reply({"answer": f"Option {letter} fits the curve best.\nANSWER: {letter}", "letter": letter,
-                      "boxed": f"The best is \\boxed{{{letter}}}", "none": "They all look good to me."}[form])
-    return answer
-
-
-# --- grid games -------------------------------------------------------------------------------------
-
-_EMPTY_MARKS = set("e.-_·")
-_STONE = re.compile(r"^[A-Za-z]$")
-_PAIR = re.compile(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?")
-
-
-@dataclass(frozen=True)
-class GridShape:
-    """What the fake model knows of the grid game it plays: the board's size and whether discs drop."""
-
-    rows: int
-    cols: int
-    gravity: bool = False
-
-    @classmethod
-    def of(cls, game: str) -> GridShape:
-        return {"tictactoe": cls(3, 3), "connect4": cls(6, 7, True), "gomoku": cls(15, 15)}[game]
-
-
-def _cells(line: str) -> list[str] | None:
-    """The cells of an illustration row (``| X | e | O |``, ``X . O``, ``3 | X | e |``), or None."""
-    line = line.strip()
-    if not line:
-        return None
-    tokens = [t.strip() for t in (line.split("|") if "|" in line else line.split())]
-    tokens = [t for t in tokens if t]
-    if len(tokens) == 1 and len(tokens[0]) > 1 and not tokens[0].isdigit():
-        tokens = list(tokens[0])                   # one letter per cell, nothing between: "XeO"
-    while tokens and tokens[0].isdigit():          # a row label
-        tokens.pop(0)
-    if not tokens or not all(len(t) == 1 and (t in _EMPTY_MARKS or _STONE.match(t)) for t in tokens):
-        return None
-    return tokens
-
-
-def grid_board(request: dict[str, Any], shape: GridShape) -> set[tuple[int, int]] | None:
-    """The occupied cells (0-based) of the board in the last user message; None if it is a picture.
-
-    An illustration is ``rows`` consecutive lines of ``cols`` one-letter cells (``e`` or ``.``
-    empty; ``XeO``, ``X e O`` or ``| X | e | O |``); the last one in the message counts.
-    Otherwise the list form: every ``r,c`` pair (1-based) on a line holding ``:`` or ``;``
-    that is not JSON (an echoed reply) is an occupied cell.
-    """
-    users = [m for m in request.get("messages", []) if m.get("role") == "user"]
-    if not users or has_image(request):
-        return None
-    lines = _text(users[-1].get("content")).splitlines()
-    found: list[list[str]] | None = None
-    run: list[list[str]] = []
-    for line in lines + [""]:
-        cells = _cells(line)
-        if cells is not None and len(cells) == shape.cols:
-            run.append(cells)
-            continue
-        if len(run) >= shape.rows:
-            found = run[-shape.rows:]
-        run = []
-    if found is not None:
-        return {(r, c) for r, row in enumerate(found) for c, v in enumerate(row) if v not in _EMPTY_MARKS}
-    taken: set[tuple[int, int]] = set()
-    for line in lines:
-        if "{" in line or "}" in line or not (";" in line or ":" in line):
-            continue
-        for r, c in _PAIR.findall(line):
-            if 1 <= int(r) <= shape.rows and 1 <= int(c) <= shape.cols:
-                taken.add((int(r) - 1, int(c) - 1))
-    return taken
-
-
-def grid_free(shape: GridShape, taken: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The 0-based cells a move may take (with gravity: each column's lowest empty cell)."""
-    if shape.gravity:
-        out = []
-        for c in range(shape.cols):
-            rows = [r for r in range(shape.rows) if (r, c) not in taken]
-            if rows:
-                out.append((max(rows), c))
-        return out
-    return [(r, c) for r in range(shape.rows) for c in range(shape.cols) if (r, c) not in taken]
-
-
-def grid_answer(shape: GridShape, cell: tuple[int, int]) -> str:
-    """The JSON answer naming a 0-based cell: ``{"row": r, "column": c}`` or ``{"column": c}``, 1-based."""
-    if shape.gravity:
-        return json.dumps({"column": cell[1] + 1})
-    return json.dumps({"row": cell[0] + 1, "column": cell[1] + 1})
-
-
-Board = Callable[[], "set[tuple[int, int]] | None"]
-
-
-def grid_policy(game: str | GridShape, seed: int = 0, board: Board | None = None) -> Policy:
-    """A fake model that plays a random legal move of a grid game, read from the prompt.
-
-    ``board``: a callable giving the occupied cells when the prompt shows none in text
-    (image prompts, whose board is a picture).
-    """
-    shape = game if isinstance(game, GridShape) else GridShape.of(game)
-    rng = random.Random(seed)
-
-    def answer(request: dict[str, Any]) -> Reply:
-        taken = grid_board(request, shape)
-        if taken is None and board is not None:
-            taken = board()
-        if taken is None:
-            return Reply("I cannot see the board.")
-        free = grid_free(shape, taken)
-        if not free:
-            return Reply("The board is full.")
-        return Reply(grid_answer(shape, rng.choice(free)))
-    return answer
-
-
-def duel_solver_prompt(request: dict[str, Any]) -> str | None:
-    """The puzzle code of a duel's solver prompt (in any language), or None for a proposer's prompt."""
-    messages = request.get("messages") or []
-    last = _text(messages[-1].get("content")) if messages else ""
-    tasks = [locales.load(code).t("duel.prompts.solve.task") for code in locales.available()]
-    if not any(task in last for task in tasks):
-        return None
-    found = re.search(r"```python\n(.*?)```", last, re.DOTALL)
-    return found.group(1) if found else ""
-
-
-def duel_policy(seed: int = 0, wrong: float = 0.0) -> Policy:
-    """A fake model for puzzle duels: as proposer, a puzzle of the reference player's set in a
-    markdown reply (its sample made wrong with probability ``wrong``); as solver, the reference
-    player's guess from the code, with the SOLUTION line dressed in markdown now and then."""
-    from tcgtui.engine.duel.players import BUILTIN, guess
-    rng = random.Random(seed)
+def game_policy(game: str = "", seed: int = 0, **options: Any) -> Policy:
+    """A fake model for ``game`` (default: the default game), seeded: the replies its package gives
+    (``GameSpec.fake_model``) with its own ``options`` (its ``player``'s keyword arguments).  Safe to
+    call from the server's threads."""
+    spec = registry.get(game or registry.DEFAULT)
+    if spec.fake_model is None:
+        raise ValueError(f"{spec.id} gives no fake replies")
+    reply = spec.fake_model.player(spec.id, catalogs(), random.Random(seed), **options)
     lock = threading.Lock()
 
     def answer(request: dict[str, Any]) -> Reply:
-        code = duel_solver_prompt(request)
         with lock:
-            if code is not None:
-                value = guess(code, rng)
-                line = rng.choice(("SOLUTION: {v}", "**SOLUTION:** `{v}`", "`SOLUTION: {v}`")).format(v=value)
-                return Reply(f"Let me look at the constraints.\n\n{line}")
-            puzzle = rng.choice(BUILTIN)
-            sample = puzzle.solution if rng.random() >= wrong else puzzle.solution + " + 1"
-        return Reply(f"Here is my puzzle.\n\n```python\n{puzzle.code}```\n\nPrivate: {puzzle.explanation}.\n\n"
-                     f"SOLUTION: {sample}")
+            out = reply(prompt_of(request), has_image(request))
+        return Reply(*out) if isinstance(out, tuple) else Reply(out)
     return answer
 
 
-INVALID_KINDS = ("format", "out_of_bounds", "taken")
-
-
-def invalid_replies(schedule: dict[int, str] | list[str], then: Policy, game: str | GridShape = "tictactoe",
-                    board: Board | None = None) -> Policy:
-    """``then``, except that request ``i`` (from 0) gets an invalid reply of the kind ``schedule[i]``
-    (a list: the first requests, in order): ``format`` (text with no move), ``out_of_bounds``
-    (a cell off the board) or ``taken`` (an occupied cell; with gravity a full column if there
-    is one).  Every request counts, whichever of the two answered it."""
-    shape = game if isinstance(game, GridShape) else GridShape.of(game)
+def invalid_replies(schedule: dict[int, str] | list[str], then: Policy, game: str, **options: Any) -> Policy:
+    """``then``, except that request ``i`` (from 0) gets an unusable reply of the kind ``schedule[i]``
+    (a list: the first requests, in order), as ``game``'s package writes it (``FakeModel.invalid``, one
+    of its ``invalid_kinds``).  Every request counts, whichever of the two
+    answered it."""
+    spec = registry.get(game)
+    model = spec.fake_model
+    if model is None or model.invalid is None:
+        raise ValueError(f"{spec.id} gives no invalid replies")
+    invalid = model.invalid
     plan = dict(enumerate(schedule)) if isinstance(schedule, list) else dict(schedule)
+    unknown = sorted(set(plan.values()) - set(model.invalid_kinds))
+    if unknown:
+        raise ValueError(f"no invalid reply of kind {unknown[0]!r}; expected one of {', '.join(model.invalid_kinds)}")
     seen = [0]
     lock = threading.Lock()
 
@@ -404,24 +183,10 @@ def invalid_replies(schedule: dict[int, str] | list[str], then: Policy, game: st
         kind = plan.get(index)
         if kind is None:
             return then(request)
-        if kind == "format":
-            return Reply("Hmm, the middle looks nice. I will go there, I think.")
-        if kind == "out_of_bounds":
-            if shape.gravity:
-                return Reply(json.dumps({"column": shape.cols + 2}))
-            return Reply(grid_answer(shape, (shape.rows + 1, shape.cols + 1)))
-        if kind == "taken":
-            taken = grid_board(request, shape)
-            if taken is None and board is not None:
-                taken = board()
-            if not taken:
-                raise ValueError(f"request {index}: no occupied cell to answer with")
-            if shape.gravity:
-                full = [c for c in range(shape.cols) if all((r, c) in taken for r in range(shape.rows))]
-                if full:
-                    return Reply(json.dumps({"column": full[0] + 1}))
-            return Reply(grid_answer(shape, sorted(taken)[0]))
-        raise ValueError(f"no invalid reply of kind {kind!r}; expected one of {', '.join(INVALID_KINDS)}")
+        try:
+            return Reply(invalid(spec.id, kind, prompt_of(request), has_image(request), **options))
+        except ValueError as exc:
+            raise ValueError(f"request {index}: {exc}") from None
     return answer
 
 
@@ -663,7 +428,7 @@ class ChatServer:
             raise ValueError(f"tokens_per_second: {tokens_per_second} is not a pace; expected 0 or more")
         self.tokens_per_second = tokens_per_second
         self.script = [r if isinstance(r, Reply) else Reply(r) for r in script]
-        self.policy = policy or hand_policy()
+        self.policy = policy or game_policy()
         self.faults = faults if callable(faults) else list(faults)
         self.requests: list[Received] = []
         self.side: list[Received] = []           # /props, /v1/models, /tokenize
@@ -727,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.tokens_per_second >= 0:
         parser.error(text.t("llm_options.testserver.bad_pace", value=args.tokens_per_second))
-    server = ChatServer(policy=hand_policy(args.seed, args.think), port=args.port,
+    server = ChatServer(policy=game_policy(seed=args.seed, think=args.think), port=args.port,
                         tokens_per_second=args.tokens_per_second)
     print(text.t("llm_options.testserver.ready", url=server.base_url), flush=True)
     try:

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from tcgtui import locales
 from tcgtui import __version__
+from tcgtui.engine.core import Game
 from tcgtui.errors import UserError
 from tcgtui.store import Run, Store
 from tcgtui.store.schema import LATEST
@@ -41,11 +42,11 @@ def deal_seed(run_seed: int, index: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def game_deal_seed(game: Any) -> Callable[[int, int], int]:
-    """The game's own ``extras["deal_seed"]`` where it has one (a bank game: game i is puzzle i), else ``deal_seed``."""
+def game_deal_seed(game: Game) -> Callable[[int, int], int]:
+    """The game's own ``bench.deal_seed`` where it has one (a bank game: game i is puzzle i), else ``deal_seed``."""
     from tcgtui.engine import registry
     try:
-        return registry.get(game.name).extras.get("deal_seed") or deal_seed
+        return registry.get(game.name).bench.deal_seed or deal_seed
     except registry.UnknownGame:
         return deal_seed
 
@@ -55,9 +56,13 @@ def agent_seat(index: int, seats: int = 2) -> int:
     return index % seats
 
 
-def identity(game: Any, seed: int) -> dict[str, Any]:
-    """What a run is: the game, its setup and the seed (a card game by its pack's content)."""
-    pack = getattr(game, "pack", None)
+def identity(game: Game, seed: int) -> dict[str, Any]:
+    """What a run is: the game, its setup and the seed (a game with a pack by its pack's content)."""
+    from tcgtui.engine import registry           # deferred, like game_deal_seed's
+    try:
+        pack = registry.get(game.name).pack(game)
+    except registry.UnknownGame:                 # a game made outside the registry (a test's own)
+        pack = None
     if pack is not None:
         out = {"game": game.name, "pack": {"id": pack.id, "version": pack.version, "hash": pack.hash},
                "seed": seed}

@@ -17,7 +17,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Protocol
 
-from tcgtui.engine.core import CANCELLED, DISQUALIFIED, GameRecord, Match
+from tcgtui.engine.core import CANCELLED, DISQUALIFIED, Game, GameRecord, Match
 from tcgtui.opponents.base import Agent
 from tcgtui.bench.offload import Offload
 from tcgtui.bench.plan import Cell, agent_seat, game_deal_seed
@@ -87,7 +87,7 @@ class Observer(Protocol):
 @dataclass
 class Sweep:
     run: Run
-    game: Any
+    game: Game
     cells: list[Cell]
     games: int
     seed: int
@@ -164,12 +164,12 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def seated(game: Any, agent_seat: int) -> Any:
+def seated(game: Game, agent_seat: int) -> Any:
     """The game with what belongs to the measured player (the card game's deck) at its seat."""
     return game.seated(agent_seat) if hasattr(game, "seated") else game
 
 
-def deal_and_seat(game: Any, sweep: Sweep, deal: int, index: int) -> tuple[int, int]:
+def deal_and_seat(game: Game, sweep: Sweep, deal: int, index: int) -> tuple[int, int]:
     """Game ``index``'s seed and the measured player's seat: the protocol's where it fixes them
     (``Game.run_seed``, ``Game.measured_seat``), else paired deals and alternating seats."""
     fixed = game.run_seed(sweep.seed, deal) if hasattr(game, "run_seed") else None

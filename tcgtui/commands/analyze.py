@@ -13,12 +13,13 @@ import json
 
 from tcgtui import locales
 from tcgtui.arena import add_game_arguments, game_from_args
+from tcgtui.engine import registry
 from tcgtui.errors import UserError
 from tcgtui.limits import check_seed
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    add_game_arguments(p, text, pack=False)
+    add_game_arguments(p, text, [s for s in registry.games() if s.tools.analyze])
     p.add_argument("--agent", default=None, metavar="SPEC", help=text.t("cmd_analyze.agent"))
     p.add_argument("--seed", type=int, default=0, metavar="N", help=text.t("cmd_analyze.seed"))
     p.add_argument("--json", action="store_true", help=text.t("cmd_analyze.json"))
@@ -30,7 +31,7 @@ async def _pick(spec: str, game: object, state: object, seed: int) -> str:
     agent = make_agent(spec)
     try:
         seat = state.current_player  # type: ignore[attr-defined]
-        agent.start(SeatContext(seat, seed, getattr(game, "pack", None), "en", game.public()))
+        agent.start(SeatContext(seat, seed, "en", game.public()))
         obs = state.observation(seat)  # type: ignore[attr-defined]
         agent.begin_turn(obs.turn)
         decision = await agent.decide(obs, [])
@@ -43,10 +44,9 @@ def run(args: argparse.Namespace) -> int:
     text = locales.load()
     check_seed("--seed", args.seed)
     spec, game = game_from_args(args)
-    analyze = spec.extras.get("analyze")
+    analyze = spec.tools.analyze
     if analyze is None:
-        from tcgtui.engine import registry
-        with_one = ", ".join(s.id for s in registry.games() if "analyze" in s.extras) or "-"
+        with_one = ", ".join(s.id for s in registry.games() if s.tools.analyze) or "-"
         raise UserError(text.t("cmd_analyze.unsupported", game=spec.id, games=with_one))
     state = game.new_state(args.seed)
     result = dict(analyze(state))
@@ -55,9 +55,7 @@ def run(args: argparse.Namespace) -> int:
         check_players("--agent", [args.agent], spec, bench=False)
         if state.is_terminal():
             raise UserError(text.t("cmd_analyze.over"))
-        move = asyncio.run(_pick(args.agent, game, state, args.seed))
-        to_public = spec.extras.get("public_move")
-        result["move"] = to_public(game, move) if to_public else move
+        result["move"] = asyncio.run(_pick(args.agent, game, state, args.seed))
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
         return 0

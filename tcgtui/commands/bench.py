@@ -14,6 +14,7 @@ from rich.console import Console
 from tcgtui import locales
 from tcgtui.arena import add_game_arguments, build_game, game_from_args, given_params
 from tcgtui.engine import registry
+from tcgtui.engine.core import Game
 from tcgtui.engine.registry import SCORE, GameSpec
 from tcgtui.opponents.base import SeatContext
 from tcgtui.context_check import check_contexts
@@ -59,21 +60,20 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 
 
 def add_round_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    """The flags games add through ``extras["bench"].FLAGS`` (Eleusis: ``--rules``, ``--seeds``)."""
+    """The flags games add through ``bench.rounds.FLAGS`` (Eleusis: ``--rules``, ``--seeds``)."""
     for spec in registry.games():
-        hook = spec.extras.get("bench")
-        for f in getattr(hook, "FLAGS", ()):
+        for f in spec.bench.rounds.FLAGS if spec.bench.rounds else ():
             p.add_argument(f.flag, dest=f.dest, type=f.type, default=None, metavar=f.metavar, help=text.t(f.help_key))
 
 
-def game_rounds(args: argparse.Namespace, spec: GameSpec, game: Any
+def game_rounds(args: argparse.Namespace, spec: GameSpec, game: Game
                 ) -> tuple[int, Callable[[int], tuple[Any, int]], dict[str, Any]] | None:
     """(games, index -> (game, deal index), what the run records) when the game's own bench flags ask for
-    a protocol of several setups (``extras["bench"].plan``); None otherwise.  A flag of another game is refused."""
-    hook = spec.extras.get("bench")
-    mine = {f.dest for f in getattr(hook, "FLAGS", ())}
+    a protocol of several setups (``bench.rounds.plan``); None otherwise.  A flag of another game is refused."""
+    hook = spec.bench.rounds
+    mine = {f.dest for f in hook.FLAGS} if hook else set()
     for other in registry.games():
-        for f in getattr(other.extras.get("bench"), "FLAGS", ()):
+        for f in other.bench.rounds.FLAGS if other.bench.rounds else ():
             if f.dest not in mine and getattr(args, f.dest, None) is not None:
                 raise UserError(locales.load().t("cmd_bench.errors.round_flag", flag=f.flag, game=spec.id))
     if hook is None:
@@ -100,7 +100,7 @@ def game_rounds(args: argparse.Namespace, spec: GameSpec, game: Any
 
 def solved_reason(spec: GameSpec) -> str:
     """The outcome reason of a solved game, where the game's bench hook names one (Eleusis); else ""."""
-    return str(getattr(spec.extras.get("bench"), "SOLVED", ""))
+    return spec.bench.rounds.SOLVED if spec.bench.rounds else ""
 
 
 def check_players(flag: str, values: list[str], game: GameSpec, bench: bool = True) -> list[str]:
@@ -136,7 +136,7 @@ def agent_options(args: argparse.Namespace, executor: Executor) -> dict[str, Any
     return {**endpoint_options(args), "executor": executor, "log_prompts": args.log_prompts}
 
 
-async def _describe(specs: list[str], langs: list[str], game: Any, options: dict[str, Any],
+async def _describe(specs: list[str], langs: list[str], game: Game, options: dict[str, Any],
                     game_options: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
     """What each player says of itself per language (its prompt version differs by language)."""
     players: dict[str, dict[str, dict[str, Any]]] = {}
@@ -145,14 +145,14 @@ async def _describe(specs: list[str], langs: list[str], game: Any, options: dict
         try:
             players[spec] = {}
             for lang in langs:
-                agent.start(SeatContext(0, 0, getattr(game, "pack", None), lang, game.public(), game_options))
+                agent.start(SeatContext(0, 0, lang, game.public(), game_options))
                 players[spec][lang] = agent.describe()
         finally:
             await agent.aclose()
     return players
 
 
-async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
+async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Game, cells: list[Cell],
                  specs: list[str], ident: dict[str, Any], name: str, rounds: Any = None) -> SweepResult:
     # Two pools, each starting its workers only when first used: searches' batches, and cheap games
     # played whole, so a cheap game never waits in line behind a dear search's batches.  On a Ray
@@ -190,9 +190,9 @@ def plan_cells(agents: list[str], opponents: list[str], langs: list[str], seats:
     return [Cell(a, o, lang) for a in agents for o in opponents for lang in langs]
 
 
-def _languages(args: argparse.Namespace, game: Any) -> list[str]:
+def _languages(args: argparse.Namespace, game: Game) -> list[str]:
     text = locales.load()
-    pack = getattr(game, "pack", None)
+    pack = registry.get(game.name).pack(game)
     have = set(locales.available()) & (set(pack.languages) if pack is not None else set(locales.available()))
     langs = [lang.strip() for lang in args.lang.split(",")]
     for lang in langs:
@@ -202,7 +202,7 @@ def _languages(args: argparse.Namespace, game: Any) -> list[str]:
     return list(dict.fromkeys(langs))
 
 
-async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Any, cells: list[Cell],
+async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: Game, cells: list[Cell],
                         name: str, config: dict[str, Any], options: dict[str, Any],
                         game_options: dict[str, Any], game_pool: Executor, rounds: Any = None) -> SweepResult:
     """The sweep proper, while this process holds the run's lock."""

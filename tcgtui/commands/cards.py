@@ -11,7 +11,7 @@ from tcgtui.engine.tcg.describe import card_text
 from tcgtui import rtl
 from tcgtui.console_text import ProsePrinter
 from tcgtui.errors import UserError
-from tcgtui.packs import DEFAULT_PACK, load_pack
+from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:

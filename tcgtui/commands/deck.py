@@ -21,7 +21,7 @@ from tcgtui import locales
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.limits import MAX_CONCURRENCY, check_count, check_seed
-from tcgtui.packs import BUILTIN_DIR, load_pack, resolve
+from tcgtui.games.tcg.packs import BUILTIN_DIR, load_pack, resolve
 from tcgtui.userfiles import check_target, write_atomic
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
 
     text = locales.load(args.lang)
     out = ProsePrinter(Console(), text.rtl, rtl.resolve_mode(args.rtl))
-    listed = [spec for spec in registry.games() if not spec.extras.get("variant_of")]
+    listed = [spec for spec in registry.games() if spec.info.variant_of is None]
     for i, spec in enumerate(listed):
         info = spec.info
         if i:

@@ -58,36 +58,29 @@ class Hub:
         return keep
 
     def campaign(self, settings: Any) -> Callable[[str], Any]:
-        """The card game's ladder where the person left it (tcgtui play --campaign)."""
-        from tcgtui.campaign import DEFAULT_GAMES
-        from tcgtui.packs import DEFAULT_PACK, load_pack
-        from tcgtui.tables import CampaignTable
-        settings.params = {"pack": load_pack(DEFAULT_PACK)}
-        return lambda person: CampaignTable.open(self.store, settings.params["pack"], DEFAULT_PACK, person,
-                                                 settings.lang, DEFAULT_GAMES, 0)
+        """The game's ladder where the person left it (tcgtui play --campaign; GameInfo.campaign)."""
+        from tcgtui.games import app_side
+        return app_side(settings.game_id, "campaign").home_table(self.store, settings)
 
     def resume(self, settings: Any, game_id: str) -> None:
         """Set ``settings`` to carry on the person's unfinished game ``game_id`` where it stopped."""
         from tcgtui.arena import load_resources
-        from tcgtui.campaign import KIND
+        from tcgtui.games import app_side
         from tcgtui.live import RESUME_KEY, LiveGame, resume_source
-        from tcgtui.tables import CampaignTable, FreeTable, person_seats
+        from tcgtui.tables import FreeTable, person_seats
         row = next(r for r in self.store.games("id = ?", (game_id,)))
         live = LiveGame.reopen(self.store, row)
         game_id, params = resume_source(row.record.get(RESUME_KEY) or {}, row)
         spec = registry.get(game_id)
-        pack = getattr(live.game, "pack", None)
-        if pack is not None:
-            settings.params = {**{k: v for k, v in params.items() if k != "pack"}, "pack": pack}
-        else:
-            names = {p.name for p in spec.info.params}
-            given = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
-            settings.params = load_resources(spec, given)
-        settings.game_id, settings.seats = game_id, person_seats(row)
+        names = {p.name for p in spec.info.params}
+        given = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
+        pack = spec.pack(live.game)             # the pack as checked against its hash: not loaded again
+        settings.params = load_resources(spec, {**given, **({"pack": pack} if pack is not None else {})})
+        settings.game_id, settings.seats, settings.game = game_id, person_seats(row), live.game
         run = next((r for r in self.store.runs() if r.id == row.run_id), None)
-        if run is not None and run.kind == KIND:
-            ladder = CampaignTable(self.store, pack, params["pack"], settings.handle, row.lang,
-                                   int(run.config["games_per_level"]), int(run.config["seed"]), first=live)
+        side = app_side(game_id, "campaign")
+        if run is not None and side is not None and run.kind == side.KIND:
+            ladder = side.resume_table(self.store, live, params, settings.handle, row.lang, run.config)
             settings.table = lambda person: ladder
         else:
             where = {"game": game_id, "params": params}

@@ -15,20 +15,22 @@ from typing import Any
 from tcgtui import locales
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui import config
-from tcgtui.campaign import DEFAULT_GAMES, KIND
+from tcgtui.games import app_side
+from tcgtui.games.tcg.campaign import DEFAULT_GAMES
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, LiveGame, human_spec, resume_source, unfinished
 from tcgtui.arena import game_spec
 from tcgtui.engine import registry
-from tcgtui.packs import BUILTIN_DIR, DEFAULT_PACK, resolve
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
-from tcgtui.tables import CampaignTable, FreeTable, WatchTable, card_source, person_seats
-from tcgtui.tui.options import add_display_arguments, check_game as game_params_id, check_spec, game_params, settings_from
+from tcgtui.tables import FreeTable, WatchTable, person_seats
+from tcgtui.tui.options import add_display_arguments, check_spec, settings_from
 
 DEFAULT_VS = "mc:100"
-FILE_KINDS = ("questions", "jsonl")      # parameters naming a file to read (deck lists are stored as cards)
+# Parameters naming a file or folder to read (deck lists are stored as cards): --resume loads them
+# again by absolute path; a value naming none is a built-in's name, kept as given.
+FILE_KINDS = ("questions", "jsonl", "pack")
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -41,17 +43,9 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--campaign", action="store_true", help=text.t("cmd_play.campaign"))
     p.add_argument("--campaign-games", type=int, default=DEFAULT_GAMES, metavar="N",
                    help=text.t("cmd_play.campaign_games", default=DEFAULT_GAMES))
-    p.add_argument("--position", default=None, metavar="P", help=text.t("cmd_play.position"))
-    p.add_argument("--to-move", default=None, metavar="X|O", help=text.t("cmd_play.to_move"))
     add_display_arguments(p, text, "cmd_play")
     add_db_argument(p, text)
     add_endpoint_arguments(p, text)
-
-
-def pack_source(spec: str) -> str:
-    """What a later ``--resume`` loads the pack from: a built-in name, or the directory's absolute path."""
-    path = resolve(spec)
-    return spec if path == BUILTIN_DIR / spec else str(path.resolve())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(text.t("humans.bad_campaign_games", value=args.campaign_games))
     if args.seat not in (None, 1, 2):
         raise UserError(f"--seat: {args.seat} is not a seat; expected 1 (moves first) or 2")
-    if args.game != registry.DEFAULT and args.campaign:
+    if args.campaign and not game_spec(args.game).info.campaign:
         raise UserError(text.t("humans.card_game_only", flag="--campaign"))
-    if args.game != registry.DEFAULT and args.resume:
+    if args.game != config.default_game() and args.resume:       # --game given: a resume plays its own
         raise UserError(text.t("humans.resume_conflict", flag="--game"))
     if args.resume and handle is None:
         raise UserError(text.t("humans.no_handle"))
@@ -113,14 +107,13 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
     return settings_from(args, seats, handle=handle or "")
 
 
-def as_given(args: argparse.Namespace) -> dict[str, Any]:
+def as_given(settings: Any) -> dict[str, Any]:
     """The game's parameters as the command line gave them, for --resume to load again: a loaded
-    file (a question set) cannot be stored, its name can; a file by its absolute path."""
-    spec = registry.get(game_params_id(args))
-    params = game_params(args)
-    for p in spec.info.params:
+    file (a question set, a pack) cannot be stored, its name can; a file or folder by its absolute path."""
+    params = dict(settings.given)
+    for p in registry.get(settings.game_id).info.params:
         value = params.get(p.name)
-        if p.kind in FILE_KINDS and isinstance(value, str) and value and Path(value).expanduser().is_file():
+        if p.kind in FILE_KINDS and isinstance(value, str) and value and Path(value).expanduser().exists():
             params[p.name] = str(Path(value).expanduser().resolve())
     return params
 
@@ -132,25 +125,26 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
         settings.table = lambda person: WatchTable(store, registry.get(settings.game_id).game(settings.params),
                                                    settings.seats, settings.seed)
         return settings
-    source = pack_source(args.pack or DEFAULT_PACK)
     opponent = next((s for s in settings.seats if s != HUMAN), "")     # "": a one-seat game
-    game = registry.get(settings.game_id).game(settings.params).seated(settings.seats.index(HUMAN))
-    where = card_source(source) if settings.game_id == registry.DEFAULT else {
-        "game": settings.game_id, "params": as_given(args)}
+    game = settings.game.seated(settings.seats.index(HUMAN))
+    where = {"game": settings.game_id, "params": as_given(settings)}
     decks = game.setup().get("decks")
     if decks:           # --resume rebuilds the deck lists as seated, without the files
         seated = {"deck": {"cards": decks[0]}, "opp_deck": {"cards": decks[1]}}
         where["params"].update(seated)
-        settings.params.update(seated)      # the app's game is the table's: players search the decks as seated
+        settings.params.update(seated)
+    settings.game = game                    # the app's game is the table's: players search the decks as seated
 
     if settings.rival:
         rivals = WatchTable(store, game, (settings.rival,), settings.seed)
         settings.keep_rival = rivals.keep
 
-    def table(person: str) -> CampaignTable | FreeTable:
-        if args.campaign:
-            return CampaignTable.open(store, settings.pack, source, person, settings.lang, args.campaign_games,
-                                      args.seed or 0)
+    ladder = app_side(settings.game_id, "campaign") if args.campaign else None    # GameInfo.campaign: checked
+
+    def table(person: str) -> Any:
+        if ladder is not None:
+            return ladder.open_table(store, settings.params, where["params"], person, settings.lang,
+                                     args.campaign_games, args.seed or 0)
         return FreeTable(store, game, where, person, opponent, settings.seats.index(HUMAN), settings.seed)
     if handle is None:
         settings.table, settings.ask_handle = table, True
@@ -170,16 +164,18 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     run = next((r for r in store.runs() if r.id == row.run_id), None)
     game_id, params = resume_source(row.record.get(RESUME_KEY) or {}, row)
     args.lang, args.game = row.lang, game_id
-    pack = getattr(live.game, "pack", None)
-    settings = settings_from(args, person_seats(row), handle=handle, pack=pack)
+    pack = registry.get(game_id).pack(live.game)
+    loaded = {"pack": pack} if pack is not None else None          # the pack as checked against its hash
+    settings = settings_from(args, person_seats(row), handle=handle, loaded=loaded)
     if pack is None:         # the parameters as stored (files by name, loaded again), else the game's setup's
         names = {p.name for p in registry.get(game_id).info.params}
         settings.params = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
     else:                    # the card game: its pack as loaded, its deck lists as seated (stored)
         settings.params.update({k: v for k, v in params.items() if k != "pack"})
-    if run is not None and run.kind == KIND:
-        campaign = CampaignTable(store, pack, params["pack"], handle, row.lang,
-                                 int(run.config["games_per_level"]), int(run.config["seed"]), first=live)
+    settings.game = live.game            # the game as stored, rebuilt once: the app's is the table's
+    ladder = app_side(game_id, "campaign")
+    if run is not None and ladder is not None and run.kind == ladder.KIND:
+        campaign = ladder.resume_table(store, live, params, handle, row.lang, run.config)
         settings.table = lambda person: campaign
     else:
         where = {"game": game_id, "params": params}

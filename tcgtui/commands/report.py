@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tcgtui import locales
 from tcgtui.arena import variants
+from tcgtui.config import default_game
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.report import COMMON, SECTIONS
@@ -24,7 +25,7 @@ FORMATS = ("table", "md", "csv", "json", "seed")
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    p.add_argument("--game", default="tcg", metavar="ID", help=text.t("cmd_report.game"))
+    p.add_argument("--game", default=default_game(), metavar="ID", help=text.t("cmd_report.game"))
     p.add_argument("--run", nargs="+", action="extend", metavar="NAME", help=text.t("cmd_report.run"))
     add_db_argument(p, text)
     p.add_argument("--format", choices=FORMATS, default="table", help=text.t("cmd_report.format"))
@@ -102,7 +103,7 @@ def _report(args: argparse.Namespace) -> int:
     text = locales.load()
     spec = _spec(args.game)
     if args.format == "seed":
-        if "seed_files" not in spec.extras:
+        if spec.report.seed_files is None:
             raise UserError(text.t("cmd_report.errors.no_seed_format", game=spec.id))
         if not args.out:
             raise UserError(text.t("cmd_report.errors.seed_needs_out"))
@@ -118,7 +119,7 @@ def _report(args: argparse.Namespace) -> int:
     with open_store(args.db, create=False, read_only=True) as store:
         for spec in [spec] + [other for other, _ in variants(spec)]:   # a game, else its variants (the bank)
             games = load_games(store, run_ids(store, args.run), humans=not args.no_humans, game=spec.id,
-                               with_record=args.format == "seed" or bool(spec.extras.get("reads_records")),
+                               with_record=args.format == "seed" or spec.report.reads_records,
                                every_seat=args.format != "seed")
             if games:
                 break

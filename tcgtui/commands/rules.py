@@ -15,6 +15,7 @@ from rich.console import Console
 from tcgtui import locales, rtl
 from tcgtui.arena import add_game_arguments, game_from_args, game_name
 from tcgtui.console_text import ProsePrinter
+from tcgtui.engine import registry
 from tcgtui.errors import UserError
 
 
@@ -28,7 +29,7 @@ def check_lang(lang: str, game: object) -> locales.Catalog:
     """The catalog for ``--lang``, which the locales and (for card games) the pack must have."""
     if lang not in locales.available():
         raise UserError(f"--lang: {lang!r} is not a language; expected one of {', '.join(locales.available())}")
-    pack = getattr(game, "pack", None)
+    pack = registry.get(game.name).pack(game)
     if pack is not None and lang not in pack.languages:
         raise UserError(f"--lang: pack {pack.id!r} ({pack.source}) has no text in {lang!r}; "
                         f"it has {', '.join(pack.languages)}")

@@ -1,7 +1,7 @@
 """Decision time of search and reference players on each arena game's opening position.
 
 Every game other than the card game (which has its own benchmarks) names the
-players worth timing in ``GameSpec.extras["perf"]`` (e.g. mc:1000 and ab:8 on
+players worth timing in ``GameSpec.tools.perf`` (e.g. mc:1000 and ab:8 on
 an empty Connect Four board).  One core; the first decision of each player
 is a warm-up (it compiles), the rest are timed.
 """
@@ -30,7 +30,7 @@ async def _times(spec: str, game, repeats: int) -> list[float]:
         for i in range(repeats + 1):
             state = game.new_state(i)
             seat = state.current_player
-            agent.start(SeatContext(seat, i, None, "en", game.public()))
+            agent.start(SeatContext(seat, i, "en", game.public()))
             obs = state.observation(seat)
             agent.begin_turn(obs.turn)
             started = time.perf_counter()
@@ -45,7 +45,7 @@ def run(options: PerfOptions) -> list[Metric]:
     text = locales.load()
     metrics = []
     for spec in registry.games():
-        for player in spec.extras.get("perf", ()):
+        for player in spec.tools.perf:
             game = spec.game()
             ms = np.array(asyncio.run(_times(player, game, 3 if options.quick else 10))) * 1000
             note = text.t("perf_opponents.arena_decision", spec=player, game=spec.id, n=len(ms))

@@ -24,7 +24,7 @@ ORDER = 30
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import asyncio, time
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.tui.app import HUMAN, Settings, TcgApp
 
 async def main():

@@ -26,7 +26,7 @@ from tcgtui.engine.tcg import TcgGame
 from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.llm.reasoning import split_reasoning
 from tcgtui.opponents.registry import make_agent
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
 
 NAME = "llm_overhead"
@@ -68,7 +68,7 @@ async def _measure(url: str, decisions: int, seed: int, lang: str) -> dict[str, 
         while len(times["total"]) < decisions:
             match = Match(game, game_seed)
             for seat, a in enumerate((agent, other)):
-                a.start(SeatContext(seat, game_seed, pack, lang))
+                a.start(SeatContext(seat, game_seed, lang, TcgGame(pack)))
             seen = [0, 0]
             while not match.state.is_terminal() and len(times["total"]) < decisions:
                 seat = match.state.current_player

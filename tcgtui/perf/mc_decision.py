@@ -15,9 +15,10 @@ from collections import Counter
 import numpy as np
 
 from tcgtui import locales
+from tcgtui.engine.tcg import TcgGame
 from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.registry import make_agent
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
 from tcgtui.perf._positions import midgame_positions
 
@@ -32,7 +33,7 @@ async def _times(spec: str, positions, pack, workers: int) -> list[float]:
     try:
         for i, state in enumerate([positions[0], *positions]):   # the first one warms up
             seat = state.current
-            agent.start(SeatContext(seat, i, pack))
+            agent.start(SeatContext(seat, i, game=TcgGame(pack)))
             obs = state.observation(seat)
             started = time.perf_counter()
             await agent.decide(obs, [])

@@ -16,7 +16,7 @@ from tcgtui import locales
 from tcgtui.engine.tcg.fast import layout as L
 from tcgtui.engine.tcg.fast import kernel as R
 from tcgtui.opponents.search import split
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
 from tcgtui.perf._positions import random_game
 

@@ -1,6 +1,6 @@
 """The sandbox's cost: one check (start an isolated interpreter, run a trivial puzzle, read the
 verdict) one at a time, and checks per second with one check per core at once.  Also, for every
-game that gives ``extras["random_move"]`` (the free-text games, whose checks a referee settles),
+game that gives ``referee.random_move`` (the free-text games, whose checks a referee settles),
 its own work per move (rules and records, no check, no model), to set beside a model's reply time."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _parallel(sandbox: Sandbox, n: int) -> float:
 
 
 def _engine_move_ms(spec: registry.GameSpec, games: int, seed: int) -> float:
-    game, random_move = spec.game({}), spec.extras["random_move"]
+    game, random_move = spec.game({}), spec.referee.random_move
     moves, started = 0, time.perf_counter()
     for i in range(games):
         match, rng = Match(game, seed + i), random.Random(seed + i)
@@ -64,4 +64,4 @@ def run(options: PerfOptions) -> list[Metric]:
             Metric("checks_per_second", rate, "1/s", text.t("perf_sandbox.parallel", workers=cores, n=batch)),
             *(Metric(f"{spec.id}_move_ms", _engine_move_ms(spec, games, options.seed), "ms",
                      text.t("perf_sandbox.engine", games=games))
-              for spec in registry.games() if "random_move" in spec.extras)]
+              for spec in registry.games() if spec.referee.random_move)]

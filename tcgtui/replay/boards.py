@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from rich.text import Text
 
+from tcgtui.engine.core import Game
 from tcgtui.locales import Catalog
 
 STONES = ("X", "O")
@@ -25,7 +26,7 @@ class Board:
     facts: list[str] = field(default_factory=list)
 
 
-def grid(state: Any, game: Any, cat: Catalog, last: tuple[int, int] | None, lang: str) -> Board:
+def grid(state: Any, game: Game, cat: Catalog, last: tuple[int, int] | None, lang: str) -> Board:
     cfg = state.config
     head = "   " + "".join(f"{c + 1:>3}" for c in range(cfg.cols))
     rows = [Text(head, style="dim")]
@@ -42,7 +43,7 @@ def grid(state: Any, game: Any, cat: Catalog, last: tuple[int, int] | None, lang
     return Board(rows, facts)
 
 
-def tcg(state: Any, game: Any, cat: Catalog, last: Any, lang: str) -> Board:
+def tcg(state: Any, game: Game, cat: Catalog, last: Any, lang: str) -> Board:
     pack = game.pack
 
     def name(idx: int) -> str:
@@ -61,7 +62,7 @@ def tcg(state: Any, game: Any, cat: Catalog, last: Any, lang: str) -> Board:
     return Board([], facts)
 
 
-def eleusis(state: Any, game: Any, cat: Catalog, last: Any, lang: str) -> Board:
+def eleusis(state: Any, game: Game, cat: Catalog, last: Any, lang: str) -> Board:
     main = Text()
     for i, (card, rejected) in enumerate(state.board):
         if i:
@@ -74,7 +75,7 @@ def eleusis(state: Any, game: Any, cat: Catalog, last: Any, lang: str) -> Board:
     return Board([main, Text(""), hand], facts)
 
 
-def duel(state: Any, game: Any, cat: Catalog, last: Any, lang: str) -> Board:
+def duel(state: Any, game: Game, cat: Catalog, last: Any, lang: str) -> Board:
     facts = [cat.t("replay.board.duel", wins1=state.wins[0], wins2=state.wins[1], pen1=state.penalties[0],
                    pen2=state.penalties[1])]
     cur = state.current
@@ -87,7 +88,7 @@ def duel(state: Any, game: Any, cat: Catalog, last: Any, lang: str) -> Board:
     return Board(picture, facts)
 
 
-def deck(state: Any, game: Any, cat: Catalog, last: Any, lang: str) -> Board:
+def deck(state: Any, game: Game, cat: Catalog, last: Any, lang: str) -> Board:
     q = state.question
     picture = [Text(", ".join(f"{count}×{name}" for name, count in q.deck), style="dim")]
     for letter, option in zip("ABCDEF", q.options):
@@ -109,4 +110,7 @@ def draw(replay: Any, index: int, cat: Catalog, lang: str) -> Board:
     if fam == "grid" and index and not step.move.startswith("!"):
         before = replay.steps[index - 1].state
         last = before.target(replay.game.move_from_text(step.move))
-    return DRAW[fam](step.state, replay.game, cat, last, lang)
+    if fam in DRAW:
+        return DRAW[fam](step.state, replay.game, cat, last, lang)
+    facts = replay.spec.replay_facts
+    return Board([], list(facts(step.state, cat)) if facts is not None else [])

@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcgtui import locales
+from tcgtui.console_text import clean
 from tcgtui.engine import registry
-from tcgtui.engine.core import INVALID, Event, GameRecord, Match
+from tcgtui.engine.core import INVALID, Event, Game, GameRecord, Match
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, rebuild_game
+from tcgtui.opponents.human import HUMAN
 from tcgtui.store import IN_PROGRESS, DecisionRow, GameRow, Store
 
 SHOWN = 8          # ids named when a prefix matches several games
@@ -38,7 +40,7 @@ class Step:
 @dataclass
 class Replay:
     row: GameRow
-    game: Any
+    game: Game
     steps: list[Step]
 
     @property
@@ -87,7 +89,7 @@ def rebuild(row: GameRow) -> Any:
         game = rebuild_game(row, resume)
     else:
         game = rebuild_game(row, {"game": row.game, "params": stored_params(row)})
-    pack = getattr(game, "pack", None)
+    pack = registry.get(row.game).pack(game)
     stored_hash = row.pack_hash or row.game_params.get("pack_hash")
     if pack is not None and stored_hash and pack.hash != stored_hash:
         raise UserError(locales.load().t("humans.pack_changed", pack=pack.id, source=pack.source, game=row.id,
@@ -122,7 +124,10 @@ def load(store: Store, given: str) -> Replay:
     under way is refused: its replay shows every hidden card, and it may yet be continued."""
     row = find(store, given)
     if row.status == IN_PROGRESS:
-        raise UserError(locales.load().t("replay.unfinished", id=row.id[:8]))
+        run = next((r for r in store.runs() if r.id == row.run_id), None)
+        if row.agent.startswith(HUMAN + ":") or run is None:       # a person's: continued from home
+            raise UserError(locales.load().t("replay.unfinished", id=row.id[:8]))
+        raise UserError(locales.load().t("replay.unfinished_run", id=row.id[:8], run=clean(run.name)))
     replay = positions(row, store.decisions(row.id))
     from tcgtui.replay.moments import mark
     mark(replay)

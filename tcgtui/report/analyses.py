@@ -248,9 +248,9 @@ def _rating_rows(results: list[tuple[str, str, float]], anchor: str | None = Non
 
 
 def rated_sections(spec: registry.GameSpec, games: list[Game], anchor: str | None = None) -> dict[str, list[Row]]:
-    """Ratings a game asks for beyond the match's (``extras["rated"]``: section -> (a, b, a's score,
+    """Ratings a game asks for beyond the match's (``report.rated``: section -> (a, b, a's score,
     cluster) per comparison, e.g. per round of a duel); intervals bootstrap over clusters."""
-    rated = spec.extras.get("rated")
+    rated = spec.report.rated
     out = {}
     for name, results in (rated(games) if rated else {}).items():
         rows = bt.ratings([(a, b, s) for a, b, s, _ in results], clusters=[c for *_, c in results], anchor=anchor)
@@ -294,7 +294,7 @@ class Report:
     sections: dict[str, list[Row]] = field(default_factory=dict)
     layout: list[str] = field(default_factory=list)          # the sections shown by default, in order
     notes: list[str] = field(default_factory=list)           # note keys, in order
-    game: str = registry.DEFAULT
+    game: str = ""                                           # the game's id (set by build)
     meta: dict[str, Any] = field(default_factory=dict)       # game-specific keys for JSON and the notes
     extra: dict[str, registry.SeedTable] = field(default_factory=dict)   # the seeds' tables, built when asked
     games: list[Game] = field(default_factory=list)
@@ -320,7 +320,7 @@ def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple
     kept apart (``tcgtui.report.grouping``) and the report says what it grouped by; ``anchor``: a
     player every rating table fixes at 1000 (``ratings.FIRST``: the first by name), else the mean."""
     from tcgtui.report import extra, grouping
-    spec = spec or registry.get(registry.DEFAULT)
+    spec = spec or registry.get(games[0].game)             # no spec: the games' own (never empty then)
     context = context or extra.Context()
     varied: list[str] = []
     if by is not None:
@@ -335,14 +335,13 @@ def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple
     rr = round_robin_games(games) if spec.info.seats == 2 else []
     sections.update({"matrix": per_language(matrix, rr), "ratings": per_language(ratings, rr, anchor),
                      "ratings_by_role": per_language(ratings_by_role, rr)})
-    layout = list(spec.extras.get("report_layout") or [outcome, *own, "decisions", "llm", "errors"])
+    layout = list(spec.report.layout or [outcome, *own, "decisions", "llm", "errors"])
     layout += [name for name in ROUND_ROBIN if sections[name] and name not in layout]
     exact = {"scores": "scores_exact"} if spec.info.right_wrong else {}
-    note_keys = {**COMMON_NOTES, **exact, **dict(spec.extras.get("report_notes") or {})}
+    note_keys = {**COMMON_NOTES, **exact, **spec.report.notes}
     notes = list(dict.fromkeys(note_keys[name] for name in layout if name in note_keys))
     notes += ["every_seat"] if any(g.mirror for g in games) else []
-    meta_fn = spec.extras.get("report_meta")
-    meta = dict(meta_fn()) if meta_fn else {}
+    meta = dict(spec.report.meta()) if spec.report.meta else {}
     if by is not None:
         meta.update(grouped_by=", ".join(by), varied=", ".join(varied) or "–")
         notes.append("grouped")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from tcgtui.engine import registry
+from tcgtui.engine.core import CANCELLED
 from tcgtui.engine.decision_facts import DecisionFacts, masks
 from tcgtui.engine.registry import Figure, SeedTable
 from tcgtui.engine.stats import clopper_pearson, median
@@ -66,7 +67,7 @@ def time_vs_win(games: list[Any], context: Context) -> list[Row]:
                    ("agent", "opponent", "lang", "status"))
     results: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
     for g in games:
-        if g.result is not None and g.reason != "cancelled":
+        if g.result is not None and g.reason != CANCELLED:
             for n in g.groups():
                 cell = results[(n, g.opponent, g.lang)]
                 cell[0] += g.result == "win"

@@ -60,7 +60,7 @@ def write(spec: Any, games: list[Any], configs: dict[str | None, dict[str, Any]]
           upstream: Upstream | None) -> tuple[int, int]:
     """Write every finished game's files into ``out``; (games, files) written."""
     text = locales.load()
-    hook = spec.extras.get("seed_files")
+    hook = spec.report.seed_files
     if hook is None:
         raise UserError(text.t("cmd_report.errors.no_seed_format", game=spec.id))
     if upstream is None:

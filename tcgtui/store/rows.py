@@ -2,8 +2,8 @@
 
 ``game_row`` builds a finished (or errored) game, ``pending_row`` one that is
 saved move by move, and ``decision_rows`` its decisions.  What is game-specific
-comes from the game's registry spec: ``extras["move_kind"](game, move_text)``
-names a move's kind (the card game: the card's type), ``extras["result_code"](outcome)``
+comes from the game's registry spec (``spec.store``): ``move_kind(game, move_text)``
+names a move's kind (the card game: the card's type), ``result_code(outcome)``
 a result code; score games (``info.outcome == "score"``) store the measured
 player's score.
 """
@@ -76,7 +76,7 @@ def game_row(result: MatchResult, *, game: Game, agent: str, opponent: str, lang
 
 def move_kind(game: Game) -> Callable[[str], str | None]:
     spec = spec_of(game.name)
-    kind = None if spec is None else spec.extras.get("move_kind")
+    kind = None if spec is None else spec.store.move_kind
     if kind is None:
         return lambda text: None
     return lambda text: None if not text or text.startswith(INVALID) else kind(game, text)
@@ -101,7 +101,7 @@ def outcome_fields(result: MatchResult, game_id: str | None = None, agent_seat: 
         "score": None, "result": None, "seat_scores": ()}
     if outcome is not None and spec is not None:
         fields["score"] = _score(outcome, spec, agent_seat)
-        code = spec.extras.get("result_code")
+        code = spec.store.result_code
         fields["result"] = None if code is None else code(outcome)
         fields["seat_scores"] = tuple(_score(outcome, spec, s) for s in range(spec.info.seats))
     return fields

@@ -22,12 +22,14 @@ from textual.binding import Binding
 from textual.message import Message
 
 from tcgtui import locales
+from tcgtui.config import default_game
 from tcgtui.engine import registry
 from tcgtui.errors import UserError
 from tcgtui.match import MatchResult
 from tcgtui.opponents.base import Agent, OptionError
 from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
+from tcgtui.opponents.search import INTERIM_BUDGET_S
 from tcgtui.opponents.spec import parse_spec
 from tcgtui.tui.bidi_text import Direction
 from tcgtui.tui.deals import Deal, Note, PlainTable, Table
@@ -52,8 +54,10 @@ class StreamChunk(Message):
 @dataclass
 class Settings:
     seats: tuple[str, ...] = ()             # agent specs; "human" is the person at the keyboard
-    game_id: str = registry.DEFAULT
-    params: dict[str, Any] = field(default_factory=dict)   # the game's parameters (the card game: its pack)
+    game_id: str = field(default_factory=default_game)
+    params: dict[str, Any] = field(default_factory=dict)   # the game's parameters, files and packs loaded
+    game: Any = None                       # the game built from ``params`` by the command; None: the app builds it
+    given: dict[str, Any] = field(default_factory=dict)    # the parameters as the command line gave them
     lang: str = "en"
     rtl_mode: str = "app"
     seed: int = 0
@@ -71,11 +75,6 @@ class Settings:
     keep_rival: Callable[[MatchResult, str, str], None] | None = None
     replay: Any = None                     # a stored game to step through (tcgtui.replay.load.Replay), alone
     hub: Any = None                        # home's way into the store (tcgtui.commands.home.Hub); None: no store
-
-    @property
-    def pack(self) -> Any:
-        """The card game's pack (kept among its params)."""
-        return self.params.get("pack")
 
 
 class ArenaApp(App[None]):
@@ -103,11 +102,6 @@ class ArenaApp(App[None]):
         self.pending_warm_up: Callable[[], object] | None = None   # started once the first board is drawn
         self.compiling: Any = None                   # a compile_cache.ChildCompile while a new install compiles
         self.playing = False                         # a game (or its setup) started from home is on screen
-
-    @property
-    def pack(self) -> Any:
-        """The card game's pack (kept among the game's params)."""
-        return self.settings.params.get("pack")
 
     # --- language --------------------------------------------------------------------
 
@@ -170,8 +164,11 @@ class ArenaApp(App[None]):
             if dialog is not None:
                 self.push_screen(dialog, self._set_up)
                 return
-            self.settings.params = self.screen_class.prepare_params(self.settings.game_id, self.settings.params)
-            self.game = registry.get(self.settings.game_id).game(self.settings.params)
+            if self.settings.game is not None:        # built by the command, resources loaded there
+                self.game = self.settings.game
+            else:
+                self.settings.params = self.screen_class.prepare_params(self.settings.game_id, self.settings.params)
+                self.game = registry.get(self.settings.game_id).game(self.settings.params)
         except (LookupError, ValueError) as exc:
             self.refuse(UserError(str(exc)))
             return
@@ -187,7 +184,7 @@ class ArenaApp(App[None]):
             self.leave()
             return
         self.settings.params = {**self.settings.params, **params}
-        self.settings.setup = False
+        self.settings.setup, self.settings.game = False, None      # the game is built with the dialog's answer
         self.start()
 
     def _open_table(self, handle: str | None) -> None:
@@ -252,7 +249,8 @@ class ArenaApp(App[None]):
         if kind == "llm":
             options["on_stream"] = self._stream_hook()
         if kind in SEARCH_KINDS:
-            options["compiled"] = self.search_ready     # until then it searches on the interim path
+            options["compiled"] = self.search_ready     # until then it searches on the interim path,
+            options["interim_budget"] = INTERIM_BUDGET_S  # answering within its budget
         return make_agent(spec, **options)
 
     def on_unmount(self) -> None:
@@ -339,7 +337,7 @@ class ArenaApp(App[None]):
         saved = (deal is not None and deal.on_move is not None and board is not None
                  and not board.session.spectating and board.session.result is None
                  and (deal.kept is None or deal.kept() is not None))     # at move 0 nothing is stored yet
-        self.push_screen(QuitScreen(saved), after)
+        self.push_screen(QuitScreen(saved, home=self.settings.home and self.playing), after)
 
 
 TcgApp = ArenaApp

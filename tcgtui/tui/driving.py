@@ -22,6 +22,9 @@ async def settle(pilot: Pilot, app: TcgApp) -> None:
     for _ in range(2):
         await app.board.session.settled()
         await pilot.pause()
+        while app.board is not None and app.board.busy:
+            await pilot.pause(0.05)
+            await app.board.session.settled()
 
 
 async def play_moves(pilot: Pilot, app: TcgApp, keys: tuple[str, ...] = ("enter",),

@@ -14,9 +14,10 @@ import secrets
 from typing import Any
 
 from tcgtui import locales
+from tcgtui.config import default_game
 from tcgtui.engine import registry
 from tcgtui.context_check import check_contexts
-from tcgtui.arena import add_deck_arguments, add_protocol_arguments, game_spec, given_params, load_resources
+from tcgtui.arena import add_param_flags, game_spec, given_params, load_resources
 from tcgtui.llm_options import endpoint_options
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.registry import builder
@@ -24,24 +25,21 @@ from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_sp
 from tcgtui import rtl
 from tcgtui.errors import UserError
 from tcgtui.limits import check_seed
-from tcgtui.packs import DEFAULT_PACK, load_pack
 
 
 def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, prefix: str) -> None:
-    """--game, --param, --lang, --pack, --seed, --rtl, --pause; help texts under ``<prefix>.*``
-    (``cli.game``/``cli.param`` for the two every game shares)."""
-    p.add_argument("--game", default=registry.DEFAULT, metavar="ID", help=text.t("cli.game"))
+    """--game, --param, the games' parameter flags (arena.add_param_flags), --lang, --seed, --rtl, --pause;
+    help texts under ``<prefix>.*`` (``cli.game``/``cli.param`` for the two every game shares)."""
+    p.add_argument("--game", default=default_game(), metavar="ID", help=text.t("cli.game"))
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("cli.param"))
     p.add_argument("--lang", default=locales.DEFAULT, metavar="LANG", help=text.t(f"{prefix}.lang"))
-    p.add_argument("--pack", default=None, metavar="DIR", help=text.t(f"{prefix}.pack"))
-    add_deck_arguments(p, text)
-    add_protocol_arguments(p, text)
+    add_param_flags(p, text)
     p.add_argument("--seed", type=int, default=None, metavar="N", help=text.t(f"{prefix}.seed"))
     p.add_argument("--rtl", default=None, metavar="MODE", help=text.t(f"{prefix}.rtl"))
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS", help=text.t(f"{prefix}.pause"))
 
 
-def check_spec(flag: str, value: str, game_id: str = registry.DEFAULT) -> str:
+def check_spec(flag: str, value: str, game_id: str) -> str:
     """A player spec that parses, can play this game and whose kind this install can build."""
     game = game_spec(game_id)
     try:
@@ -65,13 +63,9 @@ def check_game(args: argparse.Namespace) -> str:
     return str(args.game)
 
 
-def game_params(args: argparse.Namespace) -> dict[str, Any]:
-    """--param NAME=VALUE (repeatable) and the shortcut flags (--pack, --position, --to-move), checked by the game."""
-    return given_params(args, registry.get(check_game(args)))
-
-
-def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str = "", pack: Any = None) -> Any:
-    """Settings from the flags; ``pack``, when the caller has loaded it already, instead of --pack."""
+def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str = "",
+                  loaded: dict[str, Any] | None = None) -> Any:
+    """Settings from the flags; ``loaded``: parameters the caller has loaded already (a resumed game's pack)."""
     from tcgtui.tui.app import Settings           # Textual loads only once a screen is wanted
     if args.lang not in locales.available():
         raise UserError(f"--lang: {args.lang!r} is not a language; expected one of {', '.join(locales.available())}")
@@ -79,15 +73,13 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
     if not 0 <= args.pause <= 60:
         raise UserError(f"--pause: {args.pause:g} is out of range; expected seconds from 0 to 60")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    game_id = check_game(args)
-    params = game_params(args)
-    if game_id == registry.DEFAULT:
-        params["pack"] = pack or load_pack(params.get("pack") or DEFAULT_PACK)
-    params = load_resources(registry.get(game_id), params)
+    spec = registry.get(check_game(args))
+    given = given_params(args, spec)              # parsed once; kept as given for --resume to load again
+    params = load_resources(spec, {**given, **(loaded or {})})       # loaded once
     try:
-        registry.get(game_id).make(params)       # a deck that does not fit the pack: one line, now
+        game = spec.make(params)                  # built once; a deck that does not fit the pack: one line, now
     except ValueError as exc:
-        raise UserError(f"--game {game_id}: {exc}") from None
+        raise UserError(f"--game {spec.id}: {exc}") from None
     options = endpoint_options(args)
     models = [s for s in seats if s.startswith("llm:")]
     if models:          # a model is seated, and its games stored, under its key (entry or model, and settings)
@@ -95,7 +87,7 @@ def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str 
         keys = player_keys(models, options)
         seats = tuple(keys.get(s, s) for s in seats)
         # a model's context too small for the game: one line, before the screen opens
-        asyncio.run(check_contexts(registry.get(game_id).make(params), seats, options, [args.lang], seed=seed))
-    return Settings(seats=seats, game_id=game_id, params=params, lang=args.lang,
+        asyncio.run(check_contexts(game, seats, options, [args.lang], seed=seed))
+    return Settings(seats=seats, game_id=spec.id, params=params, lang=args.lang,
                     rtl_mode=rtl.resolve_mode(args.rtl), seed=seed, handle=handle, pause=args.pause,
-                    agent_options=options)
+                    agent_options=options, game=game, given=given)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tcgtui.cli import main
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 
 
 def write_deck(path: Path, ids: list[str]) -> str:

@@ -16,7 +16,7 @@ from tcgtui.engine.tcg.decks import Deck, DeckError, build_deck, from_ids, whole
 from tcgtui.engine.tcg.fast import encode as E
 from tcgtui.engine.tcg.fast import kernel as R
 from tcgtui.engine.tcg.fast import layout as L
-from tcgtui.packs import resolve
+from tcgtui.games.tcg.packs import resolve
 from tests.opponents_support import SplitMix
 from tests.scenario import pack_from
 
@@ -205,7 +205,7 @@ def test_fresh_deck_games_have_the_same_outcomes_on_both_paths(copies_pack):
 
 
 def test_the_frontier_pack_uses_every_primitive_and_builds_decks():
-    from tcgtui.packs import load_pack
+    from tcgtui.games.tcg.packs import load_pack
     from tests.opponents_support import primitives, vocabulary
     frontier = load_pack("frontier")
     assert len(frontier.cards) >= 40 and {"en", "ar"} <= set(frontier.languages)

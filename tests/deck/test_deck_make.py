@@ -10,7 +10,7 @@ import pytest
 
 from tcgtui.cli import main
 from tcgtui.engine.deck.make import candidate, verdict
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.questions import load_set
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 
 from tcgtui.cli import main
-from tcgtui.opponents.llm.testserver import ChatServer, deck_policy
+from tcgtui.opponents.llm.testserver import ChatServer, game_policy
 
 
 def bench(db: Path, *extra: str) -> int:
@@ -18,7 +18,7 @@ def bench(db: Path, *extra: str) -> int:
 
 def test_a_model_answers_a_question_set_in_both_languages(tmp_path: Path, capsys) -> None:
     db = tmp_path / "t.sqlite3"
-    with ChatServer(policy=deck_policy(3, ("answer", "letter", "boxed", "none"))) as server:
+    with ChatServer(policy=game_policy("deck", 3, forms=("answer", "letter", "boxed", "none"))) as server:
         for lang, qset in (("en", "frontier-sample"), ("ar", "frontier-sample-ar")):
             assert bench(db, "--agent", "llm:fake-model", "--lang", lang, "--param", f"questions={qset}",
                          "--base-url", server.base_url, "--run", f"llm-{lang}") == 0
@@ -55,7 +55,7 @@ def test_the_oracle_finds_the_answer_of_a_clear_question() -> None:
     question with the widest margin that ``deck make`` measured."""
     from tcgtui.arena import load_resources
     from tcgtui.engine import registry
-    from tcgtui.engine.deck.oracle import answer
+    from tcgtui.engine.deck.players import answer
     spec = registry.get("deck")
     game = spec.make(load_resources(spec, spec.info.resolve()))
     q = max(game.qset.questions, key=lambda q: q.margin)

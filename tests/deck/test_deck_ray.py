@@ -15,7 +15,7 @@ from tcgtui.bench.cluster import LOCAL, RayExecutor  # noqa: E402
 from tcgtui.cli import main  # noqa: E402
 from tcgtui.engine.deck import make as M  # noqa: E402
 from tcgtui.engine.deck.simulate import run_task, tasks  # noqa: E402
-from tcgtui.packs import load_pack  # noqa: E402
+from tcgtui.games.tcg.packs import load_pack  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -85,7 +85,7 @@ async def test_a_persons_answer_is_stored_with_its_set_as_given_exported_and_rep
 
 @pytest.mark.parametrize("seat", ["1", "2"])
 async def test_a_resumed_card_game_keeps_its_seated_decks(db: Path, tmp_path: Path, seat: str) -> None:
-    from tcgtui.packs import load_pack
+    from tcgtui.games.tcg.packs import load_pack
     ids = [c.id for c in load_pack("frontier").cards]
     mine = write_deck(tmp_path / "mine.toml", ids[:10] * 2)
     theirs = write_deck(tmp_path / "theirs.toml", ids[20:30] * 2)

@@ -16,7 +16,7 @@ from tcgtui.engine import registry
 from tcgtui.engine.tcg import TcgGame
 from tcgtui.engine.tcg.describe import rules_sentences
 from tcgtui.engine.tcg.prompter import prompt_version
-from tcgtui.opponents.llm.testserver import ChatServer, hand_policy
+from tcgtui.opponents.llm.testserver import ChatServer, game_policy
 from tests.deck.test_deck_cli import write_deck
 from tests.deck.test_deck_lists import copies_pack, two_decks  # noqa: F401  (a fixture)
 from tests.scenario import rule
@@ -72,12 +72,12 @@ def test_default_games_keep_their_rules_and_prompt_version(community, lang):
 
 
 def test_a_model_in_a_deck_list_game_reads_the_deck_list_rules(tmp_path: Path) -> None:
-    from tcgtui.packs import load_pack
+    from tcgtui.games.tcg.packs import load_pack
     frontier = load_pack("frontier")
     ids = [c.id for c in frontier.cards]
     mine = write_deck(tmp_path / "mine.toml", ids[:10] * 2)
     theirs = write_deck(tmp_path / "theirs.toml", ids[20:30] * 2)
-    with ChatServer(policy=hand_policy(1)) as server:
+    with ChatServer(policy=game_policy("tcg", 1)) as server:
         assert main(["bench", "--agent", "llm:fake-model", "--vs", "random", "--games", "1", "--pack", "frontier",
                      "--deck", mine, "--opp-deck", theirs, "--db", str(tmp_path / "t.sqlite3"),
                      "--base-url", server.base_url, "--concurrency", "1"]) == 0

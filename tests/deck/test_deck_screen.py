@@ -141,8 +141,8 @@ async def test_keys_do_nothing_once_answered() -> None:
 
 
 async def test_watching_a_model_shows_its_reply_under_the_cards() -> None:
-    from tcgtui.opponents.llm.testserver import ChatServer, deck_policy
-    with ChatServer(policy=deck_policy(3)) as server:
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
+    with ChatServer(policy=game_policy("deck", 3)) as server:
         app = ArenaApp(Settings(("llm:fake-model",), game_id="deck", params={"index": 0}, seed=0, pause=0.5,
                                 agent_options={"base_url": server.base_url, "max_retries": 0, "api_key": "sk-test"}))
         async with app.run_test(size=(120, 40)) as pilot:

@@ -12,7 +12,7 @@ from tcgtui.engine import registry
 from tcgtui.engine.core import INVALID, Match
 from tcgtui.engine.duel import Answer, Proposal, Verdict
 from tcgtui.engine.duel.prompter import DuelPrompter, parse_answer_reply, parse_proposal_reply, solution_value
-from tcgtui.opponents.llm.testserver import ChatServer, Reply, duel_policy
+from tcgtui.opponents.llm.testserver import ChatServer, Reply, game_policy
 from tests.llm_support import llm_agent, play_match, run
 
 EVEN = "def mystery(x):\n    return x % 2 == 0\n"
@@ -95,7 +95,7 @@ def play_duel(server, lang, seed=3, rounds=10):
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_a_whole_duel_between_two_models_through_the_local_server(lang):
-    with ChatServer(policy=duel_policy(seed=11, wrong=0.3)) as server:
+    with ChatServer(policy=game_policy("duel", seed=11, wrong=0.3)) as server:
         match, played = play_duel(server, lang)
         prompts = [r.json["messages"][-1]["content"] for r in server.requests]
     state = match.state
@@ -113,7 +113,7 @@ def test_a_whole_duel_between_two_models_through_the_local_server(lang):
 def test_unusable_replies_are_asked_again_then_scored():
     bad = [Reply("I would rather not."), Reply("```python\ndef mystery(x): return True\n```\nno sample"),
            Reply("still nothing")]
-    with ChatServer(script=bad, policy=duel_policy(seed=2)) as server:
+    with ChatServer(script=bad, policy=game_policy("duel", seed=2)) as server:
         match, played = play_duel(server, "en", rounds=2)
         second = server.requests[1].json["messages"][-1]["content"]
     first = match.state.history[0]

@@ -53,8 +53,8 @@ def test_the_duel_has_its_screen() -> None:
 @pytest.mark.parametrize("opponent", ["puzzler", "llm:fake"])
 @pytest.mark.parametrize("lang", ["en", "ar"])
 async def test_a_person_proposes_and_solves_by_keys(lang: str, opponent: str) -> None:
-    from tcgtui.opponents.llm.testserver import ChatServer, duel_policy
-    with ChatServer(policy=duel_policy(seed=2)) as server:
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
+    with ChatServer(policy=game_policy("duel", seed=2)) as server:
         options = {"base_url": server.base_url, "max_retries": 0, "api_key": "sk-test"}
         await person_against(duel_app(lang, opponent, **(options if opponent.startswith("llm:") else {})), lang)
 
@@ -100,9 +100,9 @@ async def person_against(app: ArenaApp, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 async def test_watching_a_model_duel_streams_its_replies(lang: str) -> None:
-    from tcgtui.opponents.llm.testserver import ChatServer, duel_policy
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
     from tcgtui.tui.widgets.stream import StreamPanel
-    with ChatServer(policy=duel_policy(seed=4)) as server:
+    with ChatServer(policy=game_policy("duel", seed=4)) as server:
         options = {"base_url": server.base_url, "stream": True, "max_retries": 0, "api_key": "sk-test"}
         app = ArenaApp(Settings(("llm:fake", "puzzler"), game_id="duel", params={"rounds": 2, "check_timeout": 3},
                                 lang=lang, seed=5, pause=0.0, agent_options=options))
@@ -210,3 +210,27 @@ async def test_where_no_boundary_holds_the_precheck_says_so_on_the_screen(lang, 
 async def test_a_puzzle_that_errors_on_its_sample_is_said_to_error(lang) -> None:
     app, status = await precheck_status(lang, "def mystery(x): return 1 / 0", "1", "duel.ui.status.sample_errors")
     assert "ZeroDivisionError" in status.params["detail"] and not app.board.session.decisions
+
+
+@pytest.mark.parametrize("opening", [("f1",), ("escape", "question_mark")], ids=["f1", "esc-then-?"])
+@pytest.mark.parametrize("person", [0, 1], ids=["proposing", "solving"])
+async def test_the_editor_or_the_field_has_the_keys_again_after_the_rules(person: int, opening) -> None:
+    """Issue 26: after the rules closed, typing went nowhere (or to the read-only puzzle)."""
+    from textual.widgets import Input
+
+    from tcgtui.tui.screens.rules import RulesScreen
+    seats = (HUMAN, "puzzler") if person == 0 else ("puzzler", HUMAN)
+    app = ArenaApp(Settings(seats, game_id="duel", params={"rounds": 2}, lang="en", seed=3, pause=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press(*opening)
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause()
+        board = app.board
+        want = board.query_one("#code", TextArea) if person == 0 else board.query_one("#value", Input)
+        assert app.screen is board and board.focused is want
+        await pilot.press("7")
+        assert "7" in (want.text if person == 0 else want.value)

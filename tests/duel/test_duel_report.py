@@ -12,7 +12,7 @@ from tcgtui.engine import registry
 from tcgtui.engine.core import Match
 from tcgtui.engine.duel import Answer, Proposal, Verdict
 from tcgtui.engine.duel.analysis import rated, rounds_of, sections
-from tcgtui.opponents.llm.testserver import ChatServer, duel_policy
+from tcgtui.opponents.llm.testserver import ChatServer, game_policy
 from tcgtui.report.data import Game
 from tcgtui.report.ratings import ratings
 
@@ -71,7 +71,7 @@ def test_cluster_bootstrap_keeps_the_rounds_of_a_duel_together():
 
 def test_bench_round_robin_then_report(tmp_path, capsys):
     db = str(tmp_path / "duels.sqlite3")
-    with ChatServer(policy=duel_policy(seed=1, wrong=0.25)) as server:
+    with ChatServer(policy=game_policy("duel", seed=1, wrong=0.25)) as server:
         assert main(["bench", "--game", "duel", "--agent", "llm:alpha", "--agent", "llm:beta", "--agent",
                      "puzzler", "--round-robin", "--games", "2", "--param", "rounds=2", "--db", db,
                      "--base-url", server.base_url]) == 0

@@ -442,7 +442,8 @@ def test_a_duel_bench_against_a_hostile_model_leaks_nothing_and_stores_honest_ve
     check errors, nothing reaches a listener, the key is nowhere but in the request headers."""
     import json
     from tcgtui.cli import main
-    from tcgtui.opponents.llm.testserver import ChatServer, Reply, duel_solver_prompt
+    from tcgtui.engine.duel.fake_replies import solver_code
+    from tcgtui.opponents.llm.testserver import ChatServer, Reply, catalogs, prompt_of
     from tcgtui.store import Store
     key, netrc, secret = secrets_around
     where, anything = listeners
@@ -462,7 +463,7 @@ def test_a_duel_bench_against_a_hostile_model_leaks_nothing_and_stores_honest_ve
     asked = iter(puzzles)
 
     def hostile(request):
-        if duel_solver_prompt(request) is not None:
+        if solver_code(prompt_of(request), catalogs()) is not None:
             return Reply("SOLUTION: 1")
         return Reply(f"```python\n{next(asked)}```\nSOLUTION: 1")
     db = tmp_path / "h.sqlite3"

@@ -9,7 +9,7 @@ import pytest
 
 from tcgtui.cli import main
 from tcgtui.engine.eleusis.bench import parse_rules, plan
-from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+from tcgtui.opponents.llm.testserver import ChatServer, game_policy
 
 
 def test_all_rules_three_seeds_is_78_rounds_on_shared_deals():
@@ -44,7 +44,7 @@ def test_bench_plays_each_rule_on_the_same_deals(tmp_path, capsys):
 
 def test_an_llm_bench_in_the_code_format_through_the_test_server(tmp_path, capsys):
     db = tmp_path / "b.sqlite3"
-    with ChatServer(policy=eleusis_policy(3, rule="return card.color == 'red'", guess_from=2, confidence=8)) as server:
+    with ChatServer(policy=game_policy("eleusis", 3, rule="return card.color == 'red'", guess_from=2, confidence=8)) as server:
         assert main(["bench", "--game", "eleusis", "--agent", "llm:fake", "--base-url", server.base_url,
                      "--rules", "7", "--seeds", "2", "--db", str(db), "--guess-format", "code",
                      "--concurrency", "1"]) == 0

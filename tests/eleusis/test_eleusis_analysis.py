@@ -102,9 +102,9 @@ def test_the_reference_is_paired_within_the_group_the_report_gave_it():
     assert [(r["agent"], r["paired_rounds"], r["gap"]) for r in rows] == [("llm:x [protocol=seed]", 1, -6.0)]
 
 def test_report_plot_draws_calibration_and_guess_rate(tmp_path, capsys):
-    from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
     db, png = str(tmp_path / "r.sqlite3"), tmp_path / "calibration.png"
-    with ChatServer(policy=eleusis_policy(3, rule="return card.suit == 'H'", guess_from=3, confidence=8)) as server:
+    with ChatServer(policy=game_policy("eleusis", 3, rule="return card.suit == 'H'", guess_from=3, confidence=8)) as server:
         assert main(["bench", "--game", "eleusis", "--agent", "llm:fake", "--base-url", server.base_url,
                      "--rules", "7", "--seeds", "1", "--db", db, "--param", "guess_format=code"]) == 0
     capsys.readouterr()
@@ -114,10 +114,10 @@ def test_report_plot_draws_calibration_and_guess_rate(tmp_path, capsys):
 
 def test_the_report_parse_columns_are_the_paths_eleusis_reports(tmp_path, capsys):
     """Eleusis reads a reply's <ACTION> block: the llm section shows that path, not the card game's tags."""
-    from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
     db = str(tmp_path / "r.sqlite3")
     replies = ["no block here"]           # the first reply is unreadable: one "none" among the "action" paths
-    with ChatServer(script=replies, policy=eleusis_policy(3, rule="return card.suit == 'H'")) as server:
+    with ChatServer(script=replies, policy=game_policy("eleusis", 3, rule="return card.suit == 'H'")) as server:
         assert main(["bench", "--game", "eleusis", "--agent", "llm:fake", "--base-url", server.base_url,
                      "--rules", "7", "--seeds", "1", "--db", db, "--param", "guess_format=code"]) == 0
     capsys.readouterr()

@@ -157,3 +157,37 @@ def test_cli_rules_lists_the_library_with_its_code(capsys, lang):
     assert "return card.rank % 2 == 0" in out and "mainline[-1].rank" in out
     from tcgtui.engine.eleusis.library import library
     assert all(r.name_in(lang) in out for r in library())
+
+
+def test_verdicts_are_kept_for_the_rounds_own_move_and_the_oldest_go_first() -> None:
+    """The app judges a person's guess apart (tcgtui.tui.judging) and keeps the verdict for the round's
+    move; only the last KEEP verdicts stay."""
+    from tcgtui.engine.eleusis import judge as judging
+    truth = compile_rule("return card.rank % 2 == 0")
+    guesses = [compile_rule(f"return card.rank > {n}") for n in range(judging.KEEP + 2)]
+    line = (parse_card("2H"),)
+    first = judging.remembered(truth, guesses[0], line, "s:1")
+    assert not first.equivalent and judging.kept()[-1] == ((truth, guesses[0], line, "s:1"), first)
+    for guess in guesses[1:]:
+        judging.remembered(truth, guess, line, "s:1")
+    keys = [key for key, _ in judging.kept()]
+    assert len(keys) == judging.KEEP and (truth, guesses[0], line, "s:1") not in keys
+    assert keys[-1] == (truth, guesses[-1], line, "s:1")
+
+
+def test_a_judging_child_that_fails_keeps_nothing(monkeypatch) -> None:
+    """No usable child (here: an interpreter that exits 1): nothing kept, the round's move judges as before."""
+    import sys
+
+    from tcgtui.engine import registry
+    from tcgtui.engine.core import Match
+    from tcgtui.engine.eleusis import judge as judging
+    from tcgtui.engine.eleusis.moves import Play
+    from tcgtui.tui.judging import judge_apart
+    match = Match(registry.get("eleusis").game({"rule": 0}), 3)
+    card = parse_card(match.state.legal_moves()[0])
+    before = judging.kept()
+    monkeypatch.setattr(sys, "executable", "/bin/false")
+    judge_apart(match.state.clone(), Play(card, guess=True, rule="return card.rank > 5",
+                                         code="return card.rank > 5").text())
+    assert judging.kept() == before

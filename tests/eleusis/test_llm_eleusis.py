@@ -8,8 +8,11 @@ from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.opponents.base import OptionError, SeatContext
-from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+from tcgtui.opponents.llm.testserver import ChatServer, Reply, game_policy
+from tcgtui.upstream import load
 from tests.eleusis.helpers import state
+from tests.eleusis.test_seed_prompt import checkout as seed_checkout
+from tests.eleusis.test_seed_prompt import reply as seed_reply
 from tests.llm_support import llm_agent, play_match, run
 
 RED_CODE = "return card.color == 'red'"
@@ -30,7 +33,7 @@ def play(server, guess_format, lang="en", rule=7, seed=3, **options):
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_code_format_a_right_guess_ends_the_round(lang):
-    with ChatServer(policy=eleusis_policy(1, rule=RED_CODE, guess_from=3, confidence=8)) as server:
+    with ChatServer(policy=game_policy("eleusis", 1, rule=RED_CODE, guess_from=3, confidence=8)) as server:
         match, decisions = play(server, "code", lang)
     s = match.state
     assert s.outcome.reason == "solved" and s.score == 31 - 3
@@ -47,7 +50,7 @@ def test_code_format_a_right_guess_ends_the_round(lang):
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_text_format_translated_by_the_judge_and_cached(lang):
     words = RED_WORDS[lang]
-    policy = eleusis_policy(2, rule=words, guess_from=4, confidence=6, translations={words: RED_CODE})
+    policy = game_policy("eleusis", 2, rule=words, guess_from=4, confidence=6, translations={words: RED_CODE})
     with ChatServer(policy=policy) as server:
         match, decisions = play(server, "text", lang, judge="llm:translator")
     assert match.state.outcome.reason == "solved" and match.state.score == 31 - 4
@@ -60,7 +63,7 @@ def test_text_format_translated_by_the_judge_and_cached(lang):
 
 
 def test_a_wrong_translation_is_a_wrong_guess():
-    policy = eleusis_policy(4, rule="Only hearts.", guess_from=1, confidence=9,
+    policy = game_policy("eleusis", 4, rule="Only hearts.", guess_from=1, confidence=9,
                             translations={"Only hearts.": "return card.suit == 'H'"})
     with ChatServer(policy=policy) as server:
         match, decisions = play(server, "text", judge="llm:translator-2")
@@ -70,16 +73,16 @@ def test_a_wrong_translation_is_a_wrong_guess():
 
 def test_free_text_without_a_translator_refuses_to_start():
     game = registry.get("eleusis").game({"guess_format": "text"})
-    with ChatServer(policy=eleusis_policy()) as server:
+    with ChatServer(policy=game_policy("eleusis")) as server:
         agent = llm_agent(server)
         with pytest.raises(OptionError, match="--judge llm:MODEL"):
-            agent.start(SeatContext(0, 0, None, "en", game))
+            agent.start(SeatContext(0, 0, "en", game))
         run(agent.aclose())
 
 
 def test_a_malformed_action_is_re_prompted_then_a_random_card():
     replies = ["no block here", "<ACTION>{not json}</ACTION>", '<ACTION>{"card": "ZZ", "tentative_rule": "x"}</ACTION>']
-    with ChatServer(script=replies * 2, policy=eleusis_policy(5, rule=RED_CODE)) as server:
+    with ChatServer(script=replies * 2, policy=game_policy("eleusis", 5, rule=RED_CODE)) as server:
         match, decisions = play(server, "code", invalid_retries=2)
     first = decisions[0][1]
     assert first.info["invalid"] == 3 and first.info["fallback"] == "random"
@@ -124,11 +127,21 @@ def test_the_last_action_block_is_read_and_symbols_or_letters_name_the_card():
 
 
 @pytest.mark.parametrize("options, temperature", [({}, 0.7), ({"judge_temperature": 0.2}, 0.2)])
-def test_under_the_seeds_protocol_the_judge_runs_at_its_temperature(options, temperature):
+def test_under_the_seeds_protocol_the_judge_runs_at_its_temperature(options, temperature, tmp_path):
     """The seed's translating model runs at 0.7 (its config); --judge-temperature sets it either way."""
     words = RED_WORDS["en"]
-    policy = eleusis_policy(2, rule=words, guess_from=4, confidence=6, translations={words: RED_CODE})
-    game = registry.get("eleusis").game({"rule": 7, "guess_format": "text", "protocol": "seed", "seed_deal": 4242})
+    translator = game_policy("eleusis", 2, rule=words, translations={words: RED_CODE})
+    turns = [0]
+
+    def policy(request):            # the scientist reads the fixture checkout's prompt (test_seed_prompt.py)
+        prompt = request["messages"][-1]["content"]
+        hand = next((line[2:].split(" / ") for line in prompt.splitlines() if line.startswith("H ")), None)
+        if hand is None:
+            return translator(request)
+        turns[0] += 1
+        return Reply(seed_reply(hand[0], words, turns[0] >= 4, "", 6))
+    game = registry.get("eleusis").game({"rule": 7, "guess_format": "text", "protocol": "seed",
+                                         "upstream": load("--upstream", str(seed_checkout(tmp_path)))})
 
     async def go():
         agent = llm_agent(server, judge=f"llm:translator-seed-{temperature}", **options)

@@ -10,7 +10,7 @@ from tcgtui.engine.eleusis.cards import parse_card
 from tcgtui.engine.eleusis.hypotheses import space
 from tcgtui.engine.eleusis.library import library
 from tcgtui.engine.eleusis.moves import parse_play
-from tcgtui.engine.eleusis.scientist import THRESHOLD, decide, groups, survivors
+from tcgtui.engine.eleusis.players import THRESHOLD, decide, groups, survivors
 from tcgtui.match import run_match
 from tcgtui.opponents.registry import make_agent
 from tests.eleusis.helpers import game, state

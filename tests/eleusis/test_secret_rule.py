@@ -9,7 +9,7 @@ import pytest
 
 from tcgtui.engine import registry
 from tcgtui.engine.core import Match
-from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+from tcgtui.opponents.llm.testserver import ChatServer, game_policy
 from tcgtui.opponents.registry import make_agent
 from tests.llm_support import llm_agent, play_match, run
 
@@ -44,7 +44,7 @@ def test_the_llm_agent_never_sees_the_rule(lang: str) -> None:
             return agent, match
         finally:
             await agent.aclose()
-    with ChatServer(policy=eleusis_policy(2, rule="return True")) as server:
+    with ChatServer(policy=game_policy("eleusis", 2, rule="return True")) as server:
         agent, match = run(go())
         sent = json.dumps([r.json for r in server.requests], ensure_ascii=False)
     assert len(match.state.plays) >= 1 and server.requests

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tcgtui.engine import registry
-from tcgtui.engine.grid import PositionError, format_position
+from tcgtui.engine.grid import GridGame, PositionError, format_position, parse_position
 from tests.grid.helpers import game
 
 
 def parse(gid, text, to_move=""):
-    return registry.get(gid).extras["parse_position"](text, to_move)
+    return parse_position(text, GridGame(gid).config, to_move)
 
 
 def test_good_positions_and_inferred_side():

@@ -93,7 +93,7 @@ def test_a_full_board_without_a_line_is_a_draw():
     ev = s.apply("3,3")
     assert s.outcome.winner is None and s.outcome.reason == "full"
     assert ev[-1].data["result"] == "draw"
-    assert registry.get("tictactoe").extras["result_code"](s.outcome) == "draw"
+    assert registry.get("tictactoe").store.result_code(s.outcome) == "draw"
 
 
 @rule("grid.rules.invalid")
@@ -131,7 +131,7 @@ def test_disqualified_at_exactly_limit_plus_one():
     s.apply("1")
     s.apply_invalid("out_of_bounds", "9")
     s.apply_invalid("out_of_bounds", "9")
-    assert s.outcome.winner == 0 and registry.get("connect4").extras["result_code"](s.outcome) == "disqualified2nd"
+    assert s.outcome.winner == 0 and registry.get("connect4").store.result_code(s.outcome) == "disqualified2nd"
 
 
 @rule("grid.rules.cap")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.tui.app import HUMAN, Settings, TcgApp
 from tcgtui.tui.driving import play_moves, screen_text, settle
 

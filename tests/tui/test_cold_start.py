@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import asyncio, sys
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.tui.app import HUMAN, Settings, TcgApp
 
 async def main():
@@ -75,6 +75,8 @@ async def main():
         print("compiling", app.compiling is not None and app.compiling.process.poll() is None)
         print("interim", answer.info.get("interim"))
         print("playouts", answer.info.get("playouts"))
+        print("budget", answer.info.get("budget_s"), answer.info.get("budget_cut"), answer.info.get("done"),
+              answer.info.get("asked"), len(answer.info.get("scores", ())))
 
 asyncio.run(main())
 """
@@ -82,11 +84,15 @@ asyncio.run(main())
 
 def test_an_empty_cache_does_not_hold_the_first_answer(tmp_path: Path) -> None:
     """The person's first move is answered while the compile still runs (the card game's takes
-    20 s and more), by the same player on the interim path (issue 26 item 4; the time is
-    tcgtui perf's: --only first_answer)."""
+    20 s and more), by the same player on the interim path within the TUI's time budget, which
+    the decision records (issue 26 item 4; the time is tcgtui perf's: --only first_answer)."""
+    from tcgtui.opponents.search import INTERIM_BUDGET_S
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "empty-cache")}
     done = subprocess.run([sys.executable, "-c", ANSWER, "tcg", "mc:100"], cwd=ROOT, env=env, check=True,
                           capture_output=True, text=True, timeout=300)
     out = dict(line.split(" ", 1) for line in done.stdout.splitlines())
     assert out["compiling"] == "True" and out["interim"] == "True", out
-    assert int(out["playouts"]) % 100 == 0 and int(out["playouts"]) >= 200, out   # K = 100 per legal move
+    seconds, cut, done, asked, moves = out["budget"].split()
+    assert float(seconds) == INTERIM_BUDGET_S and asked == "100" and int(moves) >= 2, out
+    assert 1 <= int(done) <= 100 and (cut == "True") == (int(done) < 100), out
+    assert int(out["playouts"]) == int(done) * int(moves), out        # as many playouts of every move

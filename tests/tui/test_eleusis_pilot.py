@@ -11,6 +11,7 @@ from textual.widgets import TextArea
 from tcgtui import config
 from tcgtui.cli import main
 from tcgtui.engine.core import GameRecord, replay
+from tcgtui.engine.eleusis.cards import parse_card
 from tcgtui.live import human_spec
 from tcgtui.match import FINISHED
 from tcgtui.store import IN_PROGRESS, Store
@@ -204,9 +205,9 @@ async def test_the_home_screen_opens_eleusis_alone() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 async def test_with_a_judge_a_person_guesses_in_words_through_the_real_test_server(lang: str) -> None:
-    from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
     words = {"en": "even ranks only", "ar": "الرتب الزوجية فقط"}[lang]
-    with ChatServer(policy=eleusis_policy(translations={words: EVEN})) as server:
+    with ChatServer(policy=game_policy("eleusis", translations={words: EVEN})) as server:
         app = ArenaApp(Settings((HUMAN,), game_id="eleusis", params={"rule": 0}, lang=lang, seed=3, pause=0.0,
                                 agent_options={"judge": "llm:translator", "base_url": server.base_url}))
         async with app.run_test(size=(120, 40)) as pilot:
@@ -307,8 +308,8 @@ async def test_race_the_scientist_plays_the_same_deal_out_of_sight_until_both_ro
 
 
 async def test_race_against_a_model_through_the_real_test_server(db: Path) -> None:
-    from tcgtui.opponents.llm.testserver import ChatServer, eleusis_policy
-    policy = eleusis_policy(3, rule="return card.color == 'red'", guess_from=2, confidence=8)
+    from tcgtui.opponents.llm.testserver import ChatServer, game_policy
+    policy = game_policy("eleusis", 3, rule="return card.color == 'red'", guess_from=2, confidence=8)
     with ChatServer(policy=policy) as server, Store(db) as store:
         app = app_for(store, "--game", "eleusis", "--param", "rule=7", "--param", "guess_format=code",
                       "--race", "llm:fake", "--base-url", server.base_url, "--name", "ada", "--seed", "3")
@@ -327,3 +328,48 @@ async def test_race_against_a_model_through_the_real_test_server(db: Path) -> No
             assert "llm:fake scored 29 on the same deal" in screen_text(app)
             assert not any("stream" in w.id for w in board.query("*") if w.id)   # its reasoning never shows
         assert {g.agent for g in store.games()} == {"human:ada", "llm:fake"}
+
+
+ALTERNATE = "if not mainline:\n    return True\nreturn card.is_face != mainline[-1].is_face"   # rule 13
+
+
+async def test_a_guess_is_judged_apart_and_keys_are_answered_meanwhile() -> None:
+    """Rule 13 reads the mainline: the judge's full simulation takes seconds.  It runs in a child process
+    (tcgtui.tui.judging) while the screen says the judge is at work and the arrows still move the
+    cursor; the round's move then takes the kept verdict (issue 26: the judge ran on the UI loop)."""
+    from tcgtui.engine.eleusis import judge
+    from tcgtui.tui.widgets.bars import TopBar
+    app = eleusis_app(rule=13)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        await pilot.press("g")
+        await pilot.pause()
+        app.screen.query_one("#rule", TextArea).text = ALTERNATE
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert board.busy and not board.session.decisions
+        assert "The judge is thinking" in screen_text(app)
+        assert board.query_one(TopBar).state.thinking == "The judge"
+        before = board.cursor
+        await pilot.press("right")               # answered while the judge works
+        assert board.busy and board.cursor == (before + 1) % len(board.obs.hand)
+        await pilot.press("1")                   # refused: the move is with the judge
+        assert board.busy and not board.session.decisions
+        await settle(pilot, app)
+        assert not board.busy and len(board.session.decisions) == 1
+        assert board.session.result is not None and board.session.result.outcome.reason == "solved"
+        assert any(key[1].source == ALTERNATE for key, _ in judge.kept())
+
+
+def test_rules_and_their_errors_survive_a_pickle() -> None:
+    """The judging process gets a copy of the round and sends verdicts back: both pickle whole."""
+    import pickle
+
+    from tcgtui.engine.eleusis.rulelang import RuleError, compile_rule
+    rule = compile_rule(ALTERNATE)
+    again = pickle.loads(pickle.dumps(rule))
+    assert again == rule and again.uses_mainline and again.accepts(parse_card("KH"), [parse_card("2C")])
+    error = pickle.loads(pickle.dumps(RuleError("budget", "verdict", 3)))
+    assert (error.kind, error.detail, error.line) == ("budget", "verdict", 3)

@@ -14,7 +14,7 @@ import pytest
 from textual.screen import Screen
 
 from tcgtui.tui.session import GameSession
-from tcgtui.tui.widgets.cards import CardFace
+from tcgtui.tui.games.tcg.cards import CardFace
 from tcgtui.tui.widgets.log import BattleLog
 from tests.tui.helpers import make_app, play_moves, screen_text, settle
 
@@ -193,7 +193,7 @@ async def test_the_log_checks_its_width_once_per_paint(monkeypatch: pytest.Monke
 async def test_no_frame_paints_a_whole_move(monkeypatch: pytest.MonkeyPatch) -> None:
     """After a move the log (with the top bar), the board and the hand each wait for a frame
     of their own: one frame painting all of them was most of the longest gap between frames."""
-    from tcgtui.tui.widgets.cards import CardRow
+    from tcgtui.tui.games.tcg.cards import CardRow
     done: list[str] = []
     add, show, wait = BattleLog.add, CardRow.show, Screen.wait_for_refresh
 

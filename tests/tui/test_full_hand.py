@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tcgtui.tui.widgets.cards import CardFace
+from tcgtui.tui.games.tcg.cards import CardFace
 from tests.tui.helpers import make_app, screen_text, settle
 
 pytestmark = pytest.mark.anyio

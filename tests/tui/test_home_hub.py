@@ -210,3 +210,63 @@ def test_home_offers_no_seed_protocols_own_opponents() -> None:
     offered = opponents_for("tcg")
     assert not any(s.startswith(("rollout:", "mcts-seed:")) for s in offered)
     assert offered[:3] == ["mc:100", "mc:1000", "mcts:1000"] and "campaign" in offered
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_leaving_a_game_started_from_home_says_it_waits_at_home(tmp_path, lang: str) -> None:
+    """The quit question names where the game is continued: home's list, not a command (issue 26)."""
+    from tcgtui import locales
+    from tests.tui.helpers import screen_text
+    app, store = hub_app(tmp_path, lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "games", "tictactoe")
+        await choose(pilot, app, "opponents", "random")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen) and app.screen.home
+        text = screen_text(app)
+        assert "--resume" not in text
+        if lang == "en":
+            assert "Your games" in text
+        assert app.screen.query("Question")[1].key == "ui.quit.saved_home"
+        assert locales.load(lang).t("ui.quit.saved_home")
+        await pilot.press("y")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("q")
+    store.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)], ids=["80x24", "200x50"])
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_a_first_visit_shows_a_guide_not_an_empty_box(tmp_path, lang: str, size) -> None:
+    """Issue 26: "Your games" was an empty half-screen on a fresh install.  With nothing stored it says
+    how home works and what each game is; on a tall terminal the whole stands centred."""
+    from tcgtui import locales
+    app, store = hub_app(tmp_path, lang)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(20):
+            await pilot.pause(0.05)
+            if app.screen.query_one("#stored", GameList).read:
+                break
+        await pilot.pause()
+        home = app.screen
+        stored = home.query_one("#stored", GameList)
+        assert stored.read and not stored.games
+        assert home.has_class("no-games") == (size[1] >= 36)
+        guide = stored.guide()
+        assert guide[0].text == locales.load(lang).t("hub.no_games") and len(guide) == 2 + len(home.games)
+        box = home.query_one("#stored-box")
+        if size[1] >= 36:       # all of it shows, and no more than it needs
+            assert box.region.height == stored.get_content_height(None, None, stored.size.width) + 2
+            body = home.query_one("#home-body").region
+            assert abs(body.y - 1 - (size[1] - 2 - body.height) // 2) <= 1
+        else:                   # the guide takes the rest and scrolls
+            assert box.region.bottom == size[1] - 1
+        await pilot.press("q")
+    store.close()

@@ -1,4 +1,5 @@
-"""Pictures of the home screen and the replay viewer at 80×24 and 120×40, in English and Arabic.
+"""Pictures of the home screen and the replay viewer at 80×24 and 120×40 (home also at 200×50: a first
+visit stands centred, no empty half-screen), in English and Arabic.
 
 Home without a store (nothing to list: the pictures do not depend on the clock); the replay on a
 tic-tac-toe game built here with a fixed id, a model's decision with a refused attempt and its
@@ -40,7 +41,7 @@ def stored_game():  # type: ignore[no-untyped-def]
     return replay
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", [*SIZES, (200, 50)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGS)
 def test_home(snap_compare, lang: str, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     app = ArenaApp(Settings(home=True, lang=lang, seed=7, pause=0.0, seats=(HUMAN, "mc:100")))

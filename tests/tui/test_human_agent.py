@@ -19,7 +19,7 @@ async def test_decide_waits_for_a_legal_choice(community) -> None:  # type: igno
     asked = []
     human = HumanAgent("ada", on_turn=lambda obs, events: asked.append(obs.legal_moves))
     state = TcgGame(community).new_state(1)
-    human.start(SeatContext(0, 1, community))
+    human.start(SeatContext(0, 1, game=TcgGame(community)))
     obs = state.observation(0)
     task = asyncio.create_task(human.decide(obs, []))
     await asyncio.sleep(0)

@@ -18,7 +18,7 @@ def options(url: str) -> dict[str, object]:
 
 
 async def test_whole_game_by_keys_against_a_model_that_streams() -> None:
-    with testserver.ChatServer(policy=testserver.hand_policy(1, think=True)) as server:
+    with testserver.ChatServer(policy=testserver.game_policy("tcg", 1, think=True)) as server:
         app = make_app(("human", "llm:fake"), seed=3, **options(server.base_url))
         async with app.run_test(size=(120, 40)) as pilot:
             moves = await play_moves(pilot, app)
@@ -32,7 +32,7 @@ async def test_whole_game_by_keys_against_a_model_that_streams() -> None:
 
 
 async def test_watching_a_model_shows_its_reasoning_in_arabic_too() -> None:
-    with testserver.ChatServer(policy=testserver.hand_policy(2, think=True)) as server:
+    with testserver.ChatServer(policy=testserver.game_policy("tcg", 2, think=True)) as server:
         app = make_app(("llm:fake", "random"), lang="ar", seed=4, **options(server.base_url))
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot, app)
@@ -55,7 +55,7 @@ async def test_an_endpoint_that_is_down_ends_the_game_as_errored_not_lost() -> N
 
 async def test_a_first_request_is_not_announced_as_a_new_attempt() -> None:
     """Every decision began with a yellow "New attempt: 1", which reads like a retry (issue 12 §4)."""
-    with testserver.ChatServer(policy=testserver.hand_policy(1)) as server:
+    with testserver.ChatServer(policy=testserver.game_policy("tcg", 1)) as server:
         app = make_app(("llm:fake", "random"), seed=3, **options(server.base_url))
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot, app)

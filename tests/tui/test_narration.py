@@ -10,7 +10,7 @@ import pytest
 from tcgtui import locales
 from tcgtui.engine.core import Match
 from tcgtui.engine.tcg import TcgGame
-from tcgtui.tui.narration import SPECTATOR, narrate
+from tcgtui.tui.games.tcg.narration import SPECTATOR, narrate
 
 HARAKAT = re.compile("[\u064B-\u0652]")
 
@@ -63,7 +63,7 @@ def test_hidden_cards_are_never_named(matches, community) -> None:  # type: igno
 
 def test_the_log_reads_like_the_prompts_from_the_readers_seat(community) -> None:  # type: ignore[no-untyped-def]
     from tcgtui.engine.core import Event
-    from tcgtui.engine.tcg.narrate import Narrator
+    from tcgtui.engine.tcg.narrator import Narrator
     en = locales.load("en")
     attack = Event("attack", 0, {"card": "swift_scout", "power": 2})
     mine, theirs = narrate(attack, 0, en, community), narrate(attack, 1, en, community)

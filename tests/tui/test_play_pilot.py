@@ -12,8 +12,8 @@ from tcgtui.tui.app import HUMAN
 from tcgtui.tui.screens.board import BoardScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
-from tcgtui.tui.widgets.cards import CardFace
-from tcgtui.tui.widgets.detail import DetailPane
+from tcgtui.tui.games.tcg.cards import CardFace
+from tcgtui.tui.games.tcg.detail import DetailPane
 from tests.tui.helpers import make_app, play_moves, screen_text, settle
 
 pytestmark = pytest.mark.anyio
@@ -26,7 +26,7 @@ def check_finished(app) -> None:  # type: ignore[no-untyped-def]
     assert result is not None and result.status == FINISHED
     assert isinstance(app.screen, GameOverScreen)
     # The record the person made by pressing keys replays to the same end.
-    again = replay(TcgGame(app.pack), GameRecord.from_json(result.record.to_json()))
+    again = replay(TcgGame(app.settings.params["pack"]), GameRecord.from_json(result.record.to_json()))
     assert again.state.outcome == result.outcome
     assert app.results == [result]
 

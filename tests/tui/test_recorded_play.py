@@ -15,15 +15,16 @@ from textual.widgets import Input
 from tcgtui.engine.tcg import TcgGame
 from tcgtui.opponents.registry import make_agent
 from tcgtui import config
-from tcgtui.campaign import LADDER
+from tcgtui.games.tcg.campaign import LADDER
 from tcgtui.cli import build_parser, main
 from tcgtui.commands import play as play_command
 from tcgtui.commands import watch as watch_command
 from tcgtui.live import human_spec
 from tcgtui.match import run_match
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.store import ABANDONED, FINISHED, IN_PROGRESS, Store
-from tcgtui.tables import WATCH_RUN, CampaignTable
+from tcgtui.games.tcg.campaign import CampaignTable
+from tcgtui.tables import WATCH_RUN
 from tcgtui.tui.app import HUMAN, TcgApp
 from tcgtui.tui.screens.board import BoardScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen

@@ -124,7 +124,24 @@ def test_a_game_under_way_is_not_replayed(tmp_path, capsys) -> None:
                           agent_seat=0, run_id=None, started_at="2026-01-01T00:00:00")
         store.start_game(row)
     assert main(["replay", row.id[:8], "--db", str(db)]) == 2
-    assert "still under way" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "still under way" in said and "from home" in said and "bench" not in said
+
+
+def test_a_run_game_under_way_points_to_the_run_not_to_home(tmp_path, capsys) -> None:
+    """A bench run's game is finished by running the run's command again, not from home (issue 26)."""
+    from tcgtui.engine import registry
+    from tcgtui.store.rows import pending_row
+    game = registry.get("tictactoe").game({})
+    db = tmp_path / "g.sqlite3"
+    with Store(db, create=True) as store:
+        run = store.create_run("night-run", {})
+        row = pending_row(game, seed=1, agent="random", opponent="mc:100", lang="en", game_index=0,
+                          agent_seat=0, run_id=run.id, started_at="2026-01-01T00:00:00")
+        store.start_game(row)
+    assert main(["replay", row.id[:8], "--db", str(db)]) == 2
+    said = capsys.readouterr().err
+    assert "night-run" in said and "tcgtui bench" in said and "--resume" not in said
 
 
 def test_card_game_lethal_marks_hold_in_the_engine(tmp_path) -> None:

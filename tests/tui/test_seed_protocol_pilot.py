@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tcgtui.match import FINISHED
-from tcgtui.packs import load_pack
+from tcgtui.games.tcg.packs import load_pack
 from tcgtui.tui.app import Settings, TcgApp
 from tests.tui.helpers import screen_text, settle
 

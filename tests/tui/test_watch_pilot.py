@@ -10,7 +10,7 @@ from tcgtui.opponents.registry import BUILDERS
 from tcgtui.match import FINISHED
 from tcgtui.tui.screens.dialogs import GameOverScreen
 from tcgtui.tui.session import PAUSE_STEPS
-from tcgtui.tui.widgets.player import HiddenCards
+from tcgtui.tui.games.tcg.player import HiddenCards
 from tcgtui.tui.widgets.stream import StreamPanel
 from tests.tui.helpers import make_app, screen_text, settle
 

@@ -1,15 +1,18 @@
-"""Each game's screen, one module per game (or family of games), found by walking this package.
+"""Each game's screen, one module or package per game (or family of games), found by walking this package.
 
-A module here defines a ``GameScreen`` subclass and registers it under the ids
-of the games it shows::
+A module here (or a package whose ``__init__`` imports its screen, as ``tcg/``
+does) defines a ``GameScreen`` subclass and registers it under the ids of the
+games it shows::
 
     @register("tictactoe", "connect4", "gomoku")
     class GridScreen(GameScreen): ...
 
 Nothing else names the modules: ``screen_for(game_id)`` imports the module of
-that name, then the one of the game's family (``GameInfo.family``), then, if
-neither registered the id, every module of the package, and only when asked.
-A module brings its own ``.tcss`` (``CSS_PATH`` on its screen class).
+that name, then the one of the game's family (``GameInfo.family``), then a
+plug-in game's ``<package>.screen`` (``registry.origin``), then, if none
+registered the id, every module of the package, and only when asked.
+A module brings its own ``.tcss`` (``CSS_PATH`` on its screen class); a package keeps its
+``.tcss`` and the widgets only its game draws inside it.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ def register(*game_ids: str) -> Callable[[S], S]:
 
 
 def _modules() -> list[str]:
-    return [m.name for m in pkgutil.iter_modules(__path__) if not m.ispkg and m.name != "base"]
+    return [m.name for m in pkgutil.iter_modules(__path__) if m.name != "base"]
 
 
 def _try(name: str) -> None:
@@ -55,13 +58,16 @@ def screen_for(game_id: str) -> type[GameScreen]:
         return _SCREENS[game_id]
     _try(game_id)
     if game_id not in _SCREENS:
+        from tcgtui.engine import registry
         try:
-            from tcgtui.engine import registry
             family = registry.get(game_id).info.family
         except LookupError:
             family = ""
         if family:
             _try(family)
+        package = registry.origin(game_id)
+        if package is not None and game_id not in _SCREENS:     # a plug-in's screen: its module ``screen``
+            importlib.import_module(f"{package}.screen")
     if game_id not in _SCREENS:
         for name in _modules():
             importlib.import_module(f"{__name__}.{name}")

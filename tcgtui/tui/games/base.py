@@ -22,7 +22,6 @@ from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction
 from tcgtui.tui.keys import keys
-from tcgtui.tui.narration import SPECTATOR
 from tcgtui.tui import memory
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.session import GameSession
@@ -31,6 +30,7 @@ from tcgtui.tui.widgets.bars import TopBar
 from tcgtui.tui.widgets.log import BattleLog
 from tcgtui.tui.widgets.stream import StreamPanel
 
+SPECTATOR = -1                         # the viewer who sees every seat (a watched game)
 WATCH_ONLY = {"pause", "step", "speed"}   # actions of a spectator, not of a player
 SEARCH_KINDS = ("mc", "mcts")          # players that search with the game's compiled code
 TITLE_WIDTH = 40                       # a pane not laid out yet: cut its title here
@@ -70,6 +70,7 @@ class GameScreen(LocalizedScreen[None]):
         self.streams = streams
         self.note = note
         self.failure: BaseException | None = None
+        self.busy = False       # the screen's own work on the person's move is under way (a guess judged)
         self.pane_titles = dict(self.PANE_TITLES)
         session.view = self
 

@@ -35,8 +35,7 @@ from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Line, Piece
 from tcgtui.tui.games import register
-from tcgtui.tui.games.base import BoardPanel, GameScreen
-from tcgtui.tui.narration import SPECTATOR
+from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.widgets.log import BattleLog
@@ -163,6 +162,17 @@ class DuelScreen(GameScreen):
                 self._set_editor(e.data["code"], read_only=True, title="duel.ui.code.proposed")
                 return
 
+    def focus_field(self) -> None:
+        """The keys to where the person writes now: the editor to propose, the answer field to solve."""
+        o = self.session.observation(self.session.viewer)
+        (self.query_one("#code", TextArea) if o.phase == "propose" else self.query_one("#value", Input)).focus()
+
+    def on_screen_resume(self) -> None:
+        """Back from the rules (or any dialog) during the person's turn: the editor or the field has the
+        keys again, even when Esc had freed them to open the rules (issue 26)."""
+        if self.choosing() and not self.checking:
+            self.call_after_refresh(self.focus_field)
+
     def ask_human(self, seat: int) -> None:
         self.query_one(TopBar).show(your_move=True, thinking=None)
         o = self.session.observation(seat)
@@ -171,17 +181,16 @@ class DuelScreen(GameScreen):
         if o.phase == "propose":
             self._set_editor(TEMPLATE, read_only=False, title="duel.ui.code.propose")
             self.set_pane_title("#value", "duel.ui.value.sample")
-            self.query_one("#code", TextArea).focus()
         else:
             self._set_editor(o.code, read_only=True, title="duel.ui.code.solve")
             self.set_pane_title("#value", "duel.ui.value.answer")
-            field.focus()
-            if self.session.game.solve_time > 0 and self.deadline is None:
-                self.deadline = self.clock() + self.session.game.solve_time
-                self.tick()
+        self.focus_field()
         if o.phase == "propose":
             self.query_one("#status", Caption).set("duel.ui.status.propose")
         else:
+            if self.session.game.solve_time > 0 and self.deadline is None:
+                self.deadline = self.clock() + self.session.game.solve_time
+                self.tick()
             self.query_one("#status", Caption).set("duel.ui.status.solve")
         self.redraw()
 

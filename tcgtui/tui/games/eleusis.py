@@ -34,8 +34,7 @@ from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
 from tcgtui.tui.games import register
 from tcgtui.tui.keys import keys
-from tcgtui.tui.games.base import BoardPanel, GameScreen
-from tcgtui.tui.narration import SPECTATOR
+from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
@@ -401,7 +400,7 @@ class EleusisScreen(GameScreen):
     # --- the game --------------------------------------------------------------------
 
     def choosing(self) -> bool:
-        return self.session.human_waiting() is not None
+        return self.session.human_waiting() is not None and not self.busy
 
     def redraw(self) -> None:
         self.obs = self.session.observation(0)
@@ -439,12 +438,41 @@ class EleusisScreen(GameScreen):
                 self.notify(self.tr("ui.notify.wait"), timeout=2)
             return False
         card = parse_card(self.obs.hand[index])
-        move = Play(card, guess=True, rule=guess, code=guess).text() if guess else card.text()
-        if self.session.choose(move, card.text()):
+        if guess:
+            self.judge_first(Play(card, guess=True, rule=guess, code=guess).text(), card.text())
+            return True
+        return self.send(card.text(), card.text())
+
+    def send(self, move: str, card: str) -> bool:
+        if self.session.choose(move, card):
             self.query_one(TopBar).show(your_move=False)
             self.redraw()
             return True
         return False
+
+    def judge_first(self, move: str, card: str) -> None:
+        """A guess goes once judged: the screen says so and keeps answering keys meanwhile."""
+        self.busy = True
+        self.query_one(TopBar).show(your_move=False, thinking=self.tr("eleusis.ui.guess.judge"))
+        self.redraw()
+        self.judge_guess(self.session.match.state.clone(), move, card)
+
+    @work(thread=True, exclusive=True, group="judge", exit_on_error=False)
+    def judge_guess(self, round_copy: Any, move: str, card: str) -> None:
+        """The guess judged on a copy of the round in a process of its own (``tcgtui.tui.judging``);
+        the round's own move then finds the verdict kept instead of judging on the UI's loop."""
+        from tcgtui.tui.judging import judge_apart
+        try:
+            judge_apart(round_copy, move)
+        finally:
+            self.app.call_from_thread(self.judged, move, card)
+
+    def judged(self, move: str, card: str) -> None:
+        self.busy = False
+        if self.is_attached:
+            self.query_one(TopBar).show(thinking=None)
+            if not self.send(move, card):
+                self.redraw()
 
     def action_move(self, by: int) -> None:
         """The arrows move the choice on screen: the hand runs from the right in a right-to-left language."""
@@ -502,9 +530,8 @@ class EleusisScreen(GameScreen):
             return
         finally:
             await translator.aclose()
-        if self.session.choose(move, card.text()):
-            self.query_one(TopBar).show(your_move=False)
-            self.redraw()
+        if self.session.human_waiting() is not None:
+            self.judge_first(move, card.text())
 
     async def clicked(self, index: int) -> None:
         self.cursor = index

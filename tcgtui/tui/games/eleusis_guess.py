@@ -2,13 +2,19 @@
 
 A ``TextArea`` with Python highlighting (Textual draws it with tree-sitter,
 the ``syntax`` extra of this package; without it the text is plain and
-everything else works).  Under it, the checker's first complaint in the
+everything else works).  The highlights are the rule language's few patterns
+(``RULE_HIGHLIGHTS``), not Textual's whole Python query: tree-sitter compiles a
+query on the event loop, holding the interpreter lock, and the whole one was
+compiled twice each time the editor opened (about 30 ms of processor time each,
+0.2 s and more on a busy machine), so keys typed at once waited behind it
+(``python -m tcgtui.perf.race_keys --editor``).  Under it, the checker's first complaint in the
 reader's language, or a line saying the rule is well formed.  Ctrl+S (or
 F2) sends the guess with the chosen card; Escape goes back without guessing.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from pathlib import Path
 from typing import Any
@@ -32,6 +38,39 @@ def highlighting() -> str | None:
     """``python`` when tree-sitter can highlight it, else None (plain text)."""
     have = all(importlib.util.find_spec(name) is not None for name in ("tree_sitter", "tree_sitter_python"))
     return "python" if have else None
+
+
+# The rule language's highlights (a subset of Python): about 7 ms of processor time to compile,
+# against about 30 ms for Textual's whole Python query.
+RULE_HIGHLIGHTS = """
+["return" "if" "else" "elif" "and" "or" "not" "in" "is" "def" "for" "lambda" "while" "pass"] @keyword
+(comment) @comment
+(string) @string
+[(integer) (float)] @number
+[(true) (false) (none)] @boolean
+(call function: (identifier) @function.call)
+(call function: (attribute attribute: (identifier) @method.call))
+(attribute attribute: (identifier) @property)
+["==" "!=" "<" "<=" ">" ">=" "+" "-" "*" "/" "//" "%" "="] @operator
+["(" ")" "[" "]" "{" "}"] @punctuation.bracket
+"""
+RULE = "eleusis-rule"
+
+
+@functools.cache
+def _python() -> Any:
+    import tree_sitter_python
+    from tree_sitter import Language
+    return Language(tree_sitter_python.language())
+
+
+def rule_editor(text: str, **options: Any) -> TextArea:
+    """A code editor highlighting the rule language (plain text without tree-sitter)."""
+    editor = TextArea.code_editor(text, language=None, **options)
+    if highlighting() is not None:
+        editor.register_language(RULE, _python(), RULE_HIGHLIGHTS)
+        editor.language = RULE
+    return editor
 
 
 class GuessScreen(LocalizedModal["str | None"]):
@@ -61,7 +100,7 @@ class GuessScreen(LocalizedModal["str | None"]):
             if self.words:
                 yield TextArea(self.start, id="rule", soft_wrap=True)
             else:
-                yield TextArea.code_editor(self.start, language=highlighting(), id="rule", soft_wrap=True)
+                yield rule_editor(self.start, id="rule", soft_wrap=True)
             yield Caption("eleusis.ui.guess.empty", style="bold yellow", wrap=True,
                           id="rule-check")
             send = "eleusis.ui.keys.deal" if self.dealer else "eleusis.ui.keys.send"

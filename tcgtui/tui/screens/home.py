@@ -36,10 +36,11 @@ from tcgtui.tui.widgets.title import TitleBar
 SEARCH = ("mc:100", "mc:1000", "mcts:1000", "random")     # mc:100 first: the default of tcgtui play
 LLM = "llm:"
 ALONE = "-"           # a one-seat game (Eleusis): the person plays alone
-CAMPAIGN = "campaign"     # the card game's ladder (tcgtui play --campaign)
+CAMPAIGN = "campaign"     # the game's ladder, where it has one (GameInfo.campaign; tcgtui play --campaign)
 SEATS = ("1", "2")
 RACE = "race:"            # a one-seat game raced against a player on the same deal (tcgtui play --race)
 RACED = ("eleusis",)      # the games whose screen shows a race's rival
+TALL = 36                 # rows from which a first visit's home stands centred (it fits whole)
 
 
 def game_text(catalog: locales.Catalog, game_id: str, what: str) -> str:
@@ -93,7 +94,7 @@ def opponents_for(game_id: str) -> list[str]:
         if builder(parsed.kind) is not None:
             out.append(s)
     models = registry_models() if "llm:MODEL" in grammars(spec) else []
-    return out + models + [LLM] + ([CAMPAIGN] if game_id == registry.DEFAULT else [])
+    return out + models + [LLM] + ([CAMPAIGN] if spec.info.campaign else [])
 
 
 def titled(box: Widget, text: str, direction: Direction) -> None:
@@ -227,9 +228,15 @@ class GameList(Localized, Widget, can_focus=True):
     def chosen(self) -> Any:
         return self.games[self.index] if self.games else None
 
+    class Shown(Message):
+        def __init__(self, games: list[Any]) -> None:
+            super().__init__()
+            self.games = games
+
     def show(self, games: list[Any]) -> None:
         self.games, self.index, self.read = games, 0, True
         self.refresh(layout=True)
+        self.post_message(self.Shown(games))
 
     def line(self, g: Any) -> str:
         from tcgtui.console_text import clean, shorten
@@ -254,7 +261,7 @@ class GameList(Localized, Widget, can_focus=True):
         if not self.read:
             return Para(self.tr("hub.reading"), d, "dim")
         if not self.games:
-            return Para(self.tr("hub.no_games"), d, "dim")
+            return Group(*self.guide())
         rows = []
         for i, g in enumerate(self.games):
             chosen = i == self.index
@@ -266,7 +273,18 @@ class GameList(Localized, Widget, can_focus=True):
                               Piece(" · ", style, shrink=False), Piece(self.line(g), style)], d))
         return Group(*rows)
 
+    def guide(self) -> list[Para]:
+        """No game stored yet (a first visit): how home works, then what each game is."""
+        d = self.direction
+        lines = [Para(self.tr("hub.no_games"), d, "italic"), Para("", d)]
+        for game_id in getattr(self.screen, "games", []):
+            lines.append(Para(f"{game_text(self.catalog, game_id, 'name')}: "
+                              f"{game_text(self.catalog, game_id, 'description')}", d))
+        return lines
+
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        if self.read and not self.games:
+            return sum(max(1, len(p.lines(width))) for p in self.guide())
         return max(1, len(self.games))
 
     def action_move(self, delta: int) -> None:
@@ -309,28 +327,30 @@ class HomeScreen(LocalizedScreen[None]):
         from tcgtui.arena import game_name
         from tcgtui.tui.games import has_screen
         english = locales.load("en")          # one order in every language: the default game, then by name
-        shown = [s for s in registry.games() if has_screen(s.id)]
-        self.games = [s.id for s in sorted(shown, key=lambda s: (s.id != registry.DEFAULT, game_name(s, english)))]
+        from tcgtui.config import default_game
+        shown, first = [s for s in registry.games() if has_screen(s.id)], default_game()
+        self.games = [s.id for s in sorted(shown, key=lambda s: (s.id != first, game_name(s, english)))]
         self.everyone = False
         self.standings: list[Any] = []
 
     def compose(self) -> ComposeResult:
         yield TitleBar(lambda: self.tr("ui.home.title"), id="home-title")
-        with Horizontal(id="home-choices"):
-            for list_id, title, values in (("games", "ui.home.game", self.games),
-                                           ("opponents", "ui.home.opponent", opponents_for(self.games[0])),
-                                           ("seats", "hub.seat", list(SEATS)),
-                                           ("languages", "ui.home.language", locales.available())):
-                with Vertical(id=f"{list_id}-box", classes="choice-box"):
-                    yield ChoiceList(title, values, id=list_id)
-        with Horizontal(id="home-middle"):
-            with Vertical(id="about-box"):
-                yield Widget(id="about")
-                yield Input(placeholder="MODEL", id="model")
-            with Vertical(id="record-box"):
-                yield Record(id="record")
-        with Vertical(id="stored-box"):
-            yield GameList(id="stored")
+        with Vertical(id="home-body"):
+            with Horizontal(id="home-choices"):
+                for list_id, title, values in (("games", "ui.home.game", self.games),
+                                               ("opponents", "ui.home.opponent", opponents_for(self.games[0])),
+                                               ("seats", "hub.seat", list(SEATS)),
+                                               ("languages", "ui.home.language", locales.available())):
+                    with Vertical(id=f"{list_id}-box", classes="choice-box"):
+                        yield ChoiceList(title, values, id=list_id)
+            with Horizontal(id="home-middle"):
+                with Vertical(id="about-box"):
+                    yield Widget(id="about")
+                    yield Input(placeholder="MODEL", id="model")
+                with Vertical(id="record-box"):
+                    yield Record(id="record")
+            with Vertical(id="stored-box"):
+                yield GameList(id="stored")
         yield KeyBar([("Tab", "ui.home.keys.next", "app.focus_next"),
                       ("⏎", "ui.home.keys.play", "play"), ("R", "hub.keys.replay", "replay"),
                       ("A", "hub.keys.everyone", "everyone"),
@@ -370,6 +390,7 @@ class HomeScreen(LocalizedScreen[None]):
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.title_boxes)        # titles are cut to the boxes' new widths
+        self._fit()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -455,6 +476,15 @@ class HomeScreen(LocalizedScreen[None]):
         self.query_one("#stored", GameList).show(games)
         self._show_about()
 
+    def on_game_list_shown(self, message: GameList.Shown) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """No game to list (a first visit) on a tall terminal: the lists and the guide stand together,
+        centred, instead of above an empty half-screen; a short one gives the guide the rest (it scrolls)."""
+        stored = self.query_one("#stored", GameList)
+        self.set_class(stored.read and not stored.games and self.size.height >= TALL, "no-games")
+
     def action_everyone(self) -> None:
         self.everyone = not self.everyone
         self.title_boxes()
@@ -486,7 +516,7 @@ class HomeScreen(LocalizedScreen[None]):
         from tcgtui.opponents.human import HUMAN
         settings = self.host.settings
         settings.game_id = self.query_one("#games", ChoiceList).value
-        settings.params = {}
+        settings.params, settings.game, settings.given = {}, None, {}
         seat = self.query_one("#seats", ChoiceList).value      # ALONE in one-seat games
         hub = settings.hub
         settings.rival, settings.keep_rival = "", None

@@ -210,7 +210,7 @@ class ReplayScreen(LocalizedScreen[None]):
 
     def move_name(self, move: str) -> str:
         """A move as a person reads it: a card game's card by its name, else the stored text."""
-        pack = getattr(self.replay.game, "pack", None)
+        pack = registry.get(self.replay.row.game).pack(self.replay.game)
         if pack is not None and move in getattr(pack, "index", {}):
             return pack.card(move).name(self.catalog.code)
         return clean(shorten(move, 300))

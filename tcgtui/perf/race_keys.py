@@ -1,0 +1,226 @@
+"""How long a key waits in race mode (``tcgtui play --game eleusis --race scientist``).
+
+The real app runs headless on an Eleusis deal raced against a rival (its round in
+a child process).  While the rival plays, a person moves the cursor, plays cards
+and types in the rule editor, a key every few tens of milliseconds; a key's wait is
+the time from the moment it is sent to the moment the app takes it from its
+queue.  A 60 Hz timer's longest gap over the same span says how long the event
+loop was held at most (a key sent then would wait that long).  ``--why`` samples
+the loop thread's stack whenever it has worked for more than STALL_S without a tick and
+prints where that time went, to find what holds it.
+
+    tcgtui perf --only race_keys
+    python -m tcgtui.perf.race_keys --rival scientist --rule 0 --why
+    python -m tcgtui.perf.race_keys --editor      # the dearest key: opening the rule editor
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import sys
+import threading
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tcgtui import locales
+from tcgtui.perf import Metric, PerfOptions
+
+NAME = "race_keys"
+ORDER = 62
+TICK = 1 / 60
+STALL_S = 0.05          # --why: a loop thread working longer than this without a tick has its stack sampled
+DEPTH = 10              # --why: the innermost frames shown
+TYPED = "return card.rank % 2 == 0"
+
+
+@dataclass
+class Waits:
+    keys: list[float] = field(default_factory=list)      # each key's wait in its queue, seconds
+    while_rival: list[float] = field(default_factory=list)   # the same, for keys sent while the rival played
+    ticks: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)       # the loop thread's processor time at each tick
+    stalls: collections.Counter = field(default_factory=collections.Counter)   # stack -> processor seconds
+    rival_done: bool = False
+    sent: list[tuple[float, str]] = field(default_factory=list)       # (when, key)
+
+    def longest_gap(self) -> float:
+        return max((b - a for a, b in zip(self.ticks, self.ticks[1:])), default=0.0)
+
+    def longest_held(self) -> float:
+        """The most processor time the loop's thread spent between two ticks: the loop's own work,
+        whatever else the machine runs (on a busy machine a gap is longer than the work in it)."""
+        return max((b - a for a, b in zip(self.cpu, self.cpu[1:])), default=0.0)
+
+
+def _sample_stalls(waits: Waits, loop_thread: int, stop: threading.Event) -> None:
+    """Record the loop thread's stack, weighted by the processor time it used since the last look,
+    whenever it has used more than STALL_S since the last tick (its own work holds the loop)."""
+    clock = time.pthread_getcpuclockid(loop_thread)
+    last = time.clock_gettime(clock)
+    while not stop.wait(0.01):
+        now = time.clock_gettime(clock)
+        used, last = now - last, now
+        since_tick = now - waits.cpu[-1] if waits.cpu else 0.0
+        frame = sys._current_frames().get(loop_thread)
+        if since_tick > STALL_S and frame is not None:
+            stack = traceback.extract_stack(frame)
+            names = [f"{s.filename.rsplit('/', 2)[-1]}:{s.lineno} {s.name}" for s in stack]
+            waits.stalls[" < ".join(reversed(names[-DEPTH:]))] += used
+
+
+async def race(rival: str, rule: int, seed: int, seconds: float, why: bool = False) -> Waits:
+    """Play keys against the race's rival (``rival`` "": alone) for ``seconds`` after the board shows,
+    in the app ``tcgtui play`` opens on a store of its own; every key's wait is recorded."""
+    from tcgtui.cli import build_parser
+    from tcgtui.commands import play as play_command
+    from tcgtui.store import Store
+    from tcgtui.tui.app import TcgApp
+    argv = ["play", "--game", "eleusis", "--param", f"rule={rule}", "--seed", str(seed), "--name", "perf",
+            "--pause", "0", *(["--race", rival] if rival else [])]
+    args = build_parser().parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="tcgtui-race-") as folder, Store(Path(folder) / "games.db") as store:
+        # as ``tcgtui play`` opens it: every move and the rival's round stored as they come
+        app = TcgApp(play_command.seat(play_command.start(args, "perf"), args, store, "perf"))
+        return await _play_keys(app, rival, seconds, why)
+
+
+async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
+    from textual import events
+
+    from tcgtui.tui.driving import settle
+    waits = Waits()
+    handle = app.on_event
+
+    async def timed(event: events.Event) -> None:
+        if isinstance(event, events.Key) and hasattr(event, "sent"):
+            waits.keys.append(time.perf_counter() - event.sent)  # type: ignore[attr-defined]
+            if event.during:  # type: ignore[attr-defined]
+                waits.while_rival.append(waits.keys[-1])
+        await handle(event)
+    app.on_event = timed  # type: ignore[method-assign]
+    stop = threading.Event()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        assert board is not None
+        def tick() -> None:
+            waits.ticks.append(time.perf_counter())
+            waits.cpu.append(time.thread_time())
+        app.set_interval(TICK, tick)
+        if why:
+            threading.Thread(target=_sample_stalls, args=(waits, threading.get_ident(), stop), daemon=True).start()
+
+        def send(key: str) -> None:
+            char = key if len(key) == 1 else None
+            event = events.Key(key, char)
+            event.sent = time.perf_counter()  # type: ignore[attr-defined]
+            event.during = bool(rival) and not waits.rival_done  # type: ignore[attr-defined]
+            waits.sent.append((event.sent, key))  # type: ignore[attr-defined]
+            event.set_sender(app)
+            app._driver.send_message(event)  # type: ignore[union-attr]  # as a terminal's key arrives
+
+        started, step = time.perf_counter(), 0
+        while time.perf_counter() - started < seconds and board.session.result is None:
+            if not rival or board.rival_result is not None or board.rival_error is not None:
+                waits.rival_done = True
+            screen = type(app.screen).__name__
+            if screen == "GuessScreen":
+                typed = step % 40
+                send("escape" if typed == len(TYPED) else TYPED[typed] if typed < len(TYPED) else "right")
+                if typed >= len(TYPED):
+                    step += 40 - typed - 1
+            elif screen != "EleusisScreen":
+                send("escape")
+            elif step % 40 == 0:
+                send("g")             # the rule editor: typing while the rival thinks
+            elif step % 10 == 5:
+                send("1")             # play the first card: the dealer judges it
+            else:
+                send("right" if step % 2 else "left")
+            step += 1
+            await asyncio.sleep(0.03)
+        stop.set()
+        if board.rival_worker is not None:
+            board.rival_worker.cancel()
+    return waits
+
+
+async def editor_cpu(times: int = 5) -> tuple[list[float], list[float]]:
+    """The loop thread's processor seconds to open the rule editor (``g``) and to close it (Escape),
+    each until the screen settles, ``times`` times after a first opening (imports, caches)."""
+    from tcgtui.tui.app import HUMAN, Settings, TcgApp
+    from tcgtui.tui.driving import settle
+    app = TcgApp(Settings((HUMAN,), game_id="eleusis", params={"rule": 0}, seed=3, pause=0.0))
+    spent: dict[str, list[float]] = {"g": [], "escape": []}
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        for turn in range(times + 1):
+            for key in spent:
+                used = time.thread_time()
+                await pilot.press(key)
+                await settle(pilot, app)
+                if turn:
+                    spent[key].append(time.thread_time() - used)
+    return spent["g"], spent["escape"]
+
+
+def run(options: PerfOptions) -> list[Metric]:
+    text = locales.load()
+    rival = str(options.extra.get("rival") or "scientist")
+    waits = asyncio.run(race(rival, 0, options.seed, 3.0 if options.quick else 30.0))
+    note = text.t("perf_opponents.race_keys", rival=rival, keys=len(waits.keys))
+    return [Metric("race_longest_key_wait_ms", 1000 * max(waits.keys, default=0.0), "ms", note),
+            Metric("race_longest_key_wait_rival_playing_ms", 1000 * max(waits.while_rival, default=0.0), "ms",
+                   text.t("perf_opponents.race_keys_rival", keys=len(waits.while_rival))),
+            Metric("race_longest_loop_gap_ms", 1000 * waits.longest_gap(), "ms", text.t("perf_opponents.race_gap")),
+            Metric("race_longest_loop_work_ms", 1000 * waits.longest_held(), "ms", text.t("perf_opponents.race_work")),
+            *_editor_metrics(text, 2 if options.quick else 9)]
+
+
+def _editor_metrics(text: Any, times: int) -> list[Metric]:
+    opened, closed = asyncio.run(editor_cpu(times))
+    return [Metric("rule_editor_open_cpu_ms", 1000 * sorted(opened)[len(opened) // 2], "ms",
+                   text.t("perf_opponents.editor_open", times=times)),
+            Metric("rule_editor_close_cpu_ms", 1000 * sorted(closed)[len(closed) // 2], "ms",
+                   text.t("perf_opponents.editor_close", times=times))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="The longest key wait in race mode.")
+    parser.add_argument("--rival", default="scientist", help='a player spec; "" plays alone (the same keys, no race)')
+    parser.add_argument("--rule", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--why", action="store_true", help="sample the stack whenever the loop is held")
+    parser.add_argument("--editor", action="store_true", help="only the processor time to open and close "
+                        "the rule editor (no race)")
+    args = parser.parse_args()
+    if args.editor:
+        opened, closed = asyncio.run(editor_cpu(9))
+        print(f"rule editor: open {sorted(round(1000 * t) for t in opened)} ms, "
+              f"close {sorted(round(1000 * t) for t in closed)} ms (the loop thread's processor time)")
+        return
+    waits = asyncio.run(race(args.rival, args.rule, args.seed, args.seconds, args.why))
+    keys = sorted(waits.keys)
+    print(f"{len(keys)} keys against {args.rival} (its round {'over' if waits.rival_done else 'still running'}): "
+          f"longest wait {1000 * keys[-1]:.0f} ms, p99 {1000 * keys[int(0.99 * (len(keys) - 1))]:.0f} ms, "
+          f"median {1000 * keys[len(keys) // 2]:.0f} ms; longest loop gap {1000 * waits.longest_gap():.0f} ms, "
+          f"the most processor time between two ticks {1000 * waits.longest_held():.0f} ms; "
+          f"longest wait of the {len(waits.while_rival)} keys sent while the rival played "
+          f"{1000 * max(waits.while_rival, default=0.0):.0f} ms")
+    held = sorted(zip(waits.cpu, waits.cpu[1:], waits.ticks), key=lambda t: t[0] - t[1])[:6]
+    for before, after, at in held:
+        keys = [k for when, k in waits.sent if at - 0.3 < when <= at]
+        print(f"{1000 * (after - before):6.0f} ms of work after keys {' '.join(keys) or '-'}")
+    for stack, used in waits.stalls.most_common(8):
+        print(f"{1000 * used:6.0f} ms  {stack}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,8 @@
+"""The card game's screen and the widgets only it draws (cards, hands, champion panes, the battle log's sentences).
+
+Importing the package registers its screen (``screen.BoardScreen``), as a screen module does.
+"""
+
+from tcgtui.tui.games.tcg.screen import PHASE_OF, PLAY_KEYS, WATCH_KEYS, BoardScreen, split_stages
+
+__all__ = ["BoardScreen", "PHASE_OF", "PLAY_KEYS", "WATCH_KEYS", "split_stages"]
