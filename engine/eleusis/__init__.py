@@ -17,6 +17,7 @@ from tcgtui.engine.eleusis.game import DRAWN, FORMATS, EleusisGame
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
 from tcgtui.engine.eleusis.seeddeal import BASE
+from tcgtui.engine.eleusis.state import MAX_TURNS, TURNS_HIGH
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM
 from tcgtui.engine.registry import (AGENT, LIST, SCORE, BenchHooks, FakeModel, GameInfo, GameSpec, Param, Reference,
                                     ReportHooks, ToolHooks, register)
@@ -55,6 +56,8 @@ SPEC = register(GameSpec(
              params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),)),
                      Param("guess_format", str, "text", choices=FORMATS, flag="--guess-format", metavar="GUESS_FORMAT",
                            help_key="eleusis.games.guess_format_flag"),
+                     # a round's length: the seed's 30; fewer make a short round (a test, a demo)
+                     Param("max_turns", int, MAX_TURNS, low=1, high=TURNS_HIGH),
                      Param("rule_code", str, ""), PROTOCOL, UPSTREAM,
                      # --protocol seed: the seed's round index and base seed of the deal, or its deck seed itself
                      Param("seed_round", int, 0, low=0, high=10_000), Param("seed_base", int, BASE, low=0, high=2**32 - 1),

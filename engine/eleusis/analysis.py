@@ -1,6 +1,6 @@
 """Eleusis's own report sections, read from each round's record (issue 13, section 6).
 
-Definitions follow the seed: the **no-stakes score** is ``31 - n`` for the first
+Definitions follow the seed: the **no-stakes score** is ``31 - n`` (30 turns) for the first
 turn n whose formal guess or silently judged tentative rule was right (0 if
 none); **caution** counts, in solved rounds, the turns just before the winning
 guess whose tentative rule was already right; **boldness** is ``2 x mean
@@ -25,6 +25,7 @@ from tcgtui.engine.eleusis.library import COUNT, compiled
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.rulelang import RuleError, compile_rule
 from tcgtui.engine.eleusis.players import THRESHOLD
+from tcgtui.engine.eleusis.state import MAX_TURNS
 from tcgtui.engine.stats import clopper_pearson, mean, median
 
 LEVELS = range(5, 11)
@@ -65,6 +66,7 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
             turns[int(e["turn"])][e["kind"]] = e
     plays = [parse_play(m) for m in record.get("moves", []) if not m.startswith("!")]
     score = float(outcome["scores"][0])
+    top = int(setup.get("max_turns", MAX_TURNS)) + 1          # a right guess on turn n scores top - n
     right = {n for n, t in turns.items() if t.get("guess", {}).get("correct") or t.get("silent", {}).get("correct")}
     guessed = sorted(n for n, t in turns.items() if "guess" in t)
     wrong = [n for n in guessed if not turns[n]["guess"]["correct"]]
@@ -89,7 +91,7 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
             except RuleError:
                 continue
     return {"rule": rule, "seed": record.get("seed"), "score": score, "floored": max(0.0, score), "solved": solved,
-            "no_stakes": 31 - min(right) if right else 0, "caution": caution, "wrong": len(wrong),
+            "no_stakes": top - min(right) if right else 0, "caution": caution, "wrong": len(wrong),
             "reckless": sum(1 for n in wrong if n + 1 in guessed),
             "levels": [(p.confidence, p.guess) for p in plays if p.confidence is not None],
             "judged": judged, "ratios": ratios}

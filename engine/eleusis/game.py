@@ -19,7 +19,7 @@ from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
 from tcgtui.engine.eleusis.seedprompt import SeedWording
-from tcgtui.engine.eleusis.state import MAX_TURNS, EleusisState
+from tcgtui.engine.eleusis.state import MAX_TURNS, TURNS_HIGH, EleusisState
 from tcgtui.engine.protocols import SEED, TCGTUI
 
 FORMATS = ("text", "code")
@@ -56,12 +56,20 @@ class EleusisGame(Game[str]):
     def __init__(self, rule: int = DRAWN, guess_format: str = "text", rule_code: str = "", protocol: str = TCGTUI,
                  seed_round: int = 0, seed_base: int = seeddeal.BASE, seed_rules: seeddeal.SeedRules | None = None,
                  seed_deal: int = -1, upstream: dict[str, str] | None = None,
-                 seed_wording: SeedWording | None = None) -> None:
+                 seed_wording: SeedWording | None = None, max_turns: int = MAX_TURNS) -> None:
         """``protocol`` seed: the seed's deals (round ``seed_round`` of its base seed ``seed_base``, from the
         rule's code in ``seed_rules``, the user's checkout, or the deck seed ``seed_deal`` a record keeps);
-        ``seed_wording``: the seed's scientist prompt from that checkout (language-model players need it)."""
+        ``seed_wording``: the seed's scientist prompt from that checkout (language-model players need it).
+        ``max_turns``: a round's length (the seed's 30 by default; fewer make a short round, scored
+        ``max_turns + 1 - n - 2k``, so its scores are not comparable with 30-turn rounds')."""
         if guess_format not in FORMATS:
             raise ValueError(f"guess_format={guess_format!r}: expected one of {', '.join(FORMATS)}")
+        if not 1 <= int(max_turns) <= TURNS_HIGH:
+            raise ValueError(f"max_turns={max_turns}: expected a number of turns from 1 to {TURNS_HIGH}")
+        if protocol == SEED and int(max_turns) != MAX_TURNS:
+            raise ValueError(f"--protocol seed plays the seed's rounds of {MAX_TURNS} turns; "
+                             f"it takes no max_turns={max_turns}")
+        self.max_turns = int(max_turns)
         self.rule_number = int(rule)
         self.rule_code = rule_code
         self.guess_format = guess_format
@@ -105,7 +113,7 @@ class EleusisGame(Game[str]):
         return cls(params.get("rule", DRAWN), params.get("guess_format", "text") or "text",
                    params.get("rule_code", "") or "", str(params.get("protocol") or TCGTUI),
                    int(params.get("seed_round", 0)), int(params.get("seed_base", seeddeal.BASE)), rules,
-                   int(params.get("seed_deal", -1)), described, wording)
+                   int(params.get("seed_deal", -1)), described, wording, int(params.get("max_turns", MAX_TURNS)))
 
     def deck_seed(self, seed: int) -> int | None:
         """The seed's deck seed for the deal of ``seed`` (None under tcgtui's protocol: its own deal)."""
@@ -120,7 +128,7 @@ class EleusisGame(Game[str]):
         return seeddeal.round_seed(self.seed_rules.codes[number], self.seed_round, self.seed_base)
 
     def new_state(self, seed: int) -> EleusisState:
-        return EleusisState(self.rule_of(seed), seed, self.guess_format, protocol=self.protocol,
+        return EleusisState(self.rule_of(seed), seed, self.guess_format, self.max_turns, protocol=self.protocol,
                             deck_seed=self.deck_seed(seed))
 
     def rule_number_of(self, seed: int) -> int | None:
@@ -142,7 +150,7 @@ class EleusisGame(Game[str]):
         """The game as the scientist may know it: the guess format and the turns, never the rule."""
         copy = EleusisGame.__new__(EleusisGame)
         copy.rule_number, copy.rule_code, copy.rule = None, "", None   # type: ignore[assignment]
-        copy.guess_format = self.guess_format
+        copy.guess_format, copy.max_turns = self.guess_format, self.max_turns
         copy.protocol, copy.seed_round, copy.seed_base, copy.seed_deal = self.protocol, 0, seeddeal.BASE, -1
         copy.seed_rules, copy.upstream = None, {}
         copy.seed_wording = self.seed_wording          # the seed's prompt is no secret
@@ -150,9 +158,9 @@ class EleusisGame(Game[str]):
 
     def setup(self) -> dict[str, Any]:
         if self.rule_number is None:    # the players' copy
-            return {"guess_format": self.guess_format, "max_turns": MAX_TURNS, "protocol": self.protocol}
+            return {"guess_format": self.guess_format, "max_turns": self.max_turns, "protocol": self.protocol}
         setup = {"rule": self.rule_number, "rule_code": self.rule_code, "guess_format": self.guess_format,
-                 "max_turns": MAX_TURNS, "protocol": self.protocol}
+                 "max_turns": self.max_turns, "protocol": self.protocol}
         if self.protocol == SEED:
             setup.update(seed_round=self.seed_round, seed_base=self.seed_base, upstream=self.upstream)
         return setup

@@ -47,7 +47,8 @@ class EleusisNarrator:
 
 def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
     """The rules as (key, sentence) pairs, keys ``eleusis.rules.*``."""
-    params = {"hand": {"hand": HAND}, "turns": {"turns": MAX_TURNS}, "correct": {"top": MAX_TURNS + 1,
+    turns = getattr(game, "max_turns", MAX_TURNS)
+    params = {"hand": {"hand": HAND}, "turns": {"turns": turns}, "correct": {"top": turns + 1,
               "penalty": PENALTY}, "wrong": {"penalty": PENALTY}, "unsolved": {"penalty": PENALTY},
               "silent": {"confidence": SILENT_CONFIDENCE}}
     keys = RULE_KEYS

@@ -35,4 +35,4 @@ class EleusisObservation:
     @property
     def potential(self) -> int:
         """The score a right guess would earn this turn."""
-        return 31 - self.turn - 2 * self.wrong
+        return self.max_turns + 1 - self.turn - 2 * self.wrong

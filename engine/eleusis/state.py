@@ -21,6 +21,7 @@ from tcgtui.engine.protocols import SEED, TCGTUI
 
 HAND = 12
 MAX_TURNS = 30
+TURNS_HIGH = 104     # the ``max_turns`` parameter's bound: a round cannot outlast the shoe's cards
 PENALTY = 2
 SILENT_CONFIDENCE = 5
 SOLVED, TURNS, BANKRUPT, NO_CARDS = "solved", "turns", "bankrupt", "no_cards"
