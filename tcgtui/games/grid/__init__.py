@@ -1,0 +1,1 @@
+"""The grid games' app side: how the replay viewer shows them (``replay``)."""

@@ -1,0 +1,68 @@
+"""The card game in the replay viewer: both sides' life, hands and champions, and lethal not taken or not answered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcgtui.engine.core import INVALID, Game
+from tcgtui.locales import Catalog
+from tcgtui.replay.boards import Board
+from tcgtui.replay.steps import Replay
+
+
+def _wins_now(state: Any, seat: int) -> list[str]:
+    """The cards ``seat`` (to move) could play that end the game in its favour at once."""
+    out = []
+    for move in state.legal_moves():
+        after = state.clone()
+        after.apply(move)
+        if after.outcome is not None and after.outcome.winner == seat:
+            out.append(move)
+    return out
+
+
+def board(state: Any, game: Game, cat: Catalog, last: Any, lang: str) -> Board:
+    pack = game.pack
+
+    def name(idx: int) -> str:
+        return pack.cards[idx].name(lang)
+
+    facts = [cat.t("replay.board.turn", turn=state.turn)]
+    for p in (0, 1):
+        sep = cat.t("ui.player.list_sep")
+        champions = sep.join(f"{name(ch.card)} {ch.cur_power}/{ch.cur_guard}" for ch in state.boards[p])
+        facts.append(cat.t("replay.board.tcg_seat", seat=p + 1, lp=state.lp[p], hand=len(state.hands[p]),
+                           deck=len(state.decks[p])))
+        facts.append("  " + cat.t("replay.board.hand", cards=sep.join(name(c) for c in state.hands[p]) or "–"))
+        facts.append("  " + cat.t("replay.board.champions", cards=champions or "–"))
+        if state.tricks[p]:
+            facts.append("  " + cat.t("replay.board.tricks", cards=sep.join(name(c) for c in state.tricks[p])))
+    return Board([], facts)
+
+
+def draw(replay: Replay, index: int, cat: Catalog, lang: str) -> Board:
+    """The position after ``index`` moves."""
+    return board(replay.steps[index].state, replay.game, cat, None, lang)
+
+
+def mark(replay: Replay) -> None:
+    """Lethal not taken: a card would have won now and another was played.  Lethal not answered:
+    after the card played the opponent could win at once, and some other card would have stopped it."""
+    for before, step in zip(replay.steps, replay.steps[1:]):
+        state, seat = before.state, step.seat
+        if seat < 0 or step.move.startswith(INVALID) or state.is_terminal():
+            continue
+        lethal = _wins_now(state, seat)
+        if lethal and step.move not in lethal:
+            step.moment = ("replay.moment.lethal_missed", {"cards": tuple(lethal)})     # named by the viewer
+            continue
+        if step.state.is_terminal() or step.state.current_player == seat or _wins_now(step.state, 1 - seat) == []:
+            continue
+        safe = []
+        for move in state.legal_moves():
+            after = state.clone()
+            after.apply(move)
+            if after.outcome is None and after.current_player != seat and not _wins_now(after, 1 - seat):
+                safe.append(move)
+        if safe:
+            step.moment = ("replay.moment.lethal_unanswered", {"cards": tuple(safe)})
