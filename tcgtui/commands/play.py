@@ -28,9 +28,10 @@ from tcgtui.tables import FreeTable, WatchTable, person_seats
 from tcgtui.commands.options import add_display_arguments, check_spec, settings_from
 
 DEFAULT_VS = "mc:100"
-# Parameters naming a file or folder to read (deck lists are stored as cards): --resume loads them
-# again by absolute path; a value naming none is a built-in's name, kept as given.
-FILE_KINDS = ("questions", "jsonl", "pack")
+# Parameter kinds naming a file or folder every game may use; a game adds its own (its app side's
+# resources.BY_PATH).  --resume loads them again by absolute path; a value naming none is a
+# built-in's name, kept as given.
+FILE_KINDS = ("jsonl",)
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -111,9 +112,11 @@ def as_given(settings: Any) -> dict[str, Any]:
     """The game's parameters as the command line gave them, for --resume to load again: a loaded
     file (a question set, a pack) cannot be stored, its name can; a file or folder by its absolute path."""
     params = dict(settings.given)
+    own = app_side(settings.game_id, "resources")
+    kinds = FILE_KINDS + (own.BY_PATH if own is not None else ())
     for p in registry.get(settings.game_id).info.params:
         value = params.get(p.name)
-        if p.kind in FILE_KINDS and isinstance(value, str) and value and Path(value).expanduser().exists():
+        if p.kind in kinds and isinstance(value, str) and value and Path(value).expanduser().exists():
             params[p.name] = str(Path(value).expanduser().resolve())
     return params
 

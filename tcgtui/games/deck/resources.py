@@ -7,3 +7,5 @@ from typing import Any, Callable
 from tcgtui.games.deck.questions import load_set
 
 LOADERS: dict[str, Callable[[str, str], Any]] = {"questions": load_set}
+# Kinds --resume reads again from the same file or folder (by its absolute path).
+BY_PATH: tuple[str, ...] = ("questions",)
