@@ -21,6 +21,10 @@ from typing import Any, Generic, Hashable, TypeVar
 Move = TypeVar("Move", bound=Hashable)
 
 
+class SetupError(ValueError):
+    """A game's setup data the rules refuse (a pack, a position), with where and why in one line."""
+
+
 class IllegalMove(ValueError):
     """A move that is not among the state's legal moves."""
 

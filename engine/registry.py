@@ -339,6 +339,9 @@ class GameSpec:
     # (game) -> the pack it was built from, for a game that has one (the card game): a run's identity
     # records its content hash, a resume or replay refuses a pack that changed, its languages bound --lang.
     pack_of: Callable[[Any], Any] | None = None
+    # (a record's setup) -> parameters beyond the game's own that rebuild it as played (the card game:
+    # its deck lists, as seated): a resume and a replay build the same game without the files.
+    setup_params: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     store: StoreHooks = StoreHooks()
     report: ReportHooks = ReportHooks()
     bench: BenchHooks = BenchHooks()

@@ -17,7 +17,7 @@ import sys
 import tcgtui.games as games
 
 from tcgtui import locales
-from tcgtui.engine.tcg import PackError
+from tcgtui.engine.core import SetupError
 from tcgtui import __version__
 from tcgtui.console_text import clean
 from tcgtui.engine.registry import PluginError
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args._module.run(args) or 0)
-    except (UserError, OptionError, PackError, PluginError, locales.LocaleError) as exc:
+    except (UserError, OptionError, SetupError, PluginError, locales.LocaleError) as exc:
         print(f"tcgtui {args.command}: error: {clean(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:          # the file system refused what no check foresaw (a name too long...)

@@ -48,6 +48,12 @@ def _narrator(game: TcgGame, catalog, viewer: int | None = None):
     return Narrator(catalog, game.pack, viewer)
 
 
+def _setup_params(setup: dict) -> dict:
+    """The deck lists a game was played with, as seated, from its setup (none: the whole pack each)."""
+    decks = setup.get("decks")
+    return {"deck": {"cards": decks[0]}, "opp_deck": {"cards": decks[1]}} if decks else {}
+
+
 def _fast() -> object:
     import importlib
     return importlib.import_module("tcgtui.engine.tcg.fast.search")
@@ -115,7 +121,7 @@ PARAMS = (Param("pack", str, "community", kind="pack", flag="--pack", metavar="D
 register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",), peek=True, campaign=True),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
                   rules_text=_rules_text, references=SEED_REFERENCES, seed_tables=_seed_tables,
-                  pack_of=lambda game: game.pack, store=StoreHooks(move_kind=_move_kind),
+                  pack_of=lambda game: game.pack, setup_params=_setup_params, store=StoreHooks(move_kind=_move_kind),
                   report=ReportHooks(layout=REPORT_LAYOUT, meta=_report_meta,
                                      notes={"decay": "decay", "summary": "decisions", "error_patterns": "patterns",
                                             "quarters": "quarters"}),

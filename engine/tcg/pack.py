@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any
 
+from tcgtui.engine.core import SetupError
 from tcgtui.engine.tcg import cards as C
 
 ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
@@ -21,7 +22,7 @@ RULE_RANGES = {"starting_lp": (1, 100), "opening_hand": (0, 10), "turn_limit": (
                "deck_size": (1, 500), "max_copies": (1, 20)}
 
 
-class PackError(ValueError):
+class PackError(SetupError):
     """A pack that cannot be played, with where and why in one line."""
 
     def __init__(self, file: str, message: str, card: str | None = None,

@@ -131,9 +131,9 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     opponent = next((s for s in settings.seats if s != HUMAN), "")     # "": a one-seat game
     game = settings.game.seated(settings.seats.index(HUMAN))
     where = {"game": settings.game_id, "params": as_given(settings)}
-    decks = game.setup().get("decks")
-    if decks:           # --resume rebuilds the deck lists as seated, without the files
-        seated = {"deck": {"cards": decks[0]}, "opp_deck": {"cards": decks[1]}}
+    spec = registry.get(settings.game_id)
+    seated = spec.setup_params(game.setup()) if spec.setup_params is not None else {}
+    if seated:          # --resume rebuilds the game as seated (the card game's deck lists), without the files
         where["params"].update(seated)
         settings.params.update(seated)
     settings.game = game                    # the app's game is the table's: players search the decks as seated

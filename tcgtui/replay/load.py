@@ -49,9 +49,8 @@ def stored_params(row: GameRow) -> dict[str, Any]:
     setup = dict(row.record.get("setup") or row.game_params)
     names = {p.name for p in spec.info.params}
     params = {k: v for k, v in setup.items() if k in names}
-    decks = setup.get("decks")
-    if decks and "deck" in names:          # the card game's deck lists, as seated
-        params["deck"], params["opp_deck"] = {"cards": decks[0]}, {"cards": decks[1]}
+    if spec.setup_params is not None:      # what the setup alone says (the card game's deck lists, as seated)
+        params.update(spec.setup_params(setup))
     return params
 
 

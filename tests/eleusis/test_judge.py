@@ -160,7 +160,7 @@ def test_cli_rules_lists_the_library_with_its_code(capsys, lang):
 
 
 def test_verdicts_are_kept_for_the_rounds_own_move_and_the_oldest_go_first() -> None:
-    """The app judges a person's guess apart (tcgtui.tui.judging) and keeps the verdict for the round's
+    """The app judges a person's guess apart (tcgtui.tui.games.eleusis_judging) and keeps the verdict for the round's
     move; only the last KEEP verdicts stay."""
     from tcgtui.engine.eleusis import judge as judging
     truth = compile_rule("return card.rank % 2 == 0")
@@ -183,7 +183,7 @@ def test_a_judging_child_that_fails_keeps_nothing(monkeypatch) -> None:
     from tcgtui.engine.core import Match
     from tcgtui.engine.eleusis import judge as judging
     from tcgtui.engine.eleusis.moves import Play
-    from tcgtui.tui.judging import judge_apart
+    from tcgtui.tui.games.eleusis_judging import judge_apart
     match = Match(registry.get("eleusis").game({"rule": 0}), 3)
     card = parse_card(match.state.legal_moves()[0])
     before = judging.kept()

@@ -335,7 +335,7 @@ ALTERNATE = "if not mainline:\n    return True\nreturn card.is_face != mainline[
 
 async def test_a_guess_is_judged_apart_and_keys_are_answered_meanwhile() -> None:
     """Rule 13 reads the mainline: the judge's full simulation takes seconds.  It runs in a child process
-    (tcgtui.tui.judging) while the screen says the judge is at work and the arrows still move the
+    (tcgtui.tui.games.eleusis_judging) while the screen says the judge is at work and the arrows still move the
     cursor; the round's move then takes the kept verdict (issue 26: the judge ran on the UI loop)."""
     from tcgtui.engine.eleusis import judge
     from tcgtui.tui.widgets.bars import TopBar

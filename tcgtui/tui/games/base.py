@@ -65,6 +65,7 @@ class GameScreen(LocalizedScreen[None]):
     ]
 
     GAME_IDS: ClassVar[tuple[str, ...]] = ()
+    RACES: ClassVar[bool] = False          # it shows a race's rival beside the person's own round (--race)
     # Panes named on their border (selector -> locale key), in the reader's language.
     PANE_TITLES: ClassVar[dict[str, str]] = {}
     AUTO_FOCUS = None

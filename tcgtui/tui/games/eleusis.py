@@ -214,6 +214,7 @@ class RivalPanel(BoardPanel):
 
 @register("eleusis")
 class EleusisScreen(GameScreen):
+    RACES = True
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     PANE_TITLES = {"#mainline": "eleusis.ui.mainline", "#hand": "eleusis.ui.hand", "#panel": "eleusis.ui.panel.title",
                    "#race": "eleusis.ui.race.title", "#log": "eleusis.ui.log", "#stream": "ui.stream.title"}
@@ -456,10 +457,10 @@ class EleusisScreen(GameScreen):
 
     @work(thread=True, exclusive=True, group="judge", exit_on_error=False)
     def judge_guess(self, round_copy: Any, move: str, card: str) -> None:
-        """The guess judged on a copy of the round in a process of its own (``tcgtui.tui.judging``);
+        """The guess judged on a copy of the round in a process of its own (``tcgtui.tui.games.eleusis_judging``);
         the round's own move then finds the verdict kept instead of judging on the UI's loop."""
         # only a person's guess is judged apart
-        from tcgtui.tui.judging import judge_apart
+        from tcgtui.tui.games.eleusis_judging import judge_apart
         try:
             judge_apart(round_copy, move)
         finally:

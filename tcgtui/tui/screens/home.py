@@ -48,7 +48,6 @@ ALONE = "-"           # a one-seat game (Eleusis): the person plays alone
 CAMPAIGN = "campaign"     # the game's ladder, where it has one (GameInfo.campaign; tcgtui play --campaign)
 SEATS = ("1", "2")
 RACE = "race:"            # a one-seat game raced against a player on the same deal (tcgtui play --race)
-RACED = ("eleusis",)      # the games whose screen shows a race's rival
 TALL = 36                 # rows from which a first visit's home stands centred (it fits whole)
 
 
@@ -77,7 +76,10 @@ def opponents_for(game_id: str) -> list[str]:
     spec = registry.get(game_id)
     if spec.info.seats == 1:
         rivals = [r for ref in spec.references for r in _levels(ref)] + ["random"]
-        return [ALONE] + ([RACE + r for r in rivals] if game_id in RACED else [])
+        # cycle: tui.games' screens import the shared screens beside this one
+        from tcgtui.tui.games import has_screen, screen_for
+        races = has_screen(game_id) and screen_for(game_id).RACES
+        return [ALONE] + ([RACE + r for r in rivals] if races else [])
     # home plays tcgtui's protocol: a seed protocol's own opponents (rollout:K) belong to --protocol seed
     refs = [s for r in spec.references if not r.protocol for s in _levels(r)]
     out = []

@@ -3,7 +3,7 @@
 The judge simulates for seconds when a rule reads the mainline: on the screen's
 event loop that froze every key, and in a thread it still starves the screen
 through the interpreter lock.  So a copy of the round plays the guess in a child
-interpreter (``python -m tcgtui.tui.judging``: the round and the move as a pickle
+interpreter (``python -m tcgtui.tui.games.eleusis_judging``: the round and the move as a pickle
 on its stdin, the verdicts it took as a pickle on its stdout), and the round's
 own move then finds them kept (``tcgtui.engine.eleusis.judge.remembered``).
 """
