@@ -46,3 +46,11 @@ def random_game(pack: Pack, seed: int) -> TcgState:
     while not state.is_terminal():
         state.apply(rng.choice(state.legal_moves()))
     return state
+
+
+@pytest.fixture(autouse=True)
+def fresh_endpoint_contexts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test meets its servers afresh: a test server may get the port an earlier one had, and
+    what the process learned of that endpoint's context (per base URL and model) is not its own."""
+    from tcgtui.opponents.llm import context
+    monkeypatch.setattr(context, "_ENDPOINTS", {})

@@ -12,6 +12,8 @@ import asyncio
 
 import pytest
 
+from textual.widgets import TextArea
+
 from tcgtui import referee
 from tcgtui.engine.duel.moves import parse_verdict
 from tcgtui.tui.app import HUMAN, ArenaApp, Settings
@@ -91,6 +93,8 @@ async def history(pilot) -> None:  # type: ignore[no-untyped-def]
     await solve(pilot, "0")
     await until(pilot, lambda: pilot.app.board.session.observation(0).phase == "propose")
     await settle(pilot, pilot.app)      # the editor's new text highlighted (under load it drew before)
+    for editor in pilot.app.screen.query(TextArea):
+        editor.cursor_blink = False     # the cursor drawn steadily: a blink caught mid-way changed the picture
     await pilot.pause(0.2)
 
 
