@@ -9,7 +9,7 @@ every game and lives in ``opponents.llm``; a game supplies only a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 Message = dict[str, Any]      # {"role": ..., "content": str or a list of parts (text, image_url)}
 NO_PARSE = "none"             # ``Parsed.path`` when the reply named no move
@@ -56,3 +56,16 @@ class Prompter(Protocol):
 
     def invalid(self, reason: str, obs: Any, left: int) -> Message:
         """The re-prompt after an unusable reply, with ``left`` attempts remaining."""
+
+
+@runtime_checkable
+class SeedRetries(Protocol):
+    """A prompter that plays a seed's own player (Eleusis under ``--protocol seed``): it fixes the
+    requests per decision, asks again with its ``invalid`` message alone (a reply cut at the token
+    limit counting as unusable), and picks its own move when every reply was unusable."""
+
+    attempts: int             # requests per decision, whatever --invalid-retries says
+    fresh_retries: bool       # True: a retry is a fresh prompt, not a turn of the conversation
+
+    def fallback_move(self, obs: Any) -> str:
+        """The move played for the model after ``attempts`` unusable replies."""

@@ -14,9 +14,8 @@ depends on the game (``GameInfo.invalid``):
 - ``agent`` (the card game): re-prompt with the reason up to ``invalid_retries``
   times within the decision, then play a random legal move from the agent's
   seeded RNG (told to the model next turn) or forfeit.  A prompter that plays a seed's own player
-  (Eleusis under ``--protocol seed``) may set ``attempts`` (requests per decision), ``fresh_retries``
-  (ask again with the prompter's ``invalid`` message alone, a reply cut at the token limit counting as
-  unusable) and ``fallback_move(obs)`` (its own random move, whatever ``fallback`` says).
+  (``engine.prompting.SeedRetries``: Eleusis under ``--protocol seed``) sets the requests per
+  decision, asks again with a fresh prompt and picks its own fallback move, whatever ``fallback`` says.
 - ``rules`` (grid games): one request per decision; an unusable reply is
   returned as ``Decision("", info, invalid=<kind>, raw=<reply>)`` for the game's
   rules to count (``GameState.apply_invalid``), and the next decision's prompt
@@ -75,7 +74,7 @@ from typing import Any, Callable
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event
-from tcgtui.engine.prompting import NO_PARSE, Parsed, Prompter
+from tcgtui.engine.prompting import NO_PARSE, Parsed, Prompter, SeedRetries
 from tcgtui.errors import OptionError
 from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Completion, ContextOverflow, Sleep, StreamHook
@@ -254,10 +253,11 @@ class LLMAgent(Agent):
         path = NO_PARSE
         parsed: Parsed | None = None
         answer = ""
-        # A prompter that plays a seed's player may fix its requests per turn (``attempts``), ask again with
-        # a fresh prompt rather than in conversation (``fresh_retries``), and pick its own fallback move.
-        fresh = getattr(p, "fresh_retries", False)
-        tries = 1 if self.rules_count_invalid else getattr(p, "attempts", None) or s.invalid_retries + 1
+        # A prompter that plays a seed's player (SeedRetries) fixes its requests per turn, may ask again
+        # with a fresh prompt rather than in conversation, and picks its own fallback move.
+        seed = p if isinstance(p, SeedRetries) else None
+        fresh = seed is not None and seed.fresh_retries
+        tries = 1 if self.rules_count_invalid else seed.attempts if seed is not None else s.invalid_retries + 1
         for attempt in range(tries):
             while True:
                 messages = conversation(self.system, kept, current)
@@ -312,10 +312,9 @@ class LLMAgent(Agent):
                 invalid_kind = parsed.error
                 self.retry = (answer, p.reason(parsed))
             else:
-                own = getattr(p, "fallback_move", None)
-                fallback = "random" if own is not None else s.fallback
+                fallback = "random" if seed is not None else s.fallback
                 if fallback == "random":
-                    move = own(obs) if own is not None else self.rng.choice(list(obs.legal_moves))
+                    move = seed.fallback_move(obs) if seed is not None else self.rng.choice(list(obs.legal_moves))
                     self.fallback_move = move
         follow = None
         if move is not None and fallback is None:
