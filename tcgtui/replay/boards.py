@@ -25,10 +25,13 @@ class Board:
 
 
 def draw(replay: Any, index: int, cat: Catalog, lang: str) -> Board:
-    """The position after ``index`` moves: the game's own picture (``tcgtui.games.<game>.replay``),
-    else the facts its spec gives (``GameSpec.replay_facts``: a plug-in's game)."""
+    """The position after ``index`` moves: the game's own picture (``tcgtui.games.<game>.replay``:
+    ``board`` of the position, or ``draw`` of the step), else the facts its spec gives
+    (``GameSpec.replay_facts``: a plug-in's game)."""
     own = app_side(replay.row.game, "replay")
-    if own is not None:
+    if own is not None and hasattr(own, "draw"):          # a picture that needs more than the position
         return own.draw(replay, index, cat, lang)
+    if own is not None:                                   # ``board(state, game, catalog, last, lang)``
+        return own.board(replay.steps[index].state, replay.game, cat, None, lang)
     facts = replay.spec.replay_facts
     return Board([], list(facts(replay.steps[index].state, cat)) if facts is not None else [])

@@ -22,11 +22,6 @@ def board(state: Any, game: Game, cat: Catalog, last: Any, lang: str) -> Board:
     return Board(picture, facts)
 
 
-def draw(replay: Replay, index: int, cat: Catalog, lang: str) -> Board:
-    """The position after ``index`` moves."""
-    return board(replay.steps[index].state, replay.game, cat, None, lang)
-
-
 def mark(replay: Replay) -> None:
     for step in replay.steps[1:]:
         for e in step.events:

@@ -40,11 +40,6 @@ def board(state: Any, game: Game, cat: Catalog, last: Any, lang: str) -> Board:
     return Board([], facts)
 
 
-def draw(replay: Replay, index: int, cat: Catalog, lang: str) -> Board:
-    """The position after ``index`` moves."""
-    return board(replay.steps[index].state, replay.game, cat, None, lang)
-
-
 def mark(replay: Replay) -> None:
     """Lethal not taken: a card would have won now and another was played.  Lethal not answered:
     after the card played the opponent could win at once, and some other card would have stopped it."""
