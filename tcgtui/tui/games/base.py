@@ -30,6 +30,7 @@ from tcgtui.tui.bidi_text import Direction, display_line
 from tcgtui.tui.keys import keys
 from tcgtui.tui import memory
 from tcgtui.tui.screens.base import LocalizedScreen
+from tcgtui.tui.screens.curtain import CurtainScreen
 from tcgtui.tui.screens.rules import rules_lines
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
@@ -150,8 +151,6 @@ class GameScreen(LocalizedScreen[None]):
     def curtain(self, seat: int, then: Any = None) -> None:
         """Cover the board until ``seat``'s player says they are the one looking (``then``: what
         follows).  A full screen, not a dialog: nothing of the board shows through."""
-        # cycle: the curtain screen names the board's labels and keys
-        from tcgtui.tui.screens.curtain import CurtainScreen
         self.app.push_screen(CurtainScreen(self, seat), then)
 
     def pass_to(self, seat: int) -> None:
