@@ -216,3 +216,33 @@ async def test_two_people_play_from_home_to_the_end_and_are_back_home(db: Path, 
     assert app.return_code in (0, None)
     check_stored_between_people(db, store, game)
     store.close()
+
+
+async def test_a_duel_between_two_people_hides_the_secret_sample_behind_the_curtain() -> None:
+    """The duel's sample solution is the proposer's secret: the curtain comes down before the solver
+    sees the screen, and the solver's field starts empty.  Checks run in the local sandbox."""
+    app = ArenaApp(Settings((HUMAN, HUMAN), game_id="duel", params={"rounds": 2}, seed=7, pause=0.0, handle="ann"))
+    secret = "271828"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen) and app.screen.seat == 0
+        await pilot.press("enter")
+        await pilot.pause()
+        board = app.board
+        board.query_one("#value").value = secret               # the proposer's secret sample
+        board.query_one("#code").load_text("def mystery(x):\n    return x * 2 == 543656\n")
+        await board.run_action("send")                          # sent once the sandbox finds the sample works
+        for _ in range(300):
+            await pilot.pause(0.1)
+            if isinstance(app.screen, CurtainScreen):
+                break
+        assert isinstance(app.screen, CurtainScreen) and app.screen.seat == 1
+        assert secret not in screen_text(app) and "543656" not in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is board and board.session.viewer == 1
+        assert "543656" in screen_text(app) and secret not in screen_text(app)     # the puzzle, not its sample
+        assert board.query_one("#value").value == ""
+        await board.run_action("quit_game")                    # the answer field has the letters
+        await pilot.pause()
+        await pilot.press("y")
