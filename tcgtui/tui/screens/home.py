@@ -2,7 +2,7 @@
 
 Top row, one bordered list each: the game, the opponent (every player the game
 offers: search levels, its reference players, the models of ``models.toml``,
-``llm:MODEL`` typed in, a second person at the keyboard, the card game's campaign), the seat and the language (switching it switches the whole
+``llm:MODEL`` typed in, the card game's campaign), the seat and the language (switching it switches the whole
 app).  Below: the game's description, the person's record against each of
 its opponents (wins over finished games with exact 95% intervals,
 ``tcgtui.hub``), and the stored games: the person's own, unfinished ones first
