@@ -50,6 +50,13 @@ def card_names(app: ArenaApp) -> set[str]:
     return {card.name(app.catalog.code)[:10] for card in pack.cards}
 
 
+async def lift(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
+    """The next person presses Enter once the curtain has been down long enough to be theirs."""
+    await pilot.pause(CurtainScreen.GUARD_S)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
 def first_legal(app: ArenaApp) -> tuple[str, ...]:
     """The key of the first legal move where a key names the move (Connect Four's column digits),
     else Enter (the card game's chosen card, tic-tac-toe's cursor, which moves to a free cell)."""
@@ -74,7 +81,7 @@ async def play_to_the_end(pilot, app: ArenaApp) -> int:  # type: ignore[no-untyp
             shown = screen_text(app)
             assert board.label_for(seat) in shown
             assert not [n for n in card_names(app) if n in shown]            # no hand, no board, no log
-            await pilot.press("enter")
+            await lift(pilot, app)
             await pilot.pause()
             assert app.screen is board and session.viewer == seat
             hand = session.observation(seat).hand
@@ -129,6 +136,12 @@ async def test_the_card_game_between_two_people_hides_each_hand_behind_a_curtain
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, CurtainScreen) and app.screen.seat == 0    # before the first hand shows
+            curtain = app.screen
+            curtain.GUARD_S = 3600.0            # an Enter this soon after the curtain came down is the last
+            await pilot.press("enter")          # player's double press: it lifts nothing
+            await pilot.pause()
+            assert app.screen is curtain
+            del curtain.GUARD_S
             curtains = await play_to_the_end(pilot, app)
             turns = app.board.session.result.turns
             assert curtains >= turns - 1 >= 2          # one as each turn passes to the other person
@@ -142,7 +155,7 @@ async def test_a_game_between_two_people_is_left_and_resumed_behind_the_curtain(
             for _ in range(3):                                   # the first person, the second, the first
                 await settle(pilot, app)
                 assert isinstance(app.screen, CurtainScreen)
-                await pilot.press("enter")
+                await lift(pilot, app)
                 await settle(pilot, app)
                 await pilot.press("enter")
             await settle(pilot, app)
@@ -226,8 +239,7 @@ async def test_a_duel_between_two_people_hides_the_secret_sample_behind_the_curt
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         assert isinstance(app.screen, CurtainScreen) and app.screen.seat == 0
-        await pilot.press("enter")
-        await pilot.pause()
+        await lift(pilot, app)
         board = app.board
         board.query_one("#value").value = secret               # the proposer's secret sample
         board.query_one("#code").load_text("def mystery(x):\n    return x * 2 == 543656\n")
@@ -238,8 +250,7 @@ async def test_a_duel_between_two_people_hides_the_secret_sample_behind_the_curt
                 break
         assert isinstance(app.screen, CurtainScreen) and app.screen.seat == 1
         assert secret not in screen_text(app) and "543656" not in screen_text(app)
-        await pilot.press("enter")
-        await pilot.pause()
+        await lift(pilot, app)
         assert app.screen is board and board.session.viewer == 1
         assert "543656" in screen_text(app) and secret not in screen_text(app)     # the puzzle, not its sample
         assert board.query_one("#value").value == ""

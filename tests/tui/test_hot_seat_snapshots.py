@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tcgtui.tui.app import HUMAN
+from tcgtui.tui.screens.curtain import CurtainScreen
 from tests.tui.helpers import make_app, settle
 
 SIZES = [(80, 24), (120, 40)]
@@ -16,6 +17,7 @@ LANGS = ["en", "ar"]
 async def passed_to_the_second(pilot) -> None:  # type: ignore[no-untyped-def]
     app = pilot.app
     await settle(pilot, app)
+    await pilot.pause(CurtainScreen.GUARD_S)
     await pilot.press("enter")          # the first person looks: their seat shows
     await settle(pilot, app)
     await pilot.press("enter")          # and plays; the curtain comes down for the second

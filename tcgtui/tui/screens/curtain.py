@@ -3,12 +3,15 @@
 In a game with hidden information the board goes behind this screen whenever the
 turn passes to the other person: a full screen, not a dialog, so nothing of the
 last player's hand shows through.  The next player presses Enter once only they
-can see the screen; the board then shows their seat.  ``?``, ``L`` and ``Q`` work
-as on the board.
+can see the screen; the board then shows their seat.  An Enter within ``GUARD_S``
+of the curtain coming down is the last player's own (a double press after playing
+a card), not the next one's, and lifts nothing.  ``?``, ``L`` and ``Q`` work as on
+the board.
 """
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from rich.console import Group
@@ -47,6 +50,7 @@ class CurtainText(Localized, Widget):
 
 class CurtainScreen(LocalizedScreen[None]):
     AUTO_FOCUS = None
+    GUARD_S = 0.6           # seconds in which Enter is still the last player's key
     BINDINGS = [
         Binding("enter,space", "show", show=False),
         Binding(keys("question_mark,f1"), "rules", show=False),
@@ -56,6 +60,7 @@ class CurtainScreen(LocalizedScreen[None]):
     def __init__(self, board: GameScreen, seat: int) -> None:
         super().__init__()
         self.board, self.seat = board, seat
+        self.down_at = time.monotonic()
 
     def compose(self) -> ComposeResult:
         game = self.board.session.game.name
@@ -67,7 +72,8 @@ class CurtainScreen(LocalizedScreen[None]):
                       ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")], id="keys")
 
     def action_show(self) -> None:
-        self.dismiss(None)
+        if time.monotonic() - self.down_at >= self.GUARD_S:
+            self.dismiss(None)
 
     def action_rules(self) -> None:
         self.host.show_rules()
