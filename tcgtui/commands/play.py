@@ -25,7 +25,7 @@ from tcgtui.arena import game_spec
 from tcgtui.engine import registry
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
-from tcgtui.tables import FreeTable, WatchTable, person_seats
+from tcgtui.deals import FreeDealer, WatchDealer, person_seats
 from tcgtui.commands.options import add_display_arguments, check_spec, settings_from
 
 DEFAULT_VS = "mc:100"
@@ -131,8 +131,8 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     """Wire the games to the store: the campaign where the person left it, or games against --vs;
     a dealer's rounds are stored whole, like watched games, once the rule is written."""
     if args.dealer is not None:
-        settings.table = lambda person: WatchTable(store, registry.get(settings.game_id).game(settings.params),
-                                                   settings.seats, settings.seed)
+        settings.table = lambda person: WatchDealer(store, registry.get(settings.game_id).game(settings.params),
+                                                    settings.seats, settings.seed)
         return settings
     opponent, mine = settings.opponent, settings.person_seat     # "": a one-seat game; "human": hot-seat
     game = settings.game.seated(mine)
@@ -142,23 +142,23 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     if seated:          # --resume rebuilds the game as seated (the card game's deck lists), without the files
         where["params"].update(seated)
         settings.params.update(seated)
-    settings.game = game                    # the app's game is the table's: players search the decks as seated
+    settings.game = game                    # the app's game is the dealer's: players search the decks as seated
 
     if settings.rival:
-        rivals = WatchTable(store, game, (settings.rival,), settings.seed)
+        rivals = WatchDealer(store, game, (settings.rival,), settings.seed)
         settings.keep_rival = rivals.keep
 
     ladder = app_side(settings.game_id, "campaign") if args.campaign else None    # GameInfo.campaign: checked
 
-    def table(person: str) -> Any:
+    def dealer(person: str) -> Any:
         if ladder is not None:
-            return ladder.open_table(store, settings.params, where["params"], person, settings.lang,
-                                     args.campaign_games, args.seed or 0)
-        return FreeTable(store, game, where, person, opponent, mine, settings.seed)
+            return ladder.open_dealer(store, settings.params, where["params"], person, settings.lang,
+                                      args.campaign_games, args.seed or 0)
+        return FreeDealer(store, game, where, person, opponent, mine, settings.seed)
     if handle is None:
-        settings.table, settings.ask_handle = table, True
+        settings.table, settings.ask_handle = dealer, True
     else:
-        ready = table(handle)       # a finished ladder is an error before the screen opens
+        ready = dealer(handle)       # a finished ladder is an error before the screen opens
         settings.table = lambda person: ready
     return settings
 
@@ -182,15 +182,15 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
         settings.params = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
     else:                    # the card game: its pack as loaded, its deck lists as seated (stored)
         settings.params.update({k: v for k, v in params.items() if k != "pack"})
-    settings.game = live.game            # the game as stored, rebuilt once: the app's is the table's
+    settings.game = live.game            # the game as stored, rebuilt once: the app's is the dealer's
     ladder = app_side(game_id, "campaign")
     if run is not None and ladder is not None and run.kind == ladder.KIND:
-        campaign = ladder.resume_table(store, live, params, handle, row.lang, run.config)
+        campaign = ladder.resume_dealer(store, live, params, handle, row.lang, run.config)
         settings.table = lambda person: campaign
     else:
         where = {"game": game_id, "params": params}
-        settings.table = lambda person: FreeTable(store, live.game, where, handle, row.opponent,
-                                                  row.agent_seat, row.seed + 1, first=live)
+        settings.table = lambda person: FreeDealer(store, live.game, where, handle, row.opponent,
+                                                   row.agent_seat, row.seed + 1, first=live)
     return settings
 
 

@@ -29,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--run", nargs="+", action="extend", metavar="NAME", help=text.t("cmd_report.run"))
     add_db_argument(p, text)
     p.add_argument("--format", choices=FORMATS, default="table", help=text.t("cmd_report.format"))
-    p.add_argument("--table", metavar="NAME",
+    p.add_argument("--table", dest="section", metavar="NAME",      # a report section, by the name users know
                    help=text.t("cmd_report.table", choices=", ".join(dict.fromkeys(SECTIONS + COMMON))))
     p.add_argument("--plot", metavar="FILE|DIR", help=text.t("cmd_report.plot_help"))
     p.add_argument("--by", metavar="KEYS", help=text.t("cmd_report.by"))
@@ -169,10 +169,10 @@ def _report(args: argparse.Namespace) -> int:
         at = report.layout.index("llm") + 1 if "llm" in report.layout else len(report.layout)
         report.layout[at:at] = shown
         report.notes.append("tokens")
-    if args.table and args.table not in report.sections and args.table not in report.extra:
-        raise UserError(text.t("cmd_report.errors.unknown_table", table=args.table,
+    if args.section and args.section not in report.sections and args.section not in report.extra:
+        raise UserError(text.t("cmd_report.errors.unknown_table", table=args.section,
                                choices=", ".join([*report.sections, *report.extra])))
-    sections = [args.table] if args.table else list(report.layout)
+    sections = [args.section] if args.section else list(report.layout)
     if args.format == "table":
         console = Console()
         if not console.is_terminal:      # piped: keep rows whole instead of wrapping at 80 columns
@@ -181,7 +181,7 @@ def _report(args: argparse.Namespace) -> int:
     elif args.format == "md":
         sys.stdout.write(render.as_markdown(report, sections))
     elif args.format == "csv":
-        sys.stdout.write(render.as_csv(report, args.table or report.layout[0]))
+        sys.stdout.write(render.as_csv(report, args.section or report.layout[0]))
     else:
         sys.stdout.write(render.as_json(report, sections, {"db": path, "runs": runs}) + "\n")
     if plot_path is not None and plot_dir:
