@@ -16,7 +16,7 @@ from tcgtui.engine.eleusis import bench, fake_replies
 from tcgtui.engine.eleusis.game import DRAWN, FORMATS, EleusisGame
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
-from tcgtui.engine.eleusis.seeddeal import BASE
+from tcgtui.engine.eleusis.seed_deals import BASE
 from tcgtui.engine.eleusis.state import MAX_TURNS, TURNS_HIGH
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM
 from tcgtui.engine.registry import (AGENT, LIST, SCORE, BenchHooks, FakeModel, GameInfo, GameSpec, Param, Reference,
@@ -28,7 +28,7 @@ __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
 def _prompter(game: Game, catalog: Any, seat: int = 0, style: str | None = None) -> Any:
     from tcgtui.engine.eleusis.prompter import EleusisPrompter
     if getattr(game, "protocol", None) == SEED:          # the seed's own prompt, from the user's checkout
-        from tcgtui.engine.eleusis.seedprompt import REPOSITORY, SeedPrompter, WordingError
+        from tcgtui.engine.eleusis.seed_prompter import REPOSITORY, SeedPrompter, WordingError
         wording = getattr(game, "seed_wording", None)
         if wording is None:
             raise WordingError(catalog.t("eleusis.games.seed_upstream_needed", repository=REPOSITORY))
