@@ -341,7 +341,7 @@ class GameSpec:
     replay_facts: Callable[[Any, Any], list[str]] | None = None
     # (game) -> the pack it was built from, for a game that has one (the card game): a run's identity
     # records its content hash, a resume or replay refuses a pack that changed, its languages bound --lang.
-    pack_of: Callable[[Any], Any] | None = None
+    pack_of: Callable[[Game], Any] | None = None
     # (a record's setup) -> parameters beyond the game's own that rebuild it as played (the card game:
     # its deck lists, as seated): a resume and a replay build the same game without the files.
     setup_params: Callable[[dict[str, Any]], dict[str, Any]] | None = None
@@ -359,7 +359,7 @@ class GameSpec:
     def game(self, params: Mapping[str, Any] | None = None) -> Game:
         return self.make(self.info.resolve(params))
 
-    def pack(self, game: Any) -> Any:
+    def pack(self, game: Game) -> Any:
         """The pack ``game`` was built from (``pack_of``); None for a game without one."""
         return self.pack_of(game) if self.pack_of is not None else None
 

@@ -27,6 +27,7 @@ from tcgtui.arena import load_resources
 from tcgtui.console_text import clean
 from tcgtui.crash import report_crash
 from tcgtui.engine import registry
+from tcgtui.engine.core import Game
 from tcgtui.errors import OptionError, UserError
 from tcgtui.match import MatchResult
 from tcgtui.opponents.base import Agent
@@ -60,7 +61,7 @@ class Settings:
     person: int = 0                        # two "human" seats (hot-seat): the seat of the handle's person
     game_id: str = field(default_factory=default_game)
     params: dict[str, Any] = field(default_factory=dict)   # the game's parameters, files and packs loaded
-    game: Any = None                       # the game built from ``params`` by the command; None: the app builds it
+    game: Game | None = None               # the game built from ``params`` by the command; None: the app builds it
     given: dict[str, Any] = field(default_factory=dict)    # the parameters as the command line gave them
     lang: str = "en"
     rtl_mode: str = "app"
@@ -112,7 +113,7 @@ class ArenaApp(App[None]):
         self.board: GameScreen | None = None
         self.dealer: Dealer | None = None
         self.deal: Deal | None = None
-        self.game: Any = None
+        self.game: Game | None = None
         self.screen_class: type[GameScreen] | None = None
         self.search_ready = threading.Event()        # the game's compiled search is loaded (GameScreen.warm_up)
         self.pending_warm_up: Callable[[], object] | None = None   # started once the first board is drawn
