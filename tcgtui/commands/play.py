@@ -17,7 +17,6 @@ from tcgtui import locales
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui import config
 from tcgtui.app_side import app_side
-from tcgtui.games.tcg.campaign import DEFAULT_GAMES
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, LiveGame, human_spec, resume_source, unfinished
@@ -43,11 +42,22 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--race", default=None, metavar="SPEC", help=text.t("cmd_play.race"))
     p.add_argument("--resume", action="store_true", help=text.t("cmd_play.resume"))
     p.add_argument("--campaign", action="store_true", help=text.t("cmd_play.campaign"))
-    p.add_argument("--campaign-games", type=int, default=DEFAULT_GAMES, metavar="N",
-                   help=text.t("cmd_play.campaign_games", default=DEFAULT_GAMES))
+    p.add_argument("--campaign-games", type=int, default=None, metavar="N",
+                   help=text.t("cmd_play.campaign_games", default=", ".join(map(str, ladder_defaults()))))
     add_display_arguments(p, text, "cmd_play")
     add_db_argument(p, text)
     add_endpoint_arguments(p, text)
+
+
+def ladder_defaults() -> list[int]:
+    """Games per level of each registered ladder (GameInfo.campaign), as its app side declares them."""
+    sides = (app_side(g.id, "campaign") for g in registry.games() if g.info.campaign)
+    return sorted({side.DEFAULT_GAMES for side in sides if side is not None})
+
+
+def campaign_games(args: argparse.Namespace, ladder: Any) -> int:
+    """--campaign-games, else the ladder's own number of games per level."""
+    return ladder.DEFAULT_GAMES if args.campaign_games is None else args.campaign_games
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(text.t(key, flag=flag))
     if args.resume and args.campaign:
         raise UserError(text.t("humans.campaign_conflict", flag="--resume"))
-    if not 1 <= args.campaign_games <= 100:
+    if args.campaign_games is not None and not 1 <= args.campaign_games <= 100:
         raise UserError(text.t("humans.bad_campaign_games", value=args.campaign_games))
     if args.seat not in (None, 1, 2):
         raise UserError(f"--seat: {args.seat} is not a seat; expected 1 (moves first) or 2")
@@ -153,7 +163,7 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     def dealer(person: str) -> Any:
         if ladder is not None:
             return ladder.open_dealer(store, settings.params, where["params"], person, settings.lang,
-                                      args.campaign_games, args.seed or 0)
+                                      campaign_games(args, ladder), args.seed or 0)
         return FreeDealer(store, game, where, person, opponent, mine, settings.seed)
     if handle is None:
         settings.table, settings.ask_handle = dealer, True

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from tcgtui import locales
+from tcgtui.engine import registry
 from tcgtui.engine.decision_facts import DecisionFacts
 from tcgtui.errors import UserError
 from tcgtui.report.seats import flagged_runs, round_robin_runs
@@ -46,7 +47,7 @@ class StoredGame:
     winner: int | None
     turns: int
     pack: str | None = None            # pack id and short content hash, e.g. community@3f2a9c01d4e7
-    game: str = "tcg"
+    game: str = registry.DEFAULT       # the game's id (a game made by hand: the registry's default)
     params: dict[str, Any] = field(default_factory=dict)
     score: float | None = None         # the measured player's score (score games)
     code: str | None = None            # the game's result code
@@ -96,7 +97,7 @@ def run_ids(store: Store, names: list[str] | None) -> list[int] | None:
     return ids
 
 
-def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: str | None = "tcg", *,
+def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: str | None = registry.DEFAULT, *,
                with_record: bool = False, every_seat: bool = False) -> list[StoredGame]:
     """The games of one game id (None: every game) with the measured player's decisions in finished games;
     with ``every_seat``, a round robin's games also from their other seat (``mirror``), in row order."""
