@@ -158,7 +158,7 @@ class CampaignDealer:
 
     def _deal(self, live: LiveGame, campaign: Campaign) -> Deal:
         level = next(i for i, lvl in enumerate(campaign.levels) if lvl.opponent == live.row.opponent)
-        note = ("ui.campaign.level", {"level": level + 1, "levels": len(campaign.levels),
+        note = ("tcg.campaign.level", {"level": level + 1, "levels": len(campaign.levels),
                                       "game": campaign.levels[level].finished + 1,
                                       "games": campaign.levels[level].target})
         return person_deal(live, note, self.standing)
@@ -170,9 +170,9 @@ class CampaignDealer:
         total = sum(lvl.target for lvl in campaign.levels)
         i = campaign.current()
         if i is None:
-            return "ui.campaign.done", {"total": total}
+            return "tcg.campaign.done", {"total": total}
         level = campaign.levels[i]
-        return "ui.campaign.after", {"played": played, "total": total, "next": level.opponent,
+        return "tcg.campaign.after", {"played": played, "total": total, "next": level.opponent,
                                      "game": level.finished + 1, "games": level.target}
 
 
