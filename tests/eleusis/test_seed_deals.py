@@ -105,11 +105,6 @@ def test_the_setup_records_the_protocol_and_the_deck_seed_so_a_replay_needs_no_c
     assert EleusisGame.from_params({"rule": 5}).setup()["protocol"] == "tcgtui"
 
 
-def _guess(state, code: str) -> dict:
-    card = state.hand[0]
-    return {"card": card.text(), "guess": True, "rule": "a guess", "code": code}
-
-
 @rule("eleusis.rules.guess_seed")
 def test_a_guess_is_judged_after_the_turns_card_under_the_seed(tmp_path):
     """Secret rule 16 (alternating colours); the guess "any card" is wrong at once either way, and its
