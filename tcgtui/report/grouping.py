@@ -12,25 +12,26 @@ game's own tables that compare them, so ``lang`` joins the names only when asked
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from tcgtui import locales
 from tcgtui.errors import UserError
+from tcgtui.report.data import StoredGame
 
 DEFAULT_PROTOCOL = "tcgtui"
 
 
-def _style(g: Any, default: str) -> str:
+def _style(g: StoredGame, default: str) -> str:
     return str(g.params.get("prompt_style") or default)
 
 
-def _deck(g: Any, default: str) -> str:
+def _deck(g: StoredGame, default: str) -> str:
     p = g.params
     parts = [str(p[k]) for k in ("deck", "opp_deck", "questions") if p.get(k)]
     return "/".join(parts) or "-"
 
 
-READERS: dict[str, Callable[[Any, str], str]] = {
+READERS: dict[str, Callable[[StoredGame, str], str]] = {
     "style": _style,
     "protocol": lambda g, _: str(g.params.get("protocol") or DEFAULT_PROTOCOL),
     "lang": lambda g, _: g.lang,
@@ -54,7 +55,7 @@ def parse_by(text: str | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*keys, *ALWAYS]))
 
 
-def apply(games: Sequence[Any], keys: Sequence[str], default_style: str = "") -> tuple[list[str], dict[str, str]]:
+def apply(games: Sequence[StoredGame], keys: Sequence[str], default_style: str = "") -> tuple[list[str], dict[str, str]]:
     """Rename each game's players after the keys whose values differ among ``games``; return those
     keys and each new name's player.  Games that agree on every key keep their names."""
     cache: dict[tuple, tuple[str, ...]] = {}
