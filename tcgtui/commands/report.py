@@ -18,7 +18,7 @@ from tcgtui.arena import variants
 from tcgtui.config import default_game
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
-from tcgtui.report import COMMON, SECTIONS
+from tcgtui.report import COMMON
 from tcgtui.store import add_db_argument, open_store
 
 FORMATS = ("table", "md", "csv", "json", "seed")
@@ -30,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     add_db_argument(p, text)
     p.add_argument("--format", choices=FORMATS, default="table", help=text.t("cmd_report.format"))
     p.add_argument("--table", dest="section", metavar="NAME",      # a report section, by the name users know
-                   help=text.t("cmd_report.table", choices=", ".join(dict.fromkeys(SECTIONS + COMMON))))
+                   help=text.t("cmd_report.table", choices=", ".join(COMMON)))
     p.add_argument("--plot", metavar="FILE|DIR", help=text.t("cmd_report.plot_help"))
     p.add_argument("--by", metavar="KEYS", help=text.t("cmd_report.by"))
     p.add_argument("--ci", choices=("exact", "exact-randomized"), default="exact", help=text.t("cmd_report.ci"))
