@@ -108,8 +108,8 @@ def apply(games: Sequence[Any], keys: Sequence[str], default_style: str = "",
           params: Sequence[Param] = ()) -> tuple[list[str], dict[str, str]]:
     """Rename each game's players after the keys whose values differ among ``games`` (``keys``, then
     the game's keyed ``params``; a key named like a parameter reads it its own way, the pack by the
-    store's pack columns, whether ``keys`` name it or not); return those keys and each new name's player.  Games that agree on every
-    key keep their names."""
+    store's pack columns, whether ``keys`` name it or not); return those keys and each new name's
+    player.  Games that agree on every key keep their names."""
     by_name = {p.name: p for p in keyed_params(params) if p.name not in READERS}
     keys = all_keys(keys, params)
     cache: dict[tuple, tuple[str, ...]] = {}
@@ -138,8 +138,9 @@ def apply(games: Sequence[Any], keys: Sequence[str], default_style: str = "",
 
 
 def settings_rows(games: Sequence[Any], params: Sequence[Param]) -> list[dict[str, Any]]:
-    """``report --settings``: every parameter the games were played with (keyed or not: a drawn
-    rule shows its values), one row per run and set of keyed values, with its games counted once."""
+    """``report --settings``: every parameter the games were played with, one row per run and set of
+    keyed values, each game counted once; a parameter that varies within a row (not keyed, like a
+    drawn rule) shows how many values it took."""
     keyed = keyed_params(params)
     rows: dict[tuple, dict[str, Any]] = {}
     for g in games:
