@@ -21,7 +21,8 @@ from tcgtui.engine.prompting import FALLBACKS
 
 
 class DecisionFacts:
-    """Per game: ``decisions``, ``invalid_attempts`` (moves recorded as ``!kind``), ``tokens_estimated``
+    """Per game: ``decisions``, ``invalid_attempts`` (unusable replies: a move recorded as ``!kind``
+    where the rules count it, else each one the player asked again after or fell back from), ``tokens_estimated``
     (any count estimated), ``reported`` (decisions with a parse path) and among those ``parse[path]``
     (every path the games' prompters reported),
     ``invalid`` and ``fallback[name]``; ``kinds`` (kind -> decisions), ``card_kinds`` (kinds of its moves

@@ -55,6 +55,11 @@ class Param:
     flag: str = ""
     metavar: str = ""                 # the flag's value in --help; "": argparse lists ``choices`` and checks them
     help_key: str = ""                # the locale key of the flag's --help text
+    # Reports keep results apart by every parameter's value (tcgtui/report/grouping.py), unless it is
+    # not ``keyed``: set game by game within one run (Eleusis's drawn rule), or where a seed's text was
+    # read from.  ``digest``: the setup entry naming a file parameter's content (a pack's hash).
+    keyed: bool = True
+    digest: str = ""
 
     def __post_init__(self) -> None:
         if self.flag and not (self.flag.startswith("--") and self.help_key):

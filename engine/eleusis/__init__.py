@@ -53,15 +53,17 @@ def _scientist(game: Game, arg: int | None) -> Any:
 
 SPEC = register(GameSpec(
     GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT, search=False,
-             params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),)),
+             # the rule and a seed round's deal change game by game within a run: no report key
+             params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),), keyed=False),
                      Param("guess_format", str, "text", choices=FORMATS, flag="--guess-format", metavar="GUESS_FORMAT",
                            help_key="eleusis.games.guess_format_flag"),
                      # a round's length: the seed's 30; fewer make a short round (a test, a demo)
                      Param("max_turns", int, MAX_TURNS, low=1, high=TURNS_HIGH),
-                     Param("rule_code", str, ""), PROTOCOL, UPSTREAM,
+                     Param("rule_code", str, "", keyed=False), PROTOCOL, UPSTREAM,
                      # --protocol seed: the seed's round index and base seed of the deal, or its deck seed itself
-                     Param("seed_round", int, 0, low=0, high=10_000), Param("seed_base", int, BASE, low=0, high=2**32 - 1),
-                     Param("seed_deal", int, -1, low=-1, high=2**32 - 1))),
+                     Param("seed_round", int, 0, low=0, high=10_000, keyed=False),
+                     Param("seed_base", int, BASE, low=0, high=2**32 - 1),
+                     Param("seed_deal", int, -1, low=-1, high=2**32 - 1, keyed=False))),
     make=EleusisGame.from_params,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: EleusisNarrator(game, catalog, viewer),

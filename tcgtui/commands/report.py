@@ -143,6 +143,7 @@ def _report(args: argparse.Namespace) -> int:
             spent, by_default = tokens.sections(store, (g.id for g in games))
             if args.settings:
                 spent["settings"] = tokens.settings(store, args.run)
+                spent["params"] = grouping.settings_rows(games, spec.info.params)
     if not games:
         print(clean(text.t("cmd_report.empty", path=path)), file=sys.stderr)
         return 0
@@ -156,7 +157,7 @@ def _report(args: argparse.Namespace) -> int:
         print(clean(text.t("cmd_report.written", games=count, files=files, out=str(out))), file=sys.stderr)
         return 0
     packs = sorted({g.pack for g in games if g.pack is not None})
-    if len(packs) > 1 and "pack" not in by:
+    if len(packs) > 1 and "pack" not in grouping.all_keys(by, spec.info.params):
         print(clean(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs))), file=sys.stderr)
     anchor = args.anchor
     if anchor is not None and anchor != "first" and not any(anchor in g.seats or anchor == g.agent for g in games):
@@ -164,7 +165,7 @@ def _report(args: argparse.Namespace) -> int:
     context = extra.Context(facts, ci=args.ci, seed=args.ci_seed)
     report = analyses.build(games, spec, by=by, context=context, anchor=anchor)
     report.sections.update(spent)
-    shown = [name for name in spent if spent[name] and (by_default or name == "settings")]
+    shown = [name for name in spent if spent[name] and (by_default or name in ("settings", "params"))]
     if shown:         # after the llm section (or at the end), with their note
         at = report.layout.index("llm") + 1 if "llm" in report.layout else len(report.layout)
         report.layout[at:at] = shown

@@ -326,7 +326,8 @@ def build(games: list[StoredGame], spec: registry.GameSpec | None = None, *, by:
     context = context or extra.Context()
     varied: list[str] = []
     if by is not None:
-        varied, context.base = grouping.apply(games, by, spec.info.prompt_styles[0] if spec.info.prompt_styles else "")
+        varied, context.base = grouping.apply(games, by, spec.info.prompt_styles[0] if spec.info.prompt_styles else "",
+                                              spec.info.params)
     score_game = spec.info.outcome == registry.SCORE
     outcome = "scores" if score_game else "win_rates"
     sections: dict[str, list[Row]] = {outcome: scores(games, spec.info.right_wrong) if score_game
@@ -345,7 +346,7 @@ def build(games: list[StoredGame], spec: registry.GameSpec | None = None, *, by:
     notes += ["every_seat"] if any(g.mirror for g in games) else []
     meta = dict(spec.report.meta()) if spec.report.meta else {}
     if by is not None:
-        meta.update(grouped_by=", ".join(by), varied=", ".join(varied) or "–")
+        meta.update(grouped_by=", ".join(grouping.all_keys(by, spec.info.params)), varied=", ".join(varied) or "–")
         notes.append("grouped")
     if context.ci == "exact-randomized":
         meta["ci_seed"] = context.seed
