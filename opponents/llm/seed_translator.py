@@ -18,7 +18,7 @@ Every request, its reply and the code kept of it travel with the translation
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tcgtui import locales
@@ -88,7 +88,7 @@ class SeedTranslator:
     async def translate(self, words: str) -> Translation:
         kept = self._kept.get(words)
         if kept is not None:
-            return Translation(**{**kept.__dict__, "cached": True})
+            return replace(kept, cached=True)
         prompt = self.wording.prompt(words)
         attempts: list[Attempt] = []
         cycle = 0

@@ -67,7 +67,7 @@ def test_sandbox_verdict_equals_the_rule_languages():
 
 
 def test_the_seeds_card_api_is_there():
-    guess = ("assert str(card) == card.rank_name + card.suit.symbol\n"
+    guess = ("print(card, mainline)\nassert str(card) == card.rank_name + card.suit.symbol\n"
              "assert card.to_dict()['suit'] == card.suit.suit_name and card.suit.color == card.color\n"
              "assert Card.from_canonical_card_data(card.to_canonical_card_data()) == card\n"
              "return card.suit.suit_name == 'hearts' or card.suit.name == 'SPADES'")

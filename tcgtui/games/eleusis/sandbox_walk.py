@@ -91,7 +91,8 @@ class Card:
 
 def _quiet_print(*args):
     """The rules' ``print``: each argument made into text (as the seed does), nothing shown."""
-    " ".join(str(a) for a in args)
+    for a in args:
+        str(a)
 
 
 ALLOWED = (bool, int, str, list, tuple, set, dict, range, reversed, sorted, enumerate, zip,
