@@ -1,6 +1,7 @@
 """Judge again, with tcgtui's seed walk, every formal guess the seed published, and count the verdicts that agree.
 
-    python tests/eleusis/seed_rejudge.py CHECKOUT RUN [MODEL_GLOB] [--sandbox local|docker|unsafe] [--all-in-sandbox | --skip-rule-language | --skip-sandbox]
+    python tests/eleusis/seed_rejudge.py CHECKOUT RUN [MODEL_GLOB] [--sandbox local|docker|unsafe]
+        [--part all|rule-language|card-api] [--all-in-sandbox]
 
 RUN is a folder under CHECKOUT/results/.  Each released round (``results.json``)
 names its rule, and each formal guess keeps the code the seed's translator wrote
@@ -10,10 +11,10 @@ rule language is judged in it (``seed_walk``, the secret rule tcgtui's library
 rule of that name); any other guess (the seed's card API, e.g. ``card.suit.suit_name``,
 or no code at all) is judged as the seed runs it, Python against the secret
 rule's code in the checkout's ``rules.json``, the whole walk in one sandbox check
-(``tcgtui/games/eleusis/seed_judge.py``).  ``--all-in-sandbox`` judges every guess so,
-as the seed does, the rule-language ones too; ``--skip-rule-language`` leaves those out
-and ``--skip-sandbox`` the others (each counted under ``skipped``), so the two parts can run
-as two processes and be added.  Prints one JSON object: the counts, the
+(``tcgtui/games/eleusis/seed_judge.py``).  ``--part`` judges only the guesses
+whose code is in the rule language, or only the others (the rest counted under ``skipped``), so
+the parts can run as processes of their own and be added; ``--all-in-sandbox`` judges the
+rule-language ones the seed's way too.  Prints one JSON object: the counts, the
 agreement over all guesses with its exact 95% interval (scipy's ``binomtest``), and
 every disagreement and failed check.
 """
@@ -70,8 +71,7 @@ def guesses(checkout: Path, run: str, models: str):
 
 
 async def rejudge(checkout: Path, run: str, models: str = "*", backend: str = "local",
-                  all_in_sandbox: bool = False, skip_rule_language: bool = False,
-                  skip_sandbox: bool = False) -> dict:
+                  part: str = "all", all_in_sandbox: bool = False) -> dict:
     codes = [r["code"] for r in json.loads((checkout / "rules.json").read_text(encoding="utf-8"))["rules"]]
     sandbox = Sandbox(backend, WALK_LIMITS)
     counts = {"guesses": 0, "same": 0, "differ": 0, "published_right": 0, "reproduced_right": 0,
@@ -80,15 +80,12 @@ async def rejudge(checkout: Path, run: str, models: str = "*", backend: str = "l
               "skipped": 0, "differences": [], "failed_checks": []}
     outside = []
     for model, name, index, number, guess, line in guesses(checkout, run, models):
-        code = None if all_in_sandbox else in_rule_language(guess.get("guessed_code"))
-        if code is None:
-            if skip_sandbox:
-                counts["skipped"] += 1
-            else:
-                outside.append((model, name, index, number, guess, line))
-            continue
-        if skip_rule_language:
+        code = in_rule_language(guess.get("guessed_code"))
+        if part != "all" and (code is None) != (part == "card-api"):
             counts["skipped"] += 1
+            continue
+        if code is None or all_in_sandbox:
+            outside.append((model, name, index, number, guess, line))
             continue
         ours = seed_walk(compiled(index), code, line).equivalent
         counts["rule_language"]["guesses"] += 1
@@ -137,13 +134,18 @@ def _count(counts: dict, model: str, name: str, number: int, published: bool, ou
 if __name__ == "__main__":
     args = sys.argv[1:]
     backend = "local"
-    flags = ("--all-in-sandbox", "--skip-rule-language", "--skip-sandbox")
-    everything, skip, skip_box = (f in args for f in flags)
-    args = [a for a in args if a not in flags]
+    everything = "--all-in-sandbox" in args
+    args = [a for a in args if a != "--all-in-sandbox"]
+    part = "all"
+    if "--part" in args:
+        at = args.index("--part")
+        part = args[at + 1]
+        del args[at:at + 2]
+        if part not in ("all", "rule-language", "card-api"):
+            sys.exit(f"--part: {part!r}; expected all, rule-language or card-api")
     if "--sandbox" in args:
         at = args.index("--sandbox")
         backend = args[at + 1]
         del args[at:at + 2]
     print(json.dumps(asyncio.run(rejudge(Path(args[0]), args[1], *args[2:3], backend=backend,
-                                    all_in_sandbox=everything, skip_rule_language=skip,
-                                    skip_sandbox=skip_box)), ensure_ascii=False))
+                                    part=part, all_in_sandbox=everything)), ensure_ascii=False))
