@@ -1,0 +1,160 @@
+"""The seed's translating models under ``--protocol seed``: a guess in words becomes Python over the seed's card API.
+
+The prompt is the seed's compile prompt (``engine/eleusis/seedcompile.py``, read from
+``--upstream``); the models are ``--translator``'s, the first one primary and the
+rest its fallbacks, each a models.toml entry or ``llm:MODEL`` at the seed's
+temperature (0.7; ``--judge-temperature`` sets it).  The retries follow the seed's
+coordinator: each model up to ``max_retries`` + 1 requests, all models in turn, at
+most ``max_total_attempts`` requests in all (then the guess has no code), another
+cycle after a doubling pause when every model failed below that bound.  A request
+fails when the endpoint fails (after tcgtui's own retries of it), the reply was cut
+at its token limit, or what the seed keeps of it does not compile as a function
+body.  A translation that succeeded is kept per words for the translator's life.
+
+Every request, its reply and the code kept of it travel with the translation
+(``Translation.to_json``), so a record can show how a guess got its code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tcgtui import locales
+from tcgtui.engine.eleusis.seedcompile import (BACKOFF_FIRST, BACKOFF_MAX, COMPILE_FILE, MAX_RETRIES,
+                                               MAX_TOTAL_ATTEMPTS, CompileWording, extract_code, is_function_body)
+from tcgtui.engine.eleusis.seedprompt import WordingError
+from tcgtui.errors import UserError
+from tcgtui.opponents.base import agent_rng
+from tcgtui.opponents.llm.client import ChatClient, Sleep
+from tcgtui.opponents.llm.endpoint import EndpointSettings
+from tcgtui.opponents.llm.followup import judge_settings
+
+OK, NOT_CODE, TRUNCATED, ENDPOINT = "ok", "not_code", "truncated", "endpoint"
+SUCCESS, RETRY_SUCCESS, EXHAUSTED = "success", "retry_success", "exhausted"
+REPLY_KEPT = 4000            # characters of a reply a record keeps
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One request: the model asked, what it said, the code kept of it, and how it went."""
+
+    model: str
+    outcome: str
+    reply: str = ""
+    code: str = ""
+    error: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"model": self.model, "outcome": self.outcome, "reply": self.reply[:REPLY_KEPT], "code": self.code,
+                "error": self.error}
+
+
+@dataclass(frozen=True)
+class Translation:
+    """The code for the words (None: none, and the guess is wrong), and how it was reached."""
+
+    words: str
+    code: str | None
+    status: str
+    model: str | None
+    attempts: tuple[Attempt, ...] = ()
+    sleep_cycles: int = 0
+    cached: bool = False
+    prompt_chars: int = 0
+    limits: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"words": self.words, "code": self.code, "status": self.status, "model": self.model,
+                "attempts": [a.to_json() for a in self.attempts], "sleep_cycles": self.sleep_cycles,
+                "cached": self.cached, "prompt_chars": self.prompt_chars, "limits": self.limits}
+
+
+class SeedTranslator:
+    """The seed's rule compiler over tcgtui's endpoints (see the module's docstring)."""
+
+    def __init__(self, wording: CompileWording, models: list[EndpointSettings], max_retries: int = MAX_RETRIES,
+                 max_total_attempts: int = MAX_TOTAL_ATTEMPTS, sleep: Sleep = asyncio.sleep) -> None:
+        if not models:
+            raise ValueError("a translator needs at least one model")
+        self.wording = wording
+        self.models = models
+        self.clients = [ChatClient(s, agent_rng(0, i, "llm-translator"), sleep) for i, s in enumerate(models)]
+        self.max_retries, self.max_total_attempts = max_retries, max_total_attempts
+        self.sleep = sleep
+        self._kept: dict[str, Translation] = {}
+
+    async def translate(self, words: str) -> Translation:
+        kept = self._kept.get(words)
+        if kept is not None:
+            return replace(kept, cached=True)
+        prompt = self.wording.prompt(words)
+        attempts: list[Attempt] = []
+        cycle = 0
+
+        def done(code: str | None, status: str, model: str | None) -> Translation:
+            return Translation(words, code, status, model, tuple(attempts), cycle, False, len(prompt),
+                               {"max_retries": self.max_retries, "max_total_attempts": self.max_total_attempts})
+        while True:
+            for index, (settings, client) in enumerate(zip(self.models, self.clients)):
+                for retry in range(self.max_retries + 1):
+                    if len(attempts) >= self.max_total_attempts:
+                        return done(None, EXHAUSTED, None)      # not kept: asked again next time
+                    attempt = await self._ask(settings.model, client, prompt)
+                    attempts.append(attempt)
+                    if attempt.outcome == OK:
+                        first = retry == 0 and index == 0 and cycle == 0
+                        found = done(attempt.code, SUCCESS if first else RETRY_SUCCESS, settings.model)
+                        self._kept[words] = found
+                        return found
+            if len(attempts) >= self.max_total_attempts:
+                found = done(None, EXHAUSTED, None)
+                self._kept[words] = found
+                return found
+            cycle += 1
+            await self.sleep(min(BACKOFF_FIRST * 2 ** (cycle - 1), BACKOFF_MAX))
+
+    @staticmethod
+    async def _ask(model: str, client: ChatClient, prompt: str) -> Attempt:
+        try:
+            reply = await client.complete([{"role": "user", "content": prompt}], None)
+        except Exception as exc:     # the endpoint failed after its own retries: one failed request, as the seed counts it
+            return Attempt(model, ENDPOINT, error=str(exc)[:300])
+        if reply.finish_reason == "length":
+            return Attempt(model, TRUNCATED, reply.content)
+        code = extract_code(reply.content)
+        return Attempt(model, OK if is_function_body(code) else NOT_CODE, reply.content, code)
+
+    async def aclose(self) -> None:
+        for client in self.clients:
+            await client.aclose()
+
+
+def translator_models(options: dict[str, Any]) -> list[EndpointSettings]:
+    """``--translator llm:A,llm:B``: each a models.toml entry or a model at the endpoint, at the seed's temperature."""
+    given = str(options.get("translator") or "").strip()
+    if not given:
+        raise UserError(locales.load().t("llm_options.translator_needed"))
+    out = []
+    for spec in (s.strip() for s in given.split(",")):
+        kind, _, model = spec.partition(":")
+        if kind != "llm" or not model.strip():
+            raise UserError(locales.load().t("llm_options.translator_bad", value=spec))
+        settings = judge_settings({**options, "judge": spec}, "seed")
+        assert settings is not None
+        out.append(settings)
+    return out
+
+
+def seed_translator(options: dict[str, Any], compile_source: str | None, sleep: Sleep = asyncio.sleep) -> SeedTranslator:
+    """The translator ``--protocol seed`` needs, or one line naming the flag that is missing:
+    ``compile_source`` is the checkout's src/eleusis/prompts/compile.py (None: no ``--upstream``)."""
+    if compile_source is None:
+        raise UserError(locales.load().t("llm_options.translator_upstream", file=COMPILE_FILE))
+    try:
+        wording = CompileWording.read(compile_source)
+    except WordingError as exc:
+        raise UserError(str(exc)) from None
+    models = translator_models(options)
+    return SeedTranslator(wording, models, sleep=sleep)
