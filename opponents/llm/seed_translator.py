@@ -1,6 +1,6 @@
 """The seed's translating models under ``--protocol seed``: a guess in words becomes Python over the seed's card API.
 
-The prompt is the seed's compile prompt (``engine/eleusis/seedcompile.py``, read from
+The prompt is the seed's compile prompt (``engine/eleusis/seed_compile.py``, read from
 ``--upstream``); the models are ``--translator``'s, the first one primary and the
 rest its fallbacks, each a models.toml entry or ``llm:MODEL`` at the seed's
 temperature (0.7; ``--judge-temperature`` sets it).  The retries follow the seed's
@@ -22,9 +22,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.engine.eleusis.seedcompile import (BACKOFF_FIRST, BACKOFF_MAX, COMPILE_FILE, MAX_RETRIES,
+from tcgtui.engine.eleusis.seed_compile import (BACKOFF_FIRST, BACKOFF_MAX, COMPILE_FILE, MAX_RETRIES,
                                                MAX_TOTAL_ATTEMPTS, CompileWording, extract_code, is_function_body)
-from tcgtui.engine.eleusis.seedprompt import WordingError
+from tcgtui.engine.eleusis.seed_prompter import WordingError
 from tcgtui.errors import UserError
 from tcgtui.opponents.base import agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Sleep

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tcgtui.engine.eleusis.cards import parse_card
-from tcgtui.engine.eleusis.seedcompile import COMPILE_FILE, CompileWording, extract_code, is_function_body
-from tcgtui.engine.eleusis.seedprompt import WordingError
+from tcgtui.engine.eleusis.seed_compile import COMPILE_FILE, CompileWording, extract_code, is_function_body
+from tcgtui.engine.eleusis.seed_prompter import WordingError
 from tcgtui.errors import UserError
 from tcgtui.games.eleusis.seed_judge import SAME, WALK_LIMITS, judge_code
 from tcgtui.opponents.llm.seed_translator import (ENDPOINT, EXHAUSTED, NOT_CODE, OK, RETRY_SUCCESS, SUCCESS,

@@ -24,7 +24,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from tcgtui.engine.eleusis.seedprompt import REPOSITORY, Parts, WordingError, _function, _parts, _shape
+from tcgtui.engine.eleusis.seed_prompter import REPOSITORY, Parts, WordingError, _function, _parts, _shape
 
 COMPILE_FILE = "src/eleusis/prompts/compile.py"
 MAX_RETRIES = 10              # rule_compiler.max_retries in the seed's config.yaml: retries per model
