@@ -2,7 +2,8 @@
 
 A game whose state can be waiting on something outside the rules (running a
 puzzle's code, say) exposes ``state.pending()`` (None when nothing waits) and
-names a referee service in ``spec.referee.service``.  A pending request carries what
+names a referee service in ``spec.referee.service``: one of ``SERVICES`` here, or one of
+the ``SERVICES`` of the game's app-side ``referee`` module (a service only that game uses).  A pending request carries what
 the service needs and ``settle(...)``, which turns the service's answer into the
 game's move; the match applies that move like any other, so records keep it and a
 replay never asks the referee again.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Awaitable, Callable
 
+from tcgtui.app_side import app_side
 from tcgtui.engine import registry
 from tcgtui.engine.core import Game
 
@@ -49,11 +51,18 @@ SERVICES: dict[str, Callable[[dict[str, Any]], Referee]] = {"python-check": pyth
 READY: dict[str, Callable[[Any], None]] = {"python-check": python_check_ready}
 
 
+def _own(game_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The services (and their readiness checks) of the game's app-side ``referee`` module."""
+    side = app_side(game_id, "referee")
+    return (side.SERVICES, side.READY) if side is not None else ({}, {})
+
+
 def ready(spec: registry.GameSpec, game: Game) -> None:
     """Refuses, before any game is played, where the game's referee cannot run here."""
     service = spec.referee.service
     if service:
-        READY[service](game)
+        own = _own(spec.info.id)[1]
+        (READY.get(service) or own[service])(game)
 
 
 def referee_for(game: Game, options: dict[str, Any] | None = None) -> Referee | None:
@@ -62,4 +71,6 @@ def referee_for(game: Game, options: dict[str, Any] | None = None) -> Referee | 
         service = registry.get(game.name).referee.service
     except registry.UnknownGame:
         return None
-    return SERVICES[service](dict(options or {})) if service else None
+    if not service:
+        return None
+    return (SERVICES.get(service) or _own(game.name)[0][service])(dict(options or {}))

@@ -19,8 +19,8 @@ from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
 from tcgtui.engine.eleusis.seed_deals import BASE
 from tcgtui.engine.eleusis.state import MAX_TURNS, TURNS_HIGH
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM
-from tcgtui.engine.registry import (AGENT, LIST, SCORE, BenchHooks, FakeModel, GameInfo, GameSpec, Param, Reference,
-                                    ReportHooks, ToolHooks, register)
+from tcgtui.engine.registry import (AGENT, LIST, SCORE, BenchHooks, FakeModel, GameInfo, GameSpec, Param, RefereeHooks,
+                                    Reference, ReportHooks, ToolHooks, register)
 
 __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
 
@@ -63,7 +63,11 @@ SPEC = register(GameSpec(
                      # --protocol seed: the seed's round index and base seed of the deal, or its deck seed itself
                      Param("seed_round", int, 0, low=0, high=10_000, keyed=False),
                      Param("seed_base", int, BASE, low=0, high=2**32 - 1),
-                     Param("seed_deal", int, -1, low=-1, high=2**32 - 1, keyed=False))),
+                     Param("seed_deal", int, -1, low=-1, high=2**32 - 1, keyed=False),
+                     # --protocol seed: the seed's translating models (the first primary, the rest its fallbacks);
+                     # keyed, since the model that turns a guess into code changes its verdict
+                     Param("translator", str, "", flag="--translator", metavar="llm:A,llm:B",
+                           help_key="eleusis.games.translator_flag"))),
     make=EleusisGame.from_params,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: EleusisNarrator(game, catalog, viewer),
@@ -73,6 +77,8 @@ SPEC = register(GameSpec(
     references=(Reference("scientist", _scientist),),
     bench=BenchHooks(rounds=bench),             # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
     report=ReportHooks(reads_records=True),     # its report sections replay each round's record
-    tools=ToolHooks(perf=("scientist",)),       # tcgtui perf times the reference scientist's opening decision
+    tools=ToolHooks(perf=("scientist",)),
+    # --translator: a guess waits on the seed's walk in the sandbox (tcgtui/games/eleusis/referee.py)
+    referee=RefereeHooks(service="seed-walk"),       # tcgtui perf times the reference scientist's opening decision
     fake_model=FakeModel(fake_replies.player),
 ))

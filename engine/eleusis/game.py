@@ -12,10 +12,10 @@ from collections import Counter
 from typing import Any
 
 from tcgtui.engine.core import Game
-from tcgtui.engine.eleusis import seed_deals, seed_prompter
+from tcgtui.engine.eleusis import seed_compile, seed_deals, seed_prompter
 from tcgtui.engine.eleusis.cards import parse_card, shoe
 from tcgtui.engine.eleusis.library import COUNT, compiled, library
-from tcgtui.engine.eleusis.moves import parse_play
+from tcgtui.engine.eleusis.moves import parse_play, parse_walk
 from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
 from tcgtui.engine.eleusis.seed_prompter import SeedWording
@@ -56,12 +56,16 @@ class EleusisGame(Game[str]):
     def __init__(self, rule: int = DRAWN, guess_format: str = "text", rule_code: str = "", protocol: str = TCGTUI,
                  seed_round: int = 0, seed_base: int = seed_deals.BASE, seed_rules: seed_deals.SeedRules | None = None,
                  seed_deal: int = -1, upstream: dict[str, str] | None = None,
-                 seed_wording: SeedWording | None = None, max_turns: int = MAX_TURNS) -> None:
+                 seed_wording: SeedWording | None = None, max_turns: int = MAX_TURNS, translator: str = "",
+                 compile_source: str | None = None) -> None:
         """``protocol`` seed: the seed's deals (round ``seed_round`` of its base seed ``seed_base``, from the
         rule's code in ``seed_rules``, the user's checkout, or the deck seed ``seed_deal`` a record keeps);
         ``seed_wording``: the seed's scientist prompt from that checkout (language-model players need it).
         ``max_turns``: a round's length (the seed's 30 by default; fewer make a short round, scored
-        ``max_turns + 1 - n - 2k``, so its scores are not comparable with 30-turn rounds')."""
+        ``max_turns + 1 - n - 2k``, so its scores are not comparable with 30-turn rounds').
+        ``translator`` (``--translator llm:A,llm:B``, seed only): the seed's translating models turn a guess in
+        words into Python, and the referee judges it by the seed's walk in the sandbox against the secret
+        rule's Python from ``seed_rules``; ``compile_source``: the checkout's compile prompt file."""
         if guess_format not in FORMATS:
             raise ValueError(f"guess_format={guess_format!r}: expected one of {', '.join(FORMATS)}")
         if not 1 <= int(max_turns) <= TURNS_HIGH:
@@ -89,6 +93,13 @@ class EleusisGame(Game[str]):
         self.seed_rules = seed_rules
         self.upstream = dict(upstream or {})
         self.seed_wording = seed_wording
+        self.translator, self.compile_source = str(translator or "").strip(), compile_source
+        if self.translator and protocol != SEED:
+            raise ValueError("--translator: the seed's translating models play only under --protocol seed "
+                             "(tcgtui's own protocol translates with --judge)")
+        if self.translator and rule_code:
+            raise ValueError("--translator: the seed's walk needs the secret rule as the seed writes it; "
+                             "give a rule number, not rule_code")
         if protocol == SEED and self.seed_deal < 0 and not rule_code:
             if seed_rules is None:
                 raise ValueError(f"--protocol seed deals from the seed's {seed_deals.RULES_FILE}: give --upstream, "
@@ -99,7 +110,7 @@ class EleusisGame(Game[str]):
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> EleusisGame:
-        upstream, rules, described, wording = params.get("upstream"), None, None, None
+        upstream, rules, described, wording, compile_source = params.get("upstream"), None, None, None, None
         if params.get("protocol") == SEED and hasattr(upstream, "text"):      # the user's checkout (tcgtui.upstream)
             try:
                 rules = seed_deals.parse_rules(upstream.text(seed_deals.RULES_FILE, seed_deals.REPOSITORY))
@@ -108,12 +119,15 @@ class EleusisGame(Game[str]):
             described = upstream.describe()
             if all(upstream.has(path) for path in seed_prompter.FILES):        # a rules-only folder still deals
                 wording = seed_prompter.SeedWording.read(lambda path: upstream.text(path, seed_prompter.REPOSITORY))
+            if upstream.has(seed_compile.COMPILE_FILE):                         # the seed's translator's prompt
+                compile_source = upstream.text(seed_compile.COMPILE_FILE, seed_prompter.REPOSITORY)
         elif isinstance(upstream, dict):                                      # a record's description of it
             described = upstream
         return cls(params.get("rule", DRAWN), params.get("guess_format", "text") or "text",
                    params.get("rule_code", "") or "", str(params.get("protocol") or TCGTUI),
                    int(params.get("seed_round", 0)), int(params.get("seed_base", seed_deals.BASE)), rules,
-                   int(params.get("seed_deal", -1)), described, wording, int(params.get("max_turns", MAX_TURNS)))
+                   int(params.get("seed_deal", -1)), described, wording, int(params.get("max_turns", MAX_TURNS)),
+                   str(params.get("translator") or ""), compile_source)
 
     def deck_seed(self, seed: int) -> int | None:
         """The seed's deck seed for the deal of ``seed`` (None under tcgtui's protocol: its own deal)."""
@@ -129,7 +143,18 @@ class EleusisGame(Game[str]):
 
     def new_state(self, seed: int) -> EleusisState:
         return EleusisState(self.rule_of(seed), seed, self.guess_format, self.max_turns, protocol=self.protocol,
-                            deck_seed=self.deck_seed(seed))
+                            deck_seed=self.deck_seed(seed), truth_code=self.truth_code(seed))
+
+    def truth_code(self, seed: int) -> str | None:
+        """Under ``--translator``, the secret rule's Python from the seed's rules (None: guesses are judged
+        in the rule language).  A game rebuilt from a record without the checkout has none: its verdicts
+        are its moves, and a guess still to judge is wrong (the walk of no rule fails)."""
+        if not self.translator:
+            return None
+        number = self.rule_number_of(seed)
+        if self.seed_rules is None or number is None:
+            return ""
+        return self.seed_rules.codes[number]
 
     def rule_number_of(self, seed: int) -> int | None:
         """The library rule the deal of ``seed`` plays (None for a person's code, or in the players' copy)."""
@@ -154,15 +179,19 @@ class EleusisGame(Game[str]):
         copy.protocol, copy.seed_round, copy.seed_base, copy.seed_deal = self.protocol, 0, seed_deals.BASE, -1
         copy.seed_rules, copy.upstream = None, {}
         copy.seed_wording = self.seed_wording          # the seed's prompt is no secret
+        copy.translator, copy.compile_source = self.translator, self.compile_source
         return copy
 
     def setup(self) -> dict[str, Any]:
         if self.rule_number is None:    # the players' copy
-            return {"guess_format": self.guess_format, "max_turns": self.max_turns, "protocol": self.protocol}
+            public = {"guess_format": self.guess_format, "max_turns": self.max_turns, "protocol": self.protocol}
+            return {**public, "translator": self.translator} if self.translator else public
         setup = {"rule": self.rule_number, "rule_code": self.rule_code, "guess_format": self.guess_format,
                  "max_turns": self.max_turns, "protocol": self.protocol}
         if self.protocol == SEED:
             setup.update(seed_round=self.seed_round, seed_base=self.seed_base, upstream=self.upstream)
+        if self.translator:
+            setup["translator"] = self.translator
         return setup
 
     def deal_setup(self, seed: int) -> dict[str, Any]:
@@ -177,10 +206,11 @@ class EleusisGame(Game[str]):
         return setup
 
     def move_to_text(self, move: str) -> str:
-        return parse_play(move).text()
+        walk = parse_walk(move)              # the referee's verdict on a guess (--translator)
+        return walk.text() if walk is not None else parse_play(move).text()
 
     def move_from_text(self, text: str) -> str:
-        return parse_play(text).text()
+        return self.move_to_text(text)
 
     def resample(self, obs: EleusisObservation, rng: Any) -> EleusisState:
         """Same board and hand; a deck dealt from the unseen cards and a library rule that fits the plays."""

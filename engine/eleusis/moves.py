@@ -42,6 +42,31 @@ class Play:
         return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+@dataclass(frozen=True)
+class Walk:
+    """The referee's verdict on a guess walked in the sandbox (``--translator``): whether the guess
+    agreed with the secret rule, and the check's account (outcome, where it differed, seconds)."""
+
+    equivalent: bool
+    account: dict
+
+    def text(self) -> str:
+        return json.dumps({"walk": {**self.account, "equivalent": self.equivalent}}, ensure_ascii=False,
+                          sort_keys=True, separators=(",", ":"))
+
+
+def parse_walk(text: str) -> Walk | None:
+    """The referee's move ``{"walk": {...}}``, or None if ``text`` is not one."""
+    try:
+        obj = json.loads(str(text))
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(obj, dict) or set(obj) != {"walk"} or not isinstance(obj["walk"], dict):
+        return None
+    equivalent = obj["walk"].get("equivalent")
+    return Walk(equivalent, dict(obj["walk"])) if isinstance(equivalent, bool) else None
+
+
 def parse_play(text: str) -> Play:
     """The move ``text`` (a card, or the JSON object); IllegalMove naming what is wrong."""
     raw = str(text).strip()

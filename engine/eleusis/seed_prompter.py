@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 from tcgtui.engine.core import Game
 from tcgtui.engine.eleusis.cards import Card, parse_card
-from tcgtui.engine.eleusis.moves import Play
+from tcgtui.engine.eleusis.moves import Play, parse_play
 from tcgtui.engine.eleusis.prompter import EleusisPrompter
 from tcgtui.engine.eleusis.state import HAND, PENALTY
 from tcgtui.engine.prompting import Message, Parsed
@@ -234,8 +234,9 @@ def seed_confidence(raw: Any) -> int | None:
 
 
 class SeedPrompter(EleusisPrompter):
-    """The seed's scientist prompt for one round, in the seed's English; a tentative rule in words is
-    translated as under tcgtui's protocol (``follow_up``)."""
+    """The seed's scientist prompt for one round, in the seed's English.  A guess in words is translated
+    by the seed's translator into its Python (``seed_words``, ``with_code``) when the game names one
+    (``--translator``), else as under tcgtui's protocol (``follow_up``, ``--judge``)."""
 
     fresh_retries = True          # a retry is the turn's prompt again with a hint, not a conversation
     attempts = ATTEMPTS
@@ -244,8 +245,27 @@ class SeedPrompter(EleusisPrompter):
         super().__init__(game, catalog)
         self.wording = wording
         self.version = f"eleusis-seed-en-{self.format}-{wording.digest()}"
+        self.seed_translation = bool(getattr(game, "translator", ""))
+        # words need the seed's translator (--translator) under this protocol, never --judge's
+        self.translator_missing = self.needs_follow_up and not self.seed_translation
+        self.needs_follow_up = False
         self.base = ""
         self.rng: random.Random | None = None
+
+    def follow_up(self, move: str) -> list[Message] | None:
+        return None             # the seed's translator's, not tcgtui's (``seed_words``)
+
+    def seed_words(self, move: str) -> str | None:
+        """The words the seed's translator turns into code: a formal guess's tentative rule (the seed
+        compiles only guesses), or None."""
+        play = parse_play(move)
+        return play.rule if self.seed_translation and play.guess and play.code is None else None
+
+    @staticmethod
+    def with_code(move: str, code: str | None) -> str:
+        """The move with the translator's code (none: empty, and the walk counts the guess wrong)."""
+        play = parse_play(move)
+        return Play(play.card, play.guess, play.rule, code or "", play.confidence).text()
 
     def board(self, obs: Any) -> str:
         if not obs.mainline:

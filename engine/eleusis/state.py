@@ -8,13 +8,14 @@ cards (the starter depends on the rule, drawn from that same deck).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
 from tcgtui.engine.eleusis import seed_deals
 from tcgtui.engine.eleusis.cards import Card, parse_card, shoe
 from tcgtui.engine.eleusis.judge import SEED_WALK, Verdict, accepts, remembered
-from tcgtui.engine.eleusis.moves import parse_play
+from tcgtui.engine.eleusis.moves import Walk, parse_play, parse_walk
 from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
 from tcgtui.engine.protocols import SEED, TCGTUI
@@ -25,6 +26,23 @@ TURNS_HIGH = 104     # the ``max_turns`` parameter's bound: a round cannot outla
 PENALTY = 2
 SILENT_CONFIDENCE = 5
 SOLVED, TURNS, BANKRUPT, NO_CARDS = "solved", "turns", "bankrupt", "no_cards"
+REFEREE = -2         # current_player while a guess waits on the referee's walk (``--translator``)
+
+
+@dataclass(frozen=True)
+class WalkRequest:
+    """What the referee runs for a guess under ``--translator``: the seed's walk of the guess's Python
+    ``code`` against the secret rule's Python ``truth`` from ``mainline`` (tcgtui/games/eleusis/referee.py)."""
+
+    truth: str
+    code: str
+    mainline: tuple[Card, ...]
+    turn: int
+    rule: str = ""          # the guess in words, for its event
+
+    def settle(self, account: dict[str, Any]) -> str:
+        """The referee's move for the walk's account (``equivalent`` and how it was found)."""
+        return Walk(bool(account.get("equivalent")), dict(account)).text()
 
 
 def deck_order(seed: int) -> list[Card]:
@@ -38,12 +56,17 @@ class EleusisState(GameState[str]):
     num_seats = 1
 
     def __init__(self, rule: Rule, seed: int, guess_format: str = "text", max_turns: int = MAX_TURNS,
-                 deal: bool = True, protocol: str = TCGTUI, deck_seed: int | None = None) -> None:
+                 deal: bool = True, protocol: str = TCGTUI, deck_seed: int | None = None,
+                 truth_code: str | None = None) -> None:
         """``protocol`` seed: the deck is the seed's for ``deck_seed``, a guess is judged on the mainline
-        after the turn's card, and a round runs to its last turn whatever the penalties (no bankruptcy)."""
+        after the turn's card, and a round runs to its last turn whatever the penalties (no bankruptcy).
+        ``truth_code`` (``--translator``): the secret rule's Python from the seed's rules; a guess is then
+        the seed's walk in the sandbox, asked of the referee (``pending``), and no silent guess is judged."""
         self.rule = rule
         self.protocol = protocol
         self.deck_seed = deck_seed
+        self.truth_code = truth_code
+        self.waiting: WalkRequest | None = None
         self.seed = seed
         self.guess_format = guess_format
         self.max_turns = max_turns
@@ -76,7 +99,7 @@ class EleusisState(GameState[str]):
     # --- the core API ---------------------------------------------------------------------------
     @property
     def current_player(self) -> int:
-        return -1 if self._outcome is not None else 0
+        return -1 if self._outcome is not None else REFEREE if self.waiting is not None else 0
 
     @property
     def outcome(self) -> Outcome | None:
@@ -88,14 +111,20 @@ class EleusisState(GameState[str]):
     def mainline(self) -> list[Card]:
         return [card for card, _ in self.board if card is not None]
 
+    def pending(self) -> WalkRequest | None:
+        """The guess waiting on the referee's walk, or None."""
+        return self.waiting
+
     def legal_moves(self) -> list[str]:
-        if self._outcome is not None:
+        if self._outcome is not None or self.waiting is not None:
             return []
         return [c.text() for c in sorted(set(self.hand))]
 
     def validate(self, move: str) -> str | None:
         if self._outcome is not None:
             return "over"
+        if self.waiting is not None:
+            return None if parse_walk(move) is not None else "format"
         try:
             play = parse_play(move)
         except IllegalMove:
@@ -105,6 +134,8 @@ class EleusisState(GameState[str]):
     def apply(self, move: str) -> list[Event]:
         if self._outcome is not None:
             raise IllegalMove("the round is over")
+        if self.waiting is not None:
+            return self._settle(move)
         play = parse_play(move)
         if play.card not in self.hand:
             raise IllegalMove(f"{play.card.text()} is not in the hand")
@@ -115,14 +146,17 @@ class EleusisState(GameState[str]):
             mainline = mainline + [play.card]
         events: list[Event] = []
         solved = False
-        if play.guess:
+        walked = self.truth_code is not None
+        if play.guess and walked:
+            self.waiting = WalkRequest(self.truth_code or "", play.code or "", tuple(mainline), n, play.rule)
+        elif play.guess:
             verdict = self.judge_code(play.code, mainline, n)
             solved = verdict.equivalent
             if not solved:
                 self.failed.append(play.rule or play.code or "")
             events.append(Event("guess", 0, {"turn": n, "rule": play.rule, "code": play.code,
                                              "correct": solved, **_counter(verdict)}))
-        elif (play.confidence or 0) >= SILENT_CONFIDENCE and play.code is not None:
+        elif not walked and (play.confidence or 0) >= SILENT_CONFIDENCE and play.code is not None:
             verdict = self.judge_code(play.code, mainline, n)
             events.append(Event("silent", 0, {"turn": n, "rule": play.rule, "code": play.code,
                                               "confidence": play.confidence, "correct": verdict.equivalent}))
@@ -140,16 +174,35 @@ class EleusisState(GameState[str]):
         events.insert(0, Event("play", 0, {"turn": n, "card": play.card.text(), "accepted": accepted,
                                            "rule": play.rule, "confidence": play.confidence,
                                            "guess": play.guess}))
+        if self.waiting is not None:
+            return events                   # the turn ends with the referee's verdict
+        return events + self._end_of_turn(n, solved)
+
+    def _settle(self, move: str) -> list[Event]:
+        """The referee's verdict on the waiting guess: its event, then the turn's end."""
+        walk = parse_walk(move)
+        if walk is None:
+            raise IllegalMove("the referee's move for a waiting guess is its walk's verdict")
+        request, self.waiting = self.waiting, None
+        assert request is not None
+        if not walk.equivalent:
+            self.failed.append(request.rule or request.code)
+        events = [Event("guess", 0, {"turn": request.turn, "rule": request.rule, "code": request.code,
+                                     "correct": walk.equivalent,
+                                     "counterexample": None, "walk": walk.account})]
+        return events + self._end_of_turn(request.turn, walk.equivalent)
+
+    def _end_of_turn(self, n: int, solved: bool) -> list[Event]:
         wrong = len(self.failed)
         if solved:
-            return events + self._finish(SOLVED, self.max_turns + 1 - n - PENALTY * wrong)
+            return self._finish(SOLVED, self.max_turns + 1 - n - PENALTY * wrong)
         if n >= self.max_turns:
-            return events + self._finish(TURNS, -PENALTY * wrong)
+            return self._finish(TURNS, -PENALTY * wrong)
         if self.protocol != SEED and self.max_turns - n - PENALTY * wrong <= 0:
-            return events + self._finish(BANKRUPT, -PENALTY * wrong)
+            return self._finish(BANKRUPT, -PENALTY * wrong)
         if not self.hand:
-            return events + self._finish(NO_CARDS, -PENALTY * wrong)
-        return events
+            return self._finish(NO_CARDS, -PENALTY * wrong)
+        return []
 
     def judge_code(self, code: str | None, mainline: list[Card], turn: int) -> Verdict:
         """The verdict on a guess written in the rule language; a guess that is not a rule is wrong."""
@@ -170,6 +223,7 @@ class EleusisState(GameState[str]):
         new = EleusisState.__new__(EleusisState)
         new.rule, new.seed, new.guess_format, new.max_turns = self.rule, self.seed, self.guess_format, self.max_turns
         new.protocol, new.deck_seed = self.protocol, self.deck_seed
+        new.truth_code, new.waiting = self.truth_code, self.waiting
         new.deck, new.hand = list(self.deck), list(self.hand)
         new.board = [[c, list(r)] for c, r in self.board]
         new.plays, new.failed = list(self.plays), list(self.failed)
@@ -192,7 +246,7 @@ class EleusisState(GameState[str]):
     def from_observation(cls, obs: EleusisObservation, rule: Rule, deck: list[Card], seed: int) -> EleusisState:
         """The seat's view made whole with a rule and a deck it cannot see (``Game.resample``)."""
         state = cls(rule, seed, obs.guess_format, obs.max_turns, deal=False, protocol=obs.protocol,
-                    deck_seed=obs.round_seed)
+                    deck_seed=obs.round_seed)      # a sampled world judges in the rule language, never waits
         state.hand = [parse_card(c) for c in obs.hand]
         state.board = [[None if c is None else parse_card(c), [parse_card(x) for x in r]] for c, r in obs.board]
         state.plays = [(parse_card(c), a) for c, a in obs.plays]
@@ -210,7 +264,8 @@ class EleusisState(GameState[str]):
                 "deck": [c.text() for c in self.deck], "hand": [c.text() for c in self.hand],
                 "board": [[None if c is None else c.text(), [x.text() for x in r]] for c, r in self.board],
                 "plays": [[c.text(), a] for c, a in self.plays], "failed": list(self.failed),
-                "turns": self.turns, "score": self.score,
+                "turns": self.turns, "score": self.score, "walked": self.truth_code is not None,
+                "waiting": None if self.waiting is None else self.waiting.turn,
                 "outcome": None if self._outcome is None else self._outcome.to_json()}
 
 

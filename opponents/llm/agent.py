@@ -85,6 +85,7 @@ from tcgtui.opponents.llm.model_registry import cached
 from tcgtui.opponents.llm.prompts import (Message, TurnLog, conversation, estimate_tokens, keep_turns,
                                          message_tokens)
 from tcgtui.opponents.llm.reasoning import split_reasoning
+from tcgtui.opponents.llm.seed_translator import SeedTranslator, seed_translator
 from tcgtui.opponents.spec import AgentSpec
 
 RECORD_CHARS = 64_000      # per text field of an attempt in the record
@@ -130,6 +131,7 @@ class LLMAgent(Agent):
         self.judge = judge
         self.judge_options = judge_options or {}      # to set the judge's temperature by the game's protocol
         self.translator = FollowUp(judge, sleep) if judge is not None else None
+        self.seed_translator: SeedTranslator | None = None      # a seed's own translator, set by start()
         self.spec = player_key(settings, judge)
         self.on_stream = on_stream
         self.log_prompts = log_prompts
@@ -154,6 +156,12 @@ class LLMAgent(Agent):
             self.translator = FollowUp(self.judge, self.translator.sleep if self.translator else asyncio.sleep)
         if getattr(self.prompter, "needs_follow_up", False) and self.translator is None:
             raise OptionError(locales.load().t("llm_options.judge_needed", game=ctx.game.name))
+        if getattr(self.prompter, "translator_missing", False):
+            raise OptionError(locales.load().t("llm_options.translator_needed"))
+        # a seed's own translator (seed_translator.py), one for the agent's games: it keeps what it translated
+        if getattr(self.prompter, "seed_translation", False) and self.seed_translator is None:
+            self.seed_translator = seed_translator({**self.judge_options, "translator": ctx.game.translator},
+                                                   ctx.game.compile_source, self.client.sleep)
 
     def describe(self) -> dict[str, Any]:
         s = self.settings
@@ -172,10 +180,18 @@ class LLMAgent(Agent):
         await self.client.aclose()
         if self.translator is not None:
             await self.translator.aclose()
+        if self.seed_translator is not None:
+            await self.seed_translator.aclose()
 
     async def _follow_up(self, p: Prompter, move: Any) -> tuple[Any, dict[str, Any] | None]:
         """A move some games complete with a second model's answer (Eleusis: free text translated into
         code by the ``judge``; ``followup.py``, shared with the screen where a person guesses in words)."""
+        words = p.seed_words(move) if self.seed_translator is not None else None  # type: ignore[attr-defined]
+        if words is not None:       # the seed's translator: its code, and every request it took, go with the move
+            assert self.seed_translator is not None
+            found = await self.seed_translator.translate(words) if words.strip() else None
+            return p.with_code(move, found.code if found else None), {  # type: ignore[attr-defined]
+                "seed_translation": found.to_json() if found else {"words": words, "code": None, "status": "no_words"}}
         if self.translator is None:
             return move, None
         move, info = await self.translator.complete(p, move)

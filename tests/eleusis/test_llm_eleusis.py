@@ -9,11 +9,8 @@ from tcgtui.engine import registry
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.errors import OptionError
 from tcgtui.opponents.base import SeatContext
-from tcgtui.opponents.llm.testserver import ChatServer, Reply, game_policy
-from tcgtui.upstream import load
+from tcgtui.opponents.llm.testserver import ChatServer, game_policy
 from tests.eleusis.helpers import state
-from tests.eleusis.test_seed_prompt import checkout as seed_checkout
-from tests.eleusis.test_seed_prompt import reply as seed_reply
 from tests.llm_support import llm_agent, play_match, run
 
 RED_CODE = "return card.color == 'red'"
@@ -127,32 +124,3 @@ def test_the_last_action_block_is_read_and_symbols_or_letters_name_the_card():
         assert p.parse(f"<ACTION>{bad}</ACTION>", obs).error == kind
 
 
-@pytest.mark.parametrize("options, temperature", [({}, 0.7), ({"judge_temperature": 0.2}, 0.2)])
-def test_under_the_seeds_protocol_the_judge_runs_at_its_temperature(options, temperature, tmp_path):
-    """The seed's translating model runs at 0.7 (its config); --judge-temperature sets it either way."""
-    words = RED_WORDS["en"]
-    translator = game_policy("eleusis", 2, rule=words, translations={words: RED_CODE})
-    turns = [0]
-
-    def policy(request):            # the scientist reads the fixture checkout's prompt (test_seed_prompt.py)
-        prompt = request["messages"][-1]["content"]
-        hand = next((line[2:].split(" / ") for line in prompt.splitlines() if line.startswith("H ")), None)
-        if hand is None:
-            return translator(request)
-        turns[0] += 1
-        return Reply(seed_reply(hand[0], words, turns[0] >= 4, "", 6))
-    game = registry.get("eleusis").game({"rule": 7, "guess_format": "text", "protocol": "seed",
-                                         "upstream": load("--upstream", str(seed_checkout(tmp_path)))})
-
-    async def go():
-        agent = llm_agent(server, judge=f"llm:translator-seed-{temperature}", **options)
-        try:
-            return await play_match(game, 3, [agent])
-        finally:
-            await agent.aclose()
-    with ChatServer(policy=policy) as server:
-        match, decisions = run(go())
-    to_judge = [r.json for r in server.requests if str(r.json.get("model")).startswith("translator-seed")]
-    assert to_judge and {r["temperature"] for r in to_judge} == {temperature}
-    assert decisions[0][1].info["follow_up"]["temperature"] == temperature
-    assert match.record().setup["protocol"] == "seed"
