@@ -97,6 +97,9 @@ class EleusisGame(Game[str]):
         if self.translator and protocol != SEED:
             raise ValueError("--translator: the seed's translating models play only under --protocol seed "
                              "(tcgtui's own protocol translates with --judge)")
+        if self.translator and guess_format != "text":
+            raise ValueError("--translator: the seed's translator turns guesses in words into code; "
+                             "it takes no --guess-format code")
         if self.translator and rule_code:
             raise ValueError("--translator: the seed's walk needs the secret rule as the seed writes it; "
                              "give a rule number, not rule_code")

@@ -249,11 +249,13 @@ class SeedPrompter(EleusisPrompter):
         # words need the seed's translator (--translator) under this protocol, never --judge's
         self.translator_missing = self.needs_follow_up and not self.seed_translation
         self.needs_follow_up = False
+        self.words_by_judge = not self.seed_translation       # a person's words on the screen: --judge's
         self.base = ""
         self.rng: random.Random | None = None
 
     def follow_up(self, move: str) -> list[Message] | None:
-        return None             # the seed's translator's, not tcgtui's (``seed_words``)
+        """tcgtui's translator prompt only where the seed's translator is not named (a person's words)."""
+        return super().follow_up(move) if self.words_by_judge else None
 
     def seed_words(self, move: str) -> str | None:
         """The words the seed's translator turns into code: a formal guess's tentative rule (the seed

@@ -154,10 +154,10 @@ class LLMAgent(Agent):
         if self.judge is not None and self.judge.temperature != judge_temperature(self.judge_options, protocol):
             self.judge = judge_settings(self.judge_options, protocol)
             self.translator = FollowUp(self.judge, self.translator.sleep if self.translator else asyncio.sleep)
-        if getattr(self.prompter, "needs_follow_up", False) and self.translator is None:
-            raise OptionError(locales.load().t("llm_options.judge_needed", game=ctx.game.name))
         if getattr(self.prompter, "translator_missing", False):
             raise OptionError(locales.load().t("llm_options.translator_needed"))
+        if getattr(self.prompter, "needs_follow_up", False) and self.translator is None:
+            raise OptionError(locales.load().t("llm_options.judge_needed", game=ctx.game.name))
         # a seed's own translator (seed_translator.py), one for the agent's games: it keeps what it translated
         if getattr(self.prompter, "seed_translation", False) and self.seed_translator is None:
             self.seed_translator = seed_translator({**self.judge_options, "translator": ctx.game.translator},

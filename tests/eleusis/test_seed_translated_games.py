@@ -75,6 +75,11 @@ def test_the_translator_is_refused_outside_the_seeds_protocol_and_needed_inside_
                  "--db", str(tmp_path / "a.sqlite3")]) != 0
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--translator" in err[0] and "--protocol seed" in err[0]
+    assert main(["bench", "--game", "eleusis", "--protocol", "seed", "--upstream", str(fixture_checkout(tmp_path)),
+                 "--agent", "random", "--translator", "llm:t", "--guess-format", "code", "--games", "1",
+                 "--db", str(tmp_path / "c.sqlite3")]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--translator" in err[0] and "--guess-format code" in err[0]
     with ChatServer(policy=policy([])) as server:
         assert main(["bench", "--game", "eleusis", "--protocol", "seed", "--upstream", str(fixture_checkout(tmp_path)),
                      "--agent", "llm:fake", "--base-url", server.base_url, "--rules", "7", "--seeds", "1",
