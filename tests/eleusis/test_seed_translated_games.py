@@ -17,6 +17,7 @@ import pytest
 
 from tcgtui.cli import main
 from tcgtui.engine import registry
+from tcgtui.engine.core import replay
 from tcgtui.opponents.llm.testserver import ChatServer, Reply
 from tcgtui.upstream import load
 from tests.eleusis.test_seed_prompt import FILES, checkout
@@ -106,3 +107,36 @@ def test_the_translator_runs_at_the_seeds_temperature_and_its_guess_is_walked(op
     to_translator = [r.json for r in server.requests if r.json.get("model") == "translator"]
     assert len(to_translator) == 2 and {r["temperature"] for r in to_translator} == {temperature}
     assert match.record().setup["translator"] == "llm:translator" and match.state.score == 25
+
+
+def test_a_guess_whose_translation_fails_has_no_code_and_is_wrong_and_the_record_replays(tmp_path):
+    """The seed's coordinator stops at 5 requests; the guess has no code, its walk is ``no_code`` (wrong).
+    The record replays from its setup alone (no checkout, no referee): the verdicts are its moves."""
+    asked: list = []
+    speak = policy(asked)
+
+    def answer(request):
+        if request.get("model") == "translator":
+            asked.append("x")
+            return Reply("I cannot write that rule.")
+        return speak(request)
+    game = registry.get("eleusis").game({"rule": 7, "protocol": "seed", "translator": "llm:translator", "max_turns": 30,
+                                         "upstream": load("--upstream", str(fixture_checkout(tmp_path)))})
+
+    async def go():
+        agent = llm_agent(server)
+        try:
+            return await play_match(game, 3, [agent])
+        finally:
+            await agent.aclose()
+    with ChatServer(policy=answer) as server:
+        match, decisions = run(go())
+    translated = [d.info["follow_up"]["seed_translation"] for _, d in decisions if "follow_up" in d.info]
+    assert [(t["words"], t["code"], t["status"], [a["outcome"] for a in t["attempts"]]) for t in translated] == [
+        (w, None, "exhausted", ["not_code"] * 5) for w in ("only red cards", "anything goes")]
+    guesses = [e.data for e in match.events if e.kind == "guess"]
+    assert [(g["correct"], g["walk"]["outcome"]) for g in guesses] == [(False, "no_code")] * 2
+    assert match.state.score == -2 * 2 and match.state.outcome.reason == "turns"
+    record = match.record()
+    again = replay(registry.get("eleusis").game(record.setup), record)
+    assert again.state.score == match.state.score and again.events[-1].data == match.events[-1].data
