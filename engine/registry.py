@@ -291,7 +291,8 @@ class BenchHooks:
 class RefereeHooks:
     """Moves no player chooses (tcgtui/referee.py): a state with ``pending()`` waits for a service."""
 
-    service: str = ""                           # the referee service that settles checks (referee.SERVICES); "": none
+    service: str = ""                           # the referee service that settles checks (referee.SERVICES, or the
+                                                # game's app-side referee module's SERVICES); "": none
     # (state, rng) -> any valid move text for whoever moves now, the referee included: the conformance
     # test plays whole games of free-text moves with it and ``tcgtui perf`` makes checks with it.
     random_move: Callable[[GameState, Any], str] | None = None
