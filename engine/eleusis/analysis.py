@@ -22,7 +22,7 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from tcgtui.engine.eleusis.library import COUNT, compiled
-from tcgtui.engine.eleusis.moves import parse_play
+from tcgtui.engine.eleusis.moves import parse_play, parse_walk
 from tcgtui.engine.eleusis.rulelang import RuleError, compile_rule
 from tcgtui.engine.eleusis.players import THRESHOLD
 from tcgtui.engine.eleusis.state import MAX_TURNS
@@ -64,7 +64,7 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
     for e in record.get("events", []):
         if e.get("kind") in ("play", "guess", "silent") and "turn" in e:
             turns[int(e["turn"])][e["kind"]] = e
-    plays = [parse_play(m) for m in record.get("moves", []) if not m.startswith("!")]
+    plays = [parse_play(m) for m in record.get("moves", []) if not m.startswith("!") and parse_walk(m) is None]
     score = float(outcome["scores"][0])
     top = int(setup.get("max_turns", MAX_TURNS)) + 1          # a right guess on turn n scores top - n
     right = {n for n, t in turns.items() if t.get("guess", {}).get("correct") or t.get("silent", {}).get("correct")}

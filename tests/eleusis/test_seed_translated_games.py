@@ -69,6 +69,9 @@ def test_a_seed_bench_translates_each_guess_and_walks_it_in_the_sandbox(tmp_path
     walks = [(e["turn"], e["correct"], e["walk"]["outcome"]) for e in events]
     assert walks == [(2, False, "differs"), (4, True, "same")]
     assert events[0]["walk"]["where"] and events[1]["walk"]["sandbox"] == "true"
+    capsys.readouterr()
+    assert main(["report", "--game", "eleusis", "--db", str(db)]) == 0      # the referee's moves are no plays
+    assert "translator" in capsys.readouterr().out
 
 
 def test_the_translator_is_refused_outside_the_seeds_protocol_and_needed_inside_it(tmp_path, capsys):
