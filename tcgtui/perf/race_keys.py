@@ -141,7 +141,10 @@ async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
             screen = type(app.screen).__name__
             if screen == "GuessScreen":
                 typed = step % 40
-                send("escape" if typed == len(TYPED) else TYPED[typed] if typed < len(TYPED) else "right")
+                if typed == 1 and app.screen.query_one("#rule").text:
+                    send("ctrl+u")    # the draft left last time (the editor is kept): cleared as a person would
+                else:
+                    send("escape" if typed == len(TYPED) else TYPED[typed] if typed < len(TYPED) else "right")
                 if typed >= len(TYPED):
                     step += 40 - typed - 1
             elif screen != "EleusisScreen":

@@ -184,6 +184,25 @@ async def test_the_rule_editor_is_composed_once_and_kept_between_openings() -> N
     assert app.return_code == 0 and app.failure is None
 
 
+async def test_the_kept_editor_after_a_language_switch_looks_as_one_composed_in_that_language() -> None:
+    async def editor_screen(lang: str, switch: bool) -> str:
+        app = eleusis_app(lang)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            if switch:                                  # composed in English, put away, L on the board
+                await pilot.press("g")
+                await pilot.pause()
+                await pilot.press("escape", "l")
+                await pilot.pause()
+            await pilot.press("g")
+            await pilot.pause()
+            await pilot.press(*"return open(card)")
+            await pilot.pause()
+            assert isinstance(app.screen, GuessScreen) and app.lang == "ar"
+            return screen_text(app)
+    assert await editor_screen("en", switch=True) == await editor_screen("ar", switch=False)
+
+
 async def test_the_rules_screen_shows_example_rules_in_the_rule_language() -> None:
     app = eleusis_app()
     async with app.run_test(size=(120, 60)) as pilot:

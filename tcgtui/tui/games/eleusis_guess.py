@@ -157,14 +157,17 @@ class GuessScreen(LocalizedModal["str | None"]):
         return None if error is None else error.text(self.catalog)
 
     def show_check(self) -> None:
+        """The checker's line under the text, laid out again only when it says something else
+        (most keys leave it as it was; a new layout of the dialog costs the loop a few ms each)."""
         caption = self.query_one("#rule-check", Caption)
         problem = self.problem()
         if problem is None:
-            caption.style = "bold green"
-            caption.set("eleusis.ui.guess.ok_words" if self.words else "eleusis.ui.guess.ok")
+            style, key, params = "bold green", "eleusis.ui.guess.ok_words" if self.words else "eleusis.ui.guess.ok", {}
         else:
-            caption.style = "bold red"
-            caption.set("eleusis.ui.guess.problem", problem=clean(problem))
+            style, key, params = "bold red", "eleusis.ui.guess.problem", {"problem": clean(problem)}
+        if (style, key, params) != (caption.style, caption.key, caption.params):
+            caption.style = style
+            caption.set(key, **params)
 
     def action_send(self) -> None:
         if self.problem() is None:
