@@ -141,7 +141,7 @@ async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
             screen = type(app.screen).__name__
             if screen == "GuessScreen":
                 typed = step % 40
-                if typed == 1 and app.screen.query_one("#rule").text:
+                if typed == 1 and any(area.text for area in app.screen.query("#rule")):   # (not yet composed: none)
                     send("ctrl+u")    # the draft left last time (the editor is kept): cleared as a person would
                 else:
                     send("escape" if typed == len(TYPED) else TYPED[typed] if typed < len(TYPED) else "right")
