@@ -527,7 +527,7 @@ class HomeScreen(LocalizedScreen[None]):
         try:                        # the options as tcgtui play --param reads them: a bad one is one line
             given, params, game = chosen(game_id, self.query_one("#params", ParamsBox).given())
         except UserError as exc:
-            self.notify(str(exc), severity="error", timeout=8)
+            self.notify(clean(exc), severity="error", timeout=8)
             return
         settings.game_id, settings.params, settings.game, settings.given = game_id, params, game, given
         seat = self.query_one("#seats", ChoiceList).value      # ALONE in one-seat games

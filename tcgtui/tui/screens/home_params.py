@@ -21,8 +21,9 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from tcgtui.arena import build_game, load_resources
+from tcgtui.console_text import clean
 from tcgtui.engine import registry
-from tcgtui.engine.core import Game
+from tcgtui.engine.core import Game, SetupError
 from tcgtui.engine.registry import Param, ParamError
 from tcgtui.errors import UserError
 from tcgtui.tui.bidi_text import Line, Piece
@@ -188,5 +189,10 @@ def chosen(game_id: str, given: dict[str, Any]) -> tuple[dict[str, Any], dict[st
         resolved = spec.info.resolve(given)
     except ParamError as exc:
         raise UserError(str(exc)) from None
-    params = load_resources(spec, resolved)
+    try:
+        params = load_resources(spec, resolved)
+    except (SetupError, OSError) as exc:      # a pack the rules refuse, a file the system refuses: as the CLI says it
+        where = f"{exc.filename}: " if isinstance(exc, OSError) and exc.filename else ""
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UserError(clean(where + why)) from None
     return resolved, params, build_game(spec, params)
