@@ -146,6 +146,9 @@ class GameInfo:
     # A ladder a person climbs against stronger opponents (``play --campaign``, home's "campaign"
     # choice); its ladder and table are the game's app side (``tcgtui.games.<id>.campaign``).
     campaign: bool = False
+    # Every seat sees the whole position (no hand, no secret): two people at one keyboard need no
+    # curtain between their turns (``tcgtui play --vs human``).  False: each sees only its own seat.
+    public: bool = False
 
     def param(self, name: str) -> Param:
         for p in self.params:

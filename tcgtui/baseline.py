@@ -1,6 +1,7 @@
 """Human baselines travel as JSON Lines: one game per line, many people's files merged.
 
-Export writes every person's game with its decisions; import merges files into
+Export writes every person's game against an opponent with its decisions (not a game of two
+people at one keyboard: it measures no one against anything); import merges files into
 a store.  Game ids are UUIDs, so importing the same file twice changes nothing.
 A malformed file is refused with its name and line, and nothing of any file is
 imported then: every file is read and checked before the first write.  The
@@ -26,7 +27,7 @@ from tcgtui.console_text import shorten
 from tcgtui.errors import UserError
 from tcgtui.app_side import app_side
 from tcgtui.limits import SEED_LIMIT
-from tcgtui.live import HUMAN, RESUME_KEY
+from tcgtui.live import HUMAN, RESUME_KEY, between_people
 from tcgtui.store import ABANDONED, ERRORED, FINISHED, IN_PROGRESS, DecisionRow, GameRow, Store
 from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text, write_atomic
 
@@ -54,7 +55,7 @@ def export_line(game: GameRow, decisions: list[DecisionRow],
 
 
 def export(store: Store, path: Path, *, include_text: bool) -> int:
-    games = store.games("agent LIKE ?", (f"{HUMAN}:%",))
+    games = [g for g in store.games("agent LIKE ?", (f"{HUMAN}:%",)) if not between_people(g.opponent)]
     exporters: dict[str, Any] = {}         # per game id, made once per export (a salt is this export's only)
 
     def private(game: GameRow) -> Any:

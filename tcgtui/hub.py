@@ -6,6 +6,7 @@ A record counts each finished game once, by its result for the person's seat: wi
 finished games with the exact (Clopper–Pearson) 95% interval; draws count as non-wins.
 Score games (Eleusis, the deck quiz) show their mean score; a right/wrong quiz its share
 right, with the same exact interval.  Unfinished and abandoned games are counted apart.
+Games of two people at one keyboard are listed but in no record: they had no opponent.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from tcgtui.engine import registry
 from tcgtui.engine.stats import clopper_pearson
-from tcgtui.live import human_spec
+from tcgtui.live import between_people, human_spec
 from tcgtui.store import ABANDONED, FINISHED, IN_PROGRESS, GameRow, Store
 
 LISTED = 200           # games the home screen lists, newest first
@@ -90,4 +91,5 @@ def read(path: Path, handle: str, everyone: bool) -> tuple[list[Standing], list[
               for g in shown]
     listed.sort(key=lambda g: g.started_at, reverse=True)
     first = [g for g in listed if g.status == IN_PROGRESS and g.mine]      # "continue" comes first
-    return standings(mine), (first + [g for g in listed if g not in first])[:LISTED]
+    against = [g for g in mine if not between_people(g.opponent)]       # a game of two people: no opponent
+    return standings(against), (first + [g for g in listed if g not in first])[:LISTED]

@@ -30,6 +30,12 @@ def human_spec(handle: str) -> str:
     return f"{HUMAN}:{handle}"
 
 
+def between_people(opponent: str) -> bool:
+    """A game two people played at one keyboard (``--vs human``): it says nothing of a person
+    against an opponent, so records against opponents, baseline exports and reports leave it out."""
+    return opponent == HUMAN or opponent.startswith(f"{HUMAN}:")
+
+
 @dataclass
 class LiveGame:
     """One game in the store, written after every move."""

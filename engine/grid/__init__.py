@@ -66,7 +66,7 @@ PERF = {"tictactoe": ("mc:1000", "mcts:1000", "perfect"), "connect4": ("mc:1000"
 def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
     v = VARIANTS[game_id]
     info = GameInfo(
-        game_id, seats=2, outcome=WDL, moves=LIST, invalid=RULES, family="grid", prompt_styles=STYLES,
+        game_id, seats=2, outcome=WDL, moves=LIST, invalid=RULES, family="grid", prompt_styles=STYLES, public=True,
         params=(Param("invalid_limit", int, v.invalid_limit, low=0, high=1_000),
                 Param("move_cap", int, v.move_cap, low=1, high=10_000),
                 Param("position", str, "", flag="--position", metavar="ROWS", help_key="arena.position",

@@ -34,16 +34,14 @@ class Hub:
         """A new game of the chosen game against the chosen opponent, rematches after it."""
         # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.commands.play import as_given
-        from tcgtui.opponents.human import HUMAN
         from tcgtui.tables import FreeTable
 
         def table(person: str) -> FreeTable:
             game = registry.get(settings.game_id).game(settings.params)
             # stored as tcgtui play stores them, for a later --resume: files by path, as given at home
             where = {"game": settings.game_id, "params": as_given(settings)}
-            seat = settings.seats.index(HUMAN)
-            opponent = next((s for s in settings.seats if s != HUMAN), "")
-            return FreeTable(self.store, game.seated(seat), where, person, opponent, seat, settings.seed)
+            seat = settings.person_seat                 # with a second person at the keyboard: the handle's seat
+            return FreeTable(self.store, game.seated(seat), where, person, settings.opponent, seat, settings.seed)
         return table
 
     def rival_keeper(self, settings: Any) -> Callable[..., None]:
@@ -78,6 +76,7 @@ class Hub:
         pack = spec.pack(live.game)             # the pack as checked against its hash: not loaded again
         settings.params = load_resources(spec, {**given, **({"pack": pack} if pack is not None else {})})
         settings.game_id, settings.seats, settings.game = game_id, person_seats(row), live.game
+        settings.person = row.agent_seat
         run = next((r for r in self.store.runs() if r.id == row.run_id), None)
         side = app_side(game_id, "campaign")
         if run is not None and side is not None and run.kind == side.KIND:

@@ -1,6 +1,7 @@
 """``tcgtui play``: a person against any player, in the terminal, every game recorded.
 
-Three ways in: a new game against ``--vs`` (rematches follow), ``--campaign``
+Three ways in: a new game against ``--vs`` (rematches follow; ``--vs human`` seats a second
+person at this keyboard, taking turns), ``--campaign``
 (the paper's ladder, where the person left it), or ``--resume`` (the last
 unfinished game, exactly where it stopped).  Games go to the same store as the
 bench's, under the person's anonymous handle, saved after every move.
@@ -103,9 +104,14 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
         if args.race is not None:        # the same deal for SPEC, side by side, out of sight until the end
             settings.rival = check_spec("--race", args.race, args.game)
         return settings
-    opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS, args.game)
+    if args.vs is not None and args.vs.strip() == HUMAN:     # two people at one keyboard (hot-seat)
+        opponent = HUMAN
+    else:
+        opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS, args.game)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
-    return settings_from(args, seats, handle=handle or "")
+    settings = settings_from(args, seats, handle=handle or "")
+    settings.person = (args.seat or 1) - 1           # with --vs human, the seat kept under the handle
+    return settings
 
 
 def as_given(settings: Any) -> dict[str, Any]:
@@ -128,8 +134,8 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
         settings.table = lambda person: WatchTable(store, registry.get(settings.game_id).game(settings.params),
                                                    settings.seats, settings.seed)
         return settings
-    opponent = next((s for s in settings.seats if s != HUMAN), "")     # "": a one-seat game
-    game = settings.game.seated(settings.seats.index(HUMAN))
+    opponent, mine = settings.opponent, settings.person_seat     # "": a one-seat game; "human": hot-seat
+    game = settings.game.seated(mine)
     where = {"game": settings.game_id, "params": as_given(settings)}
     spec = registry.get(settings.game_id)
     seated = spec.setup_params(game.setup()) if spec.setup_params is not None else {}
@@ -148,7 +154,7 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
         if ladder is not None:
             return ladder.open_table(store, settings.params, where["params"], person, settings.lang,
                                      args.campaign_games, args.seed or 0)
-        return FreeTable(store, game, where, person, opponent, settings.seats.index(HUMAN), settings.seed)
+        return FreeTable(store, game, where, person, opponent, mine, settings.seed)
     if handle is None:
         settings.table, settings.ask_handle = table, True
     else:
@@ -170,6 +176,7 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     pack = registry.get(game_id).pack(live.game)
     loaded = {"pack": pack} if pack is not None else None          # the pack as checked against its hash
     settings = settings_from(args, person_seats(row), handle=handle, loaded=loaded)
+    settings.person = row.agent_seat
     if pack is None:         # the parameters as stored (files by name, loaded again), else the game's setup's
         names = {p.name for p in registry.get(game_id).info.params}
         settings.params = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}

@@ -26,6 +26,8 @@ def _where(game: str | None, runs: list[int] | None, humans: bool) -> tuple[str,
         params.append(game)
     if not humans:
         conds.append(f"g.agent NOT LIKE '{HUMAN_PREFIX}%'")
+    else:       # two people at one keyboard played no opponent (tcgtui.live.between_people): no result to report
+        conds.append(f"g.opponent <> '{HUMAN_PREFIX[:-1]}' AND g.opponent NOT LIKE '{HUMAN_PREFIX}%'")
     if runs is not None:
         # People's games belong to no sweep: they stand beside every selected run.
         people = f" OR g.agent LIKE '{HUMAN_PREFIX}%'" if humans else ""

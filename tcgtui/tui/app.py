@@ -58,6 +58,7 @@ class StreamChunk(Message):
 @dataclass
 class Settings:
     seats: tuple[str, ...] = ()             # agent specs; "human" is the person at the keyboard
+    person: int = 0                        # two "human" seats (hot-seat): the seat of the handle's person
     game_id: str = field(default_factory=default_game)
     params: dict[str, Any] = field(default_factory=dict)   # the game's parameters, files and packs loaded
     game: Any = None                       # the game built from ``params`` by the command; None: the app builds it
@@ -79,6 +80,18 @@ class Settings:
     keep_rival: Callable[[MatchResult, str, str], None] | None = None
     replay: Any = None                     # a stored game to step through (tcgtui.replay.load.Replay), alone
     hub: Any = None                        # home's way into the store (tcgtui.commands.home.Hub); None: no store
+
+    @property
+    def person_seat(self) -> int:
+        """The seat of the person whose handle keeps the games: the one "human" seat, or, with two
+        people at one keyboard, ``person`` (the other is a guest without a handle)."""
+        humans = [i for i, s in enumerate(self.seats) if s == HUMAN]
+        return self.person if len(humans) > 1 else humans[0] if humans else 0
+
+    @property
+    def opponent(self) -> str:
+        """Who sits opposite that person: a spec, "human" (a second person), or "" (a one-seat game)."""
+        return next((s for i, s in enumerate(self.seats) if i != self.person_seat), "")
 
 
 class ArenaApp(App[None]):
@@ -245,9 +258,13 @@ class ArenaApp(App[None]):
             return self.catalog.t("humans.nothing_saved")
         return clean(self.catalog.t("hub.kept", game=kept[0][:8], moves=kept[1]))
 
-    def _agent(self, spec: str, seat: int) -> Agent:
+    def _handle(self, seats: tuple[str, ...], seat: int) -> str:
+        """The handle of the person at ``seat``: the settings' one, not a second person's (hot-seat)."""
+        return self.settings.handle if seats.count(HUMAN) == 1 or seat == self.settings.person else ""
+
+    def _agent(self, spec: str, seat: int, seats: tuple[str, ...]) -> Agent:
         if spec == HUMAN:
-            return HumanAgent(self.settings.handle)
+            return HumanAgent(self._handle(seats, seat))
         options = dict(self.settings.agent_options)
         options["game"] = self.game
         kind = parse_spec(spec).kind
@@ -280,7 +297,8 @@ class ArenaApp(App[None]):
             self.board.feed_stream(message.kind, message.text)
 
     def new_session(self, deal: Deal) -> GameSession:
-        seats = tuple(SeatInfo(self._agent(spec, i), self.settings.handle if spec == HUMAN else spec)
+        seats = tuple(SeatInfo(self._agent(spec, i, deal.seats),
+                               self._handle(deal.seats, i) if spec == HUMAN else spec)
                       for i, spec in enumerate(deal.seats))
         return GameSession(self.game, deal.seed, seats, lang=self.lang,
                            pause=self.settings.pause, resume=deal.resume, earlier=deal.earlier,
@@ -307,6 +325,8 @@ class ArenaApp(App[None]):
         else:
             memory.board_replaced(self.switch_screen(board))
         self.board = board
+        if board.curtained:           # two people, hidden cards: the first player's seat shows once they look
+            board.curtain(session.shown)
 
     def game_finished(self, board: GameScreen, result: MatchResult | None) -> None:
         deal = self.deal

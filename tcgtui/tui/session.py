@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Protocol, Sequence
 
 from tcgtui.engine.core import Event, Game, Match
@@ -37,6 +38,9 @@ class SessionView(Protocol):
         """Narrate ``events`` (made by seat ``by``); redraw the board when ``final``."""
     def show_thinking(self, seat: int | None) -> None: ...
     def ask_human(self, seat: int) -> None: ...
+    def pass_to(self, seat: int) -> None:
+        """Two people at one keyboard: ``seat``'s turn, another seat on screen.  The view shows
+        ``seat`` (``GameSession.shown``) once its player is looking, then asks it."""
 
 
 @dataclass
@@ -70,6 +74,7 @@ class GameSession:
     paused: bool = field(default=False, init=False)
     result: MatchResult | None = field(default=None, init=False)
     last_mover: int | None = field(default=None, init=False)
+    shown: int = field(default=0, init=False)          # two people at one keyboard: the seat on screen
 
     def __post_init__(self) -> None:
         self.match = self.resume or Match(self.game, self.seed)
@@ -78,16 +83,26 @@ class GameSession:
         self._gate = asyncio.Event()
         self._gate.set()
         self._idle = asyncio.Event()
-        for seat in self.seats:
+        for i, seat in enumerate(self.seats):
             if isinstance(seat.agent, HumanAgent):
-                seat.agent.on_turn = self._human_turn
+                seat.agent.on_turn = partial(self._human_turn, i)
+        mover = self.match.state.current_player
+        self.shown = mover if 0 <= mover < len(self.seats) and self.seats[mover].human else self._first_human()
 
     # --- what the view reads ----------------------------------------------------------
 
+    def _first_human(self) -> int:
+        return next((i for i, s in enumerate(self.seats) if s.human), 0)
+
     @property
     def viewer(self) -> int:
-        """The seat shown at the bottom: the first human, else player 1."""
-        return next((i for i, s in enumerate(self.seats) if s.human), 0)
+        """The seat shown at the bottom: the person's (two at one keyboard: ``shown``), else player 1."""
+        return self.shown if self.hot_seat else self._first_human()
+
+    @property
+    def hot_seat(self) -> bool:
+        """Two people at one keyboard (``--vs human``): the board shows one seat at a time."""
+        return sum(1 for s in self.seats if s.human) > 1
 
     @property
     def spectating(self) -> bool:
@@ -149,11 +164,15 @@ class GameSession:
                 await s.agent.aclose()
         return self.result
 
-    def _human_turn(self, obs: object, events: list[Event]) -> None:
+    def _human_turn(self, seat: int, obs: object, events: list[Event]) -> None:
         self.phase = "main"
         self._idle.set()
-        if self.view is not None:
-            self.view.ask_human(self.viewer)
+        if self.view is None:
+            self.shown = seat
+        elif self.hot_seat and seat != self.shown:
+            self.view.pass_to(seat)
+        else:
+            self.view.ask_human(seat)
 
     async def _on_decision(self, rec: DecisionRecord) -> None:
         self.decisions.append(rec)

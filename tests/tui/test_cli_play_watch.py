@@ -9,7 +9,8 @@ from tcgtui.cli import main
 
 @pytest.mark.parametrize("argv, flag", [
     (["play", "--vs", "nosuch:1"], "--vs"),
-    (["play", "--vs", "human"], "--vs"),
+    (["play", "--vs", "human:ann"], "--vs"),
+    (["play", "--game", "eleusis", "--vs", "human"], "--vs"),
     (["play", "--vs", "random", "--lang", "xx"], "--lang"),
     (["play", "--vs", "random", "--rtl", "sideways"], "--rtl"),
     (["play", "--vs", "random", "--seat", "3"], "--seat"),

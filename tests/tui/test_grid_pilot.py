@@ -144,4 +144,4 @@ def test_registered_grid_games_have_names_on_the_home_screen() -> None:
         cat = locales.load(lang)
         for spec in registry.games():
             assert game_text(cat, spec.id, "name") != spec.id
-    assert opponents_for("connect4")[0] == "mc:100" and opponents_for("connect4")[-1] == "llm:"
+    assert opponents_for("connect4")[0] == "mc:100" and opponents_for("connect4")[-2:] == ["llm:", "human"]

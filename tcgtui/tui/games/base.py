@@ -30,6 +30,7 @@ from tcgtui.tui.bidi_text import Direction, display_line
 from tcgtui.tui.keys import keys
 from tcgtui.tui import memory
 from tcgtui.tui.screens.base import LocalizedScreen
+from tcgtui.tui.screens.curtain import CurtainScreen
 from tcgtui.tui.screens.rules import rules_lines
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
@@ -128,14 +129,49 @@ class GameScreen(LocalizedScreen[None]):
     def label_for(self, seat: int) -> str:
         info = self.session.seats[seat]
         if info.human:
-            return info.label or self.tr("ui.player.you")
+            return info.label or self.tr("ui.player.person" if self.session.hot_seat else "ui.player.you", n=seat + 1)
         if self.session.spectating:
             return self.tr("ui.player.numbered", n=seat + 1, label=info.label)
         return info.label
 
     @property
     def log_seat(self) -> int:
-        return SPECTATOR if self.session.spectating else self.session.viewer
+        """Whose view the log narrates: everything for a spectator and for two people in a public game."""
+        public = self.session.hot_seat and not self.curtained
+        return SPECTATOR if self.session.spectating or public else self.session.viewer
+
+    # --- two people at one keyboard ----------------------------------------------------
+
+    @property
+    def curtained(self) -> bool:
+        """Two people at one keyboard in a game with hidden information (``GameInfo.public`` false):
+        the board goes behind a curtain between their turns, so neither sees the other's seat."""
+        return self.session.hot_seat and not registry.get(self.session.game.name).info.public
+
+    def curtain(self, seat: int, then: Any = None) -> None:
+        """Cover the board until ``seat``'s player says they are the one looking (``then``: what
+        follows).  A full screen, not a dialog: nothing of the board shows through."""
+        self.app.push_screen(CurtainScreen(self, seat), then)
+
+    def pass_to(self, seat: int) -> None:
+        """``seat``'s turn with the other seat on screen (``SessionView.pass_to``)."""
+        if self.curtained:
+            self.curtain(seat, lambda _: self.call_later(self.show_seat, seat))
+        else:
+            self.call_later(self.show_seat, seat)
+
+    async def show_seat(self, seat: int) -> None:
+        """Show ``seat``'s view (its observation, its log) and, if it is to move, ask it."""
+        self.session.shown = seat
+        await self.reseat()
+        if self.session.result is None and self.session.human_waiting() is self.session.seats[seat].agent:
+            self.ask_human(seat)
+
+    async def reseat(self) -> None:
+        """Another seat is on screen: the log told again from its side, every text redrawn."""
+        for log in self.query(BattleLog):
+            log.seen_by(self.log_seat)
+        await self.localize()
 
     def _watch_state(self) -> tuple[bool, float] | None:
         return (self.session.paused, self.session.pause) if self.session.spectating else None

@@ -50,7 +50,7 @@ class Summary(Localized, Widget):
             return tr("ui.over.score", score=f"{r.outcome.scores[0]:g}"), "bold green"
         if winner is None:
             return tr("ui.over.draw"), "bold yellow"
-        if s.spectating:
+        if s.spectating or s.hot_seat:          # two people at one keyboard: "you" is both of them
             return tr("ui.over.winner", who=self.board.label_for(winner)), "bold green"
         return (tr("ui.over.win"), "bold green") if winner == s.viewer else (tr("ui.over.lose"), "bold red")
 

@@ -74,7 +74,8 @@ def registry_models() -> list[str]:
 
 
 def opponents_for(game_id: str) -> list[str]:
-    """The specs offered against ``game_id``: search levels, the game's references, llm:, the campaign."""
+    """The specs offered against ``game_id``: search levels, the game's references, llm:, a second
+    person at this keyboard (``human``), the campaign."""
     spec = registry.get(game_id)
     if spec.info.seats == 1:
         rivals = [r for ref in spec.references for r in _levels(ref)] + ["random"]
@@ -94,7 +95,7 @@ def opponents_for(game_id: str) -> list[str]:
         if builder(parsed.kind) is not None:
             out.append(s)
     models = registry_models() if "llm:MODEL" in grammars(spec) else []
-    return out + models + [LLM] + ([CAMPAIGN] if spec.info.campaign else [])
+    return out + models + [LLM, HUMAN] + ([CAMPAIGN] if spec.info.campaign else [])
 
 
 def keep_in_view(box: Any, row: int) -> None:
@@ -413,6 +414,8 @@ class HomeScreen(LocalizedScreen[None]):
             return "llm:MODEL"
         if value == CAMPAIGN:
             return self.tr("hub.campaign")
+        if value == HUMAN:
+            return self.tr("hub.people")
         if value.startswith(RACE):
             return self.tr("hub.race", player=value[len(RACE):])
         return value
@@ -428,6 +431,8 @@ class HomeScreen(LocalizedScreen[None]):
             text = self.tr("ui.home.llm") + " " + self.tr("ui.home.model")
         elif opponents.value == CAMPAIGN:
             text = self.tr("hub.campaign_about")
+        elif opponents.value == HUMAN:
+            text = self.tr("hub.people_about")
         else:
             text = game_text(self.catalog, games.value, "description")
         about.render = lambda: Para(text, d, "italic")  # type: ignore[method-assign]
@@ -544,6 +549,7 @@ class HomeScreen(LocalizedScreen[None]):
         else:
             settings.seats = (HUMAN,) if opponent == ALONE else \
                 (HUMAN, opponent) if seat == "1" else (opponent, HUMAN)
+            settings.person = 1 if seat == "2" else 0       # with a second person: the handle's seat
             if hub is not None:
                 settings.table = hub.free(settings)
         self.host.start()  # type: ignore[attr-defined]

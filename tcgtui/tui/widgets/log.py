@@ -136,6 +136,15 @@ class BattleLog(Localized, ScrollView, can_focus=False):
         self._resize_virtual()
         self.refresh()
 
+    def seen_by(self, seat: int) -> None:
+        """Tell every entry again from ``seat``'s side (two people at one keyboard take turns at the
+        screen: what one seat drew is not shown to the other)."""
+        for entry in self.entries:
+            entry.seat = seat
+        if self._laid_out is not None:
+            self._lay_out()
+        self.refresh()
+
     def _strip(self, y: int, width: int) -> Strip:
         """One row as one segment, padded to the width in the row's style (as Rich pads a
         justified line): rows are wrapped and reordered already, so Rich's line machinery

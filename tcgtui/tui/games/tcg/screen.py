@@ -252,6 +252,12 @@ class BoardScreen(GameScreen):
         await row.show(row.slots, self.selected)
         self._show_selected()
 
+    async def reseat(self) -> None:
+        """Another person's seat on screen: nothing of the last one's hand stays in the detail pane."""
+        self.selected = 0
+        self.query_one(DetailPane).show(None)
+        await super().reseat()
+
     async def localize(self) -> None:
         """The language changed (the layout is flipped already): redraw every text."""
         top = self.query_one(TopBar)
