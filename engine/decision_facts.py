@@ -21,7 +21,8 @@ from tcgtui.engine.prompting import FALLBACKS
 
 
 class DecisionFacts:
-    """Per game: ``decisions``, ``invalid_attempts`` (moves recorded as ``!kind``), ``tokens_estimated``
+    """Per game: ``decisions``, ``invalid_attempts`` (unusable replies: a move recorded as ``!kind``
+    where the rules count it, else each one the player asked again after or fell back from), ``tokens_estimated``
     (any count estimated), ``reported`` (decisions with a parse path) and among those ``parse[path]``
     (every path the games' prompters reported),
     ``invalid`` and ``fallback[name]``; ``kinds`` (kind -> decisions), ``card_kinds`` (kinds of its moves
@@ -77,18 +78,18 @@ class DecisionFacts:
     def of(cls, games: Sequence[Any]) -> DecisionFacts:
         """The facts of ``games``: each game's ``facts`` (a shared DecisionFacts) at its ``position``;
         games without (made by hand) have no decisions."""
-        tables = {id(g.facts): g.facts for g in games if g.facts is not None}
-        if not tables:
+        read = {id(g.facts): g.facts for g in games if g.facts is not None}
+        if not read:
             return cls.empty(len(games))
-        if len(tables) > 1 or any(g.facts is None for g in games):
+        if len(read) > 1 or any(g.facts is None for g in games):
             raise ValueError("games from more than one store read")
-        table = next(iter(tables.values()))
-        if table.read_for(games):
-            return table
+        shared = next(iter(read.values()))
+        if shared.read_for(games):
+            return shared
         positions = np.fromiter((g.position for g in games), np.int64, len(games))
-        if len(positions) == len(table) and np.array_equal(positions, np.arange(len(table))):
-            return table
-        return table.take(positions)
+        if len(positions) == len(shared) and np.array_equal(positions, np.arange(len(shared))):
+            return shared
+        return shared.take(positions)
 
     def read_for(self, games: Sequence[Any]) -> bool:
         """Whether ``games`` is the list these facts were read with, as read."""

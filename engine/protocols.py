@@ -19,7 +19,9 @@ TCGTUI, SEED = "tcgtui", "seed"
 PROTOCOLS = (TCGTUI, SEED)
 
 PROTOCOL = Param("protocol", str, TCGTUI, choices=PROTOCOLS, flag="--protocol", help_key="arena.protocol")
-UPSTREAM = Param("upstream", str, "", kind="upstream", flag="--upstream", metavar="DIR", help_key="arena.upstream")
+# Where the seed's text was read from is no key: what was read is the prompt version each player records.
+UPSTREAM = Param("upstream", str, "", kind="upstream", flag="--upstream", metavar="DIR", help_key="arena.upstream",
+                 keyed=False)
 
 
 def protocol_of(params: dict) -> str:

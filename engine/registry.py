@@ -58,6 +58,11 @@ class Param:
     # The locale key of its short name where a person sets it before a game: set, the home screen
     # offers it (tcgtui/tui/screens/home_params.py), with the help_key's text as its explanation.
     label_key: str = ""
+    # Reports keep results apart by every parameter's value (tcgtui/report/grouping.py), unless it is
+    # not ``keyed``: set game by game within one run (Eleusis's drawn rule), or where a seed's text was
+    # read from.  ``digest``: the setup entry naming a file parameter's content (a pack's hash).
+    keyed: bool = True
+    digest: str = ""
 
     def __post_init__(self) -> None:
         if self.flag and not (self.flag.startswith("--") and self.help_key):
@@ -346,7 +351,7 @@ class GameSpec:
     replay_facts: Callable[[Any, Any], list[str]] | None = None
     # (game) -> the pack it was built from, for a game that has one (the card game): a run's identity
     # records its content hash, a resume or replay refuses a pack that changed, its languages bound --lang.
-    pack_of: Callable[[Any], Any] | None = None
+    pack_of: Callable[[Game], Any] | None = None
     # (a record's setup) -> parameters beyond the game's own that rebuild it as played (the card game:
     # its deck lists, as seated): a resume and a replay build the same game without the files.
     setup_params: Callable[[dict[str, Any]], dict[str, Any]] | None = None
@@ -364,7 +369,7 @@ class GameSpec:
     def game(self, params: Mapping[str, Any] | None = None) -> Game:
         return self.make(self.info.resolve(params))
 
-    def pack(self, game: Any) -> Any:
+    def pack(self, game: Game) -> Any:
         """The pack ``game`` was built from (``pack_of``); None for a game without one."""
         return self.pack_of(game) if self.pack_of is not None else None
 

@@ -66,7 +66,7 @@ class SeatContext:
     seat: int
     game_seed: int
     lang: str = "en"
-    game: Any = None          # the Game (engine.core.Game), without its secrets (Game.public)
+    game: Game | None = None  # the game, without its secrets (Game.public)
     options: dict[str, Any] = field(default_factory=dict)   # game-level settings for players (prompt style)
 
 

@@ -227,7 +227,7 @@ def test_handle_is_kept_in_the_config_and_checked(tmp_path, monkeypatch):
 def test_leaving_a_fresh_rematch_names_no_other_game(store, community, capsys):
     """Quitting at move 0 said "Game <an older one> is saved after move 1" (issue 12 §4)."""
     from tcgtui.commands.play import farewell
-    from tcgtui.tables import person_deal
+    from tcgtui.deals import person_deal
     game = TcgGame(community)
     older = begin(store, game, seed=5, run_id=None)
     leave_after_first_move(older)                      # an older unfinished game stays in the store

@@ -13,7 +13,7 @@ import pytest
 
 from tcgtui.cli import main
 from tcgtui.report import analyses
-from tcgtui.report.data import Game, load_games
+from tcgtui.report.data import StoredGame, load_games
 from tcgtui.store import GameRow, Store
 from tcgtui.opponents.llm.testserver import ChatServer, game_policy
 
@@ -75,7 +75,7 @@ def test_the_matrix_and_the_errors_still_count_each_game_once(
     out = _report(round_robin, capsys)
     assert sum(r["games"] for r in out["matrix"]) == 2 * 12
     assert all(r["games"] == 4 for r in out["matrix"])
-    errored = Game("g", "r", "a", "b", "en", 0, 0, "errored", None, 0, error="boom", seats=("a", "b"))
+    errored = StoredGame("g", "r", "a", "b", "en", 0, 0, "errored", None, 0, error="boom", seats=("a", "b"))
     mirror = dataclasses.replace(errored, agent="b", opponent="a", seat=1, mirror=True)
     assert analyses.errors([errored, mirror]) == [{"error": "boom", "games": 1, "agents": "a"}]
 
@@ -103,8 +103,8 @@ def test_cancelled_games_are_not_draws(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_each_kind_of_game_keeps_its_own_column() -> None:
-    def game(i: int, winner: int | None, reason: str, status: str = "finished") -> Game:
-        return Game(str(i), "r", "a", "b", "en", i, 0, status, winner, 5, reason=reason, seats=("a", "b"))
+    def game(i: int, winner: int | None, reason: str, status: str = "finished") -> StoredGame:
+        return StoredGame(str(i), "r", "a", "b", "en", i, 0, status, winner, 5, reason=reason, seats=("a", "b"))
     games = [game(0, 0, "line"), game(1, 1, "line"), game(2, None, "full"), game(3, None, "cancelled"),
              game(4, 1, "disqualified"), game(5, 0, "disqualified"), game(6, None, "", "errored"),
              game(7, None, "", "abandoned")]

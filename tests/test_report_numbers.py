@@ -11,7 +11,8 @@ from scipy.stats import beta
 
 from tcgtui.report import analyses
 from tcgtui.report.data import load_games
-from tcgtui.report.stats import clopper_pearson, fit_decay
+from tcgtui.engine.tcg.analysis import fit_decay
+from tcgtui.report.stats import clopper_pearson
 from tcgtui.store import ABANDONED, ERRORED, Store
 from tests.store_helpers import add_game
 

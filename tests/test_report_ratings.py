@@ -10,7 +10,7 @@ import pytest
 
 from tcgtui.cli import main
 from tcgtui.report import analyses
-from tcgtui.report.data import Game
+from tcgtui.report.data import StoredGame
 from tcgtui.report.ratings import expected, fit, ratings
 from tcgtui.store import Store
 from tests.store_helpers import add_game
@@ -81,7 +81,7 @@ def test_round_robin_sections(tmp_path: Path, capsys: pytest.CaptureFixture) -> 
 
 
 def test_not_a_round_robin_has_no_ratings() -> None:
-    g = Game("1", "r", "a", "mc:1", "en", 0, 0, "finished", 0, 5, seats=("a", "mc:1"))
+    g = StoredGame("1", "r", "a", "mc:1", "en", 0, 0, "finished", 0, 5, seats=("a", "mc:1"))
     assert analyses.round_robin_games([g]) == []
 
 

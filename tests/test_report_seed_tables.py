@@ -15,7 +15,7 @@ from tcgtui.engine.duel.analysis import by_round, replies_by_round
 from tcgtui.engine.grid.analysis import leaderboard
 from tcgtui.engine.tcg.analysis import fit_decay
 from tcgtui.engine.tcg.seed_tables import fit_exp_k
-from tcgtui.report.data import Game
+from tcgtui.report.data import StoredGame
 from tcgtui.report.extra import Context
 from tcgtui.report.intervals import randomized, uniform
 from tcgtui.store import Store
@@ -126,9 +126,9 @@ def test_runs_that_differ_in_prompt_style_are_never_pooled(tmp_path: Path, capsy
 
 
 def test_grid_leaderboard_counts_wins_draws_and_disqualifications_by_seat() -> None:
-    def game(i: int, seats: tuple, winner: int | None, reason: str) -> Game:
-        return Game(str(i), "r", seats[0], seats[1], "en", i, 0, "finished", winner, 5, reason=reason, seats=seats,
-                    game="tictactoe", params={"prompt_style": "image"})
+    def game(i: int, seats: tuple, winner: int | None, reason: str) -> StoredGame:
+        return StoredGame(str(i), "r", seats[0], seats[1], "en", i, 0, "finished", winner, 5, reason=reason, seats=seats,
+                          game="tictactoe", params={"prompt_style": "image"})
     games = [game(0, ("a", "b"), 0, "line"), game(1, ("b", "a"), 1, "line"), game(2, ("a", "b"), None, "full"),
              game(3, ("a", "b"), 0, "disqualified"), game(4, ("b", "a"), None, "cancelled")]
     rows = {r["agent"]: r for r in leaderboard(games, Context())}
@@ -139,7 +139,7 @@ def test_grid_leaderboard_counts_wins_draws_and_disqualifications_by_seat() -> N
 
 def test_duel_solve_rate_by_round_and_one_duels_replies() -> None:
     rec = recorded([("true", "true"), ("true", "false"), ("false", None), ("true", "true")], rounds=4)
-    g = Game("d1", "r", "A", "B", "en", 0, 0, "finished", None, 4, game="duel", seats=("A", "B"), record=rec)
+    g = StoredGame("d1", "r", "A", "B", "en", 0, 0, "finished", None, 4, game="duel", seats=("A", "B"), record=rec)
     rows = by_round([g], Context())
     assert [(r["round"], r["asked"], r["solved"]) for r in rows] == [(1, 1, 1), (2, 1, 0), (4, 1, 1)]
     assert rows[0]["ci_low"] == pytest.approx(0.025) and rows[1]["ci_high"] == pytest.approx(0.975)
@@ -201,7 +201,7 @@ def test_model_facts_are_found_by_spec_self_description_or_entry() -> None:
 
 def test_people_pool_within_their_group() -> None:
     from tcgtui.report.grouping import apply
-    games = [Game(str(i), "r", f"human:{who}", "mc:1", "en", i, 0, "finished", 0, 5, params={"prompt_style": style})
+    games = [StoredGame(str(i), "r", f"human:{who}", "mc:1", "en", i, 0, "finished", 0, 5, params={"prompt_style": style})
              for i, (who, style) in enumerate([("ann", "list"), ("bob", "list"), ("ann", "image")])]
     varied, base = apply(games, ("style", "protocol"))
     assert varied == ["style"] and base["human:ann [style=image]"] == "human:ann"

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tcgtui.report.data import Game
+from tcgtui.report.data import StoredGame
 from tcgtui.report.stats import clopper_pearson, t_interval
 from tcgtui.store import FINISHED, DecisionRow, GameRow, Store
 from tcgtui.store.schema import DECISION_FACTS, MIGRATIONS
@@ -113,7 +113,7 @@ def fixture_games(tmp_path_factory: pytest.TempPathFactory) -> list:
 def test_grouping_by_attributes_gives_the_masks_of_a_loop_over_games(fixture_games: list, keys, by) -> None:  # noqa: ANN001
     from tcgtui.engine.decision_facts import masks
     subset = fixture_games[::3]                       # not the list read: nothing kept for it
-    made = [Game(f"g{i}", None, agent, "mc:1", lang, i, 0, FINISHED, i % 2, 3)    # made by hand: no facts
+    made = [StoredGame(f"g{i}", None, agent, "mc:1", lang, i, 0, FINISHED, i % 2, 3)    # made by hand: no facts
             for i, (agent, lang) in enumerate([("A", "en"), ("human:ann", "ar"), ("A", "ar"), ("human:ann", "ar")])]
     for games in (fixture_games, subset, made):
         got, want = masks(games, keys, by), _loop_masks(games, keys)

@@ -76,9 +76,9 @@ def test_an_upgrade_fills_the_facts_as_writing_the_games_does(tmp_path: Path) ->
         written = {gid: _facts(store, gid) for gid in ids}
     with sqlite3.connect(path) as conn:           # back to version 3, as a store from before
         conn.execute("DROP TABLE decision_facts")
-        conn.execute("DELETE FROM schema_version WHERE version = 4")
+        conn.execute("DELETE FROM schema_version WHERE version >= 4")
     with Store(path) as store:
-        assert store.version == LATEST == 4
+        assert store.version == LATEST
         assert {gid: _facts(store, gid) for gid in ids} == written
 
 
@@ -120,7 +120,7 @@ def test_the_report_upgrades_an_older_store_first(tmp_path: Path, capsys: pytest
     expected = _report(path, capsys)
     with sqlite3.connect(path) as conn:
         conn.execute("DROP TABLE decision_facts")
-        conn.execute("DELETE FROM schema_version WHERE version = 4")
+        conn.execute("DELETE FROM schema_version WHERE version >= 4")
     assert _report(path, capsys) == expected
     with Store(path) as store:
         assert store.version == LATEST

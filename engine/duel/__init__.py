@@ -103,7 +103,7 @@ def _bank_deal_seed(run_seed: int, index: int) -> int:
 BANK = register(GameSpec(
     GameInfo("duel-bank", seats=1, outcome=SCORE, right_wrong=True, moves=TEXT, invalid=RULES, family="duel",
              variant_of=Variant("duel", "bank"),
-             params=(Param("bank", str, "", kind="jsonl", flag="--bank", metavar="BANK",
+             params=(Param("bank", str, "", kind="jsonl", digest="bank_digest", flag="--bank", metavar="BANK",
                            help_key="duel.games.bank_flag"),
                      Param("attempts", int, 3, low=1, high=10),
                      Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX, PROTOCOL, UPSTREAM)),

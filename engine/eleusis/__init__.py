@@ -16,7 +16,7 @@ from tcgtui.engine.eleusis import bench, fake_replies
 from tcgtui.engine.eleusis.game import DRAWN, FORMATS, EleusisGame
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
-from tcgtui.engine.eleusis.seeddeal import BASE
+from tcgtui.engine.eleusis.seed_deals import BASE
 from tcgtui.engine.eleusis.state import MAX_TURNS, TURNS_HIGH
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM
 from tcgtui.engine.registry import (AGENT, LIST, SCORE, BenchHooks, FakeModel, GameInfo, GameSpec, Param, Reference,
@@ -28,7 +28,7 @@ __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
 def _prompter(game: Game, catalog: Any, seat: int = 0, style: str | None = None) -> Any:
     from tcgtui.engine.eleusis.prompter import EleusisPrompter
     if getattr(game, "protocol", None) == SEED:          # the seed's own prompt, from the user's checkout
-        from tcgtui.engine.eleusis.seedprompt import REPOSITORY, SeedPrompter, WordingError
+        from tcgtui.engine.eleusis.seed_prompter import REPOSITORY, SeedPrompter, WordingError
         wording = getattr(game, "seed_wording", None)
         if wording is None:
             raise WordingError(catalog.t("eleusis.games.seed_upstream_needed", repository=REPOSITORY))
@@ -53,17 +53,19 @@ def _scientist(game: Game, arg: int | None) -> Any:
 
 SPEC = register(GameSpec(
     GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT, search=False,
-             params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),),
+             # the rule and a seed round's deal change game by game within a run: no report key
+             params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),), keyed=False,
                            help_key="eleusis.games.rule_help", label_key="eleusis.games.rule_label"),
                      Param("guess_format", str, "text", choices=FORMATS, flag="--guess-format", metavar="GUESS_FORMAT",
                            help_key="eleusis.games.guess_format_flag"),
                      # a round's length: the seed's 30; fewer make a short round (a test, a demo)
                      Param("max_turns", int, MAX_TURNS, low=1, high=TURNS_HIGH, help_key="eleusis.games.max_turns_help",
                            label_key="eleusis.games.max_turns_label"),
-                     Param("rule_code", str, ""), PROTOCOL, UPSTREAM,
+                     Param("rule_code", str, "", keyed=False), PROTOCOL, UPSTREAM,
                      # --protocol seed: the seed's round index and base seed of the deal, or its deck seed itself
-                     Param("seed_round", int, 0, low=0, high=10_000), Param("seed_base", int, BASE, low=0, high=2**32 - 1),
-                     Param("seed_deal", int, -1, low=-1, high=2**32 - 1))),
+                     Param("seed_round", int, 0, low=0, high=10_000, keyed=False),
+                     Param("seed_base", int, BASE, low=0, high=2**32 - 1),
+                     Param("seed_deal", int, -1, low=-1, high=2**32 - 1, keyed=False))),
     make=EleusisGame.from_params,
     prompter=_prompter,
     narrator=lambda game, catalog, viewer=-1: EleusisNarrator(game, catalog, viewer),

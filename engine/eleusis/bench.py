@@ -71,7 +71,7 @@ def plan(values: dict[str, Any], params: dict[str, Any]
         raise RoundsError("seeds", value=seeds, high=MAX_SEEDS)
 
     def round_of(index: int) -> tuple[dict[str, Any], int]:
-        # Under --protocol seed the deal is the seed's round ``index % seeds`` of the rule (seeddeal.py).
+        # Under --protocol seed the deal is the seed's round ``index % seeds`` of the rule (seed_deals.py).
         seed_round = {"seed_round": index % seeds} if params.get("protocol") == "seed" else {}
         return {**params, "rule": rules[(index // seeds) % len(rules)], **seed_round}, index % seeds
     return len(rules) * seeds, round_of, {"rules": rules, "seeds": seeds}

@@ -12,13 +12,13 @@ from collections import Counter
 from typing import Any
 
 from tcgtui.engine.core import Game
-from tcgtui.engine.eleusis import seeddeal, seedprompt
+from tcgtui.engine.eleusis import seed_deals, seed_prompter
 from tcgtui.engine.eleusis.cards import parse_card, shoe
 from tcgtui.engine.eleusis.library import COUNT, compiled, library
 from tcgtui.engine.eleusis.moves import parse_play
 from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
-from tcgtui.engine.eleusis.seedprompt import SeedWording
+from tcgtui.engine.eleusis.seed_prompter import SeedWording
 from tcgtui.engine.eleusis.state import MAX_TURNS, TURNS_HIGH, EleusisState
 from tcgtui.engine.protocols import SEED, TCGTUI
 
@@ -54,7 +54,7 @@ class EleusisGame(Game[str]):
     rule_number: int | None     # None in the players' copy; DRAWN: drawn per deal
 
     def __init__(self, rule: int = DRAWN, guess_format: str = "text", rule_code: str = "", protocol: str = TCGTUI,
-                 seed_round: int = 0, seed_base: int = seeddeal.BASE, seed_rules: seeddeal.SeedRules | None = None,
+                 seed_round: int = 0, seed_base: int = seed_deals.BASE, seed_rules: seed_deals.SeedRules | None = None,
                  seed_deal: int = -1, upstream: dict[str, str] | None = None,
                  seed_wording: SeedWording | None = None, max_turns: int = MAX_TURNS) -> None:
         """``protocol`` seed: the seed's deals (round ``seed_round`` of its base seed ``seed_base``, from the
@@ -91,10 +91,10 @@ class EleusisGame(Game[str]):
         self.seed_wording = seed_wording
         if protocol == SEED and self.seed_deal < 0 and not rule_code:
             if seed_rules is None:
-                raise ValueError(f"--protocol seed deals from the seed's {seeddeal.RULES_FILE}: give --upstream, "
-                                 f"a checkout of {seeddeal.REPOSITORY}")
+                raise ValueError(f"--protocol seed deals from the seed's {seed_deals.RULES_FILE}: give --upstream, "
+                                 f"a checkout of {seed_deals.REPOSITORY}")
             if len(seed_rules.codes) < COUNT:
-                raise ValueError(f"--upstream: {seeddeal.RULES_FILE} has {len(seed_rules.codes)} rules; "
+                raise ValueError(f"--upstream: {seed_deals.RULES_FILE} has {len(seed_rules.codes)} rules; "
                                  f"expected the seed's {COUNT}")
 
     @classmethod
@@ -102,17 +102,17 @@ class EleusisGame(Game[str]):
         upstream, rules, described, wording = params.get("upstream"), None, None, None
         if params.get("protocol") == SEED and hasattr(upstream, "text"):      # the user's checkout (tcgtui.upstream)
             try:
-                rules = seeddeal.parse_rules(upstream.text(seeddeal.RULES_FILE, seeddeal.REPOSITORY))
+                rules = seed_deals.parse_rules(upstream.text(seed_deals.RULES_FILE, seed_deals.REPOSITORY))
             except ValueError as exc:
-                raise ValueError(f"--upstream: {seeddeal.RULES_FILE}: {exc}") from None
+                raise ValueError(f"--upstream: {seed_deals.RULES_FILE}: {exc}") from None
             described = upstream.describe()
-            if all(upstream.has(path) for path in seedprompt.FILES):        # a rules-only folder still deals
-                wording = seedprompt.SeedWording.read(lambda path: upstream.text(path, seedprompt.REPOSITORY))
+            if all(upstream.has(path) for path in seed_prompter.FILES):        # a rules-only folder still deals
+                wording = seed_prompter.SeedWording.read(lambda path: upstream.text(path, seed_prompter.REPOSITORY))
         elif isinstance(upstream, dict):                                      # a record's description of it
             described = upstream
         return cls(params.get("rule", DRAWN), params.get("guess_format", "text") or "text",
                    params.get("rule_code", "") or "", str(params.get("protocol") or TCGTUI),
-                   int(params.get("seed_round", 0)), int(params.get("seed_base", seeddeal.BASE)), rules,
+                   int(params.get("seed_round", 0)), int(params.get("seed_base", seed_deals.BASE)), rules,
                    int(params.get("seed_deal", -1)), described, wording, int(params.get("max_turns", MAX_TURNS)))
 
     def deck_seed(self, seed: int) -> int | None:
@@ -122,10 +122,10 @@ class EleusisGame(Game[str]):
         if self.seed_deal >= 0:
             return self.seed_deal
         if self.rule_code:
-            return seeddeal.round_seed(self.rule_code, self.seed_round, self.seed_base)
+            return seed_deals.round_seed(self.rule_code, self.seed_round, self.seed_base)
         number = self.rule_number_of(seed)
         assert number is not None and self.seed_rules is not None
-        return seeddeal.round_seed(self.seed_rules.codes[number], self.seed_round, self.seed_base)
+        return seed_deals.round_seed(self.seed_rules.codes[number], self.seed_round, self.seed_base)
 
     def new_state(self, seed: int) -> EleusisState:
         return EleusisState(self.rule_of(seed), seed, self.guess_format, self.max_turns, protocol=self.protocol,
@@ -151,7 +151,7 @@ class EleusisGame(Game[str]):
         copy = EleusisGame.__new__(EleusisGame)
         copy.rule_number, copy.rule_code, copy.rule = None, "", None   # type: ignore[assignment]
         copy.guess_format, copy.max_turns = self.guess_format, self.max_turns
-        copy.protocol, copy.seed_round, copy.seed_base, copy.seed_deal = self.protocol, 0, seeddeal.BASE, -1
+        copy.protocol, copy.seed_round, copy.seed_base, copy.seed_deal = self.protocol, 0, seed_deals.BASE, -1
         copy.seed_rules, copy.upstream = None, {}
         copy.seed_wording = self.seed_wording          # the seed's prompt is no secret
         return copy

@@ -1,6 +1,6 @@
 """What a language model reads each turn of Eleusis, and how its ``<ACTION>`` reply is read.
 
-tcgtui's wording of the seed's layout (``seedprompt.py`` is the seed's own, under
+tcgtui's wording of the seed's layout (``seed_prompter.py`` is the seed's own, under
 ``--protocol seed``): one fresh message per turn with the rules, ``Turn n / 30``,
 the penalty so far, the score a right guess would earn, the board, the hand,
 the last 3 turns (card, verdict, the model's own reasoning then) and every

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
-from tcgtui.engine.eleusis import seeddeal
+from tcgtui.engine.eleusis import seed_deals
 from tcgtui.engine.eleusis.cards import Card, parse_card, shoe
 from tcgtui.engine.eleusis.judge import SEED_WALK, Verdict, accepts, remembered
 from tcgtui.engine.eleusis.moves import parse_play
@@ -60,7 +60,7 @@ class EleusisState(GameState[str]):
             self._deal()
 
     def _deal(self) -> None:
-        deck = seeddeal.deck(self.deck_seed) if self.deck_seed is not None else deck_order(self.seed)
+        deck = seed_deals.deck(self.deck_seed) if self.deck_seed is not None else deck_order(self.seed)
         self.hand, deck = deck[:HAND], deck[HAND:]
         set_aside = 0
         while deck:

@@ -38,6 +38,7 @@ import httpx
 from tcgtui.opponents.base import AgentError
 from tcgtui.opponents.llm.endpoint import EndpointSettings, redact_url
 from tcgtui.opponents.llm.limits import limiter
+from tcgtui.opponents.llm.prompts import content_text
 from tcgtui.opponents.llm.tokens import estimate_tokens
 
 StreamHook = Callable[[str, str], None]
@@ -189,15 +190,6 @@ class ThinkSplitter:
                 out.append(("reasoning" if self.inside else "answer", buf))
             break
         return out
-
-
-def _text(value: Any) -> str | None:
-    """Message content: a string, a list of text parts, or None."""
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "".join(p.get("text", "") for p in value if isinstance(p, dict))
-    return str(value)
 
 
 class _SharedClients:
@@ -415,7 +407,7 @@ class ChatClient:
         if not isinstance(said, int) and (m := PROMPT_SIZE.search(str(err.get("message") or "")
                                                                   if isinstance(err, dict) else str(err))):
             said = int(next(g for g in m.groups() if g))
-        prompt = sum(estimate_tokens(_text(m.get("content")) or "") + 4 for m in getattr(self, "_messages", []))
+        prompt = sum(estimate_tokens(content_text(m.get("content"))) + 4 for m in getattr(self, "_messages", []))
         context = f"the server's context of {size} tokens" if size else "the server's context"
         budget = self.settings.history_tokens
         if size and size // 2 < budget:
@@ -452,13 +444,13 @@ class ChatClient:
             raise Fault("no_choices", "reply has no choices")
         choice = choices[0]
         msg = choice.get("message") if isinstance(choice.get("message"), dict) else {}
-        content = _text(msg.get("content"))
-        reasoning = _text(msg.get("reasoning_content")) or _text(msg.get("reasoning")) or ""
+        content = content_text(msg.get("content"))
+        reasoning = content_text(msg.get("reasoning_content")) or content_text(msg.get("reasoning"))
         finish = choice.get("finish_reason")
-        if content is None and not reasoning and finish != "length":
+        if msg.get("content") is None and not reasoning and finish != "length":
             raise Fault("null_content", "reply has no content")
         usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else None
-        return Completion(content or "", reasoning, usage, finish)
+        return Completion(content, reasoning, usage, finish)
 
     async def _read_stream(self, resp: httpx.Response, on_stream: StreamHook | None) -> Completion:
         decoder = codecs.getincrementaldecoder("utf-8")("strict")
@@ -496,11 +488,11 @@ class ChatClient:
                 usage = obj["usage"]
             for choice in obj.get("choices") or []:
                 delta = choice.get("delta") or {}
-                think = _text(delta.get("reasoning_content")) or _text(delta.get("reasoning"))
+                think = content_text(delta.get("reasoning_content")) or content_text(delta.get("reasoning"))
                 if think:
                     reasoning.append(think)
                     emit("reasoning", think)
-                piece = _text(delta.get("content"))
+                piece = content_text(delta.get("content"))
                 if piece:
                     content.append(piece)
                     for kind, part in splitter.feed(piece):

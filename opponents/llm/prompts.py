@@ -40,12 +40,15 @@ def content_tokens(content: Any) -> int:
 
 
 def content_text(content: Any) -> str:
-    """The text of a message's content (text parts joined; images left out)."""
+    """The text of a message's content: a string, or its text parts joined (images left out); "" for none.
+    The client, the context budget and the test server all read replies and requests with it."""
     if content is None:
         return ""
     if isinstance(content, str):
         return content
-    return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return str(content)
 
 
 def message_tokens(msg: Message) -> int:

@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterable
 
 from tcgtui import locales
 from tcgtui.engine import registry
+from tcgtui.opponents.llm.prompts import content_text
 
 
 REALISTIC_PACE = 40.0      # tokens a second: a small local model on a laptop
@@ -112,13 +113,6 @@ class Received:
 Policy = Callable[[dict[str, Any]], "str | Reply"]
 
 
-def _text(content: Any) -> str:
-    """A message's text: a string, or the text parts of a list of parts (images left out)."""
-    if isinstance(content, list):
-        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return str(content or "")
-
-
 def has_image(request: dict[str, Any]) -> bool:
     """Whether some message of the request carries an ``image_url`` part with a data URL."""
     for m in request.get("messages", []):
@@ -139,7 +133,7 @@ def catalogs() -> list[locales.Catalog]:
 def prompt_of(request: dict[str, Any]) -> str:
     """The text of the last user message of a request ("" if there is none)."""
     messages = [m for m in request.get("messages", []) if m.get("role") == "user"]
-    return _text(messages[-1].get("content")) if messages else ""
+    return content_text(messages[-1].get("content")) if messages else ""
 
 
 def game_policy(game: str = "", seed: int = 0, **options: Any) -> Policy:
@@ -207,8 +201,8 @@ def prompt_tokens(request: dict[str, Any], tokenizer: Tokenizer | None) -> int:
     without, all the characters / 4."""
     messages = request.get("messages", [])
     if tokenizer is None:
-        return sum(len(_text(m.get("content"))) for m in messages) // 4
-    return sum(tokenizer(_text(m.get("content"))) + TEMPLATE_TOKENS for m in messages) + 3
+        return sum(len(content_text(m.get("content"))) for m in messages) // 4
+    return sum(tokenizer(content_text(m.get("content"))) + TEMPLATE_TOKENS for m in messages) + 3
 
 
 def _usage(reply: Reply, request: dict[str, Any], tokenizer: Tokenizer | None = None) -> dict[str, Any] | None:

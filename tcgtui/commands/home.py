@@ -34,31 +34,31 @@ class Hub:
         """A new game of the chosen game against the chosen opponent, rematches after it."""
         # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.commands.play import as_given
-        from tcgtui.tables import FreeTable
+        from tcgtui.deals import FreeDealer
 
-        def table(person: str) -> FreeTable:
+        def dealer(person: str) -> FreeDealer:
             game = registry.get(settings.game_id).game(settings.params)
             # stored as tcgtui play stores them, for a later --resume: files by path, as given at home
             where = {"game": settings.game_id, "params": as_given(settings)}
             seat = settings.person_seat                 # with a second person at the keyboard: the handle's seat
-            return FreeTable(self.store, game.seated(seat), where, person, settings.opponent, seat, settings.seed)
-        return table
+            return FreeDealer(self.store, game.seated(seat), where, person, settings.opponent, seat, settings.seed)
+        return dealer
 
     def rival_keeper(self, settings: Any) -> Callable[..., None]:
         """Where a race's rival round is kept: stored whole, like a watched game (tcgtui play --race)."""
         # start-up time: every command module loads for `tcgtui --help`; only this path needs it
-        from tcgtui.tables import WatchTable
+        from tcgtui.deals import WatchDealer
 
         def keep(*result: Any) -> None:      # the game as the app prepared it, once the race is over
             game = registry.get(settings.game_id).game(settings.params)
-            WatchTable(self.store, game, (settings.rival,), settings.seed).keep(*result)
+            WatchDealer(self.store, game, (settings.rival,), settings.seed).keep(*result)
         return keep
 
     def campaign(self, settings: Any) -> Callable[[str], Any]:
         """The game's ladder where the person left it (tcgtui play --campaign; GameInfo.campaign)."""
         # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.app_side import app_side
-        return app_side(settings.game_id, "campaign").home_table(self.store, settings)
+        return app_side(settings.game_id, "campaign").home_dealer(self.store, settings)
 
     def resume(self, settings: Any, game_id: str) -> None:
         """Set ``settings`` to carry on the person's unfinished game ``game_id`` where it stopped."""
@@ -66,7 +66,7 @@ class Hub:
         from tcgtui.arena import load_resources
         from tcgtui.app_side import app_side
         from tcgtui.live import RESUME_KEY, LiveGame, resume_source
-        from tcgtui.tables import FreeTable, person_seats
+        from tcgtui.deals import FreeDealer, person_seats
         row = next(r for r in self.store.games("id = ?", (game_id,)))
         live = LiveGame.reopen(self.store, row)
         game_id, params = resume_source(row.record.get(RESUME_KEY) or {}, row)
@@ -80,12 +80,12 @@ class Hub:
         run = next((r for r in self.store.runs() if r.id == row.run_id), None)
         side = app_side(game_id, "campaign")
         if run is not None and side is not None and run.kind == side.KIND:
-            ladder = side.resume_table(self.store, live, params, settings.handle, row.lang, run.config)
+            ladder = side.resume_dealer(self.store, live, params, settings.handle, row.lang, run.config)
             settings.table = lambda person: ladder
         else:
             where = {"game": game_id, "params": params}
-            settings.table = lambda person: FreeTable(self.store, live.game, where, person, row.opponent,
-                                                      row.agent_seat, row.seed + 1, first=live)
+            settings.table = lambda person: FreeDealer(self.store, live.game, where, person, row.opponent,
+                                                       row.agent_seat, row.seed + 1, first=live)
 
 
 def run() -> int:

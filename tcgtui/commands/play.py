@@ -17,7 +17,6 @@ from tcgtui import locales
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui import config
 from tcgtui.app_side import app_side
-from tcgtui.games.tcg.campaign import DEFAULT_GAMES
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, LiveGame, human_spec, resume_source, unfinished
@@ -25,7 +24,7 @@ from tcgtui.arena import game_spec
 from tcgtui.engine import registry
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
-from tcgtui.tables import FreeTable, WatchTable, person_seats
+from tcgtui.deals import FreeDealer, WatchDealer, person_seats
 from tcgtui.commands.options import add_display_arguments, check_spec, settings_from
 
 DEFAULT_VS = "mc:100"
@@ -43,11 +42,22 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--race", default=None, metavar="SPEC", help=text.t("cmd_play.race"))
     p.add_argument("--resume", action="store_true", help=text.t("cmd_play.resume"))
     p.add_argument("--campaign", action="store_true", help=text.t("cmd_play.campaign"))
-    p.add_argument("--campaign-games", type=int, default=DEFAULT_GAMES, metavar="N",
-                   help=text.t("cmd_play.campaign_games", default=DEFAULT_GAMES))
+    p.add_argument("--campaign-games", type=int, default=None, metavar="N",
+                   help=text.t("cmd_play.campaign_games", default=", ".join(map(str, ladder_defaults()))))
     add_display_arguments(p, text, "cmd_play")
     add_db_argument(p, text)
     add_endpoint_arguments(p, text)
+
+
+def ladder_defaults() -> list[int]:
+    """Games per level of each registered ladder (GameInfo.campaign), as its app side declares them."""
+    sides = (app_side(g.id, "campaign") for g in registry.games() if g.info.campaign)
+    return sorted({side.DEFAULT_GAMES for side in sides if side is not None})
+
+
+def campaign_games(args: argparse.Namespace, ladder: Any) -> int:
+    """--campaign-games, else the ladder's own number of games per level."""
+    return ladder.DEFAULT_GAMES if args.campaign_games is None else args.campaign_games
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(text.t(key, flag=flag))
     if args.resume and args.campaign:
         raise UserError(text.t("humans.campaign_conflict", flag="--resume"))
-    if not 1 <= args.campaign_games <= 100:
+    if args.campaign_games is not None and not 1 <= args.campaign_games <= 100:
         raise UserError(text.t("humans.bad_campaign_games", value=args.campaign_games))
     if args.seat not in (None, 1, 2):
         raise UserError(f"--seat: {args.seat} is not a seat; expected 1 (moves first) or 2")
@@ -131,8 +141,8 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     """Wire the games to the store: the campaign where the person left it, or games against --vs;
     a dealer's rounds are stored whole, like watched games, once the rule is written."""
     if args.dealer is not None:
-        settings.table = lambda person: WatchTable(store, registry.get(settings.game_id).game(settings.params),
-                                                   settings.seats, settings.seed)
+        settings.table = lambda person: WatchDealer(store, registry.get(settings.game_id).game(settings.params),
+                                                    settings.seats, settings.seed)
         return settings
     opponent, mine = settings.opponent, settings.person_seat     # "": a one-seat game; "human": hot-seat
     game = settings.game.seated(mine)
@@ -142,23 +152,23 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     if seated:          # --resume rebuilds the game as seated (the card game's deck lists), without the files
         where["params"].update(seated)
         settings.params.update(seated)
-    settings.game = game                    # the app's game is the table's: players search the decks as seated
+    settings.game = game                    # the app's game is the dealer's: players search the decks as seated
 
     if settings.rival:
-        rivals = WatchTable(store, game, (settings.rival,), settings.seed)
+        rivals = WatchDealer(store, game, (settings.rival,), settings.seed)
         settings.keep_rival = rivals.keep
 
     ladder = app_side(settings.game_id, "campaign") if args.campaign else None    # GameInfo.campaign: checked
 
-    def table(person: str) -> Any:
+    def dealer(person: str) -> Any:
         if ladder is not None:
-            return ladder.open_table(store, settings.params, where["params"], person, settings.lang,
-                                     args.campaign_games, args.seed or 0)
-        return FreeTable(store, game, where, person, opponent, mine, settings.seed)
+            return ladder.open_dealer(store, settings.params, where["params"], person, settings.lang,
+                                      campaign_games(args, ladder), args.seed or 0)
+        return FreeDealer(store, game, where, person, opponent, mine, settings.seed)
     if handle is None:
-        settings.table, settings.ask_handle = table, True
+        settings.table, settings.ask_handle = dealer, True
     else:
-        ready = table(handle)       # a finished ladder is an error before the screen opens
+        ready = dealer(handle)       # a finished ladder is an error before the screen opens
         settings.table = lambda person: ready
     return settings
 
@@ -182,15 +192,15 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
         settings.params = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
     else:                    # the card game: its pack as loaded, its deck lists as seated (stored)
         settings.params.update({k: v for k, v in params.items() if k != "pack"})
-    settings.game = live.game            # the game as stored, rebuilt once: the app's is the table's
+    settings.game = live.game            # the game as stored, rebuilt once: the app's is the dealer's
     ladder = app_side(game_id, "campaign")
     if run is not None and ladder is not None and run.kind == ladder.KIND:
-        campaign = ladder.resume_table(store, live, params, handle, row.lang, run.config)
+        campaign = ladder.resume_dealer(store, live, params, handle, row.lang, run.config)
         settings.table = lambda person: campaign
     else:
         where = {"game": game_id, "params": params}
-        settings.table = lambda person: FreeTable(store, live.game, where, handle, row.opponent,
-                                                  row.agent_seat, row.seed + 1, first=live)
+        settings.table = lambda person: FreeDealer(store, live.game, where, handle, row.opponent,
+                                                   row.agent_seat, row.seed + 1, first=live)
     return settings
 
 

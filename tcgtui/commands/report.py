@@ -18,7 +18,7 @@ from tcgtui.arena import variants
 from tcgtui.config import default_game
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
-from tcgtui.report import COMMON, SECTIONS
+from tcgtui.report import COMMON
 from tcgtui.store import add_db_argument, open_store
 
 FORMATS = ("table", "md", "csv", "json", "seed")
@@ -29,8 +29,8 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--run", nargs="+", action="extend", metavar="NAME", help=text.t("cmd_report.run"))
     add_db_argument(p, text)
     p.add_argument("--format", choices=FORMATS, default="table", help=text.t("cmd_report.format"))
-    p.add_argument("--table", metavar="NAME",
-                   help=text.t("cmd_report.table", choices=", ".join(dict.fromkeys(SECTIONS + COMMON))))
+    p.add_argument("--table", dest="section", metavar="NAME",      # a report section, by the name users know
+                   help=text.t("cmd_report.table", choices=", ".join(COMMON)))
     p.add_argument("--plot", metavar="FILE|DIR", help=text.t("cmd_report.plot_help"))
     p.add_argument("--by", metavar="KEYS", help=text.t("cmd_report.by"))
     p.add_argument("--ci", choices=("exact", "exact-randomized"), default="exact", help=text.t("cmd_report.ci"))
@@ -143,6 +143,7 @@ def _report(args: argparse.Namespace) -> int:
             spent, by_default = tokens.sections(store, (g.id for g in games))
             if args.settings:
                 spent["settings"] = tokens.settings(store, args.run)
+                spent["params"] = grouping.settings_rows(games, spec.info.params)
     if not games:
         print(clean(text.t("cmd_report.empty", path=path)), file=sys.stderr)
         return 0
@@ -156,7 +157,7 @@ def _report(args: argparse.Namespace) -> int:
         print(clean(text.t("cmd_report.written", games=count, files=files, out=str(out))), file=sys.stderr)
         return 0
     packs = sorted({g.pack for g in games if g.pack is not None})
-    if len(packs) > 1 and "pack" not in by:
+    if len(packs) > 1 and "pack" not in grouping.all_keys(by, spec.info.params):
         print(clean(text.t("cmd_report.mixed_packs", count=len(packs), packs=", ".join(packs))), file=sys.stderr)
     anchor = args.anchor
     if anchor is not None and anchor != "first" and not any(anchor in g.seats or anchor == g.agent for g in games):
@@ -164,15 +165,15 @@ def _report(args: argparse.Namespace) -> int:
     context = extra.Context(facts, ci=args.ci, seed=args.ci_seed)
     report = analyses.build(games, spec, by=by, context=context, anchor=anchor)
     report.sections.update(spent)
-    shown = [name for name in spent if spent[name] and (by_default or name == "settings")]
+    shown = [name for name in spent if spent[name] and (by_default or name in ("settings", "params"))]
     if shown:         # after the llm section (or at the end), with their note
         at = report.layout.index("llm") + 1 if "llm" in report.layout else len(report.layout)
         report.layout[at:at] = shown
         report.notes.append("tokens")
-    if args.table and args.table not in report.sections and args.table not in report.extra:
-        raise UserError(text.t("cmd_report.errors.unknown_table", table=args.table,
+    if args.section and args.section not in report.sections and args.section not in report.extra:
+        raise UserError(text.t("cmd_report.errors.unknown_table", table=args.section,
                                choices=", ".join([*report.sections, *report.extra])))
-    sections = [args.table] if args.table else list(report.layout)
+    sections = [args.section] if args.section else list(report.layout)
     if args.format == "table":
         console = Console()
         if not console.is_terminal:      # piped: keep rows whole instead of wrapping at 80 columns
@@ -181,7 +182,7 @@ def _report(args: argparse.Namespace) -> int:
     elif args.format == "md":
         sys.stdout.write(render.as_markdown(report, sections))
     elif args.format == "csv":
-        sys.stdout.write(render.as_csv(report, args.table or report.layout[0]))
+        sys.stdout.write(render.as_csv(report, args.section or report.layout[0]))
     else:
         sys.stdout.write(render.as_json(report, sections, {"db": path, "runs": runs}) + "\n")
     if plot_path is not None and plot_dir:

@@ -12,7 +12,7 @@ from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.llm_options import add_endpoint_arguments
 from tcgtui.store import Store, add_db_argument, open_store
-from tcgtui.tables import WatchTable
+from tcgtui.deals import WatchDealer
 from tcgtui.commands.options import add_display_arguments, check_spec, settings_from
 
 
@@ -26,8 +26,8 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 
 def prepare(args: argparse.Namespace, store: Store) -> Any:
     settings = settings_from(args, (check_spec("--p1", args.p1, args.game), check_spec("--p2", args.p2, args.game)))
-    table = WatchTable(store, registry.get(settings.game_id).game(settings.params), settings.seats, settings.seed)
-    settings.table = lambda handle: table
+    dealer = WatchDealer(store, registry.get(settings.game_id).game(settings.params), settings.seats, settings.seed)
+    settings.table = lambda handle: dealer
     return settings
 
 

@@ -28,6 +28,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -128,13 +129,16 @@ def _free_port() -> int:
 
 
 def serve(port: int, latency: float) -> None:
-    """The fake endpoint, answering every request after ``latency`` seconds (run in a child process)."""
+    """The fake endpoint, answering every request after ``latency`` seconds (run in a child process).
+    It stops when its standard input closes: the parent holds the other end, so the server ends with
+    it however it ends (a SIGKILL too, which no handler of the parent's could see)."""
     # the fake endpoint runs in a child process; the parent never needs it
     from tcgtui.opponents.llm.testserver import ChatServer, Fault
 
     delay = Fault.delay(latency) if latency > 0 else None
     server = ChatServer(faults=lambda index, received: delay, port=port)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    threading.Thread(target=_stop_at_eof, args=(server,), daemon=True).start()
     print("ready", flush=True)
     try:
         server._httpd.serve_forever(poll_interval=0.05)
@@ -142,6 +146,12 @@ def serve(port: int, latency: float) -> None:
         pass
     finally:
         server._httpd.server_close()
+
+
+def _stop_at_eof(server: Any) -> None:
+    """Wait for the parent's end of standard input to close, then stop serving."""
+    sys.stdin.buffer.read()
+    server._httpd.shutdown()
 
 
 class _Server:
@@ -156,8 +166,8 @@ class _Server:
         self.port = _free_port()
         self.before = resource.getrusage(resource.RUSAGE_CHILDREN)
         code = f"from tcgtui.perf.bench_overhead import serve; serve({self.port}, {self.latency!r})"
-        self.proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True)
+        self.proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         assert self.proc.stdout is not None
         self.proc.stdout.readline()            # "ready": it is listening
         return self
@@ -180,6 +190,9 @@ class _Server:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                pipe.close()
 
 
 class _CpuMeter(Agent):

@@ -31,7 +31,7 @@ from tcgtui.engine.decision_facts import DecisionFacts, masks
 from tcgtui.engine.prompting import NO_PARSE
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
-from tcgtui.report.data import Game
+from tcgtui.report.data import StoredGame
 from tcgtui.report.seats import met_pairwise
 from tcgtui.report.stats import clopper_pearson, mean, median, score_interval
 from tcgtui.store import ABANDONED, ERRORED, FINISHED
@@ -73,7 +73,7 @@ class _Cell:
     unfinished: int = 0
     scores: list[float] = field(default_factory=list)
 
-    def add(self, g: Game, seat: int | None = None) -> None:
+    def add(self, g: StoredGame, seat: int | None = None) -> None:
         """Count ``g`` for its measured player, or for the player in ``seat``."""
         self.games += 1
         result = g.result
@@ -102,7 +102,7 @@ class _Cell:
         return self.wins + self.draws + self.losses
 
 
-def _cells(games: list[Game]) -> list[tuple[tuple[str, str, str], _Cell]]:
+def _cells(games: list[StoredGame]) -> list[tuple[tuple[str, str, str], _Cell]]:
     cells: dict[tuple[str, str, str], _Cell] = defaultdict(_Cell)
     for g in games:
         for name in g.groups():
@@ -110,7 +110,7 @@ def _cells(games: list[Game]) -> list[tuple[tuple[str, str, str], _Cell]]:
     return [(key, cells[key]) for key in sorted(cells, key=lambda c: _sort_key(*c))]
 
 
-def win_rates(games: list[Game]) -> list[Row]:
+def win_rates(games: list[StoredGame]) -> list[Row]:
     rows = []
     for (agent, opponent, lang), c in _cells(games):
         ci = clopper_pearson(c.wins, c.finished)
@@ -124,7 +124,7 @@ def win_rates(games: list[Game]) -> list[Row]:
     return rows
 
 
-def scores(games: list[Game], right_wrong: bool = False) -> list[Row]:
+def scores(games: list[StoredGame], right_wrong: bool = False) -> list[Row]:
     """Score games: the mean score with a 95% interval (exact for right/wrong scores, else t; ``interval``
     names which), and the mean of max(0, score)."""
     rows = []
@@ -139,7 +139,7 @@ def scores(games: list[Game], right_wrong: bool = False) -> list[Row]:
     return rows
 
 
-def decisions(games: list[Game]) -> list[Row]:
+def decisions(games: list[StoredGame]) -> list[Row]:
     """Per agent and language: the measured player's decision time, tokens and invalid attempts."""
     facts = DecisionFacts.of(games)
     groups = masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [],
@@ -165,7 +165,7 @@ def parse_paths(facts: DecisionFacts, chosen: Any) -> list[str]:
     return sorted((p for p, n in seen.items() if n), key=lambda p: (p == NO_PARSE, -seen[p], p))
 
 
-def llm_rates(games: list[Game]) -> list[Row]:
+def llm_rates(games: list[StoredGame]) -> list[Row]:
     """Parse paths, invalid replies and fallbacks, for agents whose decisions report them."""
     facts = DecisionFacts.of(games)
     rows = []
@@ -185,9 +185,9 @@ def llm_rates(games: list[Game]) -> list[Row]:
     return rows
 
 
-def errors(games: list[Game]) -> list[Row]:
+def errors(games: list[StoredGame]) -> list[Row]:
     """Errored games apart, grouped by their error text (most frequent first), each game once."""
-    by_text: dict[str, list[Game]] = defaultdict(list)
+    by_text: dict[str, list[StoredGame]] = defaultdict(list)
     for g in games:
         if g.status == ERRORED and not g.mirror:
             by_text[g.error or ""].append(g)
@@ -197,10 +197,10 @@ def errors(games: list[Game]) -> list[Row]:
 
 # --- round robins -------------------------------------------------------------------------------
 
-def round_robin_games(games: list[Game]) -> list[Game]:
+def round_robin_games(games: list[StoredGame]) -> list[StoredGame]:
     """Two-seat games, any status, of runs that are round robins: at least three players, every
     pair of them met (in either seat) at least once in the run.  Each game once (no mirrors)."""
-    runs: dict[str, list[Game]] = defaultdict(list)
+    runs: dict[str, list[StoredGame]] = defaultdict(list)
     for g in games:
         if g.run is not None and len(g.seats) == 2:
             runs[g.run].append(g)
@@ -211,13 +211,13 @@ def round_robin_games(games: list[Game]) -> list[Game]:
     return out
 
 
-def _decided(g: Game) -> bool:
+def _decided(g: StoredGame) -> bool:
     """A finished game with a result: a cancelled one (the move cap reached) has none, so it is
     neither a draw nor half a point in the matrix and the ratings."""
     return g.status == FINISHED and g.reason != CANCELLED
 
 
-def _pair_results(games: list[Game]) -> list[tuple[str, str, float, Game]]:
+def _pair_results(games: list[StoredGame]) -> list[tuple[str, str, float, StoredGame]]:
     out = []
     for g in games:
         if _decided(g):
@@ -226,7 +226,7 @@ def _pair_results(games: list[Game]) -> list[tuple[str, str, float, Game]]:
     return out
 
 
-def matrix(games: list[Game]) -> list[Row]:
+def matrix(games: list[StoredGame]) -> list[Row]:
     """Row player against column player: its score share over decided games (draws count half), and
     every kind of game in its own column (cancelled, disqualified, errored, abandoned)."""
     cells: dict[tuple[str, str], _Cell] = defaultdict(_Cell)
@@ -248,7 +248,7 @@ def _rating_rows(results: list[tuple[str, str, float]], anchor: str | None = Non
             for r in bt.ratings(results, anchor=anchor)]
 
 
-def rated_sections(spec: registry.GameSpec, games: list[Game], anchor: str | None = None) -> dict[str, list[Row]]:
+def rated_sections(spec: registry.GameSpec, games: list[StoredGame], anchor: str | None = None) -> dict[str, list[Row]]:
     """Ratings a game asks for beyond the match's (``report.rated``: section -> (a, b, a's score,
     cluster) per comparison, e.g. per round of a duel); intervals bootstrap over clusters."""
     rated = spec.report.rated
@@ -260,11 +260,11 @@ def rated_sections(spec: registry.GameSpec, games: list[Game], anchor: str | Non
     return out
 
 
-def ratings(games: list[Game], anchor: str | None = None) -> list[Row]:
+def ratings(games: list[StoredGame], anchor: str | None = None) -> list[Row]:
     return _rating_rows([(a, b, s) for a, b, s, _ in _pair_results(games)], anchor)
 
 
-def ratings_by_role(games: list[Game]) -> list[Row]:
+def ratings_by_role(games: list[StoredGame]) -> list[Row]:
     """One rating per player and role (first or second mover), fitted jointly."""
     results = [(f"{a}\t1", f"{b}\t2", s) for a, b, s, _ in _pair_results(games)]
     rows = []
@@ -275,7 +275,7 @@ def ratings_by_role(games: list[Game]) -> list[Row]:
     return sorted(rows, key=lambda row: (row["role"], -row["rating"], row["agent"]))
 
 
-def per_language(table: Any, games: list[Game], *args: Any) -> list[Row]:
+def per_language(table: Any, games: list[StoredGame], *args: Any) -> list[Row]:
     """A round-robin table, once per language when the games were played in more than one (a
     language changes a result: its rows are never pooled), with the language as a column."""
     langs = sorted({g.lang for g in games})
@@ -298,7 +298,7 @@ class Report:
     game: str = ""                                           # the game's id (set by build)
     meta: dict[str, Any] = field(default_factory=dict)       # game-specific keys for JSON and the notes
     extra: dict[str, registry.SeedTable] = field(default_factory=dict)   # the seeds' tables, built when asked
-    games: list[Game] = field(default_factory=list)
+    games: list[StoredGame] = field(default_factory=list)
     context: Any = None
 
     def section(self, name: str) -> list[Row]:
@@ -315,7 +315,7 @@ EXTRA_NOTES = {"paper_scaling": "paper_scaling", "paper_fits": "paper_scaling", 
                "families": "facts", "sizes": "facts", "time_vs_win": "time_vs_win"}
 
 
-def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple[str, ...] | None = None,
+def build(games: list[StoredGame], spec: registry.GameSpec | None = None, *, by: tuple[str, ...] | None = None,
           context: Any = None, anchor: str | None = None) -> Report:
     """The report of ``games``; with ``by``, players whose games differ in one of those keys are
     kept apart (``tcgtui.report.grouping``) and the report says what it grouped by; ``anchor``: a
@@ -326,7 +326,8 @@ def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple
     context = context or extra.Context()
     varied: list[str] = []
     if by is not None:
-        varied, context.base = grouping.apply(games, by, spec.info.prompt_styles[0] if spec.info.prompt_styles else "")
+        varied, context.base = grouping.apply(games, by, spec.info.prompt_styles[0] if spec.info.prompt_styles else "",
+                                              spec.info.params)
     score_game = spec.info.outcome == registry.SCORE
     outcome = "scores" if score_game else "win_rates"
     sections: dict[str, list[Row]] = {outcome: scores(games, spec.info.right_wrong) if score_game
@@ -345,7 +346,7 @@ def build(games: list[Game], spec: registry.GameSpec | None = None, *, by: tuple
     notes += ["every_seat"] if any(g.mirror for g in games) else []
     meta = dict(spec.report.meta()) if spec.report.meta else {}
     if by is not None:
-        meta.update(grouped_by=", ".join(by), varied=", ".join(varied) or "–")
+        meta.update(grouped_by=", ".join(grouping.all_keys(by, spec.info.params)), varied=", ".join(varied) or "–")
         notes.append("grouped")
     if context.ci == "exact-randomized":
         meta["ci_seed"] = context.seed

@@ -1,7 +1,7 @@
 """The report's view of the store: games and what the measured player's decisions add up to.
 
 The reading itself is ``tcgtui.store.queries`` (no SQL here); this module
-turns its rows into the ``Game`` objects the analyses use, the common ones and
+turns its rows into the ``StoredGame`` objects the analyses use, the common ones and
 each game's own (see ``tcgtui.engine.tcg.analysis``).  A large store holds
 hundreds of thousands of decisions, so they are never read one by one: each
 game's stored decision facts (``tcgtui.store.facts``) go into one shared
@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from tcgtui import locales
+from tcgtui.engine import registry
 from tcgtui.engine.decision_facts import DecisionFacts
 from tcgtui.errors import UserError
 from tcgtui.report.seats import flagged_runs, round_robin_runs
@@ -30,7 +31,11 @@ POOLED_HUMAN = "human"
 
 
 @dataclass(slots=True)
-class Game:
+class StoredGame:
+    """A stored game as the report reads it: from its measured seat, with its result worked out
+    and its decision facts beside it (the store's row is ``tcgtui.store.GameRow``; the rules a
+    ``tcgtui.engine.core.Game``)."""
+
     id: str
     run: str | None
     agent: str
@@ -42,7 +47,7 @@ class Game:
     winner: int | None
     turns: int
     pack: str | None = None            # pack id and short content hash, e.g. community@3f2a9c01d4e7
-    game: str = "tcg"
+    game: str = registry.DEFAULT       # the game's id (a game made by hand: the registry's default)
     params: dict[str, Any] = field(default_factory=dict)
     score: float | None = None         # the measured player's score (score games)
     code: str | None = None            # the game's result code
@@ -92,12 +97,12 @@ def run_ids(store: Store, names: list[str] | None) -> list[int] | None:
     return ids
 
 
-def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: str | None = "tcg", *,
-               with_record: bool = False, every_seat: bool = False) -> list[Game]:
+def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: str | None = registry.DEFAULT, *,
+               with_record: bool = False, every_seat: bool = False) -> list[StoredGame]:
     """The games of one game id (None: every game) with the measured player's decisions in finished games;
     with ``every_seat``, a round robin's games also from their other seat (``mirror``), in row order."""
     params: dict[str, dict[str, Any]] = {}    # most games share their parameters' text: parse each once,
-    games: list[Game] = []                    # and share the dict (read only, as the kinds' are)
+    games: list[StoredGame] = []              # and share the dict (read only, as the kinds' are)
     found = queries.decision_facts(store.conn, game=game, runs=runs, humans=humans)
     rows, seats, seat_scores = queries.games(store.conn, game=game, runs=runs, humans=humans,
                                              with_record=with_record)
@@ -106,9 +111,9 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
          score, result, reason, error, started, finished, record) in rows:
         if params_json not in params:
             params[params_json] = json.loads(params_json)
-        games.append(Game(gid, run, agent, opponent, lang, index, seat, status, winner, turns, pack, game_id,
-                          params[params_json], score, result, reason, error, seats.get(gid, ()), started,
-                          finished, None if record is None else json.loads(record)))
+        games.append(StoredGame(gid, run, agent, opponent, lang, index, seat, status, winner, turns, pack, game_id,
+                                params[params_json], score, result, reason, error, seats.get(gid, ()), started,
+                                finished, None if record is None else json.loads(record)))
     if every_seat:
         games, facts_rows = _every_seat(store, games, facts_rows, seat_scores)
     # Column by column (a game not finished has no decisions counted): a loop per game cost a
@@ -116,18 +121,18 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
     n = len(queries.FACT_COUNTS)
     columns = list(zip(*facts_rows)) or [()] * len(_NONE)
     counts = np.array(columns[:n], dtype=np.int64).reshape(n, len(games))
-    table = DecisionFacts({c: counts[i] for i, c in enumerate(queries.FACT_COUNTS)}, _parsed(columns[n], {}),
-                          _parsed(columns[n + 1], ()), _parsed(columns[n + 2], {}),
-                          np.frombuffer(b"".join(columns[n + 3]), "<f8"),
-                          np.frombuffer(b"".join(columns[n + 4]), "<f8"))
+    shared = DecisionFacts({c: counts[i] for i, c in enumerate(queries.FACT_COUNTS)}, _parsed(columns[n], {}),
+                           _parsed(columns[n + 1], ()), _parsed(columns[n + 2], {}),
+                           np.frombuffer(b"".join(columns[n + 3]), "<f8"),
+                           np.frombuffer(b"".join(columns[n + 4]), "<f8"))
     for i, g in enumerate(games):
-        g.facts, g.position = table, i
-    table.read = games
+        g.facts, g.position = shared, i
+    shared.read = games
     return games
 
 
-def _every_seat(store: Store, games: list[Game], facts_rows: list[tuple],
-                seat_scores: dict[str, tuple[float | None, ...]]) -> tuple[list[Game], list[tuple]]:
+def _every_seat(store: Store, games: list[StoredGame], facts_rows: list[tuple],
+                seat_scores: dict[str, tuple[float | None, ...]]) -> tuple[list[StoredGame], list[tuple]]:
     """``games`` and the mirrors of the round robins' games (each game's other seat, its facts and
     score), every one after the row it mirrors."""
     rr = round_robin_runs(((g.run, g.seats) for g in games), flagged_runs(store.runs()))

@@ -14,6 +14,8 @@ from tcgtui import locales
 from tcgtui.console_text import clean, safe, shorten
 from tcgtui.engine.duel.analysis import replies_by_round
 from tcgtui.errors import UserError
+from tcgtui.report.data import StoredGame
+from tcgtui.store import Store
 
 REPLY_CHARS = 600
 
@@ -24,7 +26,7 @@ def _reply(decision: Any) -> str:
     return str(last.get("reply") or decision.move or "")
 
 
-def rows(store: Any, games: list[Any], duel: str) -> list[dict[str, Any]]:
+def rows(store: Store, games: list[StoredGame], duel: str) -> list[dict[str, Any]]:
     game = next((g for g in games if g.id == duel or g.id.startswith(duel)), None)
     if game is None or game.record is None:
         known = ", ".join(sorted({g.id[:12] for g in games})[:10]) or "-"
@@ -33,7 +35,7 @@ def rows(store: Any, games: list[Any], duel: str) -> list[dict[str, Any]]:
     return replies_by_round(game.record, game.seats, [(d.seat, _reply(d)) for d in decisions])
 
 
-def show(store: Any, games: list[Any], duel: str, fmt: str) -> int:
+def show(store: Store, games: list[StoredGame], duel: str, fmt: str) -> int:
     found = rows(store, games, duel)
     if fmt == "json":
         sys.stdout.write(json.dumps([{k: clean(v, newlines=True) if isinstance(v, str) else v for k, v in r.items()}

@@ -20,6 +20,7 @@ from tcgtui.engine.decision_facts import DecisionFacts, masks
 from tcgtui.engine.registry import Figure, SeedTable
 from tcgtui.engine.stats import clopper_pearson, median
 from tcgtui.report.intervals import DEFAULT_SEED, randomized, uniform
+from tcgtui.report.data import StoredGame
 from tcgtui.store import FINISHED
 
 Row = dict[str, Any]
@@ -60,7 +61,7 @@ def model_facts(runs: Iterable[Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def time_vs_win(games: list[Any], context: Context) -> list[Row]:
+def time_vs_win(games: list[StoredGame], context: Context) -> list[Row]:
     """Per player, opponent and language: the median decision time (finished games) and the win rate."""
     facts = DecisionFacts.of(games)
     chosen = masks(games, lambda g: [(n, g.opponent, g.lang) for n in g.groups()] if g.status == FINISHED else [],

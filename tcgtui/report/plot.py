@@ -1,7 +1,8 @@
-"""The decay plot: win rate against opponent strength K, one line per agent and language.
+"""The report's figures, drawn with matplotlib's Agg backend (no display needed).
 
-Drawn with matplotlib's Agg backend (no display needed); the shaded band is
-each point's exact 95% interval and the dashed line the fitted decay.
+The calibration plot and the seeds' figures are drawn here; a game's own figures
+(the card game's decay curves) come from its app side's ``figures`` module, whose
+``FIGURES`` maps a section to the function drawing it (``app_side(game, "figures")``).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import io
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import matplotlib
 
@@ -19,8 +20,8 @@ import numpy as np  # noqa: E402
 
 from tcgtui import locales, userfiles  # noqa: E402
 from tcgtui.errors import UserError  # noqa: E402
-from tcgtui.report.analyses import Report, opponent_k  # noqa: E402
-from tcgtui.report.stats import decay  # noqa: E402
+from tcgtui.app_side import app_side  # noqa: E402
+from tcgtui.report.analyses import Report  # noqa: E402
 
 FORMATS = (".png", ".svg")
 
@@ -29,42 +30,6 @@ def check_target(path: Path) -> None:
     if path.suffix.lower() not in FORMATS:
         raise UserError(locales.load().t("cmd_report.errors.plot_format", path=str(path)))
     userfiles.check_target("--plot", path)
-
-
-def plot(report: Report, path: Path) -> int:
-    """Write the plot; return how many lines it has (0, and no file: nothing has a K to plot against)."""
-    text = locales.load()
-    series: dict[tuple[str, str, str], list[tuple[int, float, float, float]]] = defaultdict(list)
-    for r in report.sections["win_rates"]:
-        family, k = opponent_k(r["opponent"])
-        if family and r["win_rate"] is not None:
-            series[(r["agent"], r["lang"], family)].append((k, r["win_rate"], r["ci_low"], r["ci_high"]))
-    if not series:
-        return 0
-    fits = {(f["agent"], f["lang"], f["opponent"]): f for f in report.sections["decay"]}
-    fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
-    for (agent, lang, family), points in sorted(series.items()):
-        points.sort()
-        k = np.array([p[0] for p in points], dtype=float)
-        w = np.array([p[1] for p in points])
-        label = f"{agent} [{lang}]" + ("" if family == "mc" else f" vs {family}")
-        line, = ax.plot(k, 100 * w, marker="o", label=label)
-        ax.fill_between(k, [100 * p[2] for p in points], [100 * p[3] for p in points],
-                        color=line.get_color(), alpha=0.15, linewidth=0)
-        fit = fits.get((agent, lang, family))
-        if fit and fit["a"] is not None:
-            grid = np.geomspace(k.min(), k.max(), 100)
-            ax.plot(grid, 100 * decay(grid, fit["a"], fit["b"]), linestyle="--", color=line.get_color(),
-                    linewidth=1)
-    ax.set_xscale("log")
-    ax.set_xlabel(text.t("cmd_report.plot.x"))
-    ax.set_ylabel(text.t("cmd_report.plot.y"))
-    ax.set_title(text.t("cmd_report.plot.title"))
-    ax.set_ylim(bottom=0)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small")
-    _save(fig, path)
-    return len(series)
 
 
 def calibration_plot(report: Report, path: Path) -> int:
@@ -102,11 +67,11 @@ def calibration_plot(report: Report, path: Path) -> int:
         ax.set_ylim(-2, 102)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="small")
-    _save(fig, path)
+    save(fig, path)
     return len(series)
 
 
-def _save(fig: Any, path: Path) -> None:
+def save(fig: Any, path: Path) -> None:
     """Write the figure, or say in one line why the file cannot be written."""
     fig.tight_layout()
     image = io.BytesIO()
@@ -117,9 +82,15 @@ def _save(fig: Any, path: Path) -> None:
     userfiles.write_atomic("--plot", path, [image.getvalue()])
 
 
+def game_figures(report: Report) -> dict[str, Callable[[Report, Path], int]]:
+    """The game's own figures, by the section each draws (its app side's ``figures.FIGURES``)."""
+    side = app_side(report.game, "figures")
+    return dict(side.FIGURES) if side is not None else {}
+
+
 def fixed_figures(spec: Any, report: Report) -> list[str]:
-    """The figures a report draws from its default tables (the decay curves, the calibration plot)."""
-    return [name for name in ("decay", "calibration") if name in report.sections]
+    """The figures a report draws from its default sections (the game's own, the calibration plot)."""
+    return [name for name in (*game_figures(report), "calibration") if name in report.sections]
 
 
 def figure(report: Report, name: str, path: Path) -> int:
@@ -157,7 +128,7 @@ def figure(report: Report, name: str, path: Path) -> int:
     ax.set_title(title(report, name, text), fontsize="medium")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
-    _save(fig, path)
+    save(fig, path)
     return len(series)
 
 
@@ -169,9 +140,10 @@ def draw_all(report: Report, folder: Path) -> list[Path]:
         raise UserError(locales.load().t("cmd_report.errors.plot_folder", path=str(folder), reason=str(exc)))
     userfiles.check_target("--plot", folder / "decay.png")
     drawn = []
+    own = game_figures(report)
     for name in fixed_figures(None, report):
         path = folder / f"{name}.png"
-        if (plot if name == "decay" else calibration_plot)(report, path):
+        if own.get(name, calibration_plot)(report, path):
             drawn.append(path)
     for name, table in report.extra.items():
         if table.figure is not None:
@@ -182,9 +154,11 @@ def draw_all(report: Report, folder: Path) -> list[Path]:
 
 
 def draw(report: Report, path: Path) -> int:
-    """The report's plot: the decay curves where there are strengths K, else a calibration plot."""
-    if "decay" in report.sections:
-        return plot(report, path)
+    """The report's plot: the game's own figure where it has one (the card game's decay curves),
+    else a calibration plot."""
+    for name, draw_own in game_figures(report).items():
+        if name in report.sections:
+            return draw_own(report, path)
     if "calibration" in report.sections:
         return calibration_plot(report, path)
     return 0

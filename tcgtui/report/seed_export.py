@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tcgtui import locales
+from tcgtui.engine import registry
+from tcgtui.report.data import StoredGame
 from tcgtui.errors import UserError
 from tcgtui.upstream import Upstream
 
@@ -28,7 +30,7 @@ def _stamp(when: str | None) -> str:
         return "000000-000000"
 
 
-def _unique(hook: Any, logged: Any, g: Any, number: int, written: dict[str, Any]) -> dict[str, Any]:
+def _unique(hook: Any, logged: Any, g: StoredGame, number: int, written: dict[str, Any]) -> dict[str, Any]:
     """The game's files, named as the seed names them; when two games of a pair finished with the
     same result in the same second, the later one is named a second later, so none overwrites another."""
     when = datetime.fromisoformat(g.finished_at) if g.finished_at else datetime(2000, 1, 1)
@@ -56,7 +58,7 @@ def _prompt(config: dict[str, Any], seats: tuple[str, ...]) -> tuple[str, str]:
     return str(config.get("settings", {}).get("prompt_style") or "list"), ""
 
 
-def write(spec: Any, games: list[Any], configs: dict[str | None, dict[str, Any]], out: Path,
+def write(spec: registry.GameSpec, games: list[StoredGame], configs: dict[str | None, dict[str, Any]], out: Path,
           upstream: Upstream | None) -> tuple[int, int]:
     """Write every finished game's files into ``out``; (games, files) written."""
     text = locales.load()

@@ -8,7 +8,7 @@ quiz's accuracy), whose t interval collapses to a point at none or all right.
 Other mean scores get Student's t interval, computed as ``scipy.stats.t.ppf``
 does from ``scipy.special`` without importing ``scipy.stats`` (0.9 s, a fifth of
 a large report's time).  The card game's decay fit lives with the card game
-(``tcgtui.engine.tcg.analysis``) and is re-exported here.
+(``tcgtui.engine.tcg.analysis``); its figure on its app side (``tcgtui.games.tcg.figures``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import numpy as np
 from scipy.special import stdtrit
 
 from tcgtui.engine.stats import clopper_pearson, mean, median, sample_variance  # noqa: F401  (shared with games)
-from tcgtui.engine.tcg.analysis import decay, fit_decay  # noqa: F401  (the decay fit is the card game's; read here too)
 
 
 def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:

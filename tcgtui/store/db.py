@@ -134,6 +134,22 @@ def two_seats(agent: str, opponent: str, agent_seat: int) -> tuple[str, str]:
 
 STORED, EXISTS, REPLACED = "stored", "exists", "replaced"
 
+# Among a game's parameters: how many of its decisions (any seat's) a time budget cut short (search
+# players on the TUI's interim path while the fast path compiles; ``tcgtui bench`` never gives a
+# budget).  Absent when none was: the report keeps such games apart (``tcgtui.report.grouping``).
+BUDGET_CUT = "budget_cut"
+
+
+def budget_cuts(decisions: list[DecisionRow]) -> int:
+    """How many of ``decisions`` a budget cut short."""
+    cut = 0
+    for d in decisions:
+        info: Any = d.info
+        if isinstance(info, str):       # a worker's, JSON already: parsed only where the word is in it
+            info = json.loads(info) if BUDGET_CUT in info else {}
+        cut += info.get(BUDGET_CUT) is True
+    return cut
+
 
 def _statements(script: str) -> Iterator[str]:
     buf = ""
@@ -316,6 +332,9 @@ class Store:
             return outcome
 
     def _insert(self, game: GameRow, decisions: list[DecisionRow]) -> None:
+        cut = budget_cuts(decisions)
+        if cut:
+            game.game_params = {**game.game_params, BUDGET_CUT: cut}
         self.conn.execute(
             "INSERT INTO games (id, run_id, agent, opponent, lang, game_index, seed, agent_seat, game, game_params,"
             " pack_id, pack_hash, status, winner, score, result, reason, turns, moves, error, attempts, record_json,"
@@ -396,6 +415,11 @@ class Store:
             self._insert_decisions(game_id, decisions, replace=True)
             self.conn.execute("UPDATE games SET record_json = ?, turns = ?, moves = ? WHERE id = ?",
                               (to_json(record), turns, moves, game_id))
+            if budget_cuts(decisions):
+                self.conn.execute(
+                    f"UPDATE games SET game_params = json_set(game_params, '$.{BUDGET_CUT}', (SELECT count(*) FROM"
+                    f" decisions WHERE game_id = ?1 AND json_extract(info_json, '$.{BUDGET_CUT}') = 1)) WHERE id = ?1",
+                    (game_id,))
 
     def finish_game(self, game_id: str, fields: dict[str, Any]) -> None:
         """Close a game saved move by move: status, winner, reason, turns, moves, error, record."""

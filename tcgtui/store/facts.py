@@ -71,7 +71,7 @@ def facts(rows: Sequence[Sequence[Any]]) -> tuple:
     for move, kind, sec, ptok, ctok, est, path, bad, fallback in rows:
         seconds.append(float(sec))
         tokens.append(_tokens(ptok, ctok))
-        invalid_attempts += move.startswith(INVALID)
+        invalid_attempts += max(move.startswith(INVALID), _replies(bad))
         estimated |= bool(est)
         if kind:
             kinds[kind] += 1
@@ -89,6 +89,11 @@ def facts(rows: Sequence[Sequence[Any]]) -> tuple:
             json.dumps({str(k): v for k, v in sorted(paths.items(), key=lambda kv: str(kv[0]))},
                        ensure_ascii=False),
             len(cards), _floats(seconds), _floats(tokens))
+
+
+def _replies(invalid: Any) -> int:
+    """The invalid replies a decision records (its ``invalid`` detail: a count, or true/false)."""
+    return int(invalid) if isinstance(invalid, (int, float)) and invalid > 0 else 0
 
 
 def _tokens(prompt: Any, completion: Any) -> float:

@@ -187,5 +187,25 @@ DECISION_FACTS = facts.DETAILS
 # step needs more than SQL (here: packing each game's decision times into an array).
 V4 = facts.fill
 
-MIGRATIONS: tuple[str | Callable, ...] = (V1, V2, V3, V4)
+# Version 5, two fixes to what the report reads of a game.  A game's ``invalid_attempts`` counts
+# every unusable reply of the measured player: a move recorded as ``!kind`` where the rules count it
+# (one reply), else the replies a decision records as ``invalid`` (a player that asked again, or fell
+# back to a random move: Eleusis's seed player asks three times); version 4 counted only the ``!kind``
+# moves, so such games showed no invalid move at all.  And a game some of whose decisions a time budget
+# cut short (``budget_cut``, the TUI's games while the fast path compiles; never a bench's) says how
+# many among its parameters (``tcgtui.store.db.BUDGET_CUT``), as games stored from now on do.
+V5 = """
+UPDATE decision_facts SET invalid_attempts = coalesce((
+    SELECT sum(max(d.move LIKE '!%', CASE WHEN typeof(d.invalid) IN ('integer', 'real') AND d.invalid > 0
+                                          THEN CAST(d.invalid AS INTEGER) ELSE 0 END))
+    FROM decisions d JOIN games g ON g.id = d.game_id
+    WHERE d.game_id = decision_facts.game_id AND d.seat = g.agent_seat), 0);
+
+UPDATE games SET game_params = json_set(game_params, '$.budget_cut', (
+    SELECT count(*) FROM decisions d WHERE d.game_id = games.id AND json_extract(d.info_json, '$.budget_cut') = 1))
+WHERE (run_id IS NULL OR run_id NOT IN (SELECT id FROM runs WHERE kind = 'bench'))
+  AND EXISTS (SELECT 1 FROM decisions d WHERE d.game_id = games.id AND json_extract(d.info_json, '$.budget_cut') = 1);
+"""
+
+MIGRATIONS: tuple[str | Callable, ...] = (V1, V2, V3, V4, V5)
 LATEST = len(MIGRATIONS)

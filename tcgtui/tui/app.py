@@ -4,9 +4,8 @@ It holds what every screen needs (the game and its parameters, the language
 and its direction, the players) and moves between screens: the home screen,
 the game's own board (``tcgtui.tui.games``, found by the game's id), the rules,
 the game-over summary and the quit question.  Which game comes next, and where
-its moves and result are kept, is a ``Table``'s business (``tcgtui.deals``):
-the plain one deals from the seed on and keeps nothing; ``tcgtui.tables`` has
-the ones over the store.
+its moves and result are kept, is a ``Dealer``'s business (``tcgtui.deals``):
+the plain one deals from the seed on and keeps nothing, the others keep them in the store.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from tcgtui.arena import load_resources
 from tcgtui.console_text import clean
 from tcgtui.crash import report_crash
 from tcgtui.engine import registry
+from tcgtui.engine.core import Game
 from tcgtui.errors import OptionError, UserError
 from tcgtui.match import MatchResult
 from tcgtui.opponents.base import Agent
@@ -36,7 +36,7 @@ from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.search import INTERIM_BUDGET_S
 from tcgtui.opponents.spec import parse_spec
 from tcgtui.tui.bidi_text import Direction
-from tcgtui.deals import Deal, Note, PlainTable, Table
+from tcgtui.deals import Deal, Dealer, Note, PlainDealer
 from tcgtui.tui.games import screen_for
 from tcgtui.tui import memory
 from tcgtui.tui.games.base import SEARCH_KINDS, GameScreen
@@ -44,7 +44,7 @@ from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.session import GameSession, SeatInfo
 
-__all__ = ["ArenaApp", "Deal", "HUMAN", "Note", "PlainTable", "Settings", "StreamChunk", "Table"]
+__all__ = ["ArenaApp", "Deal", "Dealer", "HUMAN", "Note", "PlainDealer", "Settings", "StreamChunk"]
 
 
 class StreamChunk(Message):
@@ -61,7 +61,7 @@ class Settings:
     person: int = 0                        # two "human" seats (hot-seat): the seat of the handle's person
     game_id: str = field(default_factory=default_game)
     params: dict[str, Any] = field(default_factory=dict)   # the game's parameters, files and packs loaded
-    game: Any = None                       # the game built from ``params`` by the command; None: the app builds it
+    game: Game | None = None               # the game built from ``params`` by the command; None: the app builds it
     given: dict[str, Any] = field(default_factory=dict)    # the parameters as the command line gave them
     lang: str = "en"
     rtl_mode: str = "app"
@@ -69,8 +69,8 @@ class Settings:
     handle: str = ""
     pause: float = 1.0                     # seconds each opponent move stays on screen
     agent_options: dict[str, Any] = field(default_factory=dict)   # endpoint settings for llm:
-    # Given the person's handle, where games come from and go; None: PlainTable(seed, seats).
-    table: Callable[[str], Table] | None = None
+    # Given the person's handle, where games come from and go; None: PlainDealer(seed, seats).
+    table: Callable[[str], Dealer] | None = None
     ask_handle: bool = False               # no handle yet: ask for one (and keep it) before the first game
     home: bool = False                     # open on the home screen (choose a game, an opponent, a language)
     setup: bool = False                    # ask the game's setup dialog first (Eleusis's dealer: the secret rule)
@@ -111,9 +111,9 @@ class ArenaApp(App[None]):
         self.refusal: OptionError | None = None      # bad input found once the screen was up; the command reports it
         self.results: list[MatchResult] = []
         self.board: GameScreen | None = None
-        self.table: Table | None = None
+        self.dealer: Dealer | None = None
         self.deal: Deal | None = None
-        self.game: Any = None
+        self.game: Game | None = None
         self.screen_class: type[GameScreen] | None = None
         self.search_ready = threading.Event()        # the game's compiled search is loaded (GameScreen.warm_up)
         self.pending_warm_up: Callable[[], object] | None = None   # started once the first board is drawn
@@ -173,7 +173,7 @@ class ArenaApp(App[None]):
         self._close_messages_no_wait()
 
     def start(self) -> None:
-        """Build the game from the settings and open its table (asking the handle first if need be)."""
+        """Build the game from the settings and open its dealer (asking the handle first if need be)."""
         self.playing = True
         try:
             self.screen_class = screen_for(self.settings.game_id)
@@ -192,9 +192,9 @@ class ArenaApp(App[None]):
             return
         self.screen_class.warm_up(self, self.game, self.settings.seats)
         if self.settings.ask_handle:
-            self.push_screen(HandleScreen(), self._open_table)
+            self.push_screen(HandleScreen(), self._open_dealer)
         else:
-            self._open_table(self.settings.handle)
+            self._open_dealer(self.settings.handle)
 
     def _set_up(self, params: dict[str, Any] | None) -> None:
         """The setup dialog's answer: parameters for the game (None: the person left)."""
@@ -205,14 +205,14 @@ class ArenaApp(App[None]):
         self.settings.setup, self.settings.game = False, None      # the game is built with the dialog's answer
         self.start()
 
-    def _open_table(self, handle: str | None) -> None:
+    def _open_dealer(self, handle: str | None) -> None:
         if handle is None:
             self.leave()
             return
         self.settings.handle, self.settings.ask_handle = handle, False
         make = self.settings.table
         try:
-            self.table = make(handle) if make is not None else PlainTable(self.settings.seed, self.settings.seats)
+            self.dealer = make(handle) if make is not None else PlainDealer(self.settings.seed, self.settings.seats)
         except (UserError, OptionError) as exc:
             self.refuse(exc)
             return
@@ -242,7 +242,7 @@ class ArenaApp(App[None]):
         note = self.left_note()
         while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
-        self.board, self.deal, self.table, self.game, self.screen_class = None, None, None, None, None
+        self.board, self.deal, self.dealer, self.game, self.screen_class = None, None, None, None, None
         if isinstance(self.screen, HomeScreen):
             self.screen.reread()
         if note:
@@ -305,9 +305,9 @@ class ArenaApp(App[None]):
                            on_move=deal.on_move, on_settled=deal.on_settled)
 
     def next_game(self) -> None:
-        """Put the table's next game on the board; leave when there is none."""
-        assert self.table is not None and self.screen_class is not None
-        deal = self.table.deal(self.deal, self.lang)
+        """Put the dealer's next game on the board; leave when there is none."""
+        assert self.dealer is not None and self.screen_class is not None
+        deal = self.dealer.deal(self.deal, self.lang)
         if deal is None:
             self.leave()
             return

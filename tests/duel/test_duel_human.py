@@ -111,7 +111,7 @@ def test_a_verdict_is_stored_when_applied_so_a_resume_runs_no_check(tmp_path):
     from tcgtui.opponents.base import Agent, Decision
     from tcgtui.referee import referee_for
     from tcgtui.store import IN_PROGRESS, Store
-    from tcgtui.tables import person_deal
+    from tcgtui.deals import person_deal
 
     calls = []
 

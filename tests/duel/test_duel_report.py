@@ -13,7 +13,7 @@ from tcgtui.engine.core import Match
 from tcgtui.engine.duel import Answer, Proposal, Verdict
 from tcgtui.engine.duel.analysis import rated, rounds_of, sections
 from tcgtui.opponents.llm.testserver import ChatServer, game_policy
-from tcgtui.report.data import Game
+from tcgtui.report.data import StoredGame
 from tcgtui.report.ratings import ratings
 
 EVEN = "def mystery(x):\n    return x % 2 == 0\n"
@@ -33,8 +33,8 @@ def recorded(script, rounds=2):
 
 def game(gid, seats, record, seat=0):
     out = record["outcome"]
-    return Game(gid, "run", seats[seat], seats[1 - seat], "en", 0, seat, "finished", out["winner"], 4,
-                game="duel", seats=tuple(seats), record=record)
+    return StoredGame(gid, "run", seats[seat], seats[1 - seat], "en", 0, seat, "finished", out["winner"], 4,
+                      game="duel", seats=tuple(seats), record=record)
 
 
 def test_rounds_roles_score_lines_and_puzzles_come_from_the_record():

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tcgtui.engine.core import Match
-from tcgtui.engine.eleusis import seeddeal
+from tcgtui.engine.eleusis import seed_deals
 from tcgtui.engine.eleusis.cards import DISTINCT, parse_card
 from tcgtui.engine.eleusis.game import EleusisGame
 from tcgtui.engine.eleusis.judge import accepts
@@ -65,8 +65,8 @@ def test_the_fixture_deals_are_the_seeds_card_for_card(tmp_path):
 def test_the_round_seed_is_base_plus_the_codes_md5_plus_the_round():
     code = "return card.rank > 3"
     low = int.from_bytes(__import__("hashlib").md5(code.encode()).digest()[-4:], "big")
-    assert seeddeal.round_seed(code, 0) == (42 + low) % 2 ** 32
-    assert seeddeal.round_seed(code, 2, base=7) == (7 + low + 2) % 2 ** 32
+    assert seed_deals.round_seed(code, 0) == (42 + low) % 2 ** 32
+    assert seed_deals.round_seed(code, 2, base=7) == (7 + low + 2) % 2 ** 32
 
 
 def test_tcgtuis_own_deal_is_unchanged_and_differs_from_the_seeds(tmp_path):
@@ -103,11 +103,6 @@ def test_the_setup_records_the_protocol_and_the_deck_seed_so_a_replay_needs_no_c
     again = EleusisGame.from_params(setup)             # no checkout: the recorded deck seed deals it
     assert [c.text() for c in again.new_state(99).hand] == [c.text() for c in game.new_state(99).hand]
     assert EleusisGame.from_params({"rule": 5}).setup()["protocol"] == "tcgtui"
-
-
-def _guess(state, code: str) -> dict:
-    card = state.hand[0]
-    return {"card": card.text(), "guess": True, "rule": "a guess", "code": code}
 
 
 @rule("eleusis.rules.guess_seed")

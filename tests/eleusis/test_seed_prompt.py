@@ -23,7 +23,7 @@ from tcgtui.engine.eleusis import _prompter
 from tcgtui.engine.eleusis.cards import parse_card
 from tcgtui.engine.eleusis.game import EleusisGame
 from tcgtui.engine.eleusis.moves import parse_play
-from tcgtui.engine.eleusis.seedprompt import REPOSITORY, WordingError, action_text, seed_card, seed_confidence
+from tcgtui.engine.eleusis.seed_prompter import REPOSITORY, WordingError, action_text, seed_card, seed_confidence
 from tcgtui.opponents.llm.testserver import ChatServer, Reply
 from tcgtui.upstream import load
 from tests.eleusis.test_seed_deals import CHECKOUT, FIXTURES, HERE, needs_checkout

@@ -234,7 +234,7 @@ async def test_with_a_judge_a_person_guesses_in_words_through_the_real_test_serv
 
 
 async def test_dealer_mode_the_person_writes_the_rule_and_watches_the_scientist(db: Path) -> None:
-    from tcgtui.tables import WATCH_RUN
+    from tcgtui.deals import WATCH_RUN
     with Store(db) as store:
         app = app_for(store, "--game", "eleusis", "--dealer", "scientist", "--name", "ada", "--seed", "3")
         async with app.run_test(size=(120, 40)) as pilot:

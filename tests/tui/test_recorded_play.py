@@ -23,8 +23,8 @@ from tcgtui.live import human_spec
 from tcgtui.match import run_match
 from tcgtui.games.tcg.packs import load_pack
 from tcgtui.store import ABANDONED, FINISHED, IN_PROGRESS, Store
-from tcgtui.games.tcg.campaign import CampaignTable
-from tcgtui.tables import WATCH_RUN
+from tcgtui.games.tcg.campaign import CampaignDealer
+from tcgtui.deals import WATCH_RUN
 from tcgtui.tui.app import HUMAN, ArenaApp
 from tcgtui.tui.games.tcg import BoardScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
@@ -164,7 +164,7 @@ def test_play_refuses_what_it_cannot_do_in_one_line(db: Path, capsys: pytest.Cap
 def test_the_ladder_climbs_every_rung_once_then_says_it_is_complete(db: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     pack = load_pack("community")
     with Store(db) as store:
-        table = CampaignTable.open(store, pack, "community", "ada", "en", games=1, seed=0)
+        table = CampaignDealer.open(store, pack, "community", "ada", "en", games=1, seed=0)
         deal, met = None, []
         while (deal := table.deal(deal, "en")) is not None:
             met.append(next(s for s in deal.seats if s != HUMAN))

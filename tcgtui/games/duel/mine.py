@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from tcgtui.engine.duel.analysis import rounds_of
+from tcgtui.report.data import StoredGame
 
 
-def bank_rows(games: Iterable[Any]) -> list[dict[str, Any]]:
+def bank_rows(games: Iterable[StoredGame]) -> list[dict[str, Any]]:
     duels: set[str] = set()
     codes: set[str] = set()
     rows = []

@@ -4,8 +4,8 @@ A campaign is a run of kind ``campaign`` per handle, pack and language.  Its
 games use the bench's deals (game ``i`` is dealt from the run seed and ``i``,
 seats alternate), so a person's games are paired with the models' games of a
 bench run with the same seed.  Where the person stands is read from the store,
-so leaving and coming back needs no other state.  ``CampaignTable`` deals the
-ladder's games to the app (a ``Table``, as ``tcgtui.tables``' are).
+so leaving and coming back needs no other state.  ``CampaignDealer`` deals the
+ladder's games to the app (a ``Dealer``, as ``tcgtui.deals``' are).
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from tcgtui.errors import UserError
 from tcgtui.live import LiveGame, abandon_unfinished, human_spec
 from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
 from tcgtui.store import FINISHED, IN_PROGRESS, GameRow, Run, Store
-from tcgtui.tables import person_deal
-from tcgtui.deals import Deal, Note
+from tcgtui.deals import Deal, Note, person_deal
 
 LADDER = ("mc:1", "mc:2", "mc:5", "mc:10", "mc:100", "mc:1000")
 DEFAULT_GAMES = 3
@@ -114,7 +113,7 @@ def card_source(pack_source: str) -> dict[str, Any]:
 
 
 @dataclass
-class CampaignTable:
+class CampaignDealer:
     """The ladder: the campaign's unfinished game first, then the next game of the lowest open level."""
 
     store: Store
@@ -128,16 +127,16 @@ class CampaignTable:
 
     @classmethod
     def open(cls, store: Store, pack: Pack, pack_source: str, handle: str, lang: str, games: int,
-             seed: int) -> CampaignTable:
+             seed: int) -> CampaignDealer:
         """The person's ladder for this pack and language; a finished ladder is a one-line error."""
-        table = cls(store, pack, pack_source, handle, lang, games, seed)
-        campaign = table.campaign()
+        dealer = cls(store, pack, pack_source, handle, lang, games, seed)
+        campaign = dealer.campaign()
         row = unfinished_game(store, campaign)
         if row is not None:
-            table.first = LiveGame.reopen(store, row)
+            dealer.first = LiveGame.reopen(store, row)
         elif campaign.current() is None:
             raise UserError(locales.load().t("humans.campaign_done", games=games))
-        return table
+        return dealer
 
     def campaign(self) -> Campaign:
         return open_campaign(self.store, self.handle, self.pack, self.lang, self.games, self.seed)
@@ -159,7 +158,7 @@ class CampaignTable:
 
     def _deal(self, live: LiveGame, campaign: Campaign) -> Deal:
         level = next(i for i, lvl in enumerate(campaign.levels) if lvl.opponent == live.row.opponent)
-        note = ("ui.campaign.level", {"level": level + 1, "levels": len(campaign.levels),
+        note = ("tcg.campaign.level", {"level": level + 1, "levels": len(campaign.levels),
                                       "game": campaign.levels[level].finished + 1,
                                       "games": campaign.levels[level].target})
         return person_deal(live, note, self.standing)
@@ -171,30 +170,30 @@ class CampaignTable:
         total = sum(lvl.target for lvl in campaign.levels)
         i = campaign.current()
         if i is None:
-            return "ui.campaign.done", {"total": total}
+            return "tcg.campaign.done", {"total": total}
         level = campaign.levels[i]
-        return "ui.campaign.after", {"played": played, "total": total, "next": level.opponent,
+        return "tcg.campaign.after", {"played": played, "total": total, "next": level.opponent,
                                      "game": level.finished + 1, "games": level.target}
 
 
 # What ``tcgtui play --campaign``, ``--resume`` and home ask of a game with a ladder (GameInfo.campaign),
 # through ``tcgtui.app_side.app_side(game_id, "campaign")``.
 
-def open_table(store: Store, params: dict[str, Any], given: dict[str, Any], person: str, lang: str, games: int,
-               seed: int) -> CampaignTable:
+def open_dealer(store: Store, params: dict[str, Any], given: dict[str, Any], person: str, lang: str, games: int,
+                seed: int) -> CampaignDealer:
     """The person's ladder for the game's parameters (``params`` loaded, ``given`` as --resume stores them)."""
-    return CampaignTable.open(store, params["pack"], given["pack"], person, lang, games, seed)
+    return CampaignDealer.open(store, params["pack"], given["pack"], person, lang, games, seed)
 
 
-def resume_table(store: Store, live: LiveGame, stored: dict[str, Any], handle: str, lang: str,
-                 config: dict[str, Any]) -> CampaignTable:
+def resume_dealer(store: Store, live: LiveGame, stored: dict[str, Any], handle: str, lang: str,
+                  config: dict[str, Any]) -> CampaignDealer:
     """The ladder a stored campaign game belongs to (its run's ``config``), carrying that game on first."""
-    return CampaignTable(store, live.game.pack, stored["pack"], handle, lang, int(config["games_per_level"]),
-                         int(config["seed"]), first=live)
+    return CampaignDealer(store, live.game.pack, stored["pack"], handle, lang, int(config["games_per_level"]),
+                          int(config["seed"]), first=live)
 
 
-def home_table(store: Store, settings: Any) -> Callable[[str], CampaignTable]:
+def home_dealer(store: Store, settings: Any) -> Callable[[str], CampaignDealer]:
     """Home's campaign: the built-in default pack's ladder, where the person left it."""
     settings.params, settings.game = {"pack": load_pack(DEFAULT_PACK)}, None
-    return lambda person: CampaignTable.open(store, settings.params["pack"], DEFAULT_PACK, person, settings.lang,
-                                             DEFAULT_GAMES, 0)
+    return lambda person: CampaignDealer.open(store, settings.params["pack"], DEFAULT_PACK, person, settings.lang,
+                                              DEFAULT_GAMES, 0)

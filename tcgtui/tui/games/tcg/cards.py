@@ -125,7 +125,8 @@ class CardFace(Localized, Widget):
             return [words]
         if spare >= 1:
             return [Line(stat("cards.stat.power", p), d), Line(stat("cards.stat.guard", g), d)]
-        return [Line(stat("ui.stat_short.power", p) + [Piece("  ", shrink=False)] + stat("ui.stat_short.guard", g), d)]
+        short = stat("tcg.screen.stat_short.power", p) + [Piece("  ", shrink=False)]
+        return [Line(short + stat("tcg.screen.stat_short.guard", g), d)]
 
     def compact(self, card: C.Card, name: str) -> RenderableType:
         """A card of a crowded hand, borderless: its number and name, then its type if the

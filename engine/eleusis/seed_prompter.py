@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from tcgtui.engine.core import Game
 from tcgtui.engine.eleusis.cards import Card, parse_card
 from tcgtui.engine.eleusis.moves import Play
 from tcgtui.engine.eleusis.prompter import EleusisPrompter
@@ -239,7 +240,7 @@ class SeedPrompter(EleusisPrompter):
     fresh_retries = True          # a retry is the turn's prompt again with a hint, not a conversation
     attempts = ATTEMPTS
 
-    def __init__(self, game: Any, catalog: Any, wording: SeedWording) -> None:
+    def __init__(self, game: Game, catalog: Any, wording: SeedWording) -> None:
         super().__init__(game, catalog)
         self.wording = wording
         self.version = f"eleusis-seed-en-{self.format}-{wording.digest()}"
