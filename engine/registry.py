@@ -55,6 +55,9 @@ class Param:
     flag: str = ""
     metavar: str = ""                 # the flag's value in --help; "": argparse lists ``choices`` and checks them
     help_key: str = ""                # the locale key of the flag's --help text
+    # The locale key of its short name where a person sets it before a game: set, the home screen
+    # offers it (tcgtui/tui/screens/home_params.py), with the help_key's text as its explanation.
+    label_key: str = ""
     # Reports keep results apart by every parameter's value (tcgtui/report/grouping.py), unless it is
     # not ``keyed``: set game by game within one run (Eleusis's drawn rule), or where a seed's text was
     # read from.  ``digest``: the setup entry naming a file parameter's content (a pack's hash).
@@ -64,6 +67,8 @@ class Param:
     def __post_init__(self) -> None:
         if self.flag and not (self.flag.startswith("--") and self.help_key):
             raise TypeError(f"parameter {self.name}: a flag is spelt --NAME and needs a help_key")
+        if self.label_key and not self.help_key:
+            raise TypeError(f"parameter {self.name}: a parameter home offers (label_key) needs a help_key")
         # Every number has both bounds: a value no game could use (move_cap=10**30) is refused when
         # given, not found out (or not) while playing.
         if self.type in (int, float) and not self.choices and (self.low is None or self.high is None):

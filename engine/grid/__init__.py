@@ -69,9 +69,10 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         game_id, seats=2, outcome=WDL, moves=LIST, invalid=RULES, family="grid", prompt_styles=STYLES, public=True,
         params=(Param("invalid_limit", int, v.invalid_limit, low=0, high=1_000),
                 Param("move_cap", int, v.move_cap, low=1, high=10_000),
-                Param("position", str, "", flag="--position", metavar="ROWS", help_key="arena.position"),
+                Param("position", str, "", flag="--position", metavar="ROWS", help_key="arena.position",
+                      label_key="arena.position_label"),
                 Param("to_move", str, "", choices=("", "X", "O"), flag="--to-move", metavar="X|O",
-                      help_key="arena.to_move"), PROTOCOL, UPSTREAM))
+                      help_key="arena.to_move", label_key="arena.to_move_label"), PROTOCOL, UPSTREAM))
     return register(GameSpec(
         info, make=lambda params, _id=game_id: GridGame.from_params(_id, params),
         prompter=_prompter,
