@@ -35,7 +35,14 @@ class PluginError(ImportError):
 
 
 class ParamError(ValueError):
-    """A game parameter given on the command line does not fit the game."""
+    """A game parameter given on the command line does not fit the game.  It carries what is wrong
+    (``param`` and ``value``; or ``game`` and the unknown ``name``) so the layers above say it in the
+    reader's language (``tcgtui.arena.param_error_text``); ``str()`` is the English of logs and tests."""
+
+    def __init__(self, message: str, *, param: Param | None = None, value: Any = None,
+                 game: str = "", name: str = "") -> None:
+        super().__init__(message)
+        self.param, self.value, self.game, self.name = param, value, game, name
 
 
 @dataclass(frozen=True)
@@ -84,21 +91,21 @@ class Param:
         try:
             value = self.type(text)
         except (TypeError, ValueError):
-            raise ParamError(f"{self.name}={text!r}: expected {self.expected()}") from None
+            raise ParamError(f"{self.name}={text!r}: expected {self.expected()}", param=self, value=text) from None
         return self.check(value)
 
     def check(self, value: Any) -> Any:
         if self.kind or any(value == v for _, v in self.words):
             return value
         if isinstance(value, float) and not math.isfinite(value):
-            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
+            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}", param=self, value=value)
         if self.choices and isinstance(value, str):         # choices are matched ignoring case
             value = next((c for c in self.choices if isinstance(c, str) and c.casefold() == value.casefold()),
                          value)
         if self.choices and value not in self.choices:
-            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
+            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}", param=self, value=value)
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
-            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
+            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}", param=self, value=value)
         return value
 
     def shown(self, value: Any) -> str:
@@ -160,7 +167,7 @@ class GameInfo:
             if p.name == name:
                 return p
         known = ", ".join(p.name for p in self.params) or "none"
-        raise ParamError(f"{self.id} has no parameter {name!r}; its parameters: {known}")
+        raise ParamError(f"{self.id} has no parameter {name!r}; its parameters: {known}", game=self.id, name=name)
 
     def resolve(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every parameter's value: the given ones checked, the rest at their defaults."""

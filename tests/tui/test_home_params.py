@@ -126,16 +126,22 @@ async def test_an_untouched_game_gets_every_default(tmp_path) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 @pytest.mark.parametrize("game_id, name, text, said", [
-    ("eleusis", "max_turns", "200", "max_turns=200: expected an integer from 1 to 104"),
-    ("eleusis", "rule", "often", "rule='often': expected an integer from 0 to 25, or drawn"),
-    ("duel", "rounds", "", "rounds='': expected an integer from 2 to 100"),
+    ("eleusis", "max_turns", "200", ("max_turns=200: expected an integer from 1 to 104",
+                                     "max_turns=200: المتوقع عدد صحيح من 1 إلى 104")),
+    ("eleusis", "rule", "often", ("rule='often': expected an integer from 0 to 25, or drawn",
+                                  "rule='often': المتوقع عدد صحيح من 0 إلى 25، أو drawn")),
+    ("duel", "rounds", "", ("rounds='': expected an integer from 2 to 100",
+                            "rounds='': المتوقع عدد صحيح من 2 إلى 100")),
     ("deck", "questions", "no-such-set.jsonl", "no-such-set.jsonl"),
     ("tcg", "deck", "missing-deck.toml", "missing-deck.toml"),
     ("tcg", "pack", "no-such-pack", "no-such-pack: no such directory or built-in pack"),
     ("tictactoe", "position", "XX/", "--game tictactoe"),
 ])
 async def test_a_bad_option_is_one_line_at_home(tmp_path, lang: str, game_id: str, name: str, text: str,
-                                                said: str) -> None:
+                                                said: str | tuple[str, str]) -> None:
+    """A refused value is said in the person's language (what was expected too), by its label."""
+    if isinstance(said, tuple):
+        said = said[lang == "ar"]
     app, store = hub_app(tmp_path, lang)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

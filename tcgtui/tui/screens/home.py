@@ -530,7 +530,7 @@ class HomeScreen(LocalizedScreen[None]):
         settings = self.host.settings
         game_id = self.query_one("#games", ChoiceList).value
         try:                        # the options as tcgtui play --param reads them: a bad one is one line
-            given, params, game = chosen(game_id, self.query_one("#params", ParamsBox).given())
+            given, params, game = chosen(game_id, self.query_one("#params", ParamsBox).given(), self.catalog)
         except UserError as exc:
             self.notify(clean(exc), severity="error", timeout=8)
             return

@@ -20,12 +20,13 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input
 
-from tcgtui.arena import build_game, load_resources
+from tcgtui.arena import build_game, load_resources, param_error_text
 from tcgtui.console_text import clean
 from tcgtui.engine import registry
 from tcgtui.engine.core import Game, SetupError
 from tcgtui.engine.registry import Param, ParamError
 from tcgtui.errors import UserError
+from tcgtui.locales import Catalog
 from tcgtui.tui.bidi_text import Line, Piece
 from tcgtui.tui.widgets import Localized
 
@@ -177,18 +178,18 @@ class ParamsBox(Localized, Vertical):
                 out[field.param.name] = field.param.parse(field.text)
             except ParamError as exc:
                 field.focus()
-                raise UserError(f"{self.tr(field.param.label_key)}: {exc}") from None
+                raise UserError(f"{self.tr(field.param.label_key)}: {param_error_text(exc, self.catalog)}") from None
         return out
 
 
-def chosen(game_id: str, given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], Game]:
+def chosen(game_id: str, given: dict[str, Any], text: Catalog) -> tuple[dict[str, Any], dict[str, Any], Game]:
     """The parameters as given (every one, at its default where untouched), loaded, and the game built:
     what ``tcgtui play --game ID --param ...`` puts in its settings (``settings_from``)."""
     spec = registry.get(game_id)
     try:
         resolved = spec.info.resolve(given)
     except ParamError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(param_error_text(exc, text)) from None
     try:
         params = load_resources(spec, resolved)
     except (SetupError, OSError) as exc:      # a pack the rules refuse, a file the system refuses: as the CLI says it
