@@ -227,12 +227,15 @@ def ab_values(state: Any, depth: int, stop: Callable[[], bool] | None = None) ->
 
 
 def deepening(state: Any, depth: int, stop: Callable[[], bool]) -> tuple[dict[str, int], int]:
-    """``ab_values`` at depths 1, 2, ... ``depth`` until ``stop()``: the deepest completed depth's
-    values, and that depth.  Depth 1 always completes (a few dozen nodes), so there is an answer.
-    Win and loss scores count plies at every depth, so each completed depth already takes the
-    fastest win and holds out longest against a loss that lies within its reach."""
-    values, reached = ab_values(state, 1), 1
-    for d in range(2, depth + 1):
+    """``ab_values`` at depths of ``depth``'s parity (2, 4, ... or 1, 3, ...) up to ``depth`` until
+    ``stop()``: the deepest completed depth's values, and that depth.  Every other depth costs about
+    half what every depth would (a depth costs roughly twice the one before), and the evaluation at
+    the horizon favours the same side as at ``depth``.  The first depth always completes (a few
+    dozen nodes), so there is an answer.  Win and loss scores count plies at every depth, so each
+    completed depth already takes the fastest win and holds out longest against a loss within its reach."""
+    first = depth % 2 or 2
+    values, reached = ab_values(state, first), first
+    for d in range(first + 2, depth + 1, 2):
         if stop():
             break
         try:

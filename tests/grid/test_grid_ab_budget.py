@@ -85,15 +85,17 @@ def test_the_bench_builds_ab_without_a_budget_and_plays_full_depth():
     assert make_agent("ab:6", interim_budget=INTERIM_BUDGET_S).budget.seconds == INTERIM_BUDGET_S
 
 
-def test_deepening_stopped_early_still_has_an_answer():
+def test_deepening_keeps_the_parity_of_its_depth_and_stopped_at_once_still_has_an_answer():
     g, s = played(0, 0)
-    values, reached = players.deepening(s, 14, lambda: True)
-    assert reached == 1 and set(values) == set(s.legal_moves())
+    for depth, first in ((14, 2), (9, 1), (2, 2), (1, 1)):
+        values, reached = players.deepening(s, depth, lambda: True)
+        assert reached == first and set(values) == set(s.legal_moves())
+    assert players.deepening(s, 7, lambda: False) == (players.ab_values(s, 7), 7)
 
 
 def test_deepening_cut_at_any_depth_hurries_a_win_and_holds_out_a_loss_within_its_reach():
-    """Positions near the end, cut after 1 to 7 looks at the stop (one before each depth, and every
-    POLL_NODES positions): whenever best play ends within the depth reached, the move reaches it,
+    """Positions near the end, cut after 1 to 7 looks at the stop (one before each depth after the
+    first, and every POLL_NODES positions): whenever best play ends within the depth reached, the move reaches it,
     checked against the brute-force solver of test_grid_soonest.  Among them: a win at once taken
     over a slower one, a quicker win over a slower one, and a loss put off rather than met sooner."""
     at_once, hurried, held_out, checked = 0, 0, 0, 0
