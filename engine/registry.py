@@ -203,6 +203,11 @@ class Reference:
     # that saw everything in the seed's code (the card game's rollout:K, mcts-seed:K).
     sees_state: bool = False
     protocol: str = ""                # the protocol it belongs to ("seed"); "": every protocol
+    # The same player under a time budget, for a policy that can take longer than a person should
+    # wait (a deep search): ``anytime(game, arg)`` returns ``choose(state, rng, stop) -> (move, done,
+    # asked)``, working until ``stop()`` and answering from the work it completed (depths, say: done
+    # of asked).  Only the TUI stops it, while a person waits; the bench plays ``policy``.
+    anytime: Callable[[Any, int | None], Callable[[Any, Any, Callable[[], bool]], tuple[Any, int, int]]] | None = None
 
 
 @dataclass(frozen=True)

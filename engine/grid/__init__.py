@@ -53,6 +53,11 @@ def _alphabeta(game: Game, arg: int | None) -> Any:
     return alphabeta(game, arg)
 
 
+def _alphabeta_anytime(game: Game, arg: int | None) -> Any:
+    from tcgtui.engine.grid.players import alphabeta_anytime
+    return alphabeta_anytime(game, arg)
+
+
 def _threats(game: Game, arg: int | None) -> Any:
     from tcgtui.engine.grid.threats import threats
     return threats(game, arg)
@@ -88,5 +93,6 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
 
 
 TICTACTOE = _register("tictactoe", (Reference("perfect", _perfect),))
-CONNECT4 = _register("connect4", (Reference("ab", _alphabeta, takes_arg=True, default_arg=8, max_arg=14),))
+CONNECT4 = _register("connect4", (Reference("ab", _alphabeta, takes_arg=True, default_arg=8, max_arg=14,
+                                            anytime=_alphabeta_anytime),))
 GOMOKU = _register("gomoku", (Reference("threats", _threats),))
