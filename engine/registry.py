@@ -35,7 +35,14 @@ class PluginError(ImportError):
 
 
 class ParamError(ValueError):
-    """A game parameter given on the command line does not fit the game."""
+    """A game parameter given on the command line does not fit the game.  It carries what is wrong
+    (``param`` and ``value``; or ``game`` and the unknown ``name``) so the layers above say it in the
+    reader's language (``tcgtui.arena.param_error_text``); ``str()`` is the English of logs and tests."""
+
+    def __init__(self, message: str, *, param: Param | None = None, value: Any = None,
+                 game: str = "", name: str = "") -> None:
+        super().__init__(message)
+        self.param, self.value, self.game, self.name = param, value, game, name
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,9 @@ class Param:
     flag: str = ""
     metavar: str = ""                 # the flag's value in --help; "": argparse lists ``choices`` and checks them
     help_key: str = ""                # the locale key of the flag's --help text
+    # The locale key of its short name where a person sets it before a game: set, the home screen
+    # offers it (tcgtui/tui/screens/home_params.py), with the help_key's text as its explanation.
+    label_key: str = ""
     # Reports keep results apart by every parameter's value (tcgtui/report/grouping.py), unless it is
     # not ``keyed``: set game by game within one run (Eleusis's drawn rule), or where a seed's text was
     # read from.  ``digest``: the setup entry naming a file parameter's content (a pack's hash).
@@ -64,6 +74,8 @@ class Param:
     def __post_init__(self) -> None:
         if self.flag and not (self.flag.startswith("--") and self.help_key):
             raise TypeError(f"parameter {self.name}: a flag is spelt --NAME and needs a help_key")
+        if self.label_key and not self.help_key:
+            raise TypeError(f"parameter {self.name}: a parameter home offers (label_key) needs a help_key")
         # Every number has both bounds: a value no game could use (move_cap=10**30) is refused when
         # given, not found out (or not) while playing.
         if self.type in (int, float) and not self.choices and (self.low is None or self.high is None):
@@ -79,21 +91,21 @@ class Param:
         try:
             value = self.type(text)
         except (TypeError, ValueError):
-            raise ParamError(f"{self.name}={text!r}: expected {self.expected()}") from None
+            raise ParamError(f"{self.name}={text!r}: expected {self.expected()}", param=self, value=text) from None
         return self.check(value)
 
     def check(self, value: Any) -> Any:
         if self.kind or any(value == v for _, v in self.words):
             return value
         if isinstance(value, float) and not math.isfinite(value):
-            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
+            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}", param=self, value=value)
         if self.choices and isinstance(value, str):         # choices are matched ignoring case
             value = next((c for c in self.choices if isinstance(c, str) and c.casefold() == value.casefold()),
                          value)
         if self.choices and value not in self.choices:
-            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
+            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}", param=self, value=value)
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
-            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}")
+            raise ParamError(f"{self.name}={value!r}: expected {self.expected()}", param=self, value=value)
         return value
 
     def shown(self, value: Any) -> str:
@@ -155,7 +167,7 @@ class GameInfo:
             if p.name == name:
                 return p
         known = ", ".join(p.name for p in self.params) or "none"
-        raise ParamError(f"{self.id} has no parameter {name!r}; its parameters: {known}")
+        raise ParamError(f"{self.id} has no parameter {name!r}; its parameters: {known}", game=self.id, name=name)
 
     def resolve(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every parameter's value: the given ones checked, the rest at their defaults."""
@@ -191,6 +203,11 @@ class Reference:
     # that saw everything in the seed's code (the card game's rollout:K, mcts-seed:K).
     sees_state: bool = False
     protocol: str = ""                # the protocol it belongs to ("seed"); "": every protocol
+    # The same player under a time budget, for a policy that can take longer than a person should
+    # wait (a deep search): ``anytime(game, arg)`` returns ``choose(state, rng, stop) -> (move, done,
+    # asked)``, working until ``stop()`` and answering from the work it completed (depths, say: done
+    # of asked).  Only the TUI stops it, while a person waits; the bench plays ``policy``.
+    anytime: Callable[[Any, int | None], Callable[[Any, Any, Callable[[], bool]], tuple[Any, int, int]]] | None = None
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,12 @@ The policy is the game's (pure rules knowledge, in its engine package); this
 agent only feeds it a state rebuilt from the seat's observation, so a
 reference never sees more than its seat does, and runs it in a thread so a
 deep search never blocks the screen.
+
+Given a time budget (the TUI's, while a person waits; ``Budget``), a reference
+whose game offers it ``anytime`` plays that instead: it works until the budget
+is spent and answers from what it completed (the deepest finished depth of
+``ab:D``), and the decision records the budget and whether it cut the work
+(``budget_cut``, ``done`` of ``asked``).  The bench gives none: full depth.
 """
 
 from __future__ import annotations
@@ -18,13 +24,15 @@ from tcgtui.engine.core import Event
 from tcgtui.engine.protocols import protocol_of
 from tcgtui.errors import OptionError
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
+from tcgtui.opponents.search import Budget
 from tcgtui.opponents.spec import AgentSpec
 
 
 class ReferenceAgent(Agent):
-    def __init__(self, spec: AgentSpec) -> None:
+    def __init__(self, spec: AgentSpec, budget: Budget | None = None) -> None:
         self.parsed = spec
         self.spec = str(spec)
+        self.budget = budget
 
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
@@ -35,6 +43,8 @@ class ReferenceAgent(Agent):
         if ref.protocol and protocol_of(self.game.setup()) != ref.protocol:
             raise OptionError(locales.load().t("arena.protocol_opponent", spec=self.spec, protocol=ref.protocol))
         self.choose = ref.policy(self.game, self.parsed.n or None)
+        self.anytime = (ref.anytime(self.game, self.parsed.n or None)
+                        if self.budget is not None and ref.anytime is not None else None)
         self.omniscient = ref.sees_state
         self._true_state: Any = None
 
@@ -49,8 +59,12 @@ class ReferenceAgent(Agent):
         else:
             state = self.game.resample(obs, self.rng)
         started = time.process_time()
-        move = await asyncio.to_thread(self.choose, state, self.rng)
-        return Decision(move, {"cpu_s": round(time.process_time() - started, 6)})
+        if self.anytime is None or self.budget is None:
+            move = await asyncio.to_thread(self.choose, state, self.rng)
+            return Decision(move, {"cpu_s": round(time.process_time() - started, 6)})
+        self.budget.start()
+        move, done, asked = await asyncio.to_thread(self.anytime, state, self.rng, self.budget.spent)
+        return Decision(move, {"cpu_s": round(time.process_time() - started, 6), **self.budget.describe(done, asked)})
 
     def describe(self) -> dict[str, Any]:
         out = {"spec": self.spec, "kind": "reference", "name": self.parsed.kind, "arg": self.parsed.n or None}

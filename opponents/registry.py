@@ -32,7 +32,8 @@ def _mcts(spec: AgentSpec, options: dict[str, Any]) -> Agent:
 
 
 def _budget(options: dict[str, Any]) -> Any:
-    """``interim_budget`` (seconds): the TUI's time budget for decisions on the interim path."""
+    """``interim_budget`` (seconds): the TUI's time budget for a decision while a person waits: a search
+    player's on the interim path, a reference player's that offers ``anytime`` (a deep search)."""
     # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.search import Budget
     seconds = options.get("interim_budget")
@@ -48,7 +49,7 @@ def _llm(spec: AgentSpec, options: dict[str, Any]) -> Agent:
 def _reference(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.reference import ReferenceAgent
-    return ReferenceAgent(spec)
+    return ReferenceAgent(spec, budget=_budget(options))
 
 
 # Kinds a sweep can build (a person plays through ``tcgtui play``); references are added per game.

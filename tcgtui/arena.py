@@ -80,12 +80,38 @@ def given_params(args: argparse.Namespace, spec: GameSpec) -> dict[str, Any]:
         try:
             out[name.strip()] = spec.info.param(name.strip()).parse(value)
         except ParamError as exc:
-            raise UserError(f"--param: {exc}") from None
+            raise UserError(f"--param: {param_error_text(exc, text)}") from None
     try:
         resolved = spec.info.resolve(out)
     except ParamError as exc:
-        raise UserError(f"--param: {exc}") from None
+        raise UserError(f"--param: {param_error_text(exc, text)}") from None
     return resolved
+
+
+def param_error_text(exc: ParamError, text: locales.Catalog) -> str:
+    """What is wrong with a parameter, in the reader's language (the engine's ParamError says it in
+    English only): the unknown name with the game's parameters, or the value with what was expected."""
+    p = exc.param
+    if p is None:
+        spec = registry.get(exc.game)
+        known = ", ".join(q.name for q in spec.info.params) or "-"
+        return text.t("arena.param_error.unknown", game=exc.game, name=exc.name, known=known)
+    return text.t("arena.param_error.value", name=p.name, value=exc.value, expected=expected_text(p, text))
+
+
+def expected_text(p: Param, text: locales.Catalog) -> str:
+    """The values a parameter takes, as ``param_error_text`` says them."""
+    if p.choices:
+        what = text.t("arena.param_error.choices", choices=", ".join(str(c) for c in p.choices))
+    else:
+        kind = {int: "int", float: "number"}.get(p.type, "text")
+        if kind == "text" or p.low is None:
+            what = text.t(f"arena.param_error.{kind}")
+        elif p.high is None:
+            what = text.t(f"arena.param_error.{kind}_least", low=f"{p.low:g}")
+        else:
+            what = text.t(f"arena.param_error.{kind}_range", low=f"{p.low:g}", high=f"{p.high:g}")
+    return what + "".join(text.t("arena.param_error.word", word=w) for w, _ in p.words)
 
 
 def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:

@@ -119,7 +119,7 @@ def rebuild_game(row: GameRow, resume: dict[str, Any]) -> Any:
     try:
         resolved = spec.info.resolve(params)
     except registry.ParamError as exc:
-        raise UserError(f"--resume: {exc}") from None
+        raise UserError(f"--resume: {param_error_text(exc, locales.load())}") from None
     return build_game(spec, resolved)
 
 

@@ -29,6 +29,7 @@ def test_race_keys_records_each_key_sent_while_the_rival_plays_in_its_process() 
     from tcgtui.perf.race_keys import race
     waits = asyncio.run(race("scientist", 0, 3, 2.0))
     assert len(waits.keys) >= 10 and all(w >= 0 for w in waits.keys)
+    assert len(waits.work) == len(waits.keys) and all(w >= 0 for w in waits.work)
     assert set(waits.while_rival) <= set(waits.keys)
     assert len(waits.ticks) == len(waits.cpu) >= 2 and waits.longest_gap() > 0 and waits.longest_held() >= 0
     assert "race_keys" in {m.NAME for m in benchmarks()}

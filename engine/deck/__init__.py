@@ -54,7 +54,8 @@ def _analyses(games: list) -> dict:
 SPEC = register(GameSpec(
     GameInfo("deck", seats=1, outcome=SCORE, right_wrong=True, moves=LIST, invalid=RULES, search=False,
              prompt_styles=("text",),
-             params=(Param("questions", str, DEFAULT_SET, kind="questions", digest="set_hash"),
+             params=(Param("questions", str, DEFAULT_SET, kind="questions", digest="set_hash",
+                           help_key="deck.games.questions_help", label_key="deck.games.questions_label"),
                      Param("index", int, -1, low=-1, high=1_000_000), PROTOCOL)),
     make=_make, prompter=_prompter, rules_text=rules_text, analyses=_analyses,
     references=(Reference("oracle", _oracle, takes_arg=True, default_arg=100, max_arg=100_000),),

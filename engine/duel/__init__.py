@@ -73,7 +73,8 @@ REFEREE_HOOKS = RefereeHooks(service="python-check", random_move=_random_move)
 
 DUEL = register(GameSpec(
     GameInfo("duel", seats=2, outcome=SCORE, moves=TEXT, invalid=RULES,
-             params=(Param("rounds", int, 10, low=2, high=100), Param("attempts", int, 3, low=1, high=10),
+             params=(Param("rounds", int, 10, low=2, high=100, help_key="duel.games.rounds_help",
+                           label_key="duel.games.rounds_label"), Param("attempts", int, 3, low=1, high=10),
                      Param("check_timeout", float, 5.0, low=0.5, high=60.0), SANDBOX,
                      Param("solve_time", float, 0.0, low=0.0, high=3600.0), PROTOCOL, UPSTREAM)),
     make=DuelGame.from_params,

@@ -53,6 +53,11 @@ def _alphabeta(game: Game, arg: int | None) -> Any:
     return alphabeta(game, arg)
 
 
+def _alphabeta_anytime(game: Game, arg: int | None) -> Any:
+    from tcgtui.engine.grid.players import alphabeta_anytime
+    return alphabeta_anytime(game, arg)
+
+
 def _threats(game: Game, arg: int | None) -> Any:
     from tcgtui.engine.grid.threats import threats
     return threats(game, arg)
@@ -69,9 +74,10 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         game_id, seats=2, outcome=WDL, moves=LIST, invalid=RULES, family="grid", prompt_styles=STYLES, public=True,
         params=(Param("invalid_limit", int, v.invalid_limit, low=0, high=1_000),
                 Param("move_cap", int, v.move_cap, low=1, high=10_000),
-                Param("position", str, "", flag="--position", metavar="ROWS", help_key="arena.position"),
+                Param("position", str, "", flag="--position", metavar="ROWS", help_key="arena.position",
+                      label_key="arena.position_label"),
                 Param("to_move", str, "", choices=("", "X", "O"), flag="--to-move", metavar="X|O",
-                      help_key="arena.to_move"), PROTOCOL, UPSTREAM))
+                      help_key="arena.to_move", label_key="arena.to_move_label"), PROTOCOL, UPSTREAM))
     return register(GameSpec(
         info, make=lambda params, _id=game_id: GridGame.from_params(_id, params),
         prompter=_prompter,
@@ -87,5 +93,6 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
 
 
 TICTACTOE = _register("tictactoe", (Reference("perfect", _perfect),))
-CONNECT4 = _register("connect4", (Reference("ab", _alphabeta, takes_arg=True, default_arg=8, max_arg=14),))
+CONNECT4 = _register("connect4", (Reference("ab", _alphabeta, takes_arg=True, default_arg=8, max_arg=14,
+                                            anytime=_alphabeta_anytime),))
 GOMOKU = _register("gomoku", (Reference("threats", _threats),))

@@ -1,6 +1,10 @@
 """Reference policies: a perfect Tic-Tac-Toe player and alpha-beta for Connect Four.
 
-A policy is ``policy(game, arg) -> choose(state, rng) -> move_text``.
+A policy is ``policy(game, arg) -> choose(state, rng) -> move_text``.  Alpha-beta
+also comes under a time budget (``alphabeta_anytime``): iterative deepening that
+answers from the deepest depth it completed before the caller's ``stop()``.  Each
+depth is a fresh search in the same order as the full-depth one, so a budgeted
+search that completes its depth plays exactly the move the full-depth one would.
 """
 
 from __future__ import annotations
@@ -89,6 +93,11 @@ ORDER = (3, 2, 4, 1, 5, 0, 6)
 CENTRE_WEIGHT = (0, 1, 2, 4, 2, 1, 0)
 WIN_SCORE = 100_000
 DEFAULT_DEPTH, MAX_DEPTH = 8, 14
+POLL_NODES = 256        # nodes between two looks at the caller's stop(): a few milliseconds of Python
+
+
+class Stopped(Exception):
+    """The caller's ``stop()`` said so in the middle of a search: that depth's values are unfinished."""
 
 
 def _col_mask(c: int) -> int:
@@ -126,13 +135,19 @@ def _evaluate(cur: int, mask: int) -> int:
 class AlphaBeta:
     """Negamax with alpha-beta, a transposition table, forced wins and blocks, centre-first order."""
 
-    def __init__(self, depth: int) -> None:
+    def __init__(self, depth: int, stop: Callable[[], bool] | None = None) -> None:
         self.depth = depth
         self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
         self.nodes = 0
+        self.stop = stop
+        self.poll_at = POLL_NODES if stop is not None else -1     # -1: never (one comparison a node)
 
     def search(self, cur: int, mask: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
+        if self.nodes == self.poll_at:
+            self.poll_at += POLL_NODES
+            if self.stop is not None and self.stop():
+                raise Stopped
         playable = (mask + BOTTOM) & FULL
         if _winning_cells(cur, mask) & playable:
             return WIN_SCORE - ply - 1
@@ -184,8 +199,9 @@ def to_bitboards(state: Any) -> tuple[int, int]:
     return cur, mask
 
 
-def ab_values(state: Any, depth: int) -> dict[str, int]:
-    """Each legal column's score at ``depth`` (a lower bound for all but the best: ties are exact)."""
+def ab_values(state: Any, depth: int, stop: Callable[[], bool] | None = None) -> dict[str, int]:
+    """Each legal column's score at ``depth`` (a lower bound for all but the best: ties are exact).
+    Raises ``Stopped`` once ``stop()`` is true (looked at every ``POLL_NODES`` nodes)."""
     if state.config.rows != H or state.config.cols != W or not state.config.gravity:
         raise ValueError("ab plays Connect Four (6 x 7) only")
     cur, mask = to_bitboards(state)
@@ -198,7 +214,7 @@ def ab_values(state: Any, depth: int) -> dict[str, int]:
         return {str(c + 1): WIN_SCORE for c in order if wins & COL_MASKS[c]}
     if threats:
         order = [c for c in order if threats & COL_MASKS[c]] or order
-    searcher = AlphaBeta(depth)
+    searcher = AlphaBeta(depth, stop)
     out: dict[str, int] = {}
     best = -10**9
     for c in order:
@@ -210,13 +226,50 @@ def ab_values(state: Any, depth: int) -> dict[str, int]:
     return out
 
 
-def alphabeta(game: Game, arg: int | None = None) -> Callable[[Any, Any], str]:
-    depth = DEFAULT_DEPTH if arg is None else max(1, min(MAX_DEPTH, int(arg)))
+def deepening(state: Any, depth: int, stop: Callable[[], bool]) -> tuple[dict[str, int], int]:
+    """``ab_values`` at depths of ``depth``'s parity (2, 4, ... or 1, 3, ...) up to ``depth`` until
+    ``stop()``: the deepest completed depth's values, and that depth.  Every other depth costs about
+    half what every depth would (a depth costs roughly twice the one before), and the evaluation at
+    the horizon favours the same side as at ``depth``.  The first depth always completes (a few
+    dozen nodes), so there is an answer.  Win and loss scores count plies at every depth, so each
+    completed depth already takes the fastest win and holds out longest against a loss within its reach."""
+    first = depth % 2 or 2
+    values, reached = ab_values(state, first), first
+    for d in range(first + 2, depth + 1, 2):
+        if stop():
+            break
+        try:
+            values = ab_values(state, d, stop)
+        except Stopped:
+            break
+        reached = d
+    return values, reached
+
+
+def _depth(game: Game, arg: int | None) -> int:
     if not game.config.gravity:
         raise ValueError(f"ab plays connect4, not {game.name}")
+    return DEFAULT_DEPTH if arg is None else max(1, min(MAX_DEPTH, int(arg)))
+
+
+def _pick(values: dict[str, int], rng: Any) -> str:
+    best = max(values.values())
+    return rng.choice(sorted(m for m, v in values.items() if v == best))
+
+
+def alphabeta(game: Game, arg: int | None = None) -> Callable[[Any, Any], str]:
+    depth = _depth(game, arg)
 
     def choose(state: Any, rng: Any) -> str:
-        values = ab_values(state, depth)
-        best = max(values.values())
-        return rng.choice(sorted(m for m, v in values.items() if v == best))
+        return _pick(ab_values(state, depth), rng)
+    return choose
+
+
+def alphabeta_anytime(game: Game, arg: int | None = None) -> Callable[[Any, Any, Callable[[], bool]], tuple[str, int, int]]:
+    """``ab:D`` under a time budget: (move, depth completed, D)."""
+    depth = _depth(game, arg)
+
+    def choose(state: Any, rng: Any, stop: Callable[[], bool]) -> tuple[str, int, int]:
+        values, reached = deepening(state, depth, stop)
+        return _pick(values, rng), reached, depth
     return choose

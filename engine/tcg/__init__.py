@@ -113,11 +113,13 @@ SEED_REFERENCES = (Reference("rollout", _seed_policy("rollout"), takes_arg=True,
 # The report shows the card game's sections in this order, always (its layout predates the arena).
 REPORT_LAYOUT = ("win_rates", "decay", "language_gap", "summary", "error_patterns", "quarters", "llm")
 
-PARAMS = (Param("pack", str, "community", kind="pack", digest="pack_hash", flag="--pack", metavar="DIR", help_key="arena.pack"),
+PARAMS = (Param("pack", str, "community", kind="pack", digest="pack_hash", flag="--pack", metavar="DIR", help_key="arena.pack",
+                label_key="arena.pack_label"),
           # both deck lists are the setup's "decks": one key, the deck's
-          Param("deck", str, "", kind="deck", digest="decks", flag="--deck", metavar="FILE", help_key="arena.deck"),
+          Param("deck", str, "", kind="deck", digest="decks", flag="--deck", metavar="FILE", help_key="arena.deck",
+                label_key="arena.deck_label"),
           Param("opp_deck", str, "", kind="deck", flag="--opp-deck", metavar="FILE", help_key="arena.opp_deck",
-                keyed=False),
+                keyed=False, label_key="arena.opp_deck_label"),
           PROTOCOL, UPSTREAM, SEED_LOOP)
 
 register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",), peek=True, campaign=True),

@@ -22,11 +22,6 @@ from tcgtui.store import Store, open_store
 DEFAULT_VS = "mc:100"      # the opponent chosen first, as tcgtui play's --vs
 
 
-def portable(params: dict[str, Any]) -> dict[str, Any]:
-    """Parameters as a later ``--resume`` can rebuild them: a loaded pack by its name."""
-    return {k: (v.id if hasattr(v, "hash") else v) for k, v in params.items()}
-
-
 @dataclass
 class Hub:
     store: Store
@@ -38,11 +33,13 @@ class Hub:
     def free(self, settings: Any) -> Callable[[str], Any]:
         """A new game of the chosen game against the chosen opponent, rematches after it."""
         # start-up time: every command module loads for `tcgtui --help`; only this path needs it
+        from tcgtui.commands.play import as_given
         from tcgtui.deals import FreeDealer
 
         def dealer(person: str) -> FreeDealer:
             game = registry.get(settings.game_id).game(settings.params)
-            where = {"game": settings.game_id, "params": portable(settings.params)}
+            # stored as tcgtui play stores them, for a later --resume: files by path, as given at home
+            where = {"game": settings.game_id, "params": as_given(settings)}
             seat = settings.person_seat                 # with a second person at the keyboard: the handle's seat
             return FreeDealer(self.store, game.seated(seat), where, person, settings.opponent, seat, settings.seed)
         return dealer

@@ -10,8 +10,9 @@ longest gap of a 60 Hz timer over that wait says whether the screen stayed live.
 Every player a person can pick is timed: the search levels and reference
 players home offers for each two-seat game, and ``tcgtui play``'s default.  While
 the compile runs, search players answer on the interim path within their budget
-(``tcgtui.opponents.search.INTERIM_BUDGET_S``); the answer's ``interim`` and
-``budget_cut`` are printed with the time.
+(``tcgtui.opponents.search.INTERIM_BUDGET_S``), and so does a reference player's deep
+search (``ab:D`` deepens until it); the answer's ``interim`` and ``budget_cut`` are
+printed with the time.
 
     tcgtui perf --only first_answer
     python -m tcgtui.perf.first_answer gomoku=mc:100 tcg=mcts:1000
@@ -100,7 +101,8 @@ def first_answer(game: str, spec: str, cache: str, env: dict[str, str] | None = 
     """(seconds from the person's first move to the answer, the app's processor seconds over that
     wait (the compiling child's not counted), the longest frame gap meanwhile, and how it answered:
     "interim whole" (all of its K or N on the interim path), "interim cut" (stopped by its budget), or
-    "direct whole" (not on the interim path: compiled already, or a reference player, which compiles nothing))."""
+    "direct whole" (not on the interim path: compiled already, or a reference player, which compiles nothing),
+    or "direct cut" (a reference player's search stopped by the budget))."""
     # start-up time: perf's modules load for `tcgtui perf --help`
     from tcgtui.engine import registry
     from tcgtui.opponents.spec import SpecError, check_supported, parse_spec

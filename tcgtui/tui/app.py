@@ -263,6 +263,7 @@ class ArenaApp(App[None]):
         return self.settings.handle if seats.count(HUMAN) == 1 or seat == self.settings.person else ""
 
     def _agent(self, spec: str, seat: int, seats: tuple[str, ...]) -> Agent:
+        """The player ``spec`` names at ``seat`` of ``seats`` (a person among them waits for its answers)."""
         if spec == HUMAN:
             return HumanAgent(self._handle(seats, seat))
         options = dict(self.settings.agent_options)
@@ -273,6 +274,8 @@ class ArenaApp(App[None]):
         if kind in SEARCH_KINDS:
             options["compiled"] = self.search_ready     # until then it searches on the interim path,
             options["interim_budget"] = INTERIM_BUDGET_S  # answering within its budget
+        elif HUMAN in seats and registry.get(self.game.name).reference(kind) is not None:
+            options["interim_budget"] = INTERIM_BUDGET_S  # a deep reference search answers within it too
         return make_agent(spec, **options)
 
     def on_unmount(self) -> None:

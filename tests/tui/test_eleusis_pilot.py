@@ -123,6 +123,86 @@ async def test_the_editor_checks_as_one_types_and_refuses_what_is_not_a_rule() -
         assert isinstance(app.screen, EleusisScreen) and not board.session.decisions
 
 
+async def test_the_rule_editor_is_composed_once_and_kept_between_openings() -> None:
+    """G shows the same editor each time (composing it anew held the loop for 90-160 ms): a draft
+    left with Escape is there again, its title names the card now chosen, it follows a language
+    switched on the board, it survives the rules screen, a sent guess leaves it empty, and it
+    goes with its board (a rematch, then quitting with it open)."""
+    app = eleusis_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        hand = board.obs.hand
+        await pilot.press("g")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, GuessScreen) and parse_card(hand[0]).symbol() in screen_text(app)
+        await pilot.press(*"return card.rank > 1")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is board and not board.session.decisions
+        await pilot.press("right", "g")                     # another card: the same editor, the draft kept
+        await pilot.pause()
+        assert app.screen is editor and editor.query_one(TextArea).text == "return card.rank > 1"
+        title = screen_text(app)
+        assert f"Your guess goes with {parse_card(hand[1]).symbol()}." in title and "A well-formed rule" in title
+        await pilot.press("escape", "l")                    # the language switched while the editor is away
+        await pilot.pause()
+        assert app.lang == "ar"
+        await pilot.press("g")
+        await pilot.pause()
+        assert app.screen is editor and editor.has_class("rtl") and editor.shown_in == "ar"
+        assert "Your guess goes with" not in screen_text(app) and "card.rank > 1" in screen_text(app)
+        await pilot.press("escape", "l", "question_mark")  # back to English, then the rules and back
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape", "g")
+        await pilot.pause()
+        assert app.screen is editor and not editor.has_class("rtl")
+        assert "Your guess goes with" in screen_text(app) and editor.query_one(TextArea).text == "return card.rank > 1"
+        await pilot.press("ctrl+s")                         # the draft goes as a guess (a wrong one)
+        await settle(pilot, app)
+        assert board.obs.failed_guesses == ("return card.rank > 1",)
+        await pilot.press("g")
+        await pilot.pause()
+        assert app.screen is editor and editor.query_one(TextArea).text == ""
+        assert "Write a rule." in screen_text(app)
+        await pilot.press(*EVEN, "ctrl+s")                  # right: the game is over
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameOverScreen) and app.is_screen_installed(editor)
+        await pilot.press("r")                              # a rematch: the old board's editor goes with it
+        await settle(pilot, app)
+        assert app.board is not board and not app.is_screen_installed(editor)
+        await pilot.pause()
+        assert not editor.is_attached
+        await pilot.press("g")
+        await pilot.pause()
+        second = app.screen
+        assert isinstance(second, GuessScreen) and second is not editor and second.query_one(TextArea).text == ""
+        await pilot.press("ctrl+c", "y")                    # quitting with the editor open ends cleanly
+        await pilot.pause()
+    assert app.return_code == 0 and app.failure is None
+
+
+async def test_the_kept_editor_after_a_language_switch_looks_as_one_composed_in_that_language() -> None:
+    async def editor_screen(lang: str, switch: bool) -> str:
+        app = eleusis_app(lang)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            if switch:                                  # composed in English, put away, L on the board
+                await pilot.press("g")
+                await pilot.pause()
+                await pilot.press("escape", "l")
+                await pilot.pause()
+            await pilot.press("g")
+            await pilot.pause()
+            await pilot.press(*"return open(card)")
+            await pilot.pause()
+            assert isinstance(app.screen, GuessScreen) and app.lang == "ar"
+            return screen_text(app)
+    assert await editor_screen("en", switch=True) == await editor_screen("ar", switch=False)
+
+
 async def test_the_rules_screen_shows_example_rules_in_the_rule_language() -> None:
     app = eleusis_app()
     async with app.run_test(size=(120, 60)) as pilot:

@@ -93,8 +93,11 @@ class MainlineView(Localized, Widget):
         self.board: tuple[tuple[str | None, tuple[str, ...]], ...] = ()
 
     def show(self, board: Any) -> None:
-        self.board = tuple(board)
-        self.refresh(layout=True)
+        """Draw ``board`` (redrawn only when it changed: an arrow key moves the hand's cursor alone)."""
+        board = tuple(board)
+        if board != self.board:
+            self.board = board
+            self.refresh(layout=True)
 
     def per_row(self, width: int) -> int:
         return max(1, (width - 1) // CARD_W)
@@ -136,8 +139,11 @@ class HandView(Localized, Widget):
         self.active = False
 
     def show(self, hand: Sequence[str], cursor: int, active: bool) -> None:
-        self.hand, self.cursor, self.active = tuple(hand), cursor, active
-        self.refresh(layout=True)
+        """Draw the hand when it, the cursor or whose turn it is changed (its height never changes)."""
+        shown = (tuple(hand), cursor, active)
+        if shown != (self.hand, self.cursor, self.active):
+            self.hand, self.cursor, self.active = shown
+            self.refresh()
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         return 2
@@ -169,6 +175,14 @@ class HandView(Localized, Widget):
 
 class EleusisPanel(BoardPanel):
     """Turn n/30, the score a right guess earns now, wrong guesses, and each failed guess."""
+
+    shown: Any = None
+
+    def show(self, obs: Any) -> None:
+        """Redraw when the observation it draws from changed (not for a move of the hand's cursor)."""
+        if obs != self.shown:
+            self.shown = obs
+            self.refresh(layout=True)
 
     def render(self) -> RenderResult:
         o, d, tr = self.board_screen.obs, self.direction, self.tr
@@ -237,6 +251,7 @@ class EleusisScreen(GameScreen):
         self.rival_error: str | None = None
         self.rival_worker: Any = None
         self.rival_board: Any = ()
+        self.editor: Any = None         # the rule editor (GuessScreen): composed once, kept with the board
 
     # --- layout ----------------------------------------------------------------------
 
@@ -406,7 +421,7 @@ class EleusisScreen(GameScreen):
         self.cursor = max(0, min(self.cursor, len(o.hand) - 1))
         self.query_one(MainlineView).show(o.board)
         self.query_one(HandView).show(o.hand, self.cursor, self.choosing())
-        self.query_one(EleusisPanel).refresh(layout=True)
+        self.query_one(EleusisPanel).show(o)
         self.query_one(TopBar).show(turn=min(o.turn, o.max_turns), limit=o.max_turns, watch=self._watch_state())
 
     def ask_human(self, seat: int) -> None:
@@ -496,7 +511,7 @@ class EleusisScreen(GameScreen):
         return self.host.settings.agent_options.get("judge") or None
 
     def action_guess(self) -> None:
-        """The rule editor; the guess it returns goes with the chosen card."""
+        """The rule editor, composed the first time and kept; the guess it returns goes with the chosen card."""
         if not self.choosing():
             return
         # start-up time: the guess screen only when a person guesses
@@ -508,7 +523,20 @@ class EleusisScreen(GameScreen):
                 self.translate(index, text)
             elif text:
                 self.play(index, text)
-        self.app.push_screen(GuessScreen(self.obs.hand[index], words=bool(self.judge)), after)
+        if self.editor is None:
+            self.editor = GuessScreen(words=bool(self.judge))
+            self.app.install_screen(self.editor, f"eleusis-guess-{id(self)}")   # kept when it is closed
+        elif self.editor in self.app.screen_stack:
+            return
+        self.editor.choose(self.obs.hand[index])
+        self.app.push_screen(self.editor, after)
+
+    def on_unmount(self) -> None:
+        """The kept rule editor goes with its board (an app closing with the editor open closes it itself)."""
+        editor, self.editor = self.editor, None
+        if editor is not None and editor not in self.app.screen_stack:
+            self.app.uninstall_screen(editor)
+            editor.remove()
 
     @work(exclusive=True, group="translate")
     async def translate(self, index: int, words: str) -> None:

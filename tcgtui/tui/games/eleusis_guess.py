@@ -10,6 +10,11 @@ compiled twice each time the editor opened (about 30 ms of processor time each,
 (``python -m tcgtui.perf.race_keys --editor``).  Under it, the checker's first complaint in the
 reader's language, or a line saying the rule is well formed.  Ctrl+S (or
 F2) sends the guess with the chosen card; Escape goes back without guessing.
+
+The board composes its editor once and keeps it (``choose`` opens it again for
+another card): composing it anew took 90-160 ms of the loop's processor time
+each time G was pressed, about three times what showing a kept one takes.  A
+draft left with Escape is there when it opens again; a sent guess's is not.
 """
 
 from __future__ import annotations
@@ -87,6 +92,8 @@ class GuessScreen(LocalizedModal["str | None"]):
         super().__init__()
         self.card, self.start, self.words = card, text, words
         self.dealer = dealer        # dealer mode: the player who will look for the rule (no card)
+        self.sent = False           # the text went as a guess: the next opening starts empty
+        self.shown_in = ""          # the language the editor's texts were last drawn in
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="guess"):
@@ -95,7 +102,7 @@ class GuessScreen(LocalizedModal["str | None"]):
                 yield Caption("eleusis.ui.guess.title_dealer", style="bold", wrap=True,
                               who=clean(self.dealer))
             else:
-                yield Caption(f"eleusis.ui.guess.title_{mode}", style="bold", wrap=True,
+                yield Caption(f"eleusis.ui.guess.title_{mode}", style="bold", wrap=True, id="rule-title",
                               card=parse_card(self.card).symbol())
             yield Caption(f"eleusis.ui.guess.help_{mode}", wrap=True, style="italic")
             if self.words:
@@ -110,7 +117,29 @@ class GuessScreen(LocalizedModal["str | None"]):
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.shown_in = self.catalog.code
         self.show_check()
+
+    def choose(self, card: str) -> None:
+        """Open again for ``card`` (a kept editor): the title names it; the text is the draft left
+        with Escape, or empty after a sent guess."""
+        self.card = card
+        if not self.is_mounted:         # composed with it when first shown
+            return
+        mode = "words" if self.words else "code"
+        self.query_one("#rule-title", Caption).set(f"eleusis.ui.guess.title_{mode}", card=parse_card(card).symbol())
+        if self.sent:
+            self.sent = False
+            self.query_one("#rule", TextArea).clear()
+
+    async def on_screen_resume(self) -> None:
+        """The language switched (L on the board) while the editor was put away: its texts follow."""
+        if self.shown_in != self.catalog.code:
+            await self.relocalize()
+
+    async def relocalize(self) -> None:
+        await super().relocalize()
+        self.shown_in = self.catalog.code
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self.show_check()
@@ -128,17 +157,21 @@ class GuessScreen(LocalizedModal["str | None"]):
         return None if error is None else error.text(self.catalog)
 
     def show_check(self) -> None:
+        """The checker's line under the text, laid out again only when it says something else
+        (most keys leave it as it was; a new layout of the dialog costs the loop a few ms each)."""
         caption = self.query_one("#rule-check", Caption)
         problem = self.problem()
         if problem is None:
-            caption.style = "bold green"
-            caption.set("eleusis.ui.guess.ok_words" if self.words else "eleusis.ui.guess.ok")
+            style, key, params = "bold green", "eleusis.ui.guess.ok_words" if self.words else "eleusis.ui.guess.ok", {}
         else:
-            caption.style = "bold red"
-            caption.set("eleusis.ui.guess.problem", problem=clean(problem))
+            style, key, params = "bold red", "eleusis.ui.guess.problem", {"problem": clean(problem)}
+        if (style, key, params) != (caption.style, caption.key, caption.params):
+            caption.style = style
+            caption.set(key, **params)
 
     def action_send(self) -> None:
         if self.problem() is None:
+            self.sent = True
             self.dismiss(self.answer(self.query_one("#rule", TextArea).text.strip("\n")))
         else:
             self.notify(self.tr("eleusis.ui.guess.fix"), timeout=2)

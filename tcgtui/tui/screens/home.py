@@ -3,7 +3,8 @@
 Top row, one bordered list each: the game, the opponent (every player the game
 offers: search levels, its reference players, the models of ``models.toml``,
 ``llm:MODEL`` typed in, the card game's campaign), the seat and the language (switching it switches the whole
-app).  Below: the game's description, the person's record against each of
+app).  Below: the game's description, its options (the parameters it lets a person set, made from
+their declaration: ``home_params``), the person's record against each of
 its opponents (wins over finished games with exact 95% intervals,
 ``tcgtui.hub``), and the stored games: the person's own, unfinished ones first
 ("continue"), or with ``A`` every stored game of every run, each opening in
@@ -37,6 +38,7 @@ from tcgtui.store import Store
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
+from tcgtui.tui.screens.home_params import ParamsBox, chosen
 from tcgtui.tui.screens.replay import ReplayScreen
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
@@ -339,6 +341,8 @@ class HomeScreen(LocalizedScreen[None]):
                 with Vertical(id="about-box"):
                     yield Widget(id="about")
                     yield Input(placeholder="MODEL", id="model")
+                with Vertical(id="options-box"):
+                    yield ParamsBox(self.games, id="params")
                 with Vertical(id="record-box"):
                     yield Record(id="record")
             with Vertical(id="stored-box"):
@@ -353,7 +357,7 @@ class HomeScreen(LocalizedScreen[None]):
     def _order(self) -> None:
         """Right to left, the first list (the game) stands on the right, the record on the left."""
         for box_id, order in (("#home-choices", ["games-box", "opponents-box", "seats-box", "languages-box"]),
-                              ("#home-middle", ["about-box", "record-box"])):
+                              ("#home-middle", ["about-box", "options-box", "record-box"])):
             box = self.query_one(box_id)
             for name in (order if self.direction.rtl else list(reversed(order))):
                 box.move_child(self.query_one(f"#{name}"), before=0)
@@ -364,17 +368,19 @@ class HomeScreen(LocalizedScreen[None]):
             choices = self.query_one(f"#{list_id}", ChoiceList)
             titled(self.query_one(f"#{list_id}-box"), self.tr(choices.title_key), self.direction)
         titled(self.query_one("#about-box"), self.tr("hub.about"), self.direction)
+        titled(self.query_one("#options-box"), self.tr("hub.options"), self.direction)
         game = game_text(self.catalog, self.query_one("#games", ChoiceList).value, "name")
         titled(self.query_one("#record-box"), self.tr("hub.record_title", game=game), self.direction)
         titled(self.query_one("#stored-box"), self.tr("hub.everyone" if self.everyone else "hub.yours"),
                self.direction)
         align = "right" if self.direction.rtl else "left"
-        for box in self.query(".choice-box, #about-box, #record-box, #stored-box"):
+        for box in self.query(".choice-box, #about-box, #options-box, #record-box, #stored-box"):
             box.styles.border_title_align = align
 
     async def localize(self) -> None:
         self.query_one("#languages", ChoiceList).select(self.host.catalog.code)
         self._order()
+        self.query_one("#params", ParamsBox).localize()
         self.title_boxes()
         self._show_about()
         for widget in self.query("*"):
@@ -387,6 +393,7 @@ class HomeScreen(LocalizedScreen[None]):
     def on_mount(self) -> None:
         super().on_mount()
         self._order()
+        self.query_one("#params", ParamsBox).localize()
         self.query_one("#languages", ChoiceList).select(self.host.catalog.code)
         self.query_one("#opponents", ChoiceList).select(self.host.settings.seats[1]
                                                         if len(self.host.settings.seats) > 1 else "")
@@ -417,7 +424,10 @@ class HomeScreen(LocalizedScreen[None]):
         games, opponents = self.query_one("#games", ChoiceList), self.query_one("#opponents", ChoiceList)
         about = self.query_one("#about")
         d = self.direction
-        if opponents.value == LLM:
+        param = self.query_one("#params", ParamsBox).focused_param()
+        if param is not None:              # an option in focus: what it sets
+            text = self.tr(param.help_key)
+        elif opponents.value == LLM:
             text = self.tr("ui.home.llm") + " " + self.tr("ui.home.model")
         elif opponents.value == CAMPAIGN:
             text = self.tr("hub.campaign_about")
@@ -442,6 +452,7 @@ class HomeScreen(LocalizedScreen[None]):
             self.query_one("#opponents", ChoiceList).set_values(opponents_for(message.choices.value))
             alone = registry.get(message.choices.value).info.seats == 1
             self.query_one("#seats", ChoiceList).set_values([ALONE] if alone else list(SEATS))
+            self.query_one("#params", ParamsBox).show(message.choices.value)
         elif list_id == "languages" and message.choices.value != self.host.catalog.code:
             self.host.set_language(message.choices.value)  # type: ignore[attr-defined]
             for screen in self.app.screen_stack:
@@ -449,6 +460,12 @@ class HomeScreen(LocalizedScreen[None]):
                 if relocalize is not None:
                     await relocalize()
         self._show_model()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._show_about()          # an option in focus is explained there
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self._show_about()
 
     # --- the store (read in a thread) -----------------------------------------------------
 
@@ -511,8 +528,13 @@ class HomeScreen(LocalizedScreen[None]):
         if opponent is None:
             return
         settings = self.host.settings
-        settings.game_id = self.query_one("#games", ChoiceList).value
-        settings.params, settings.game, settings.given = {}, None, {}
+        game_id = self.query_one("#games", ChoiceList).value
+        try:                        # the options as tcgtui play --param reads them: a bad one is one line
+            given, params, game = chosen(game_id, self.query_one("#params", ParamsBox).given(), self.catalog)
+        except UserError as exc:
+            self.notify(clean(exc), severity="error", timeout=8)
+            return
+        settings.game_id, settings.params, settings.game, settings.given = game_id, params, game, given
         seat = self.query_one("#seats", ChoiceList).value      # ALONE in one-seat games
         hub = settings.hub
         settings.rival, settings.keep_rival = "", None
