@@ -28,7 +28,7 @@ from tcgtui.tui.games import register
 from tcgtui.tui.games.base import Column, GameScreen
 from tcgtui.tui.games.tcg.narration import narrate
 from tcgtui.tui.screens.rules import rules_lines
-from tcgtui.tui.session import GameSession
+from tcgtui.tui.session import DECIDE, START, GameSession
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.games.tcg.cards import BOARD, HAND, TRICK, CardRow, Picked, Slot
 from tcgtui.tui.games.tcg.detail import DetailPane
@@ -45,7 +45,7 @@ WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step")
               ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 
 # Where an event falls in a turn; the top bar shows the phase of the latest one shown.
-PHASE_OF = {"turn": "draw", "draw": "draw", "no_cards": "draw", "deck_empty": "draw",
+PHASE_OF = {START: "draw", DECIDE: "main", "turn": "draw", "draw": "draw", "no_cards": "draw", "deck_empty": "draw",
             "summon": "main", "cast": "main", "set_trick": "main",
             "attack": "combat", "block": "combat", "attack_stopped": "combat",
             "end_turn": "end", "game_over": "over"}
@@ -121,7 +121,7 @@ class BoardScreen(GameScreen):
     # --- layout ----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield TopBar(id="top")
+        yield TopBar(id="top", phases="tcg.ui.phase", phase="draw", your_move_key="tcg.ui.top.your_move")
         yield KeyBar(WATCH_KEYS if self.session.spectating else PLAY_KEYS, id="keys")
         with Horizontal(id="main"):
             with Vertical(id="side"):
