@@ -179,13 +179,15 @@ def test_one_duel_browsed_with_verdicts_and_both_replies(tmp_path: Path, capsys:
         assert main(["bench", "--game", "duel", "--agent", "llm:a", "--vs", "llm:b", "--games", "1",
                      "--param", "rounds=2", "--db", db, "--base-url", server.base_url]) == 0
     (duel,) = _json(capsys, "--game", "duel", "--db", db, "--table", "duels")["duels"]
-    assert main(["report", "--game", "duel", "--db", db, "--duel", duel["duel"][:8], "--format", "json"]) == 0
+    assert main(["duel", "show", duel["duel"][:8], "--db", db, "--format", "json"]) == 0
     rounds = json.loads(capsys.readouterr().out)
     assert [(r["round"], r["proposer"], r["solver"]) for r in rounds] == [(1, "llm:a", "llm:b"), (2, "llm:b", "llm:a")]
     assert all("def mystery" in r["proposer_reply"] and r["solver_reply"] for r in rounds)
     assert all(r["sample_result"] and r["outcome"] for r in rounds)
-    assert main(["report", "--game", "duel", "--db", db, "--duel", "nope"]) == 2
-    assert "--duel: no finished duel 'nope'" in capsys.readouterr().err
+    assert main(["duel", "show", "nope", "--db", db]) == 2
+    assert "no finished duel 'nope'" in capsys.readouterr().err
+    assert main(["duel", "show", duel["duel"][:8], "--db", db]) == 0      # the table a person reads
+    assert "def mystery" in capsys.readouterr().out
 
 
 def test_model_facts_are_found_by_spec_self_description_or_entry() -> None:

@@ -81,10 +81,10 @@ class Hub:
         side = app_side(game_id, "campaign")
         if run is not None and side is not None and run.kind == side.KIND:
             ladder = side.resume_dealer(self.store, live, params, settings.handle, row.lang, run.config)
-            settings.table = lambda person: ladder
+            settings.dealer_for = lambda person: ladder
         else:
             where = {"game": game_id, "params": params}
-            settings.table = lambda person: FreeDealer(self.store, live.game, where, person, row.opponent,
+            settings.dealer_for = lambda person: FreeDealer(self.store, live.game, where, person, row.opponent,
                                                        row.agent_seat, row.seed + 1, first=live)
 
 

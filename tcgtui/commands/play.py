@@ -141,7 +141,7 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     """Wire the games to the store: the campaign where the person left it, or games against --vs;
     a dealer's rounds are stored whole, like watched games, once the rule is written."""
     if args.dealer is not None:
-        settings.table = lambda person: WatchDealer(store, registry.get(settings.game_id).game(settings.params),
+        settings.dealer_for = lambda person: WatchDealer(store, registry.get(settings.game_id).game(settings.params),
                                                     settings.seats, settings.seed)
         return settings
     opponent, mine = settings.opponent, settings.person_seat     # "": a one-seat game; "human": hot-seat
@@ -166,10 +166,10 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
                                       campaign_games(args, ladder), args.seed or 0)
         return FreeDealer(store, game, where, person, opponent, mine, settings.seed)
     if handle is None:
-        settings.table, settings.ask_handle = dealer, True
+        settings.dealer_for, settings.ask_handle = dealer, True
     else:
         ready = dealer(handle)       # a finished ladder is an error before the screen opens
-        settings.table = lambda person: ready
+        settings.dealer_for = lambda person: ready
     return settings
 
 
@@ -196,10 +196,10 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     ladder = app_side(game_id, "campaign")
     if run is not None and ladder is not None and run.kind == ladder.KIND:
         campaign = ladder.resume_dealer(store, live, params, handle, row.lang, run.config)
-        settings.table = lambda person: campaign
+        settings.dealer_for = lambda person: campaign
     else:
         where = {"game": game_id, "params": params}
-        settings.table = lambda person: FreeDealer(store, live.game, where, handle, row.opponent,
+        settings.dealer_for = lambda person: FreeDealer(store, live.game, where, handle, row.opponent,
                                                    row.agent_seat, row.seed + 1, first=live)
     return settings
 

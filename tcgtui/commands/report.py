@@ -36,7 +36,6 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--ci", choices=("exact", "exact-randomized"), default="exact", help=text.t("cmd_report.ci"))
     p.add_argument("--ci-seed", type=int, default=0, metavar="N", help=text.t("cmd_report.ci_seed"))
     p.add_argument("--list", action="store_true", help=text.t("cmd_report.list"))
-    p.add_argument("--duel", metavar="ID", help=text.t("cmd_report.duel"))
     p.add_argument("--no-humans", action="store_true", help=text.t("cmd_report.no_humans"))
     p.add_argument("--out", metavar="DIR", help=text.t("cmd_report.out"))
     p.add_argument("--upstream", metavar="DIR", help=text.t("cmd_report.upstream"))
@@ -133,10 +132,6 @@ def _report(args: argparse.Namespace) -> int:
         configs = {r.name: r.config for r in store.runs()}
         facts = extra.model_facts(r for r in store.runs() if not args.run or r.name in args.run)
         path = str(store.path)
-        if args.duel:
-            # start-up time: every command module loads for `tcgtui --help`; only this path needs it
-            from tcgtui.report.duel_view import show
-            return show(store, games, args.duel, args.format)
         if games:
             # start-up time: every command module loads for `tcgtui --help`; only this path needs it
             from tcgtui.report import tokens

@@ -27,7 +27,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 def prepare(args: argparse.Namespace, store: Store) -> Any:
     settings = settings_from(args, (check_spec("--p1", args.p1, args.game), check_spec("--p2", args.p2, args.game)))
     dealer = WatchDealer(store, registry.get(settings.game_id).game(settings.params), settings.seats, settings.seed)
-    settings.table = lambda handle: dealer
+    settings.dealer_for = lambda handle: dealer
     return settings
 
 

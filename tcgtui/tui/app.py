@@ -70,7 +70,7 @@ class Settings:
     pause: float = 1.0                     # seconds each opponent move stays on screen
     agent_options: dict[str, Any] = field(default_factory=dict)   # endpoint settings for llm:
     # Given the person's handle, where games come from and go; None: PlainDealer(seed, seats).
-    table: Callable[[str], Dealer] | None = None
+    dealer_for: Callable[[str], Dealer] | None = None   # the source of the games a person plays, once the handle is known
     ask_handle: bool = False               # no handle yet: ask for one (and keep it) before the first game
     home: bool = False                     # open on the home screen (choose a game, an opponent, a language)
     setup: bool = False                    # ask the game's setup dialog first (Eleusis's dealer: the secret rule)
@@ -210,7 +210,7 @@ class ArenaApp(App[None]):
             self.leave()
             return
         self.settings.handle, self.settings.ask_handle = handle, False
-        make = self.settings.table
+        make = self.settings.dealer_for
         try:
             self.dealer = make(handle) if make is not None else PlainDealer(self.settings.seed, self.settings.seats)
         except (UserError, OptionError) as exc:

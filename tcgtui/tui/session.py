@@ -22,6 +22,8 @@ from tcgtui.match import DecisionRecord, MatchResult, run_match
 
 # Seconds an opponent's move stays on screen, slowest to fastest (watch's speed keys).
 PAUSE_STEPS = (4.0, 2.0, 1.0, 0.5, 0.25, 0.0)
+# The moments a game's ``phase_of`` may name beside its event kinds: before any event, and a seat to choose.
+START, DECIDE = "start", "decide"
 
 Stager = Callable[[Sequence[Event]], list[list[Event]]]
 
@@ -66,11 +68,12 @@ class GameSession:
     on_move: Callable[[DecisionRecord], None] | None = None   # e.g. save the game after every move
     on_settled: Callable[[], None] | None = None              # e.g. save a referee's verdict as soon as applied
     stager: Stager = one_stage              # how an opponent's move is cut into steps (the screen's choice)
-    phase_of: dict[str, str] = field(default_factory=dict)    # event kind -> the phase the top bar shows
+    # event kind -> the phase the top bar shows; also START (before any event) and DECIDE (a seat is to choose)
+    phase_of: dict[str, str] = field(default_factory=dict)
     match: Match = field(init=False)
     decisions: list[DecisionRecord] = field(default_factory=list, init=False)
     thinking: int | None = field(default=None, init=False)
-    phase: str = field(default="draw", init=False)
+    phase: str = field(default="", init=False)
     paused: bool = field(default=False, init=False)
     result: MatchResult | None = field(default=None, init=False)
     last_mover: int | None = field(default=None, init=False)
@@ -78,6 +81,7 @@ class GameSession:
 
     def __post_init__(self) -> None:
         self.match = self.resume or Match(self.game, self.seed)
+        self.phase = self.phase_of.get(START, "")
         self.decisions = list(self.earlier)
         self._steps = 0
         self._gate = asyncio.Event()
@@ -165,7 +169,7 @@ class GameSession:
         return self.result
 
     def _human_turn(self, seat: int, obs: object, events: list[Event]) -> None:
-        self.phase = "main"
+        self.phase = self.phase_of.get(DECIDE, self.phase)
         self._idle.set()
         if self.view is None:
             self.shown = seat
@@ -196,7 +200,7 @@ class GameSession:
             await self._wait_gate()
         nxt = self.match.state.current_player
         if nxt >= 0 and not self.seats[nxt].human:
-            self.phase = "main"
+            self.phase = self.phase_of.get(DECIDE, self.phase)
             self._set_thinking(nxt)
 
     async def _wait_gate(self) -> None:

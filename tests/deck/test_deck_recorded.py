@@ -77,8 +77,11 @@ async def test_a_persons_answer_is_stored_with_its_set_as_given_exported_and_rep
     report = json.loads(capsys.readouterr().out)
     accuracy = report["accuracy"]
     people = [r for r in accuracy if r["player"].startswith("human")]
-    models = [r for r in accuracy if r["player"] == "random [deck=frontier-sample]"]   # sets are never pooled
+    models = [r for r in accuracy if r["player"].startswith("random")]
     assert models and people                                      # people beside models
+    # sets are never pooled: the model's row is named by its set, as the report keys it (by content)
+    assert [(r["questions"], r["player"].startswith("random [questions=frontier-sample@")) for r in models] \
+        == [("frontier-sample", True)]
     ada = {r["questions"]: (r["n"], r["right"]) for r in people if r["player"].startswith("human:ada ")}
     assert ada == {"mine": (1, 1), "frontier-sample": (1, 0)}        # each set apart, as answered
 

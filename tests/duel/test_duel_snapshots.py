@@ -95,6 +95,7 @@ async def history(pilot) -> None:  # type: ignore[no-untyped-def]
     await settle(pilot, pilot.app)      # the editor's new text highlighted (under load it drew before)
     for editor in pilot.app.screen.query(TextArea):
         editor.cursor_blink = False     # the cursor drawn steadily: a blink caught mid-way changed the picture
+    pilot.app.board.query_one("#code").focus()   # as the screen leaves it for a proposer; under load the focus came late
     await pilot.pause(0.2)
 
 

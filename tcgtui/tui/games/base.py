@@ -21,7 +21,7 @@ from textual.widget import Widget
 
 from tcgtui import compile_cache
 from tcgtui.engine import registry
-from tcgtui.engine.core import Event
+from tcgtui.engine.core import Event, Game
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.opponents.human import HUMAN
@@ -92,7 +92,7 @@ class GameScreen(LocalizedScreen[None]):
         return None
 
     @classmethod
-    def warm_up(cls, host: Any, game: Any, seats: Sequence[str]) -> None:
+    def warm_up(cls, host: Any, game: Game, seats: Sequence[str]) -> None:
         """Make the game's compiled search ready in the background while the person reads the
         board, and set ``host.search_ready`` when it is; until then search players decide on the
         game's interim path (``GameSpec.interim``, else the core API), so nobody waits for it.

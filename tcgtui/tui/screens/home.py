@@ -545,13 +545,13 @@ class HomeScreen(LocalizedScreen[None]):
         if opponent == CAMPAIGN:
             settings.seats = (HUMAN, "mc:100")
             if hub is not None:
-                settings.table = hub.campaign(settings)
+                settings.dealer_for = hub.campaign(settings)
         else:
             settings.seats = (HUMAN,) if opponent == ALONE else \
                 (HUMAN, opponent) if seat == "1" else (opponent, HUMAN)
             settings.person = 1 if seat == "2" else 0       # with a second person: the handle's seat
             if hub is not None:
-                settings.table = hub.free(settings)
+                settings.dealer_for = hub.free(settings)
         self.host.start()  # type: ignore[attr-defined]
 
     def open_stored(self) -> None:

@@ -22,7 +22,8 @@ class TopState:
     players: tuple[str, str] = ("", "")
     turn: int = 0
     limit: int = 0
-    phase: str = "draw"
+    phase: str = "play"
+    phases: str = "ui.phase"           # where the phase's name is, ``<phases>.<phase>`` (a game's own phases: its folder)
     thinking: str | None = None        # the label of the agent thinking
     your_move: bool = False
     seed: int = 0
@@ -34,9 +35,9 @@ class TopState:
 class TopBar(Localized, Widget):
     """One line; while an agent thinks, a spinner turns (a timer, so a frozen UI shows)."""
 
-    def __init__(self, id: str | None = None) -> None:
+    def __init__(self, id: str | None = None, **state: Any) -> None:
         super().__init__(id=id)
-        self.state = TopState()
+        self.state = TopState(**state)
         self.frame = 0
         self._timer: Timer | None = None
 
@@ -72,7 +73,7 @@ class TopBar(Localized, Widget):
         elif s.your_move:
             pieces.append(Piece(tr(s.your_move_key), "bold green"))
         else:
-            pieces.append(Piece(tr(f"ui.phase.{s.phase}")))
+            pieces.append(Piece(tr(f"{s.phases}.{s.phase}")))
         if s.watch is not None:
             paused, seconds = s.watch
             pieces += [sep, Piece(tr("ui.top.paused") if paused else tr("ui.top.running"),

@@ -29,11 +29,10 @@ class TitleBar(Localized, Widget):
 
 
 def game_text(catalog: locales.Catalog, game_id: str, what: str) -> str:
-    """A game's localized name or description: the game's own text, else the home screen's."""
-    folder = registry.get(game_id).info.locale_folder
-    for key in (f"{folder}.games.{game_id}.{what}", f"ui.home.games.{game_id}.{what}"):
-        if catalog.has(key) or (catalog.fallback is not None and catalog.fallback.has(key)):
-            return catalog.t(key)
+    """A game's localized name or description, from its own locale folder (its id where it has none)."""
+    key = f"{registry.get(game_id).info.locale_folder}.games.{game_id}.{what}"
+    if catalog.has(key) or (catalog.fallback is not None and catalog.fallback.has(key)):
+        return catalog.t(key)
     return game_id
 
 

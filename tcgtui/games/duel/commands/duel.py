@@ -50,6 +50,11 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     mine.add_argument("--run", nargs="+", action="extend", metavar="NAME", help=text.t("cmd_duel.run"))
     mine.add_argument("--out", metavar="FILE.jsonl", default="-", help=text.t("cmd_duel.out"))
     add_db_argument(mine, text)
+    show = sub.add_parser("show", help=text.t("cmd_duel.show"), description=text.t("cmd_duel.show"))
+    show.add_argument("duel", metavar="ID", help=text.t("cmd_duel.show_id"))
+    show.add_argument("--run", nargs="+", action="extend", metavar="NAME", help=text.t("cmd_duel.run"))
+    show.add_argument("--format", choices=("table", "json"), default="table", help=text.t("cmd_duel.show_format"))
+    add_db_argument(show, text)
     imp = sub.add_parser("import", help=text.t("cmd_duel.import"), description=text.t("cmd_duel.import"))
     imp.add_argument("folder", metavar="DIR", help=text.t("cmd_duel.import_dir"))
     imp.add_argument("--run", default="ttg", metavar="NAME", help=text.t("cmd_duel.import_run"))
@@ -64,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
         return mine(args, text)
     if args.duel_command == "import":
         return import_logs(args, text)
+    if args.duel_command == "show":
+        return show(args)
     raise UserError(text.t("cmd_duel.no_job"))
 
 
@@ -82,6 +89,16 @@ def mine(args: argparse.Namespace, text: locales.Catalog) -> int:
         write_atomic("--out", args.out, lines)
         print(clean(text.t("cmd_duel.mined", count=len(lines), file=args.out)), file=sys.stderr)
     return 0
+
+
+def show(args: argparse.Namespace) -> int:
+    """One duel of the store, round by round (an id or its prefix)."""
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
+    from tcgtui.games.duel import view
+    from tcgtui.report.data import load_games, run_ids
+    with open_store(args.db, create=False, read_only=True) as store:
+        games = load_games(store, run_ids(store, args.run), game="duel", with_record=True, every_seat=True)
+        return view.show(store, games, args.duel, args.format)
 
 
 def import_logs(args: argparse.Namespace, text: locales.Catalog) -> int:

@@ -48,14 +48,14 @@ def champion_status(slot: Slot, card: C.Card) -> tuple[str, str]:
     ch = slot.champion
     assert ch is not None
     if C.CANNOT_ATTACK in card.keywords:
-        return "ui.status.wall", "dim"
+        return "tcg.ui.status.wall", "dim"
     if ch.frozen:
-        return "ui.status.frozen", "bold cyan"
+        return "tcg.ui.status.frozen", "bold cyan"
     if ch.summoned_turn == slot.turn and C.HASTE not in card.keywords:
-        return "ui.status.new", "yellow"
+        return "tcg.ui.status.new", "yellow"
     if ch.can_attack:
-        return "ui.status.ready", "bold green"
-    return "ui.status.waiting", "dim"
+        return "tcg.ui.status.ready", "bold green"
+    return "tcg.ui.status.waiting", "dim"
 
 
 class Picked(Message):
@@ -97,9 +97,9 @@ class CardFace(Localized, Widget):
             classes.add("-selected")
         if slot.champion is not None:
             key, _ = champion_status(slot, card)
-            if key == "ui.status.frozen":
+            if key == "tcg.ui.status.frozen":
                 classes.add("-frozen")
-            elif key == "ui.status.ready":
+            elif key == "tcg.ui.status.ready":
                 classes.add("-ready")
         self.set_classes(classes)     # one restyle, none when they are the same (each class set alone was one)
         self.border_title = str(slot.index + 1) if 0 <= slot.index < 9 else None
@@ -125,8 +125,8 @@ class CardFace(Localized, Widget):
             return [words]
         if spare >= 1:
             return [Line(stat("cards.stat.power", p), d), Line(stat("cards.stat.guard", g), d)]
-        short = stat("tcg.screen.stat_short.power", p) + [Piece("  ", shrink=False)]
-        return [Line(short + stat("tcg.screen.stat_short.guard", g), d)]
+        short = stat("tcg.ui.stat_short.power", p) + [Piece("  ", shrink=False)]
+        return [Line(short + stat("tcg.ui.stat_short.guard", g), d)]
 
     def compact(self, card: C.Card, name: str) -> RenderableType:
         """A card of a crowded hand, borderless: its number and name, then its type if the

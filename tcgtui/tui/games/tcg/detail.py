@@ -56,7 +56,7 @@ class DetailPane(Localized, Widget):
             key, params = self.caption
             rows.append(Line([Piece(self.tr(key, **params), "italic dim")], d))
         if self.slot is None:
-            rows.append(Para(self.tr("ui.detail.hint"), d, "dim"))
+            rows.append(Para(self.tr("tcg.ui.detail.hint"), d, "dim"))
             return Group(*rows)
         card = card_pack(self).card(self.slot.card)
         rows += [Line([Piece(card.name(self.catalog.code), "bold")], d), self._stats(card)]

@@ -50,11 +50,11 @@ class PlayerBar(Localized, Widget):
         style = lp_style(s.lp, full)
         marker = (" ◀" if self.direction.rtl else "▶ ") if s.to_move else "  "
         return Line([Piece(marker, "bold", shrink=False), Piece(s.label, "bold"), Piece("  ", shrink=False),
-                     Piece(self.tr("ui.player.lp")), Piece(" ", shrink=False),
+                     Piece(self.tr("tcg.ui.player.lp")), Piece(" ", shrink=False),
                      Piece("█" * filled, style.replace("bold ", ""), shrink=False),
                      Piece("░" * (width - filled), "dim", shrink=False), Piece(" ", shrink=False),
                      Piece(str(s.lp), style, shrink=False), Piece("  ", shrink=False),
-                     Piece(self.tr("ui.player.deck")), Piece(" ", shrink=False),
+                     Piece(self.tr("tcg.ui.player.deck")), Piece(" ", shrink=False),
                      Piece(str(s.deck), "bold", shrink=False)], self.direction)
 
 
@@ -81,5 +81,5 @@ class HiddenCards(Localized, Widget):
         return [label, Piece(" ", shrink=False), Piece(shown)]
 
     def render(self) -> RenderResult:
-        return Line(self._group("ui.player.hand", self.hand) + [Piece("   ", shrink=False)]
-                    + self._group("ui.player.tricks", self.tricks), self.direction)
+        return Line(self._group("tcg.ui.player.hand", self.hand) + [Piece("   ", shrink=False)]
+                    + self._group("tcg.ui.player.tricks", self.tricks), self.direction)

@@ -28,7 +28,7 @@ from tcgtui.tui.games import register
 from tcgtui.tui.games.base import Column, GameScreen
 from tcgtui.tui.games.tcg.narration import narrate
 from tcgtui.tui.screens.rules import rules_lines
-from tcgtui.tui.session import GameSession
+from tcgtui.tui.session import DECIDE, START, GameSession
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.games.tcg.cards import BOARD, HAND, TRICK, CardRow, Picked, Slot
 from tcgtui.tui.games.tcg.detail import DetailPane
@@ -45,7 +45,7 @@ WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step")
               ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 
 # Where an event falls in a turn; the top bar shows the phase of the latest one shown.
-PHASE_OF = {"turn": "draw", "draw": "draw", "no_cards": "draw", "deck_empty": "draw",
+PHASE_OF = {START: "draw", DECIDE: "main", "turn": "draw", "draw": "draw", "no_cards": "draw", "deck_empty": "draw",
             "summon": "main", "cast": "main", "set_trick": "main",
             "attack": "combat", "block": "combat", "attack_stopped": "combat",
             "end_turn": "end", "game_over": "over"}
@@ -68,7 +68,7 @@ def split_stages(events: Sequence[Event]) -> list[list[Event]]:
 @register("tcg")
 class BoardScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
-    PANE_TITLES = {"#detail": "ui.detail.title", "#log": "ui.log.title", "#stream": "ui.stream.title"}
+    PANE_TITLES = {"#detail": "tcg.ui.detail.title", "#log": "ui.log.title", "#stream": "ui.stream.title"}
     BINDINGS = [
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
@@ -101,7 +101,7 @@ class BoardScreen(GameScreen):
     def cards(self, catalog: Catalog, d: Direction) -> list[RenderableType]:
         lang, pack, tr = catalog.code, self.pack, catalog.t
         out: list[RenderableType] = [Line([Piece("")], d),
-                                     Line([Piece(tr("ui.rules.cards", pack=pack.names.get(lang) or pack.id),
+                                     Line([Piece(tr("tcg.ui.rules.cards", pack=pack.names.get(lang) or pack.id),
                                                  "bold reverse")], d)]
         for card in pack.cards:
             pieces = [Piece(card.name(lang), "bold"), Piece(" · ", shrink=False),
@@ -116,12 +116,12 @@ class BoardScreen(GameScreen):
 
     def summary_columns(self) -> list[Column]:
         state = self.session.match.state
-        return [("ui.over.lp", 4, [str(shown_lp(state.lp[seat])) for seat in range(len(self.session.seats))])]
+        return [("tcg.ui.over.lp", 4, [str(shown_lp(state.lp[seat])) for seat in range(len(self.session.seats))])]
 
     # --- layout ----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield TopBar(id="top")
+        yield TopBar(id="top", phases="tcg.ui.phase", phase="draw", your_move_key="tcg.ui.top.your_move")
         yield KeyBar(WATCH_KEYS if self.session.spectating else PLAY_KEYS, id="keys")
         with Horizontal(id="main"):
             with Vertical(id="side"):
@@ -132,13 +132,13 @@ class BoardScreen(GameScreen):
             with Vertical(id="board"):
                 yield PlayerBar(id="top-bar")
                 yield HiddenCards(id="top-hidden")
-                yield CardRow(empty_key="ui.board.no_champions", id="top-row", classes="champions")
-                yield CardRow(empty_key="ui.board.no_champions", id="bottom-row", classes="champions")
+                yield CardRow(empty_key="tcg.ui.board.no_champions", id="top-row", classes="champions")
+                yield CardRow(empty_key="tcg.ui.board.no_champions", id="bottom-row", classes="champions")
                 with Horizontal(id="tricks"):
-                    yield Caption("ui.player.tricks", classes="label")
+                    yield Caption("tcg.ui.player.tricks", classes="label")
                     yield CardRow(chips=True, empty_key="ui.player.none", id="trick-row")
                 yield PlayerBar(id="bottom-bar")
-                yield CardRow(empty_key="ui.board.empty_hand", id="hand")
+                yield CardRow(empty_key="tcg.ui.board.empty_hand", id="hand")
 
     async def on_mount(self) -> None:
         top = self.query_one(TopBar)
@@ -173,10 +173,10 @@ class BoardScreen(GameScreen):
             card = seen.data.get("card")
             detail = self.query_one(DetailPane)
             if card is None:
-                detail.show(None, "ui.detail.set_hidden", who=self.label_for(by))
+                detail.show(None, "tcg.ui.detail.set_hidden", who=self.label_for(by))
             else:
                 detail.show(Slot(card, TRICK if e.kind == "set_trick" else HAND),
-                            "ui.detail.played", who=self.label_for(by))
+                            "tcg.ui.detail.played", who=self.label_for(by))
             return
 
     def show_thinking(self, seat: int | None) -> None:

@@ -1,4 +1,4 @@
-"""``tcgtui report --game duel --duel ID``: one duel's puzzles, round by round, with their verdicts and
+"""``tcgtui duel show ID``: one duel's puzzles, round by round, with their verdicts and
 both players' replies (the proposer's puzzle, the solver's answer), as the models wrote them."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def rows(store: Store, games: list[StoredGame], duel: str) -> list[dict[str, Any
     game = next((g for g in games if g.id == duel or g.id.startswith(duel)), None)
     if game is None or game.record is None:
         known = ", ".join(sorted({g.id[:12] for g in games})[:10]) or "-"
-        raise UserError(locales.load().t("cmd_report.errors.unknown_duel", duel=duel, known=known))
+        raise UserError(locales.load().t("cmd_duel.unknown_duel", duel=duel, known=known))
     decisions = store.decisions(game.id)
     return replies_by_round(game.record, game.seats, [(d.seat, _reply(d)) for d in decisions])
 
@@ -42,7 +42,7 @@ def show(store: Store, games: list[StoredGame], duel: str, fmt: str) -> int:
                                      for r in found], indent=2, ensure_ascii=False) + "\n")
         return 0
     text = locales.load()
-    table = Table(title=text.t("cmd_report.section.duel_rounds", duel=duel), title_justify="left", show_lines=True)
+    table = Table(title=text.t("cmd_duel.rounds_title", duel=duel), title_justify="left", show_lines=True)
     keys = ("round", "proposer", "solver", "outcome", "sample_result", "answer_result", "proposer_reply",
             "solver_reply")
     for key in keys:
