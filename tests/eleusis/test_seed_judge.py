@@ -11,6 +11,7 @@ the same is checked live, and on the seed's own 26 rules against tcgtui's librar
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -114,8 +115,14 @@ def test_released_formal_guesses_are_judged_again_and_counted(tmp_path):
         {"turn_number": 6, "mainline_state": "4♠", "action_result": {}, "guess_attempt": None}]}]
     (tmp_path / "results" / "run" / "m").mkdir(parents=True)
     (tmp_path / "results" / "run" / "m" / "results.json").write_text(json.dumps({"rounds": rounds}), encoding="utf-8")
-    got = rejudge(tmp_path, "run")
-    assert {k: got[k] for k in ("guesses", "same", "differ", "outside_language", "published_right",
-                                "reproduced_right")} == {"guesses": 4, "same": 2, "differ": 1, "outside_language": 1,
-                                                         "published_right": 2, "reproduced_right": 1}
+    keys = ("guesses", "same", "differ", "skipped", "published_right", "reproduced_right")
+    got = asyncio.run(rejudge(tmp_path, "run", part="rule-language"))
+    assert {k: got[k] for k in keys} == {"guesses": 3, "same": 2, "differ": 1, "skipped": 1,
+                                         "published_right": 2, "reproduced_right": 1}
     assert got["differences"] == [["m", "fixture_0", 5, True]]     # a mainline of 2 (its 8♦ rejected): never > 3
+    # every guess: the one in the seed's card API (turn 3) judged by the seed's walk in the sandbox
+    got = asyncio.run(rejudge(tmp_path, "run"))
+    assert {k: got[k] for k in keys} == {"guesses": 4, "same": 3, "differ": 1, "skipped": 0,
+                                         "published_right": 2, "reproduced_right": 1}
+    assert got["sandbox"]["guesses"] == 1 and got["sandbox"]["same"] == 1 and got["sandbox"]["failed"] == 0
+    assert got["differences"] == [["m", "fixture_0", 5, True]]
