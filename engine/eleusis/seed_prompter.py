@@ -25,6 +25,7 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable
 
 from tcgtui.engine.core import Game
@@ -33,6 +34,7 @@ from tcgtui.engine.eleusis.moves import Play, parse_play
 from tcgtui.engine.eleusis.prompter import EleusisPrompter
 from tcgtui.engine.eleusis.state import HAND, PENALTY
 from tcgtui.engine.prompting import Message, Parsed
+from tcgtui.engine.seed_text import Parts, fstring_parts
 
 REPOSITORY = "github.com/scienceetonnante/eleusis-llm-benchmark"
 ACTION_FILE, RULES_FILE = "src/eleusis/prompts/action.py", "src/eleusis/prompts/game_rules.py"
@@ -45,7 +47,6 @@ ACTION = re.compile(r"<ACTION>(.*?)</ACTION>", re.S | re.I)
 SUITS = (("\u2665", "H"), ("\u2666", "D"), ("\u2663", "C"), ("\u2660", "S"),
          ("hearts", "H"), ("diamonds", "D"), ("clubs", "C"), ("spades", "S"))   # in the order the seed tries them
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
-Parts = tuple[Any, ...]      # literal strings and ("expr", source) for each interpolation
 
 
 class WordingError(ValueError):
@@ -64,19 +65,7 @@ def _function(tree: ast.AST, name: str, path: str) -> ast.FunctionDef:
 
 
 def _parts(node: ast.AST | None, path: str) -> Parts:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return (node.value,)
-    if not isinstance(node, ast.JoinedStr):
-        raise _shape(path, f"f-string at line {getattr(node, 'lineno', '?')}")
-    out: list[Any] = []
-    for piece in node.values:
-        if isinstance(piece, ast.Constant):
-            out.append(piece.value)
-        elif isinstance(piece, ast.FormattedValue) and piece.format_spec is None:
-            out.append(("expr", ast.unparse(piece.value)))
-        else:
-            raise _shape(path, f"plain interpolation at line {piece.lineno}")
-    return tuple(out)
+    return fstring_parts(node, partial(_shape, path))
 
 
 def _string(node: ast.AST | None, path: str) -> str:

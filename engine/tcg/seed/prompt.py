@@ -21,9 +21,11 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable
 
 from tcgtui.engine.prompting import Message, Parsed
+from tcgtui.engine.seed_text import fstring_parts
 from tcgtui.engine.tcg.observation import TcgObservation
 
 REPOSITORY = "AdaMLLab/tcg-bench"
@@ -193,20 +195,7 @@ def _string(node: ast.expr, path: str) -> str:
 
 
 def _parts(node: ast.expr, path: str) -> tuple[Any, ...]:
-    """An f-string as its pieces: literal strings, and ``("expr", source)`` for each interpolation."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return (node.value,)
-    if not isinstance(node, ast.JoinedStr):
-        raise _shape(path, f"f-string at line {getattr(node, 'lineno', '?')}")
-    out: list[Any] = []
-    for piece in node.values:
-        if isinstance(piece, ast.Constant):
-            out.append(piece.value)
-        elif isinstance(piece, ast.FormattedValue) and piece.format_spec is None and piece.conversion == -1:
-            out.append(("expr", ast.unparse(piece.value)))
-        else:
-            raise _shape(path, f"plain interpolation at line {piece.lineno}")
-    return tuple(out)
+    return fstring_parts(node, partial(_shape, path))
 
 
 def _card_lines(method: ast.AST) -> tuple[dict[str, tuple[Any, ...]], tuple[str, ...], tuple[str, ...]]:

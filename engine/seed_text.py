@@ -1,0 +1,31 @@
+"""A seed's prompt text read from its source by syntax tree, never run: an f-string as its pieces.
+
+The seed protocols (``engine/eleusis/seed_prompter.py``, ``engine/tcg/seed/prompt.py``) need the
+seed's exact wording, which stays in the user's checkout; they find its f-strings and keep them as
+literal text and ``("expr", source)`` for each interpolation, then fill those in themselves.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable
+
+Parts = tuple[Any, ...]
+
+
+def fstring_parts(node: ast.AST | None, shape: Callable[[str], Exception]) -> Parts:
+    """``node`` (a string or an f-string) as its pieces.  Only plain interpolations are read: a
+    format spec or a conversion (``!r``) would change the text, so ``shape(what)`` is raised instead."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return (node.value,)
+    if not isinstance(node, ast.JoinedStr):
+        raise shape(f"f-string at line {getattr(node, 'lineno', '?')}")
+    out: list[Any] = []
+    for piece in node.values:
+        if isinstance(piece, ast.Constant):
+            out.append(piece.value)
+        elif isinstance(piece, ast.FormattedValue) and piece.format_spec is None and piece.conversion == -1:
+            out.append(("expr", ast.unparse(piece.value)))
+        else:
+            raise shape(f"plain interpolation at line {piece.lineno}")
+    return tuple(out)
