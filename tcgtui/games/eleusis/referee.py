@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tcgtui.engine.core import Game
 from tcgtui.referee import Referee
 
 
@@ -20,7 +21,7 @@ def seed_walk(options: dict[str, Any]) -> Referee:
     return settle
 
 
-def seed_walk_ready(game: Any) -> None:
+def seed_walk_ready(game: Game) -> None:
     """Before the first game: a game that walks guesses in the sandbox needs its boundary here."""
     if getattr(game, "translator", ""):
         # start-up time: the sandbox only for games that walk guesses in it

@@ -12,7 +12,7 @@ the board.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rich.console import Group
 from textual.app import ComposeResult, RenderResult
@@ -23,12 +23,19 @@ from textual.widget import Widget
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
+from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
 from tcgtui.tui.widgets.title import TitleBar, game_text
 
-if TYPE_CHECKING:
-    from tcgtui.tui.games.base import GameScreen
+
+
+class Seated(Protocol):
+    """What the curtain asks of the board behind it (a game screen): the seat's name and the game."""
+
+    session: GameSession
+
+    def label_for(self, seat: int) -> str: ...
 
 
 class CurtainText(Localized, Widget):
@@ -36,7 +43,7 @@ class CurtainText(Localized, Widget):
 
     DEFAULT_CSS = "CurtainText { height: auto; }"
 
-    def __init__(self, board: GameScreen, seat: int) -> None:
+    def __init__(self, board: Seated, seat: int) -> None:
         super().__init__(id="curtain-text")
         self.board, self.seat = board, seat
 
@@ -57,7 +64,7 @@ class CurtainScreen(LocalizedScreen[None]):
         Binding(keys("q"), "quit_game", show=False),
     ]
 
-    def __init__(self, board: GameScreen, seat: int) -> None:
+    def __init__(self, board: Seated, seat: int) -> None:
         super().__init__()
         self.board, self.seat = board, seat
         self.down_at = time.monotonic()
