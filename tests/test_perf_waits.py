@@ -50,3 +50,26 @@ def test_first_answer_refuses_a_player_the_game_does_not_take_in_one_line(tmp_pa
         first_answer("connect4", "ab:16", str(tmp_path))       # ab goes to 14: the app would never show a board
     with pytest.raises(UserError, match=r"nope=mc:1: 'nope' is not a game"):
         first_answer("nope", "mc:1", str(tmp_path))
+
+
+def test_key_waits_plays_every_game_with_a_screen_against_every_search_player() -> None:
+    from tcgtui.perf.key_waits import ALONE, modes
+    from tcgtui.tui.games import has_screen
+    chosen = modes()
+    timed = set(players())
+    assert {(m.game, m.vs) for m in chosen if (m.game, m.vs) in timed} == timed
+    assert {m.game for m in chosen} == {s.id for s in registry.games() if has_screen(s.id)}
+    one_seat = {s.id for s in registry.games() if s.info.seats == 1 and has_screen(s.id)}
+    assert one_seat and all((m.vs == ALONE) == (m.game in one_seat) for m in chosen)
+    assert ("duel", "puzzler") in {(m.game, m.vs) for m in chosen}
+
+
+def test_key_waits_times_the_keys_a_screen_binds_and_never_leaves_the_game() -> None:
+    from tcgtui.perf.key_waits import Mode, press_keys
+    waits = asyncio.run(press_keys(Mode("tictactoe", "mc:100"), 2.0, 5))
+    assert len(waits.keys) == len(waits.work) == len(waits.taken) >= 5
+    assert all(w >= 0 for w in waits.keys + waits.work)
+    assert {t.split(":")[0] for t in waits.taken} <= {"GridScreen", "GameOverScreen", "RulesScreen"}
+    sent = {k for _, k in waits.sent}
+    assert not sent & {"q", "ctrl+c", "ctrl+q"} and sent & {"enter", "1", "2", "3", "4", "5"}
+    assert "key_waits" in {m.NAME for m in benchmarks()}

@@ -2,16 +2,9 @@
 
 The real app runs headless on an Eleusis deal raced against a rival (its round in
 a child process).  While the rival plays, a person moves the cursor, plays cards
-and types in the rule editor, a key every few tens of milliseconds; a key's wait is
-the time from the moment it is sent to the moment the app takes it from its
-queue.  On a loaded machine that wait is mostly the time the system ran other
-processes, so each key's wait is also given as the processor time this process
-spent between sending it and taking it (what it waits on a machine with a core
-to spare: the loop's own work before it).  A 60 Hz timer's longest gap over the
-same span says how long the event loop was held at most (a key sent then would
-wait that long).  ``--why`` samples
-the loop thread's stack whenever it has worked for more than STALL_S without a tick and
-prints where that time went, to find what holds it.
+and types in the rule editor, a key every few tens of milliseconds; each key is timed
+as ``tcgtui.perf._keys`` says (its wait, and the loop's own work in it).  ``--why``
+prints where the loop's longest holds went.
 
     tcgtui perf --only race_keys
     python -m tcgtui.perf.race_keys --rival scientist --rule 0 --why
@@ -22,61 +15,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import collections
-import sys
-import threading
 import tempfile
 import time
-import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tcgtui import locales
 from tcgtui.perf import Metric, PerfOptions
+from tcgtui.perf._keys import KeyClock, Waits, report_lines
 
 NAME = "race_keys"
 ORDER = 62
-TICK = 1 / 60
-STALL_S = 0.05          # --why: a loop thread working longer than this without a tick has its stack sampled
-DEPTH = 10              # --why: the innermost frames shown
 TYPED = "return card.rank % 2 == 0"
-
-
-@dataclass
-class Waits:
-    keys: list[float] = field(default_factory=list)      # each key's wait in its queue, seconds
-    work: list[float] = field(default_factory=list)      # the process's processor seconds during each wait
-    while_rival: list[float] = field(default_factory=list)   # the same, for keys sent while the rival played
-    ticks: list[float] = field(default_factory=list)
-    cpu: list[float] = field(default_factory=list)       # the loop thread's processor time at each tick
-    stalls: collections.Counter = field(default_factory=collections.Counter)   # stack -> processor seconds
-    rival_done: bool = False
-    sent: list[tuple[float, str]] = field(default_factory=list)       # (when, key)
-
-    def longest_gap(self) -> float:
-        return max((b - a for a, b in zip(self.ticks, self.ticks[1:])), default=0.0)
-
-    def longest_held(self) -> float:
-        """The most processor time the loop's thread spent between two ticks: the loop's own work,
-        whatever else the machine runs (on a busy machine a gap is longer than the work in it)."""
-        return max((b - a for a, b in zip(self.cpu, self.cpu[1:])), default=0.0)
-
-
-def _sample_stalls(waits: Waits, loop_thread: int, stop: threading.Event) -> None:
-    """Record the loop thread's stack, weighted by the processor time it used since the last look,
-    whenever it has used more than STALL_S since the last tick (its own work holds the loop)."""
-    clock = time.pthread_getcpuclockid(loop_thread)
-    last = time.clock_gettime(clock)
-    while not stop.wait(0.01):
-        now = time.clock_gettime(clock)
-        used, last = now - last, now
-        since_tick = now - waits.cpu[-1] if waits.cpu else 0.0
-        frame = sys._current_frames().get(loop_thread)
-        if since_tick > STALL_S and frame is not None:
-            stack = traceback.extract_stack(frame)
-            names = [f"{s.filename.rsplit('/', 2)[-1]}:{s.lineno} {s.name}" for s in stack]
-            waits.stalls[" < ".join(reversed(names[-DEPTH:]))] += used
 
 
 async def race(rival: str, rule: int, seed: int, seconds: float, why: bool = False) -> Waits:
@@ -98,41 +48,16 @@ async def race(rival: str, rule: int, seed: int, seconds: float, why: bool = Fal
 
 async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
     # start-up time: perf's modules load for `tcgtui perf --help`
-    from textual import events
-
     from tcgtui.tui.driving import settle
     waits = Waits()
-    handle = app.on_event
-
-    async def timed(event: events.Event) -> None:
-        if isinstance(event, events.Key) and hasattr(event, "sent"):
-            waits.keys.append(time.perf_counter() - event.sent)  # type: ignore[attr-defined]
-            waits.work.append(time.process_time() - event.sent_cpu)  # type: ignore[attr-defined]
-            if event.during:  # type: ignore[attr-defined]
-                waits.while_rival.append(waits.keys[-1])
-        await handle(event)
-    app.on_event = timed  # type: ignore[method-assign]
-    stop = threading.Event()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         board = app.board
         assert board is not None
-        def tick() -> None:
-            waits.ticks.append(time.perf_counter())
-            waits.cpu.append(time.thread_time())
-        app.set_interval(TICK, tick)
-        if why:
-            threading.Thread(target=_sample_stalls, args=(waits, threading.get_ident(), stop), daemon=True).start()
+        clock = KeyClock(app, waits, why)
 
         def send(key: str) -> None:
-            char = key if len(key) == 1 else None
-            event = events.Key(key, char)
-            event.sent = time.perf_counter()  # type: ignore[attr-defined]
-            event.sent_cpu = time.process_time()  # type: ignore[attr-defined]
-            event.during = bool(rival) and not waits.rival_done  # type: ignore[attr-defined]
-            waits.sent.append((event.sent, key))  # type: ignore[attr-defined]
-            event.set_sender(app)
-            app._driver.send_message(event)  # type: ignore[union-attr]  # as a terminal's key arrives
+            clock.send(key, during=bool(rival) and not waits.rival_done)
 
         started, step = time.perf_counter(), 0
         while time.perf_counter() - started < seconds and board.session.result is None:
@@ -157,7 +82,7 @@ async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
                 send("right" if step % 2 else "left")
             step += 1
             await asyncio.sleep(0.03)
-        stop.set()
+        clock.stop()
         if board.rival_worker is not None:
             board.rival_worker.cancel()
     return waits
@@ -230,12 +155,7 @@ def main() -> None:
           f"the most processor time between two ticks {1000 * waits.longest_held():.0f} ms; "
           f"longest wait of the {len(waits.while_rival)} keys sent while the rival played "
           f"{1000 * max(waits.while_rival, default=0.0):.0f} ms")
-    held = sorted(zip(waits.cpu, waits.cpu[1:], waits.ticks), key=lambda t: t[0] - t[1])[:6]
-    for before, after, at in held:
-        keys = [k for when, k in waits.sent if at - 0.3 < when <= at]
-        print(f"{1000 * (after - before):6.0f} ms of work after keys {' '.join(keys) or '-'}")
-    for stack, used in waits.stalls.most_common(8):
-        print(f"{1000 * used:6.0f} ms  {stack}")
+    print("\n".join(report_lines(waits)))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ the plain one deals from the seed on and keeps nothing, the others keep them in 
 
 from __future__ import annotations
 
-import gc
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,6 +94,9 @@ class Settings:
         return next((s for i, s in enumerate(self.seats) if i != self.person_seat), "")
 
 
+SWITCH_S = 0.001
+
+
 class ArenaApp(App[None]):
     CSS_PATH = [Path(__file__).parent / "app.tcss"]
     ENABLE_COMMAND_PALETTE = False
@@ -141,10 +144,11 @@ class ArenaApp(App[None]):
     # --- games -----------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        # Everything loaded so far (Textual, numpy, numba, the pack) lives as long as the
-        # app: keep it out of the cyclic collector's full passes, which otherwise stall
-        # the screen for 40 ms and more (measured by tcgtui perf tui_frames).
-        gc.freeze()
+        memory.keep_loaded()    # Textual, numpy, the engine, the pack: out of the collector's passes
+        # A search thread keeps the GIL for the switch interval each time the screen's loop asks for it
+        # back, and a key goes round the loop many times: at the default 5 ms keys waited 70-290 ms
+        # against mcts:1000, at 1 ms 2-17 ms (tcgtui perf --only key_waits).
+        sys.setswitchinterval(SWITCH_S)
         if self.settings.replay is not None:
             # start-up time: a screen's module loads when it is first shown
             from tcgtui.tui.screens.replay import ReplayScreen
@@ -285,6 +289,7 @@ class ArenaApp(App[None]):
     def search_prepared(self, compiled: bool) -> None:
         """The warm-up worker is done (or gave up: then the search compiles as it plays)."""
         self.search_ready.set()
+        memory.keep_loaded()    # the search's compiled code lives as long as the app
         if compiled:
             self.clear_notifications()
             self.notify(self.catalog.t("ui.notify.compiled"), timeout=3)

@@ -9,14 +9,17 @@ Two things made a session of rematches slower game after game (issue 12 §3,
   caches).  Every widget of every board has one: about 50,000 objects and 5 MB
   were kept per game.  The cached values are two ``Style`` objects, cheap to make
   again, so the cache is cleared when a board leaves.
-- Every full garbage collection walks every object still tracked, and a board's
-  widgets, log entries and rendered lines grow all game.  A full pass runs while
-  a person reads the board (not during the opponent's move) and whatever survives
-  it is frozen, so the next pass only walks what is new.  When a board leaves,
-  everything is unfrozen, so the next pass frees what the old game left.  That
-  pass walks every object of the process (100-220 ms on a busy machine): it runs
-  once the old board is gone and before the new game's first decision, so no
-  opponent's move waits for it.
+- Every full garbage collection walks every object still tracked, at about 1 µs
+  each on this machine: 180,000 objects once the search's code has loaded (numba,
+  scipy, llvmlite) took 165-230 ms, a frozen screen and a key left waiting
+  (``tcgtui perf --only key_waits``).  What lives as long as the app is frozen
+  out of the passes, at the two moments it is loaded: when the app starts (Textual,
+  the engine, the pack) and when a game's compiled search has loaded.  Freezing
+  takes no walk.  A game's own objects are never frozen: a pass on a person's turn
+  (while they read the board, not during the opponent's move) walks only them,
+  10-40 ms, and after a rematch it frees the board that left.  The board on screen
+  when the search loaded is frozen with it and kept: one board per search loaded,
+  not one per game; unfreezing it would walk everything again.
 """
 
 from __future__ import annotations
@@ -36,15 +39,19 @@ def release_render_caches() -> None:
 
 
 def collect_while_reading() -> None:
-    """A person's turn: collect now, and keep what survives out of later passes."""
+    """A person's turn: collect what the game has let go of (a short walk: its objects alone)."""
     gc.collect()
+
+
+def keep_loaded() -> None:
+    """Long-lived code has just loaded (the app, a game's compiled search): keep it out of
+    later passes.  Freezing takes no walk: it is done at once."""
     gc.freeze()
 
 
 def forget_game() -> None:
-    """A board left: what it held may be garbage now, for the next pass to find."""
+    """A board left: its rendered lines go, and the next pass frees the rest of it."""
     release_render_caches()
-    gc.unfreeze()
 
 
 _leaving: Awaitable[object] | None = None     # the removal of the board a rematch replaced
@@ -59,8 +66,7 @@ def board_replaced(removed: Awaitable[object]) -> None:
 async def settle_before_game(drawn: Callable[[], Awaitable[object]]) -> None:
     """A new game is about to start: once the board it replaced is gone and the new one
     is drawn (by then the old one's timer, worker and contexts have let go of it),
-    collect what the old game left (the one full pass) and keep the survivors out of
-    later passes."""
+    collect what the old game left, before the new game's first decision."""
     global _leaving
     removed, _leaving = _leaving, None
     if removed is not None:
