@@ -19,6 +19,7 @@ from typing import Any, Callable
 from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.message import Message
 
 from tcgtui import locales
@@ -169,6 +170,8 @@ class ArenaApp(App[None]):
             self.refusal = error
             self.exit(return_code=2)
             return
+        if self._exit and isinstance(getattr(error, "error", error), NoMatches):
+            return      # the person left while a screen was being taken down: a widget it looked for is gone
         self._return_code = 1
         if self._exception is None:
             self._exception = error

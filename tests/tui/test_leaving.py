@@ -91,3 +91,31 @@ def test_a_model_without_an_endpoint_is_refused_in_one_line_with_status_2(tmp_pa
     text = out.decode("utf-8", "replace")
     assert code == 2 and "--base-url" in text and "Traceback" not in text and SECRET not in text
     assert not list((tmp_path / "state").rglob("crash-*.txt"))
+
+
+def test_a_widget_gone_because_the_person_left_is_not_a_crash(tmp_path, monkeypatch, capfd):
+    """Leaving while a rematch board is built or an editor closes: a screen being taken down may
+    look for a widget that is already gone (``NoMatches``); the person left, so nothing is reported."""
+    import asyncio
+
+    from textual.css.query import NoMatches
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    app = ArenaApp(Settings(home=True, seed=3, pause=0.0))
+
+    def gone(leaving: bool) -> None:
+        if leaving:
+            app.exit()                     # the person has left; the screen's last callback runs after
+        app.screen.query_one("#a-widget-taken-down-with-its-screen")
+
+    async def go(leaving: bool) -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.call_later(gone, leaving)
+            await asyncio.sleep(0.3)
+    asyncio.run(go(leaving=True))
+    assert app.return_code == 0 and "internal error" not in capfd.readouterr().err
+    assert not list((tmp_path / "state").rglob("crash-*.txt"))
+    app = ArenaApp(Settings(home=True, seed=3, pause=0.0))
+    with pytest.raises(NoMatches):                 # while the app runs, the same is a bug, reported
+        asyncio.run(go(leaving=False))
+    assert app.return_code == 1 and "internal error" in capfd.readouterr().err
