@@ -223,7 +223,10 @@ async def test_two_people_play_from_home_to_the_end_and_are_back_home(db: Path, 
             await pilot.pause(0.05)
             if app.screen.query_one("#stored", GameList).read:
                 break
-        assert [g.game for g in app.screen.query_one("#stored", GameList).games] == [game]
+        stored = app.screen.query_one("#stored", GameList)
+        assert [g.game for g in stored.games] == [game]
+        line = stored.line(stored.games[0])                    # seats as a person reads them, not specs
+        assert "a second person" in line and HUMAN not in line, line
         assert app.screen.standings == []
         await pilot.press("q")
     assert app.return_code in (0, None)

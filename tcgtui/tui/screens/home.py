@@ -233,9 +233,17 @@ class GameList(Localized, Widget, can_focus=True):
         self.refresh(layout=True)
         self.post_message(self.Shown(games))
 
+    def seat_name(self, spec: str) -> str:
+        """A seat as a person reads it: a person by their handle, the second person of a hot-seat
+        game (who gives none) as such, a player by its spec."""
+        if spec == HUMAN:
+            return self.tr("hub.people")
+        handle = spec.removeprefix(f"{HUMAN}:")
+        return clean(shorten(handle, 24))
+
     def line(self, g: Any) -> str:
         name = game_text(self.catalog, g.game, "name")
-        seats = " – ".join(clean(shorten(s, 24)) for s in g.seats)
+        seats = " – ".join(self.seat_name(s) for s in g.seats)
         if g.status == "in_progress" and g.mine:
             state = self.tr("hub.continue", moves=g.moves)
         elif g.status != "finished":
