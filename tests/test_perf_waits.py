@@ -52,24 +52,40 @@ def test_first_answer_refuses_a_player_the_game_does_not_take_in_one_line(tmp_pa
         first_answer("nope", "mc:1", str(tmp_path))
 
 
-def test_key_waits_plays_every_game_with_a_screen_against_every_search_player() -> None:
-    from tcgtui.perf.key_waits import ALONE, modes
+def test_key_waits_covers_every_game_with_a_screen_against_every_search_player_and_every_other_mode() -> None:
+    from tcgtui.perf.key_waits import ALONE, HOME, PLAY, REPLAY, WATCH, Mode, modes
     from tcgtui.tui.games import has_screen
     chosen = modes()
-    timed = set(players())
-    assert {(m.game, m.vs) for m in chosen if (m.game, m.vs) in timed} == timed
-    assert {m.game for m in chosen} == {s.id for s in registry.games() if has_screen(s.id)}
+    played = {(m.game, m.vs) for m in chosen if m.kind == PLAY}
+    assert {p for p in played if p in set(players())} == set(players())
+    assert {m.game for m in chosen if m.kind == PLAY} == {s.id for s in registry.games() if has_screen(s.id)}
     one_seat = {s.id for s in registry.games() if s.info.seats == 1 and has_screen(s.id)}
-    assert one_seat and all((m.vs == ALONE) == (m.game in one_seat) for m in chosen)
-    assert ("duel", "puzzler") in {(m.game, m.vs) for m in chosen}
+    assert one_seat and all((vs == ALONE) == (game in one_seat) for game, vs in played)
+    assert ("duel", "puzzler") in played
+    assert {m.kind for m in chosen} == {PLAY, WATCH, REPLAY, HOME} and len(chosen) == len(set(chosen))
+    for mode in chosen:
+        assert Mode.parse(mode.name) == mode
+    import pytest
+    for bad in ("connect4", "watch:tcg=mc:100", "replay:", "homes", "tcg=mc:1,mc:2"):
+        with pytest.raises(ValueError):
+            Mode.parse(bad)
 
 
-def test_key_waits_times_the_keys_a_screen_binds_and_never_leaves_the_game() -> None:
-    from tcgtui.perf.key_waits import Mode, press_keys
-    waits = asyncio.run(press_keys(Mode("tictactoe", "mc:100"), 2.0, 5))
+def test_key_waits_times_the_keys_a_screen_binds_and_never_closes_the_app() -> None:
+    from tcgtui.perf.key_waits import PLAY, Mode, press_keys
+    waits = asyncio.run(press_keys(Mode(PLAY, "tictactoe", "mc:100"), 2.0, 5))
     assert len(waits.keys) == len(waits.work) == len(waits.taken) >= 5
     assert all(w >= 0 for w in waits.keys + waits.work)
     assert {t.split(":")[0] for t in waits.taken} <= {"GridScreen", "GameOverScreen", "RulesScreen"}
     sent = {k for _, k in waits.sent}
     assert not sent & {"q", "ctrl+c", "ctrl+q"} and sent & {"enter", "1", "2", "3", "4", "5"}
     assert "key_waits" in {m.NAME for m in benchmarks()}
+
+
+def test_key_waits_at_home_opens_games_and_comes_back_but_never_leaves_home() -> None:
+    from tcgtui.perf.key_waits import HOME, Mode, press_keys
+    waits = asyncio.run(press_keys(Mode(HOME), 6.0, 1))
+    screens = [t.split(":")[0] for t in waits.taken]
+    assert screens[0] == "HomeScreen" and len(screens) >= 15
+    home_keys = {t.split(":")[1] for t in waits.taken if t.startswith("HomeScreen:")}
+    assert not home_keys & {"q", "escape", "ctrl+c"}
