@@ -69,3 +69,34 @@ class SeedRetries(Protocol):
 
     def fallback_move(self, obs: Any) -> str:
         """The move played for the model after ``attempts`` unusable replies."""
+
+
+@runtime_checkable
+class JudgeFollowUp(Protocol):
+    """A prompter whose moves a second model may complete (Eleusis: a tentative rule in words, put into
+    the rule language by ``--judge``'s model).  The ``llm:`` agent, and the screen where a person guesses
+    in words, ask that model ``follow_up``'s messages and hand its answer to ``complete``."""
+
+    needs_follow_up: bool     # True: the moves need it, and a player without --judge is refused
+
+    def follow_up(self, move: Any) -> list[Message] | None:
+        """The second model's messages for ``move``, or None when the move is complete as it is."""
+
+    def complete(self, move: Any, reply: str) -> Any:
+        """``move`` with the second model's answer put in."""
+
+
+@runtime_checkable
+class SeedTranslation(Protocol):
+    """A prompter whose guesses in words go to a seed's own translator (Eleusis under ``--protocol seed``
+    with ``--translator``): the agent makes that translator, sends it ``seed_words`` and plays
+    ``with_code``'s move, recording every request with the decision."""
+
+    seed_translation: bool    # True: the game names the seed's translator, and the agent makes one
+    translator_missing: bool  # True: guesses in words and no translator named: the player is refused
+
+    def seed_words(self, move: Any) -> str | None:
+        """The words the translator turns into code for ``move``, or None (nothing to translate)."""
+
+    def with_code(self, move: Any, code: str | None) -> Any:
+        """``move`` with the translator's code (None: it wrote none)."""

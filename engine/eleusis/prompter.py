@@ -8,7 +8,7 @@ failed guess; the reply ends with ``<ACTION>{...}</ACTION>`` (the last block,
 reasoning already set apart by the agent).  In the ``code`` guess format the
 tentative rule is written in the rule language; in the ``text`` format it is
 plain words, and ``follow_up`` asks a translator model for the code
-(``complete`` puts its answer into the move; the agent makes the call).
+(``complete`` puts its answer into the move; the agent makes the call: ``engine.prompting.JudgeFollowUp``).
 """
 
 from __future__ import annotations

@@ -224,8 +224,9 @@ def seed_confidence(raw: Any) -> int | None:
 
 class SeedPrompter(EleusisPrompter):
     """The seed's scientist prompt for one round, in the seed's English.  A guess in words is translated
-    by the seed's translator into its Python (``seed_words``, ``with_code``) when the game names one
-    (``--translator``), else as under tcgtui's protocol (``follow_up``, ``--judge``)."""
+    by the seed's translator into its Python (``engine.prompting.SeedTranslation``: ``seed_words``,
+    ``with_code``) when the game names one (``--translator``), else as under tcgtui's protocol
+    (``JudgeFollowUp``: ``follow_up``, ``--judge``)."""
 
     fresh_retries = True          # a retry is the turn's prompt again with a hint, not a conversation
     attempts = ATTEMPTS

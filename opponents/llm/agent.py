@@ -74,7 +74,7 @@ from typing import Any, Callable
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event
-from tcgtui.engine.prompting import NO_PARSE, Parsed, Prompter, SeedRetries
+from tcgtui.engine.prompting import NO_PARSE, JudgeFollowUp, Parsed, Prompter, SeedRetries, SeedTranslation
 from tcgtui.errors import OptionError
 from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Completion, ContextOverflow, Sleep, StreamHook
@@ -154,12 +154,13 @@ class LLMAgent(Agent):
         if self.judge is not None and self.judge.temperature != judge_temperature(self.judge_options, protocol):
             self.judge = judge_settings(self.judge_options, protocol)
             self.translator = FollowUp(self.judge, self.translator.sleep if self.translator else asyncio.sleep)
-        if getattr(self.prompter, "translator_missing", False):
+        p = self.prompter
+        if isinstance(p, SeedTranslation) and p.translator_missing:
             raise OptionError(locales.load().t("llm_options.translator_needed"))
-        if getattr(self.prompter, "needs_follow_up", False) and self.translator is None:
+        if isinstance(p, JudgeFollowUp) and p.needs_follow_up and self.translator is None:
             raise OptionError(locales.load().t("llm_options.judge_needed", game=ctx.game.name))
         # a seed's own translator (seed_translator.py), one for the agent's games: it keeps what it translated
-        if getattr(self.prompter, "seed_translation", False) and self.seed_translator is None:
+        if isinstance(p, SeedTranslation) and p.seed_translation and self.seed_translator is None:
             self.seed_translator = seed_translator({**self.judge_options, "translator": ctx.game.translator},
                                                    ctx.game.compile_source, self.client.sleep)
 
@@ -185,13 +186,15 @@ class LLMAgent(Agent):
 
     async def _follow_up(self, p: Prompter, move: Any) -> tuple[Any, dict[str, Any] | None]:
         """A move some games complete with a second model's answer (Eleusis: free text translated into
-        code by the ``judge``; ``followup.py``, shared with the screen where a person guesses in words)."""
-        words = p.seed_words(move) if self.seed_translator is not None else None  # type: ignore[attr-defined]
-        if words is not None:       # the seed's translator: its code, and every request it took, go with the move
-            assert self.seed_translator is not None
-            found = await self.seed_translator.translate(words) if words.strip() else None
-            return p.with_code(move, found.code if found else None), {  # type: ignore[attr-defined]
-                "seed_translation": found.to_json() if found else {"words": words, "code": None, "status": "no_words"}}
+        code by the seed's translator, ``SeedTranslation``, else by the ``judge``, ``JudgeFollowUp``;
+        ``followup.py``, shared with the screen where a person guesses in words)."""
+        if self.seed_translator is not None and isinstance(p, SeedTranslation):
+            words = p.seed_words(move)
+            if words is not None:   # the seed's translator: its code, and every request it took, go with the move
+                found = await self.seed_translator.translate(words) if words.strip() else None
+                return p.with_code(move, found.code if found else None), {
+                    "seed_translation": found.to_json() if found else {"words": words, "code": None,
+                                                                      "status": "no_words"}}
         if self.translator is None:
             return move, None
         move, info = await self.translator.complete(p, move)

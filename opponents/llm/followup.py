@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.engine.prompting import Prompter
+from tcgtui.engine.prompting import JudgeFollowUp, Prompter
 from tcgtui.errors import OptionError
 from tcgtui.opponents.base import agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Sleep
@@ -61,8 +61,9 @@ class FollowUp:
         """``move`` completed with the judge's answer, and what to record of it: the judge's
         model, its whole reply (callers clip it) and whether it came from the cache (None: the
         move needed no follow-up)."""
-        ask = getattr(p, "follow_up", None)
-        messages = ask(move) if ask is not None else None
+        if not isinstance(p, JudgeFollowUp):      # a game whose moves no second model completes
+            return move, None
+        messages = p.follow_up(move)
         if messages is None:
             return move, None
         key = (self.settings.model, self.settings.base_url, self.settings.temperature,
@@ -74,7 +75,7 @@ class FollowUp:
         reply = _ANSWERS[key]
         info = {"model": self.settings.model, "temperature": self.settings.temperature, "reply": reply,
                 "cached": cached}
-        return p.complete(move, reply), info  # type: ignore[attr-defined]
+        return p.complete(move, reply), info
 
     async def aclose(self) -> None:
         await self.client.aclose()
