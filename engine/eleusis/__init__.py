@@ -53,7 +53,9 @@ def _scientist(game: Game, arg: int | None) -> Any:
 
 SPEC = register(GameSpec(
     GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT, search=False,
-             # the rule and a seed round's deal change game by game within a run: no report key
+             # the rule and a seed round's deal change game by game within a run: no report key; where the rule
+             # came from (drawn, or the rules the run was given) is one, recorded with each deal by the game.
+             # A game stored before it was recorded has none ("-"): a drawn and a fixed run cannot be told apart
              params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),), keyed=False,
                            help_key="eleusis.games.rule_help", label_key="eleusis.games.rule_label"),
                      Param("guess_format", str, "text", choices=FORMATS, flag="--guess-format", metavar="GUESS_FORMAT",
@@ -61,7 +63,7 @@ SPEC = register(GameSpec(
                      # a round's length: the seed's 30; fewer make a short round (a test, a demo)
                      Param("max_turns", int, MAX_TURNS, low=1, high=TURNS_HIGH, help_key="eleusis.games.max_turns_help",
                            label_key="eleusis.games.max_turns_label"),
-                     Param("rule_code", str, "", keyed=False), PROTOCOL, UPSTREAM,
+                     Param("rule_code", str, "", keyed=False), Param("rule_from", str, ""), PROTOCOL, UPSTREAM,
                      # --protocol seed: the seed's round index and base seed of the deal, or its deck seed itself
                      Param("seed_round", int, 0, low=0, high=10_000, keyed=False),
                      Param("seed_base", int, BASE, low=0, high=2**32 - 1),
