@@ -1,6 +1,7 @@
 """A run fixed to one rule and a run that draws its rule game by game are different measurements:
 each game records where its rule came from (``rule_from``) and every report table keeps them apart,
-while runs of one kind and equal settings still pool.  Games are played by ``tcgtui bench`` into a
+while runs of one kind and equal settings still pool; a bench game stored before it has it read
+from its run.  Games are played by ``tcgtui bench`` into a
 real store and read back by ``tcgtui report``."""
 
 from __future__ import annotations
@@ -72,25 +73,34 @@ def test_two_drawn_runs_pool_and_two_sweeps_of_one_rule_set_pool(tmp_path, capsy
                                         "random [rule_from=6]": 2}
 
 
-def test_games_stored_before_rule_from_are_their_own_key(tmp_path, capsys):
-    """An old game's stored rule is the one it played, drawn or given: it cannot be told which, so
-    it pools with neither a new drawn run nor a new fixed one (and, alone, with its own kind as before)."""
+def test_games_stored_before_rule_from_are_read_from_their_run_and_else_their_own_key(tmp_path, capsys):
+    """An old game's stored rule is the one it played, drawn or given: a bench game's run says how it
+    was given (its identity: the run's rule, or its --rules), and a game outside a run, which cannot
+    be told, pools with neither a drawn run nor a fixed one."""
     db = tmp_path / "k.sqlite3"
     bench(db, "old-drawn")
     bench(db, "old-fixed", "--param", "rule=5", games="2")
+    bench(db, "old-sweep", "--rules", "0-1", "--seeds", "1")
+    bench(db, "old-loose", seed="9", games="2")
     with sqlite3.connect(db) as c:          # as a store written before the game recorded rule_from
         c.execute("UPDATE games SET game_params = json_remove(game_params, '$.rule_from'),"
                   " record_json = json_remove(record_json, '$.setup.rule_from')")
         assert c.execute("SELECT count(*) FROM games WHERE game_params LIKE '%rule_from%'"
                          " OR record_json LIKE '%rule_from%'").fetchone() == (0,)
-    assert rows(report(db, capsys)) == {"random": 5}                  # as every old store read before
+        assert c.execute("SELECT count(*) FROM runs WHERE config_json LIKE '%rule_from%'").fetchone() == (0,)
+        c.execute("UPDATE games SET run_id = NULL WHERE run_id = (SELECT id FROM runs WHERE name = 'old-loose')")
+    before = report(db, capsys)
+    assert rows(before) == {"random [rule_from=drawn]": 3, "random [rule_from=5]": 2,
+                            "random [rule_from=0-1]": 2, "random [rule_from=-]": 2}
     bench(db, "new-drawn", seed="8")
     bench(db, "new-fixed", "--param", "rule=5", seed="8", games="2")
-    found = report(db, capsys)
-    assert rows(found) == {"random [rule_from=-]": 5, "random [rule_from=drawn]": 3, "random [rule_from=5]": 2}
+    assert rows(report(db, capsys)) == {"random [rule_from=drawn]": 6, "random [rule_from=5]": 4,
+                                        "random [rule_from=0-1]": 2, "random [rule_from=-]": 2}
     settings = report(db, capsys, "--settings")["params"]
     assert {r["run"]: r["rule_from"] for r in settings} == {
-        "old-drawn": "-", "old-fixed": "-", "new-drawn": "drawn", "new-fixed": "5"}
+        "old-drawn": "drawn", "old-fixed": "5", "old-sweep": "0-1", "-": "-", "new-drawn": "drawn", "new-fixed": "5"}
+    with sqlite3.connect(db) as c:          # read, not rewritten
+        assert c.execute("SELECT count(*) FROM games WHERE game_params LIKE '%rule_from%'").fetchone() == (5,)
 
 
 def test_the_record_says_how_the_rule_was_chosen_and_rebuilds_the_same_round():
