@@ -293,6 +293,9 @@ class ReportHooks:
     rated: Callable[[list], dict[str, list[tuple[str, str, float, Any]]]] | None = None
     reads_records: bool = False                 # its sections replay each game's record, so the report loads them
     seed_files: SeedFiles | None = None         # ``--format seed``: the seed's own files (tcgtui/report/seed_export.py)
+    # (a game's stored parameters, its bench run's identity) -> those parameters with one the game began
+    # recording later read from what the run was given (Eleusis's ``rule_from``); the same dict if nothing is
+    unrecorded: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)

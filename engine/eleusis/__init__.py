@@ -13,7 +13,7 @@ from typing import Any
 
 from tcgtui.engine.core import Game
 from tcgtui.engine.eleusis import bench, fake_replies
-from tcgtui.engine.eleusis.game import DRAWN, FORMATS, EleusisGame
+from tcgtui.engine.eleusis.game import DRAWN, FORMATS, FROM_CODE, FROM_DRAWN, EleusisGame
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
 from tcgtui.engine.eleusis.seed_deals import BASE
@@ -46,6 +46,23 @@ def _seed_tables() -> tuple:
     return tables()
 
 
+def _unrecorded(params: dict[str, Any], identity: dict[str, Any]) -> dict[str, Any]:
+    """A bench game stored before ``rule_from`` was recorded: where its rule came from, as its run was
+    given it (``--rules``, else the run's ``rule``, drawn or a number); unknown stays unrecorded."""
+    if params.get("rule_from"):
+        return params
+    rounds, given = identity.get("rounds"), (identity.get("params") or {}).get("rule")
+    if isinstance(rounds, dict) and isinstance(rounds.get("rules"), list):
+        found = bench.rule_set_text(rounds["rules"])
+    elif params.get("rule_code"):
+        found = FROM_CODE
+    elif isinstance(given, int):
+        found = FROM_DRAWN if given == DRAWN else str(given)
+    else:
+        return params
+    return {**params, "rule_from": found}
+
+
 def _scientist(game: Game, arg: int | None) -> Any:
     from tcgtui.engine.eleusis.players import policy
     return policy(game, arg)
@@ -53,7 +70,9 @@ def _scientist(game: Game, arg: int | None) -> Any:
 
 SPEC = register(GameSpec(
     GameInfo("eleusis", seats=1, outcome=SCORE, moves=LIST, invalid=AGENT, search=False,
-             # the rule and a seed round's deal change game by game within a run: no report key
+             # the rule and a seed round's deal change game by game within a run: no report key; where the rule
+             # came from (drawn, or the rules the run was given) is one, recorded with each deal by the game.
+             # A game stored before it was recorded has it read from its bench run (ReportHooks.unrecorded), else "-"
              params=(Param("rule", int, DRAWN, low=0, high=COUNT - 1, words=(("drawn", DRAWN),), keyed=False,
                            help_key="eleusis.games.rule_help", label_key="eleusis.games.rule_label"),
                      Param("guess_format", str, "text", choices=FORMATS, flag="--guess-format", metavar="GUESS_FORMAT",
@@ -61,7 +80,7 @@ SPEC = register(GameSpec(
                      # a round's length: the seed's 30; fewer make a short round (a test, a demo)
                      Param("max_turns", int, MAX_TURNS, low=1, high=TURNS_HIGH, help_key="eleusis.games.max_turns_help",
                            label_key="eleusis.games.max_turns_label"),
-                     Param("rule_code", str, "", keyed=False), PROTOCOL, UPSTREAM,
+                     Param("rule_code", str, "", keyed=False), Param("rule_from", str, ""), PROTOCOL, UPSTREAM,
                      # --protocol seed: the seed's round index and base seed of the deal, or its deck seed itself
                      Param("seed_round", int, 0, low=0, high=10_000, keyed=False),
                      Param("seed_base", int, BASE, low=0, high=2**32 - 1),
@@ -78,7 +97,8 @@ SPEC = register(GameSpec(
     seed_tables=_seed_tables,
     references=(Reference("scientist", _scientist),),
     bench=BenchHooks(rounds=bench),             # --rules/--seeds: the seed's 26 x 3 rounds in one sweep
-    report=ReportHooks(reads_records=True),     # its report sections replay each round's record
+    # its report sections replay each round's record; a bench game stored before rule_from has it read from its run
+    report=ReportHooks(reads_records=True, unrecorded=_unrecorded),
     tools=ToolHooks(perf=("scientist",)),
     # --translator: a guess waits on the seed's walk in the sandbox (tcgtui/games/eleusis/referee.py)
     referee=RefereeHooks(service="seed-walk"),       # tcgtui perf times the reference scientist's opening decision

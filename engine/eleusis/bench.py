@@ -56,6 +56,18 @@ def parse_rules(text: str) -> list[int]:
     return out
 
 
+def rule_set_text(rules: list[int]) -> str:
+    """A set of rule numbers as one canonical word, ``0-5,9`` (order and spelling aside: ``all`` and
+    ``0-25`` are one set): what a game records as where its rule came from (``rule_from``)."""
+    spans: list[list[int]] = []
+    for n in sorted(set(rules)):
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
 def plan(values: dict[str, Any], params: dict[str, Any]
          ) -> tuple[int, Callable[[int], tuple[dict[str, Any], int]], dict[str, Any]] | None:
     """(rounds, round(i) -> (game parameters, deal index), what the run records), or None without --rules."""
@@ -70,8 +82,12 @@ def plan(values: dict[str, Any], params: dict[str, Any]
     if not 1 <= seeds <= MAX_SEEDS:
         raise RoundsError("seeds", value=seeds, high=MAX_SEEDS)
 
+    given = rule_set_text(rules)
+
     def round_of(index: int) -> tuple[dict[str, Any], int]:
         # Under --protocol seed the deal is the seed's round ``index % seeds`` of the rule (seed_deals.py).
+        # Every round records the sweep's rule set: a report keeps a sweep apart from a drawn-rule run.
         seed_round = {"seed_round": index % seeds} if params.get("protocol") == "seed" else {}
-        return {**params, "rule": rules[(index // seeds) % len(rules)], **seed_round}, index % seeds
+        return ({**params, "rule": rules[(index // seeds) % len(rules)], "rule_from": given, **seed_round},
+                index % seeds)
     return len(rules) * seeds, round_of, {"rules": rules, "seeds": seeds}

@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from tcgtui.engine.core import Game
-from tcgtui.engine.eleusis import seed_compile, seed_deals, seed_prompter
+from tcgtui.engine.eleusis import bench, seed_compile, seed_deals, seed_prompter
 from tcgtui.engine.eleusis.cards import parse_card, shoe
 from tcgtui.engine.eleusis.library import COUNT, compiled, library
 from tcgtui.engine.eleusis.moves import parse_play, parse_walk
@@ -24,6 +24,9 @@ from tcgtui.engine.protocols import SEED, TCGTUI
 
 FORMATS = ("text", "code")
 DRAWN = -1          # the ``rule`` parameter's default: a library rule drawn from the deal's seed
+# Where a game's rule came from (``rule_from``, recorded with every deal): drawn from its seed, a
+# person's own code, or else the rule set the run was given ("5", a sweep's "0-25").
+FROM_DRAWN, FROM_CODE = "drawn", "code"
 
 
 def drawn_rule(seed: int) -> int:
@@ -57,7 +60,7 @@ class EleusisGame(Game[str]):
                  seed_round: int = 0, seed_base: int = seed_deals.BASE, seed_rules: seed_deals.SeedRules | None = None,
                  seed_deal: int = -1, upstream: dict[str, str] | None = None,
                  seed_wording: SeedWording | None = None, max_turns: int = MAX_TURNS, translator: str = "",
-                 compile_source: str | None = None) -> None:
+                 compile_source: str | None = None, rule_from: str = "") -> None:
         """``protocol`` seed: the seed's deals (round ``seed_round`` of its base seed ``seed_base``, from the
         rule's code in ``seed_rules``, the user's checkout, or the deck seed ``seed_deal`` a record keeps);
         ``seed_wording``: the seed's scientist prompt from that checkout (language-model players need it).
@@ -65,7 +68,9 @@ class EleusisGame(Game[str]):
         ``max_turns + 1 - n - 2k``, so its scores are not comparable with 30-turn rounds').
         ``translator`` (``--translator llm:A,llm:B``, seed only): the seed's translating models turn a guess in
         words into Python, and the referee judges it by the seed's walk in the sandbox against the secret
-        rule's Python from ``seed_rules``; ``compile_source``: the checkout's compile prompt file."""
+        rule's Python from ``seed_rules``; ``compile_source``: the checkout's compile prompt file.
+        ``rule_from``: where the rule came from, as a record holds it ("" works it out from ``rule``;
+        a sweep gives its rule set): the played rule alone cannot tell a drawn game from a fixed one."""
         if guess_format not in FORMATS:
             raise ValueError(f"guess_format={guess_format!r}: expected one of {', '.join(FORMATS)}")
         if not 1 <= int(max_turns) <= TURNS_HIGH:
@@ -88,6 +93,7 @@ class EleusisGame(Game[str]):
             if not 0 <= self.rule_number < COUNT:
                 raise ValueError(f"rule={rule}: expected a rule number from 0 to {COUNT - 1}, or {DRAWN} (drawn)")
             self.rule = compiled(self.rule_number)
+        self.rule_from = self._rule_from(str(rule_from or ""))
         self.protocol = protocol
         self.seed_round, self.seed_base, self.seed_deal = int(seed_round), int(seed_base), int(seed_deal)
         self.seed_rules = seed_rules
@@ -111,6 +117,23 @@ class EleusisGame(Game[str]):
                 raise ValueError(f"--upstream: {seed_deals.RULES_FILE} has {len(seed_rules.codes)} rules; "
                                  f"expected the seed's {COUNT}")
 
+    def _rule_from(self, given: str) -> str:
+        """``given`` checked against the rule (a record of a drawn deal holds the rule it drew), or worked out."""
+        if not given:
+            return FROM_CODE if self.rule_code else FROM_DRAWN if self.rule_number == DRAWN else str(self.rule_number)
+        if given in (FROM_DRAWN, FROM_CODE):
+            if (given == FROM_CODE) != bool(self.rule_code):
+                raise ValueError(f"rule_from={given}: expected {FROM_CODE} exactly when the game has a rule_code")
+            return given
+        try:
+            rules = bench.parse_rules(given)
+        except bench.RoundsError:
+            rules = []
+        if self.rule_code or self.rule_number not in rules:
+            raise ValueError(f"rule_from={given!r}: expected {FROM_DRAWN}, {FROM_CODE}, "
+                             f"or rule numbers that hold the rule played")
+        return bench.rule_set_text(rules)
+
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> EleusisGame:
         upstream, rules, described, wording, compile_source = params.get("upstream"), None, None, None, None
@@ -130,7 +153,7 @@ class EleusisGame(Game[str]):
                    params.get("rule_code", "") or "", str(params.get("protocol") or TCGTUI),
                    int(params.get("seed_round", 0)), int(params.get("seed_base", seed_deals.BASE)), rules,
                    int(params.get("seed_deal", -1)), described, wording, int(params.get("max_turns", MAX_TURNS)),
-                   str(params.get("translator") or ""), compile_source)
+                   str(params.get("translator") or ""), compile_source, str(params.get("rule_from") or ""))
 
     def deck_seed(self, seed: int) -> int | None:
         """The seed's deck seed for the deal of ``seed`` (None under tcgtui's protocol: its own deal)."""
@@ -178,6 +201,7 @@ class EleusisGame(Game[str]):
         """The game as the scientist may know it: the guess format and the turns, never the rule."""
         copy = EleusisGame.__new__(EleusisGame)
         copy.rule_number, copy.rule_code, copy.rule = None, "", None   # type: ignore[assignment]
+        copy.rule_from = ""
         copy.guess_format, copy.max_turns = self.guess_format, self.max_turns
         copy.protocol, copy.seed_round, copy.seed_base, copy.seed_deal = self.protocol, 0, seed_deals.BASE, -1
         copy.seed_rules, copy.upstream = None, {}
@@ -199,8 +223,12 @@ class EleusisGame(Game[str]):
 
     def deal_setup(self, seed: int) -> dict[str, Any]:
         """The setup with a drawn rule's number in place of ``DRAWN``: records and reports name the rule
-        played, and rebuilding the game from this setup deals the very same round."""
+        played, and rebuilding the game from this setup deals the very same round.  ``rule_from`` says
+        how it was chosen (reports keep a drawn run apart from a fixed one by it); the run's identity,
+        ``setup()``, leaves it out, so a run started before it was recorded resumes unchanged."""
         setup = self.setup()
+        if self.rule_number is not None:                 # never in the players' copy ("5" names the rule)
+            setup["rule_from"] = self.rule_from
         number = self.rule_number_of(seed)         # None for a person's code: nothing was drawn
         if setup.get("rule") == DRAWN and number is not None:
             setup["rule"] = number

@@ -114,6 +114,7 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
         games.append(StoredGame(gid, run, agent, opponent, lang, index, seat, status, winner, turns, pack, game_id,
                                 params[params_json], score, result, reason, error, seats.get(gid, ()), started,
                                 finished, None if record is None else json.loads(record)))
+    _read_unrecorded(store, games)
     if every_seat:
         games, facts_rows = _every_seat(store, games, facts_rows, seat_scores)
     # Column by column (a game not finished has no decisions counted): a loop per game cost a
@@ -129,6 +130,23 @@ def load_games(store: Store, runs: list[int] | None, humans: bool = True, game: 
         g.facts, g.position = shared, i
     shared.read = games
     return games
+
+
+def _read_unrecorded(store: Store, games: list[StoredGame]) -> None:
+    """A bench game stored before its game recorded a parameter has it read from its run's identity
+    (``ReportHooks.unrecorded``), once per run and set of parameters: the store is read, not rewritten."""
+    hooks = {spec.id: spec.report.unrecorded for spec in registry.games()}
+    if not any(hooks.get(g) for g in {g.game for g in games}):
+        return
+    identities = {r.name: r.config.get("identity") for r in store.runs() if r.kind == "bench"}
+    read: dict[tuple[str, int], dict[str, Any]] = {}
+    for g in games:
+        hook, identity = hooks.get(g.game), identities.get(g.run or "")
+        if hook is not None and isinstance(identity, dict):
+            key = (g.run or "", id(g.params))
+            if key not in read:
+                read[key] = hook(g.params, identity)
+            g.params = read[key]
 
 
 def _every_seat(store: Store, games: list[StoredGame], facts_rows: list[tuple],

@@ -12,7 +12,9 @@ read from the game's stored setup, a value missing there being the parameter's
 default: every parameter added so far was added with the behaviour before it as
 its default, so an old game and one given that default explicitly are the same key.  A file's parameter is keyed by its
 content (``Param.digest``); parameters set game by game within a run are no key
-(``Param.keyed``).  A model's settings need no key: the registry's settings hash is
+(``Param.keyed``): a game records how such a value was chosen as a keyed parameter of its own
+(Eleusis's ``rule_from``: a bench game stored before it has it read from its run, ``data.load_games``;
+any other holds none and is its own key, ``-``).  A model's settings need no key: the registry's settings hash is
 part of the stored player name itself.  Languages are a column of the win-rate,
 score and decision tables and of each game's own tables that compare them, so
 ``lang`` joins the names only when asked.
