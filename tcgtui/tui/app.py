@@ -95,7 +95,7 @@ class Settings:
         return next((s for i, s in enumerate(self.seats) if i != self.person_seat), "")
 
 
-SWITCH_S = 0.001
+SWITCH_S = 0.0002
 
 
 class ArenaApp(App[None]):
@@ -147,8 +147,9 @@ class ArenaApp(App[None]):
     def on_mount(self) -> None:
         memory.keep_loaded()    # Textual, numpy, the engine, the pack: out of the collector's passes
         # A search thread keeps the GIL for the switch interval each time the screen's loop asks for it
-        # back, and a key goes round the loop many times: at the default 5 ms keys waited 70-290 ms
-        # against mcts:1000, at 1 ms 2-17 ms (tcgtui perf --only key_waits).
+        # back, and a key goes round the loop many times: at the default 5 ms keys waited 70-293 ms
+        # against mcts:1000, at 1 ms up to 134 ms with 44 ms of the loop's own work, at 0.2 ms 41-113 ms,
+        # the loop's own work (tcgtui perf --only key_waits).  A search alone is never interrupted.
         sys.setswitchinterval(SWITCH_S)
         if self.settings.replay is not None:
             # start-up time: a screen's module loads when it is first shown
