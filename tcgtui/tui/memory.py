@@ -71,5 +71,6 @@ async def settle_before_game(drawn: Callable[[], Awaitable[object]]) -> None:
     removed, _leaving = _leaving, None
     if removed is not None:
         await removed
+        del removed                 # the removal may still hold the old board: the pass must find it unreachable
         await drawn()
         collect_while_reading()
