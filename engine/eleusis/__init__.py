@@ -13,7 +13,7 @@ from typing import Any
 
 from tcgtui.engine.core import Game
 from tcgtui.engine.eleusis import bench, fake_replies
-from tcgtui.engine.eleusis.game import DRAWN, FORMATS, FROM_CODE, FROM_DRAWN, EleusisGame
+from tcgtui.engine.eleusis.game import DRAWN, FORMATS, EleusisGame, rule_source
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.narrator import EleusisNarrator, rules_text
 from tcgtui.engine.eleusis.seed_deals import BASE
@@ -54,10 +54,8 @@ def _unrecorded(params: dict[str, Any], identity: dict[str, Any]) -> dict[str, A
     rounds, given = identity.get("rounds"), (identity.get("params") or {}).get("rule")
     if isinstance(rounds, dict) and isinstance(rounds.get("rules"), list):
         found = bench.rule_set_text(rounds["rules"])
-    elif params.get("rule_code"):
-        found = FROM_CODE
-    elif isinstance(given, int):
-        found = FROM_DRAWN if given == DRAWN else str(given)
+    elif params.get("rule_code") or isinstance(given, int):
+        found = rule_source(given if isinstance(given, int) else DRAWN, str(params.get("rule_code") or ""))
     else:
         return params
     return {**params, "rule_from": found}

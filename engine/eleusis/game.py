@@ -29,6 +29,11 @@ DRAWN = -1          # the ``rule`` parameter's default: a library rule drawn fro
 FROM_DRAWN, FROM_CODE = "drawn", "code"
 
 
+def rule_source(rule: int, rule_code: str) -> str:
+    """Where a game's rule came from when its run gave no rule set: a person's code, drawn, or the number."""
+    return FROM_CODE if rule_code else FROM_DRAWN if rule == DRAWN else str(rule)
+
+
 def drawn_rule(seed: int) -> int:
     """The library rule a drawn-rule deal of ``seed`` plays (its own stream: the deck order is untouched)."""
     return random.Random(f"eleusis-rule:{seed}").randrange(COUNT)
@@ -120,7 +125,7 @@ class EleusisGame(Game[str]):
     def _rule_from(self, given: str) -> str:
         """``given`` checked against the rule (a record of a drawn deal holds the rule it drew), or worked out."""
         if not given:
-            return FROM_CODE if self.rule_code else FROM_DRAWN if self.rule_number == DRAWN else str(self.rule_number)
+            return rule_source(self.rule_number, self.rule_code)
         if given in (FROM_DRAWN, FROM_CODE):
             if (given == FROM_CODE) != bool(self.rule_code):
                 raise ValueError(f"rule_from={given}: expected {FROM_CODE} exactly when the game has a rule_code")

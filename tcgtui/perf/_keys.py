@@ -44,10 +44,28 @@ class Waits:
         whatever else the machine runs (on a busy machine a gap is longer than the work in it)."""
         return max((b - a for a, b in zip(self.cpu, self.cpu[1:])), default=0.0)
 
+    def summary(self) -> tuple[float, str, float, float]:
+        """(the longest wait, the key that waited it, the p99 wait, the most loop work in one wait), seconds."""
+        if not self.keys:
+            return 0.0, "-", 0.0, 0.0
+        worst = max(range(len(self.keys)), key=self.keys.__getitem__)
+        ordered = sorted(self.keys)
+        return self.keys[worst], self.taken[worst], ordered[int(0.99 * (len(ordered) - 1))], max(self.work)
+
     def held_after(self, count: int = 6) -> list[tuple[float, list[str]]]:
         """The ``count`` longest holds of the loop, each with the keys sent in the 0.3 s before it."""
         held = sorted(zip(self.cpu, self.cpu[1:], self.ticks), key=lambda t: t[0] - t[1])[:count]
         return [(after - before, [k for when, k in self.sent if at - 0.3 < when <= at]) for before, after, at in held]
+
+
+def played(argv: list[str], store: Any) -> Any:
+    """The app ``tcgtui play ARGV`` opens on ``store`` for the person "perf" (every move stored as it comes)."""
+    # start-up time: perf's modules load for `tcgtui perf --help`
+    from tcgtui.cli import build_parser
+    from tcgtui.commands import play as play_command
+    from tcgtui.tui.app import ArenaApp
+    args = build_parser().parse_args(["play", *argv, "--name", "perf", "--pause", "0"])
+    return ArenaApp(play_command.seat(play_command.start(args, "perf"), args, store, "perf"))
 
 
 def sample_stalls(waits: Waits, loop_thread: int, stop: threading.Event) -> None:

@@ -35,7 +35,7 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.perf import Metric, PerfOptions
-from tcgtui.perf._keys import KeyClock, Waits, report_lines
+from tcgtui.perf._keys import KeyClock, Waits, played, report_lines
 
 NAME = "key_waits"
 ORDER = 63
@@ -151,16 +151,14 @@ def _app(mode: Mode, store: Any, seed: int) -> Any:
     """The app as the mode's command opens it."""
     # start-up time: perf's modules load for `tcgtui perf --help`
     from tcgtui.cli import build_parser
-    from tcgtui.commands import play as play_command
     from tcgtui.commands import watch as watch_command
     from tcgtui.commands.home import DEFAULT_VS, Hub
     from tcgtui.opponents.human import HUMAN
     from tcgtui.replay.load import load
     from tcgtui.tui.app import ArenaApp, Settings
     if mode.kind == PLAY:
-        args = build_parser().parse_args(["play", "--game", mode.game, "--seed", str(seed), "--name", "perf",
-                                          "--pause", "0", *(["--vs", mode.vs] if mode.vs != ALONE else [])])
-        return ArenaApp(play_command.seat(play_command.start(args, "perf"), args, store, "perf"))
+        return played(["--game", mode.game, "--seed", str(seed), *(["--vs", mode.vs] if mode.vs != ALONE else [])],
+                      store)
     if mode.kind == WATCH:
         p1, p2 = mode.vs.split(",")
         args = build_parser().parse_args(["watch", "--game", mode.game, "--p1", p1, "--p2", p2, "--seed", str(seed)])
@@ -199,15 +197,6 @@ async def press_keys(mode: Mode, seconds: float, seed: int, why: bool = False) -
     return waits
 
 
-def _summary(waits: Waits) -> tuple[float, str, float, float]:
-    """(the longest wait, the key that waited it, the p99 wait, the most loop work in one wait), seconds."""
-    if not waits.keys:
-        return 0.0, "-", 0.0, 0.0
-    worst = max(range(len(waits.keys)), key=waits.keys.__getitem__)
-    ordered = sorted(waits.keys)
-    return waits.keys[worst], waits.taken[worst], ordered[int(0.99 * (len(ordered) - 1))], max(waits.work)
-
-
 def _metric_name(mode: Mode) -> str:
     return "".join(c if c.isalnum() else "_" for c in mode.name.replace(":", "").replace("=-", "_alone"))
 
@@ -219,7 +208,7 @@ def run(options: PerfOptions) -> list[Metric]:
     chosen = list(QUICK) if options.quick else modes()
     for mode in chosen:
         waits = asyncio.run(press_keys(mode, 2.0 if options.quick else 10.0, options.seed))
-        longest, key, _, work = _summary(waits)
+        longest, key, _, work = waits.summary()
         everything += waits.keys
         name = _metric_name(mode)
         out.append(Metric(f"key_wait_{name}_ms", 1000 * longest, "ms",
@@ -244,7 +233,7 @@ def main() -> None:
         sys.exit(f"tcgtui.perf.key_waits: {exc}: expected GAME=SPEC, GAME=-, watch:GAME=P1,P2, replay:GAME or home")
     for mode in chosen:
         waits = asyncio.run(press_keys(mode, args.seconds, args.seed, args.why))
-        longest, key, p99, work = _summary(waits)
+        longest, key, p99, work = waits.summary()
         print(f"{mode.name:32} {len(waits.keys):4} keys   longest wait {1000 * longest:5.0f} ms ({key})   "
               f"p99 {1000 * p99:4.0f} ms   most loop work in one wait {1000 * work:4.0f} ms   "
               f"longest loop gap {1000 * waits.longest_gap():4.0f} ms", flush=True)

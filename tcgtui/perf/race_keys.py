@@ -22,7 +22,7 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.perf import Metric, PerfOptions
-from tcgtui.perf._keys import KeyClock, Waits, report_lines
+from tcgtui.perf._keys import KeyClock, Waits, played, report_lines
 
 NAME = "race_keys"
 ORDER = 62
@@ -33,16 +33,10 @@ async def race(rival: str, rule: int, seed: int, seconds: float, why: bool = Fal
     """Play keys against the race's rival (``rival`` "": alone) for ``seconds`` after the board shows,
     in the app ``tcgtui play`` opens on a store of its own; every key's wait is recorded."""
     # start-up time: perf's modules load for `tcgtui perf --help`
-    from tcgtui.cli import build_parser
-    from tcgtui.commands import play as play_command
     from tcgtui.store import Store
-    from tcgtui.tui.app import ArenaApp
-    argv = ["play", "--game", "eleusis", "--param", f"rule={rule}", "--seed", str(seed), "--name", "perf",
-            "--pause", "0", *(["--race", rival] if rival else [])]
-    args = build_parser().parse_args(argv)
+    argv = ["--game", "eleusis", "--param", f"rule={rule}", "--seed", str(seed), *(["--race", rival] if rival else [])]
     with tempfile.TemporaryDirectory(prefix="tcgtui-race-") as folder, Store(Path(folder) / "games.db") as store:
-        # as ``tcgtui play`` opens it: every move and the rival's round stored as they come
-        app = ArenaApp(play_command.seat(play_command.start(args, "perf"), args, store, "perf"))
+        app = played(argv, store)          # the rival's round stored as it comes, as tcgtui play stores it
         return await _play_keys(app, rival, seconds, why)
 
 
