@@ -12,7 +12,9 @@ from typing import Any, AsyncIterator
 
 import pytest
 from textual.screen import Screen
+from textual.worker import active_worker
 
+from tcgtui.tui.screens.dialogs import GameOverScreen
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.games.tcg.cards import CardFace
 from tcgtui.tui.widgets.log import BattleLog
@@ -112,6 +114,23 @@ async def test_the_full_pass_after_a_rematch_runs_before_the_new_game_starts(mon
         gone, frozen = seen[0]
         assert gone, "the old board is collected before the new game's first decision"
         assert frozen > 0, "what survived the pass is kept out of the passes during the game"
+
+
+async def test_the_game_over_dialog_does_not_run_in_the_game_workers_context(monkeypatch) -> None:
+    """A screen's task copies the context it was opened from; opened from the game's worker it
+    held the worker, and so the old board, until its task was let go of, and a rematch's pass
+    sometimes ran before that (the test above failed 1 run in about 10 on a loaded machine)."""
+    opened_in: list[object] = []
+    assert "on_mount" not in vars(GameOverScreen)      # Textual still runs its bases' handlers
+
+    def on_mount(self: GameOverScreen) -> None:
+        opened_in.append(active_worker.get(None))      # the context of the dialog's own task
+    monkeypatch.setattr(GameOverScreen, "on_mount", on_mount, raising=False)
+    app = make_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await play_moves(pilot, app)
+        assert isinstance(app.screen, GameOverScreen)
+        assert opened_in == [None], "no worker's context"
 
 
 async def test_the_oldest_entries_leave_the_log_with_their_rows(monkeypatch) -> None:

@@ -244,7 +244,10 @@ class GameScreen(LocalizedScreen[None]):
         await self.game_ended(result)
         await self.show_keys(OVER_KEYS)
         await self._drawn()     # the final position painted once, not again under the dialog's dimmed copy
-        self.host.game_finished(self, result)  # type: ignore[attr-defined]
+        # The app's loop opens the game-over dialog, not this worker: a screen pushed here would
+        # start its task in a copy of the worker's context, which holds the worker and so this
+        # board, and a rematch's pass could then not free it (tests/tui/test_frame_work.py).
+        self.host.call_later(self.host.game_finished, self, result)  # type: ignore[attr-defined]
 
     async def _drawn(self) -> None:
         """Return after the next repaint of this screen."""
