@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from rich.text import Text
 from textual.app import App
+from textual.await_remove import AwaitRemove
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -123,6 +124,7 @@ class ArenaApp(App[None]):
         self.pending_warm_up: Callable[[], object] | None = None   # started once the first board is drawn
         self.compiling: Any = None                   # a compile_cache.ChildCompile while a new install compiles
         self.playing = False                         # a game (or its setup) started from home is on screen
+        self.game_over: GameOverScreen | None = None  # the last game's result, kept while its board is up
 
     # --- language --------------------------------------------------------------------
 
@@ -250,6 +252,7 @@ class ArenaApp(App[None]):
         note = self.left_note()
         while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
+        self.close_game_over()
         self.board, self.deal, self.dealer, self.game, self.screen_class = None, None, None, None, None
         if isinstance(self.screen, HomeScreen):
             self.screen.reread()
@@ -335,7 +338,7 @@ class ArenaApp(App[None]):
         if self.board is None:
             self.push_screen(board)
         else:
-            memory.board_replaced(self.switch_screen(board))
+            memory.board_replaced(self.switch_screen(board), self.close_game_over())
         self.board = board
         if board.curtained:           # two people, hidden cards: the first player's seat shows once they look
             board.curtain(session.shown)
@@ -353,7 +356,21 @@ class ArenaApp(App[None]):
                 self.next_game()
             elif choice == "quit":
                 self.leave()
-        self.push_screen(GameOverScreen(board, result, note), after)
+        # Installed, so closing it to look at the board removes nothing: a removal lays out the whole
+        # screen under it again, on top of the repaint it gets anyway, and doubled the loop's work for
+        # that key (Escape at 120x40: 29-58 ms of CPU removed, 14-33 ms kept).  It goes with the board.
+        self.game_over = GameOverScreen(board, result, note)
+        self.install_screen(self.game_over, f"game-over-{id(self.game_over)}")
+        self.push_screen(self.game_over, after)
+
+    def close_game_over(self) -> AwaitRemove | None:
+        """The last game's result goes with its board (returns its removal, None if there was none).
+        It is closed before: a board is only replaced or left from the board or from the dialog."""
+        dialog, self.game_over = self.game_over, None
+        if dialog is None:
+            return None
+        self.uninstall_screen(dialog)
+        return dialog.remove()
 
     # --- dialogs ---------------------------------------------------------------------
 

@@ -54,13 +54,14 @@ def forget_game() -> None:
     release_render_caches()
 
 
-_leaving: Awaitable[object] | None = None     # the removal of the board a rematch replaced
+_leaving: tuple[Awaitable[object], ...] = ()     # the removals of the board a rematch replaced and its result
 
 
-def board_replaced(removed: Awaitable[object]) -> None:
-    """The app put a new board in place of one; ``removed`` completes once the old one is gone."""
+def board_replaced(*removed: Awaitable[object] | None) -> None:
+    """The app put a new board in place of one; each of ``removed`` completes once what it removes
+    (the old board, its game-over dialog) is gone."""
     global _leaving
-    _leaving = removed
+    _leaving = tuple(r for r in removed if r is not None)
 
 
 async def settle_before_game(drawn: Callable[[], Awaitable[object]]) -> None:
@@ -68,9 +69,10 @@ async def settle_before_game(drawn: Callable[[], Awaitable[object]]) -> None:
     is drawn (by then the old one's timer, worker and contexts have let go of it),
     collect what the old game left, before the new game's first decision."""
     global _leaving
-    removed, _leaving = _leaving, None
-    if removed is not None:
-        await removed
-        del removed                 # the removal may still hold the old board: the pass must find it unreachable
+    removed, _leaving = _leaving, ()
+    if removed:
+        for removal in removed:
+            await removal
+        del removed, removal        # a removal may still hold the old board: the pass must find it unreachable
         await drawn()
         collect_while_reading()

@@ -96,24 +96,44 @@ async def test_a_card_that_looks_the_same_next_turn_is_not_repainted() -> None:
         assert not face._repaint_required and not face._layout_required
 
 
-async def test_the_full_pass_after_a_rematch_runs_before_the_new_game_starts(monkeypatch) -> None:
+@pytest.mark.parametrize("keys", [("r",), ("escape", "r")], ids=["from-the-dialog", "from-the-board"])
+async def test_the_full_pass_after_a_rematch_runs_before_the_new_game_starts(monkeypatch, keys) -> None:
     app = make_app(seed=3)
     async with app.run_test(size=(120, 40)) as pilot:
         await play_moves(pilot, app)
-        old = weakref.ref(app.board)
-        seen: list[tuple[bool, int]] = []
+        old, dialog = weakref.ref(app.board), weakref.ref(app.screen)
+        assert isinstance(dialog(), GameOverScreen)
+        seen: list[tuple[bool, bool, int]] = []
         run = GameSession.run
 
         async def watched(self: GameSession) -> object:
-            seen.append((old() is None, gc.get_freeze_count()))
+            seen.append((old() is None, dialog() is None, gc.get_freeze_count()))
             return await run(self)
         monkeypatch.setattr(GameSession, "run", watched)
-        await pilot.press("r")
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
         await settle(pilot, app)
         assert seen, "the new game started"
-        gone, frozen = seen[0]
-        assert gone, "the old board is collected before the new game's first decision"
+        board_gone, dialog_gone, frozen = seen[0]
+        assert board_gone, "the old board is collected before the new game's first decision"
+        assert dialog_gone, "and its game-over dialog (kept while the board was looked at)"
         assert frozen > 0, "what survived the pass is kept out of the passes during the game"
+        assert not any(isinstance(s, GameOverScreen) for s in app._installed_screens.values())
+
+
+async def test_closing_the_game_over_dialog_to_look_at_the_board_lays_out_nothing(monkeypatch) -> None:
+    """The dialog is kept, not removed, when the person looks at the final position: removing a
+    screen lays out the one under it again, on top of its repaint, twice the loop's work for Escape."""
+    app = make_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await play_moves(pilot, app)
+        assert isinstance(app.screen, GameOverScreen)
+        layouts = count_layouts(monkeypatch)
+        await pilot.press("escape")
+        await pilot.pause(0.3)
+        assert app.screen is app.board
+        assert layouts == [], "no layout of the board"
 
 
 async def test_the_game_over_dialog_does_not_run_in_the_game_workers_context(monkeypatch) -> None:

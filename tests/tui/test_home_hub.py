@@ -270,3 +270,31 @@ async def test_a_first_visit_shows_a_guide_not_an_empty_box(tmp_path, lang: str,
             assert box.region.bottom == size[1] - 1
         await pilot.press("q")
     store.close()
+
+
+async def test_a_result_looked_at_then_left_goes_with_its_board(tmp_path) -> None:
+    """The game-over dialog is kept while its board is looked at (closing it takes no removal),
+    and goes when the board is left for home."""
+    app, store = hub_app(tmp_path, "en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "games", "tictactoe")
+        await choose(pilot, app, "opponents", "random")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        while app.board.session.result is None:
+            await pilot.press("enter")
+            await settle(pilot, app)
+        dialog = app.screen
+        assert isinstance(dialog, GameOverScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.board and dialog.is_running, "kept while the board is looked at"
+        await back_home(pilot, app, "tictactoe")
+        await pilot.pause(0.2)
+        assert not dialog.is_running and app.game_over is None
+        assert not any(isinstance(s, GameOverScreen) for s in app._installed_screens.values())
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code in (None, 0) and app._exception is None
+    store.close()
