@@ -55,13 +55,20 @@ def test_resuming_a_run_with_another_pack_is_refused(tmp_path: Path, capsys: pyt
     _one_line_error(capsys, [*base, "--seed", "5"], "identity.seed is 5 but the run was made with 0")
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """A suite started in the background (``pytest &``, ``nohup``) passes Ctrl-C on ignored, and a
+    bench started so rightly ignores it; the tests press it as in a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _bench(db: Path, games: int) -> subprocess.Popen:
     """A sweep whose games are played whole in the worker pool, in a process group of its own."""
     return subprocess.Popen(
         [sys.executable, "-m", "tcgtui", "bench", "--agent", "random", "--vs", "random", "--lang", "en,ar",
          "--games", str(games), "--concurrency", "4", "--db", str(db), "--run", "crash", "--seed", "3"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        env={**os.environ, "COLUMNS": "400"})           # its lines unwrapped
+        env={**os.environ, "COLUMNS": "400"},           # its lines unwrapped
+        preexec_fn=_ctrl_c_as_in_a_terminal)
 
 
 def _stored(db: Path) -> int:

@@ -177,8 +177,9 @@ class _Server:
         return {"base_url": f"http://127.0.0.1:{self.port}/v1", "max_retries": 0}
 
     def cpu_s(self) -> float:
-        """Stop the server and return the CPU time it used."""
-        self.proc.send_signal(signal.SIGINT)
+        """Stop the server and return the CPU time it used (SIGTERM, which it handles itself: a SIGINT
+        is ignored when ``tcgtui perf`` was started in the background, and so would the server be)."""
+        self.proc.terminate()
         self.proc.wait(timeout=30)
         # POSIX-only, as is the server this measures
         import resource
