@@ -38,6 +38,15 @@ async def choose(pilot, app: ArenaApp, list_id: str, value: str) -> None:
     assert choices.value == value
 
 
+async def start(pilot, app: ArenaApp, game_id: str, opponent: str) -> None:
+    """Choose a game and an opponent at home and start it, as a person does; back once the board waits."""
+    await pilot.pause()
+    await choose(pilot, app, "games", game_id)
+    await choose(pilot, app, "opponents", opponent)
+    await pilot.press("enter")
+    await settle(pilot, app)
+
+
 async def back_home(pilot, app: ArenaApp, game_id: str) -> None:
     """Leave as a person does: the leave key, then yes (or, once the game is over, quit)."""
     for _ in range(6):
@@ -68,11 +77,7 @@ def test_home_offers_every_player_and_mc100_first() -> None:
 async def test_a_race_against_the_scientist_from_home_is_stored(tmp_path) -> None:
     app, store = hub_app(tmp_path, "en")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await choose(pilot, app, "games", "eleusis")
-        await choose(pilot, app, "opponents", "race:scientist")
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await start(pilot, app, "eleusis", "race:scientist")
         assert app.settings.rival == "scientist" and app.settings.seats == (HUMAN,)
         for _ in range(40):                            # play until the round ends: the rival is then kept
             if app.board.session.result is not None:
@@ -97,11 +102,7 @@ async def test_a_game_started_from_home_returns_there(tmp_path, game_id: str, la
     opponent, move = GAMES[game_id]
     app, store = hub_app(tmp_path, lang)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await choose(pilot, app, "games", game_id)
-        await choose(pilot, app, "opponents", opponent)
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await start(pilot, app, game_id, opponent)
         board = app.board
         assert board is not None and app.settings.game_id == game_id and board.has_class("rtl") == (lang == "ar")
         if move:
@@ -126,11 +127,7 @@ async def test_a_game_started_from_home_returns_there(tmp_path, game_id: str, la
 async def test_an_unfinished_game_is_continued_from_home(tmp_path) -> None:
     app, store = hub_app(tmp_path, "en")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await choose(pilot, app, "games", "tictactoe")
-        await choose(pilot, app, "opponents", "random")
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await start(pilot, app, "tictactoe", "random")
         await pilot.press("enter")                     # X in the middle (the cursor starts there)
         await settle(pilot, app)
         before = [d.move for d in app.board.session.decisions]
@@ -219,11 +216,7 @@ async def test_leaving_a_game_started_from_home_says_it_waits_at_home(tmp_path, 
     from tests.tui.helpers import screen_text
     app, store = hub_app(tmp_path, lang)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await choose(pilot, app, "games", "tictactoe")
-        await choose(pilot, app, "opponents", "random")
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await start(pilot, app, "tictactoe", "random")
         await pilot.press("enter")
         await settle(pilot, app)
         await pilot.press("q")
@@ -277,11 +270,7 @@ async def test_a_result_looked_at_then_left_goes_with_its_board(tmp_path) -> Non
     and goes when the board is left for home."""
     app, store = hub_app(tmp_path, "en")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await choose(pilot, app, "games", "tictactoe")
-        await choose(pilot, app, "opponents", "random")
-        await pilot.press("enter")
-        await settle(pilot, app)
+        await start(pilot, app, "tictactoe", "random")
         while app.board.session.result is None:
             await pilot.press("enter")
             await settle(pilot, app)
