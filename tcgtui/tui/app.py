@@ -365,7 +365,8 @@ class ArenaApp(App[None]):
 
     def close_game_over(self) -> AwaitRemove | None:
         """The last game's result goes with its board (returns its removal, None if there was none).
-        It is closed before: a board is only replaced or left from the board or from the dialog."""
+        It is never on the screen stack here: a board is replaced or left only from itself or from
+        the dialog, which has been closed by then."""
         dialog, self.game_over = self.game_over, None
         if dialog is None:
             return None
