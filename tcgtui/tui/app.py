@@ -82,6 +82,7 @@ class Settings:
     keep_rival: Callable[[MatchResult, str, str], None] | None = None
     replay: Any = None                     # a stored game to step through (tcgtui.replay.load.Replay), alone
     hub: Any = None                        # home's way into the store (tcgtui.commands.home.Hub); None: no store
+    study: Any = None                      # a study being joined (tcgtui.study.joining.Joining): its screen is home
 
     @property
     def person_seat(self) -> int:
@@ -137,7 +138,7 @@ class ArenaApp(App[None]):
         self.catalog = locales.load(code)
 
     async def toggle_language(self) -> None:
-        codes = locales.available()
+        codes = list(self.settings.study.study.languages) if self.settings.study is not None else locales.available()
         self.set_language(codes[(codes.index(self.lang) + 1) % len(codes)] if self.lang in codes else codes[0])
         for screen in self.screen_stack:
             relocalize = getattr(screen, "relocalize", None)
@@ -157,6 +158,11 @@ class ArenaApp(App[None]):
             # start-up time: a screen's module loads when it is first shown
             from tcgtui.tui.screens.replay import ReplayScreen
             self.push_screen(ReplayScreen(self.settings.replay))
+            return
+        if self.settings.study is not None:
+            # start-up time: a screen's module loads when it is first shown
+            from tcgtui.tui.screens.study import StudyScreen
+            self.push_screen(StudyScreen(self.settings.study))
             return
         if self.settings.home:
             # start-up time: a screen's module loads when it is first shown
@@ -245,17 +251,16 @@ class ArenaApp(App[None]):
             self.exit()
 
     def back_home(self) -> None:
-        """Close the game's screens and show home again, saying what was kept of the game left."""
-        # start-up time: a screen's module loads when it is first shown
-        from tcgtui.tui.screens.home import HomeScreen
+        """Close the game's screens and show home (or a study's screen) again, saying what was kept
+        of the game left."""
         self.playing = False
         note = self.left_note()
-        while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
+        while len(self.screen_stack) > 1 and not getattr(self.screen, "HOME", False):
             self.pop_screen()
         self.close_game_over()
         self.board, self.deal, self.dealer, self.game, self.screen_class = None, None, None, None, None
-        if isinstance(self.screen, HomeScreen):
-            self.screen.reread()
+        if getattr(self.screen, "HOME", False):
+            self.screen.reread()  # type: ignore[attr-defined]
         if note:
             self.notify(note, timeout=6)
 
@@ -359,7 +364,7 @@ class ArenaApp(App[None]):
         # Installed, so closing it to look at the board removes nothing: a removal lays out the whole
         # screen under it again, on top of the repaint it gets anyway, and doubled the loop's work for
         # that key (Escape at 120x40: 29-58 ms of CPU removed, 14-33 ms kept).  It goes with the board.
-        self.game_over = GameOverScreen(board, result, note)
+        self.game_over = GameOverScreen(board, result, note, deal.onward if deal is not None else "ui.keys.rematch")
         self.install_screen(self.game_over, f"game-over-{id(self.game_over)}")
         self.push_screen(self.game_over, after)
 
@@ -392,4 +397,5 @@ class ArenaApp(App[None]):
         saved = (deal is not None and deal.on_move is not None and board is not None
                  and not board.session.spectating and board.session.result is None
                  and (deal.kept is None or deal.kept() is not None))     # at move 0 nothing is stored yet
-        self.push_screen(QuitScreen(saved, home=self.settings.home and self.playing), after)
+        home = self.settings.home and self.playing
+        self.push_screen(QuitScreen(saved, home=home, study=home and self.settings.study is not None), after)
