@@ -21,7 +21,10 @@ def test_the_estimate_weighs_every_person_the_same():
     assert (s.people, s.games) == (3, 7)
     assert s.estimate == pytest.approx(0.5)            # (1 + 0 + 0.5) / 3, not the pooled 4/7
     assert s.sd == pytest.approx(0.5)                  # SD of 1, 0, 0.5
-    assert s.low < s.estimate < s.high and 0 <= s.low and s.high <= 1
+    assert s.low is None and s.high is None            # three people: too few for an interval
+    s = people.summarise(TINY * 2, people.rng(0, "tiny"), binary=True)
+    assert (s.people, s.estimate) == (6, pytest.approx(0.5))
+    assert 0 <= s.low < s.estimate < s.high <= 1
 
 
 def test_the_icc_by_hand():
@@ -57,14 +60,14 @@ def test_everyone_alike_at_zero_or_one_gets_the_exact_interval_over_people():
     assert people.interval(np.zeros(5), people.rng(0, "x"), binary=True) == clopper_pearson(0, 5)
     assert people.interval(np.ones(5), people.rng(0, "x"), binary=True) == clopper_pearson(5, 5)
     assert people.interval(np.full(5, 2.5), people.rng(0, "x"), binary=False) == (2.5, 2.5)   # a score
-    assert people.interval(np.ones(1), people.rng(0, "x"), binary=True) is None               # one person
+    assert people.interval(np.ones(people.MIN_PEOPLE - 1), people.rng(0, "x"), binary=True) is None
 
 
 def test_learning_curve_counts_the_people_at_each_position():
-    curve = people.learning_curve([[1, 0, 1], [1, 1], [0]], people.rng(0, "curve"), binary=True)
-    assert [(i, s.people, s.games) for i, s in curve] == [(0, 3, 3), (1, 2, 2), (2, 1, 1)]
+    curve = people.learning_curve([[1, 0, 1], [1, 1], [0]] * 2, people.rng(0, "curve"), binary=True)
+    assert [(i, s.people, s.games) for i, s in curve] == [(0, 6, 6), (1, 4, 4), (2, 2, 2)]
     assert [s.estimate for _, s in curve] == pytest.approx([2 / 3, 0.5, 1.0])
-    assert curve[2][1].low is None                 # one person: no interval
+    assert curve[0][1].low is not None and curve[2][1].low is None     # two people: no interval
 
 
 def test_paired_difference_is_the_mean_over_people_of_their_mean_difference():

@@ -128,7 +128,7 @@ COLUMNS: dict[str, list[Column]] = {
 }
 PARSE = "parse_"          # the llm section's parse-path columns: parse_<path>
 LEFT = ("agent", "opponent", "lang", "pattern", "error", "agents", "role", "organisation", "family", "form",
-        "size_range", "style", "run", "measure")
+        "size_range", "style", "run", "measure", "participant")
 PCT_SUFFIXES = ("rate", "share", "_gap")
 
 
