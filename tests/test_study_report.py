@@ -156,3 +156,20 @@ def test_a_study_exports_with_its_pseudonyms_and_slots(db: str, tmp_path: Path, 
     assert sorted(line["game_index"] for line in lines if line["agent"] == "human:p-dropout") == [1, 2, 3]
     assert "token" not in target.read_text(encoding="utf-8")
     assert main(["baseline", "import", str(target), "--db", str(tmp_path / "merged.sqlite3")]) == 0
+
+
+def test_a_store_without_studies_says_so(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    path = tmp_path / "plain.sqlite3"
+    Store(path).close()
+    assert main(["study", "status", "--db", str(path)]) == 0
+    assert "no study in" in capsys.readouterr().err
+
+
+def test_a_pseudonym_from_outside_reaches_the_terminal_without_its_control_sequences(
+        db: str, capsys: pytest.CaptureFixture) -> None:
+    with Store(Path(db)) as store:
+        join(store, "pilot", "p-\x1b]0;owned\x07\x1b[2J", 7, "en")
+    for argv in (["study", "status", "--db", db, "pilot"], ["study", "status", "--db", db, "pilot", "--format", "md"]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\x07" not in out and "p-" in out

@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from tcgtui import locales
+from tcgtui.console_text import clean
 from tcgtui.store import add_db_argument, open_store
 
 FORMATS = ("table", "md", "json")
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
             report = study_status.build(study_data.load(store, args.study, flag="ID"))
         path = str(store.path)
     if args.study is None and not report.sections["status_studies"]:
-        print(locales.load().t("cmd_study.no_studies", path=path), file=sys.stderr)
+        print(clean(locales.load().t("cmd_study.no_studies", path=path)), file=sys.stderr)
         return 0
     sections = [name for name in report.layout if report.sections[name]]
     if args.format == "table":
