@@ -49,7 +49,7 @@ def play(store: Store, run_id: int, agent: str, opponent: str, index: int, seed:
          lang: str = "en", status: str = FINISHED, seat: int = 0) -> None:
     """A tic-tac-toe game of ``agent`` (``result``: win, loss or draw when finished)."""
     winner = {"win": seat, "loss": 1 - seat, "draw": None, None: None}[result]
+    record = {"game": "tictactoe", "seed": seed, "setup": {}, "moves": []}
     store.save_game(GameRow(agent=agent, opponent=opponent, lang=lang, game_index=index, seed=seed, agent_seat=seat,
-                            game="tictactoe", status=status, record={"game": "tictactoe", "seed": seed, "setup": {}, "moves": []},
-                            started_at="2026-01-01T00:00:00+00:00", run_id=run_id,
-                            winner=winner if status == FINISHED else None), [])
+                            game="tictactoe", status=status, record=record, started_at="2026-01-01T00:00:00+00:00",
+                            run_id=run_id, winner=winner if status == FINISHED else None), [])

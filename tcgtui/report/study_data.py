@@ -26,7 +26,8 @@ WIN, RIGHT, SCORE = "win", "right", "score"      # what a game's value measures
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """One stored game of a study's run (or of the run a paired study replays)."""
+    """One stored game of a study's run (or of the run a paired study replays); its fields in the order
+    ``queries.run_games`` reads them."""
 
     id: str
     agent: str

@@ -107,13 +107,10 @@ def game_ids(conn: sqlite3.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT DISTINCT game FROM games ORDER BY game")]
 
 
-RUN_GAME_COLUMNS = ("id", "agent", "opponent", "lang", "index", "seed", "game", "status", "winner", "seat",
-                    "score", "reason")
-
-
 def run_games(conn: sqlite3.Connection, run_id: int) -> list[tuple]:
-    """The games of one run (a study's, or the run whose deals a paired study replays) as
-    RUN_GAME_COLUMNS rows, in (agent, game index) order: what a study's report and status read."""
+    """The games of one run (a study's, or the run whose deals a paired study replays) as rows of
+    (id, agent, opponent, lang, game index, seed, game, status, winner, agent seat, score, reason), in
+    (agent, game index) order: what a study's report and status read."""
     return conn.execute(
         "SELECT id, agent, opponent, lang, game_index, seed, game, status, winner, agent_seat, score, reason"
         " FROM games WHERE run_id = ? ORDER BY agent, game_index", (run_id,)).fetchall()
