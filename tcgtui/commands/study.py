@@ -15,6 +15,7 @@ from pathlib import Path
 import platformdirs
 
 from tcgtui import locales, rtl
+from tcgtui.commands import study_status
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.store import add_db_argument, open_store
@@ -36,6 +37,8 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     join.add_argument("--lang", default=None, metavar="LANG", help=text.t("cmd_study.lang"))
     join.add_argument("--rtl", default=None, metavar="MODE", help=text.t("cmd_play.rtl"))
     add_db_argument(join, text)
+    status = sub.add_parser("status", help=text.t("cmd_study.status_help"), description=text.t("cmd_study.status_help"))
+    study_status.add_arguments(status, text)
     p.set_defaults(_study_parser=p)
 
 
@@ -47,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         return check(args)
     if command == "join":
         return join(args)
+    if command == "status":
+        return study_status.run(args)
     args._study_parser.print_help()
     return 2
 
