@@ -29,12 +29,12 @@ from tcgtui.app_side import app_side
 from tcgtui.limits import SEED_LIMIT
 from tcgtui.live import HUMAN, RESUME_KEY, between_people
 from tcgtui.store import ABANDONED, ERRORED, FINISHED, IN_PROGRESS, DecisionRow, GameRow, Store
+from tcgtui.study.names import KIND, RUN_PREFIX
 from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text, write_atomic
 
 FORMAT, VERSION = "tcgtui-human-game", 2
 READABLE = (1, 2)          # version 1: card games only, decisions carry "card_type" instead of "kind"
 STATUSES = (FINISHED, ERRORED, ABANDONED, IN_PROGRESS)
-STUDY_RUN = "study:"       # a study's run: study:<id> (docs/study.md)
 
 
 def export_line(game: GameRow, decisions: list[DecisionRow],
@@ -60,9 +60,9 @@ def export(store: Store, path: Path, *, include_text: bool, study: str | None = 
     line then saying which study and slot it was; a study's players are their pseudonyms already."""
     where, params, tagged = "agent LIKE ?", (f"{HUMAN}:%",), {}
     if study is not None:
-        run = store.run(STUDY_RUN + study)
-        if run is None or run.kind != "study":
-            known = ", ".join(r.name.removeprefix(STUDY_RUN) for r in store.runs() if r.kind == "study") or "–"
+        run = store.run(RUN_PREFIX + study)
+        if run is None or run.kind != KIND:
+            known = ", ".join(r.name.removeprefix(RUN_PREFIX) for r in store.runs() if r.kind == KIND) or "–"
             raise UserError(locales.load().t("cmd_baseline.unknown_study", study=study, known=known))
         where, params = where + " AND run_id = ?", (*params, run.id)
         tagged = {"study": study, "study_digest": run.config.get("digest")}

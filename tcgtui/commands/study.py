@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from pathlib import Path
 
 import platformdirs
@@ -64,13 +65,15 @@ def new(args: argparse.Namespace) -> int:
     if check_regular("FILE", args.file) and not args.force:
         raise UserError(text.t("cmd_study.exists", file=clean(args.file)))
     target = check_target("FILE", args.file)
-    write_atomic("FILE", target, [text.t("cmd_study.template")])
-    print(clean(text.t("cmd_study.written", file=str(target))))
+    stem = re.sub(r"[^a-z0-9-]+", "-", target.stem.lower()).strip("-")[:40] or "my-study"
+    write_atomic("FILE", target, [text.t("cmd_study.template", id=stem)])
+    print(clean(locales.load().t("cmd_study.written", file=str(target))))
     return 0
 
 
 def check(args: argparse.Namespace) -> int:
     """The study as a participant will meet it: its games, opponents, deals and languages."""
+    # start-up time: the study's checks load the games and players; only the study's commands need them
     from tcgtui.study.roster import paired_deals
     from tcgtui.study.spec import load_study
     study = load_study(args.file, "FILE")
@@ -79,7 +82,7 @@ def check(args: argparse.Namespace) -> int:
         with open_store(args.db, create=False, read_only=True) as store:
             paired_deals(store, study)
     print(clean(text.t("cmd_study.summary", id=study.id, digest=study.digest[:12],
-                       title=study.title(study.languages[0]), languages=", ".join(study.languages),
+                       title=study.title("en" if "en" in study.languages else study.languages[0]), languages=", ".join(study.languages),
                        practice=study.practice, per_rung=study.games_per_rung, rungs=len(study.rungs),
                        total=study.practice + study.counted_games,
                        deals=study.deals if study.deals_run is None else f"{study.deals} ({study.deals_run})"),
@@ -96,7 +99,7 @@ def token_file(study_id: str) -> Path:
 
 
 def saved_token(study_id: str) -> str | None:
-    from tcgtui.study.roster import TOKEN_RE
+    from tcgtui.study.roster import TOKEN_RE       # start-up time: as above
     path = token_file(study_id)
     if not check_regular("", path):
         return None
@@ -115,6 +118,7 @@ def keep_token(study_id: str):  # type: ignore[no-untyped-def]
 
 def join(args: argparse.Namespace) -> int:
     """Consent, then the participant's games, saved after every move, resumable with the same token."""
+    # start-up time: the study's checks load the games and players; only the study's commands need them
     from tcgtui.study.joining import Joining
     from tcgtui.study.roster import check_token, new_token, study_run, token_taken
     from tcgtui.study.spec import load_study

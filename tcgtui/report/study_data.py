@@ -19,8 +19,8 @@ from tcgtui.engine.core import CANCELLED
 from tcgtui.errors import UserError
 from tcgtui.store import FINISHED, Run, Store
 from tcgtui.store import queries
+from tcgtui.study.names import KIND, RUN_PREFIX
 
-RUN_PREFIX, KIND = "study:", "study"
 WIN, RIGHT, SCORE = "win", "right", "score"      # what a game's value measures
 
 

@@ -20,9 +20,9 @@ from tcgtui.live import human_spec
 from tcgtui.store import ERRORED, FINISHED, GameRow, Run, Store, StoreError
 from tcgtui.store.db import now
 from tcgtui.study.plan import Slot, schedule
+from tcgtui.study.names import KIND, PRACTICE_KIND
 from tcgtui.study.spec import PAIRED, Rung, Study
 
-KIND, PRACTICE_KIND = "study", "study_practice"
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 DONE = (FINISHED, ERRORED)       # a slot whose game ended (an errored game is not dealt again)
 

@@ -22,6 +22,7 @@ from tcgtui.errors import UserError
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.registry import builder
 from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
+from tcgtui.study.names import PRACTICE_PREFIX, RUN_PREFIX
 from tcgtui.userfiles import parse_toml, read_bytes
 
 ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
@@ -78,11 +79,11 @@ class Study:
 
     @property
     def run_name(self) -> str:
-        return f"study:{self.id}"
+        return f"{RUN_PREFIX}{self.id}"
 
     @property
     def practice_run_name(self) -> str:
-        return f"study-practice:{self.id}"
+        return f"{PRACTICE_PREFIX}{self.id}"
 
     @property
     def counted_games(self) -> int:
