@@ -74,9 +74,10 @@ def schedule(study: Study, pid: str, number: int, paired: dict[Rung, list[tuple[
             if study.deals == FRESH or paired is None:
                 seed = fresh_seed(study.digest, pid, len(slots), taken)
                 seat = j % 2 if _two_seats(rung) else 0
-            else:
+            else:                       # the run's deals from the person's offset on, none met before
                 deals = paired[rung]
-                seed, seat = deals[(number * study.games_per_rung + j) % len(deals)]
+                start = number * study.games_per_rung * len(study.rungs)
+                seed, seat = next(d for k in range(len(deals)) if (d := deals[(start + k) % len(deals)])[0] not in taken)
             taken.add(seed)
             slots.append(Slot(len(slots), rung, seed, seat, False))
     return slots

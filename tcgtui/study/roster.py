@@ -79,7 +79,8 @@ def practice_run(store: Store, study: Study) -> Run:
 
 def paired_deals(store: Store, study: Study) -> dict[Rung, list[tuple[int, int]]] | None:
     """For a paired study, each rung's deals in the named run: (seed, seat of its measured player),
-    distinct seeds in the order played; refused when a rung has fewer deals than a person plays."""
+    distinct seeds in the order played; refused when a rung has fewer deals than a person plays in all
+    (a bench deals the same seeds against every opponent, and a person never meets a deal twice)."""
     if study.deals != PAIRED:
         return None
     run = store.run(study.deals_run or "")
@@ -93,9 +94,10 @@ def paired_deals(store: Store, study: Study) -> dict[Rung, list[tuple[int, int]]
         seen: dict[int, int] = {}
         for row in rows:
             seen.setdefault(row.seed, row.agent_seat)
-        if len(seen) < study.games_per_rung:
+        need = study.games_per_rung * len(study.rungs)     # a run deals alike against every opponent, and
+        if len(seen) < need:                                # no person meets a deal twice
             raise UserError(text.t("study.too_few_deals", study=study.id, run=run.name, rung=rung.label,
-                                   have=len(seen), need=study.games_per_rung))
+                                   have=len(seen), need=need))
         out[rung] = list(seen.items())
     return out
 

@@ -45,7 +45,7 @@ def test_deals_are_never_repeated_for_a_person_and_differ_between_people(tmp_pat
 def test_paired_deals_are_the_runs_own_with_their_seats(tmp_path) -> None:
     db = tmp_path / "db.sqlite3"
     out = subprocess.run([sys.executable, "-m", "tcgtui", "bench", "--game", "tictactoe", "--agent", "random",
-                          "--vs", "random,mc:1", "--games", "6", "--run", "sweep", "--db", str(db)],
+                          "--vs", "random,mc:1", "--games", "12", "--run", "sweep", "--db", str(db)],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     path = write_study(tmp_path, per_rung=2, practice=0)
@@ -56,7 +56,7 @@ def test_paired_deals_are_the_runs_own_with_their_seats(tmp_path) -> None:
         run = store.run("sweep")
         for rung, pairs in deals.items():
             stored = {(g.seed, g.agent_seat) for g in store.games("run_id = ? AND opponent = ?", (run.id, rung.opponent))}
-            assert set(pairs) <= stored and len(pairs) == 6
+            assert set(pairs) <= stored and len(pairs) == 12
         people = [enrol(store, study, new_token(), "en") for _ in range(3)]
         assert [p.number for p in participants(store, study.id)] == [0, 1, 2]
         met = []
@@ -67,3 +67,4 @@ def test_paired_deals_are_the_runs_own_with_their_seats(tmp_path) -> None:
                 assert (slot.seed, slot.seat) in deals[slot.rung]
             met.append({(s.rung, s.seed) for s in slots})
         assert not met[0] & met[1] and not met[1] & met[2]            # people spread over the run's deals
+        assert len({seed for _, seed in met[0] | met[1] | met[2]}) == 12

@@ -92,7 +92,7 @@ def test_a_paired_study_needs_its_run_and_enough_deals(tmp_path) -> None:
     assert run("bench", "--game", "tictactoe", "--agent", "random", "--vs", "random", "--games", "1",
                "--run", "sweep", "--db", str(db)).returncode == 0
     out = run("study", "check", str(path), "--db", str(db))
-    assert out.returncode == 2 and "has 1 finished deals" in out.stderr and "each person plays 2" in out.stderr
+    assert out.returncode == 2 and "has 1 finished deals" in out.stderr and "each person plays 2 in all" in out.stderr
     assert run("bench", "--game", "tictactoe", "--agent", "random", "--vs", "random", "--games", "4",
                "--run", "sweep", "--db", str(db)).returncode == 0
     assert run("study", "check", str(path), "--db", str(db)).returncode == 0
