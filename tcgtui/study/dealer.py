@@ -54,8 +54,10 @@ class StudyDealer:
             live = LiveGame.begin(self.store, self.game.seated(slot.seat), slot.seed, agent=self.person.agent,
                                   opponent=slot.rung.opponent, agent_seat=slot.seat, lang=lang,
                                   resume=resume_source(self.study, slot), run_id=run.id, game_index=slot.index)
-        note = ("study.note_practice" if slot.practice else "study.note_game",
-                {"n": slot.index + 1, "of": len(standing(self.store, self.study, self.person).slots)})
+        key = "study.note_practice" if slot.practice else "study.note_game"
+        limit = self.study.move_seconds
+        note = (key + "_limit" if limit else key, {"n": slot.index + 1, "seconds": f"{limit:g}",
+                                                   "of": len(standing(self.store, self.study, self.person).slots)})
         deal = person_deal(live, note=note)
         finish = deal.on_result
 

@@ -69,6 +69,7 @@ class Joining:
         settings.person = slot.seat
         settings.handle, settings.ask_handle = self.person.id, False
         settings.rival, settings.keep_rival, settings.setup = "", None, False
+        settings.move_seconds = self.study.move_seconds
         dealer = StudyDealer(self.store, self.study, self.person, rung, game, slot.practice)
         settings.dealer_for = lambda person: dealer
         return True

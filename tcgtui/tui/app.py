@@ -83,6 +83,7 @@ class Settings:
     replay: Any = None                     # a stored game to step through (tcgtui.replay.load.Replay), alone
     hub: Any = None                        # home's way into the store (tcgtui.commands.home.Hub); None: no store
     study: Any = None                      # a study being joined (tcgtui.study.joining.Joining): its screen is home
+    move_seconds: float = 0.0              # a study's per-move limit for the person (0: none)
 
     @property
     def person_seat(self) -> int:
@@ -281,7 +282,8 @@ class ArenaApp(App[None]):
     def _agent(self, spec: str, seat: int, seats: tuple[str, ...]) -> Agent:
         """The player ``spec`` names at ``seat`` of ``seats`` (a person among them waits for its answers)."""
         if spec == HUMAN:
-            return HumanAgent(self._handle(seats, seat))
+            return HumanAgent(self._handle(seats, seat), time_limit=self.settings.move_seconds,
+                              seed=self.deal.seed if self.deal is not None else 0)
         options = dict(self.settings.agent_options)
         options["game"] = self.game
         kind = parse_spec(spec).kind

@@ -103,3 +103,24 @@ async def test_a_whole_study_by_keys_with_a_break_in_the_middle(tmp_path, lang: 
     [person] = participants(store, "ttt")
     assert person.finished_at is not None
     store.close()
+
+
+async def test_a_move_past_the_studys_limit_is_drawn_and_marked(tmp_path) -> None:
+    path = write_study(tmp_path, practice=0)
+    path.write_text(path.read_text().replace("practice = 0", "practice = 0\nmove_seconds = 0.5"))
+    store = Store(tmp_path / "s.sqlite3")
+    app, joining = study_app(store, path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("y")
+        await pilot.pause()
+        await pilot.press("enter")
+        for _ in range(60):                                    # the person does nothing
+            await pilot.pause(0.1)
+            if app.board is not None and any(d.info.get("timed_out") for d in app.board.session.decisions):
+                break
+        await pilot.press("q", "y")
+        await pilot.pause(0.3)
+    assert app._exception is None
+    [game] = store.games()
+    timed = [d for d in store.decisions(game.id) if d.info.get("timed_out")]
+    assert timed and all(d.agent.startswith("human:") for d in timed) and 0.5 <= timed[0].seconds < 2
