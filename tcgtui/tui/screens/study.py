@@ -22,7 +22,7 @@ from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
-from tcgtui.tui.widgets.title import TitleBar, game_text
+from tcgtui.tui.widgets.title import TitleBar, game_text, titled
 
 CSS = [Path(__file__).with_name("study.tcss")]
 
@@ -70,10 +70,16 @@ class ConsentScreen(LocalizedScreen[bool]):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#study-pane").border_title = self.tr("study.consent.title")
+        self.call_after_refresh(self.title_pane)
+
+    def title_pane(self) -> None:
+        titled(self.query_one("#study-pane"), self.tr("study.consent.title"), self.direction)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.title_pane)
 
     async def localize(self) -> None:
-        self.query_one("#study-pane").border_title = self.tr("study.consent.title")
+        self.title_pane()
         await super().localize()
 
     def action_answer(self, agreed: bool) -> None:
@@ -152,7 +158,7 @@ class StudyScreen(LocalizedScreen[None]):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#study-pane").border_title = self.tr("study.progress.title")
+        self.call_after_refresh(self.title_pane)
         if not self.joining.consented:
             self.app.push_screen(ConsentScreen(self.joining), self._answered)
 
@@ -163,8 +169,14 @@ class StudyScreen(LocalizedScreen[None]):
         self.joining.consent(self.catalog.code)
         self.reread()
 
+    def title_pane(self) -> None:
+        titled(self.query_one("#study-pane"), self.tr("study.progress.title"), self.direction)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.title_pane)
+
     async def localize(self) -> None:
-        self.query_one("#study-pane").border_title = self.tr("study.progress.title")
+        self.title_pane()
         if self.joining.consented:
             self.joining.language(self.catalog.code)
         await super().localize()
