@@ -37,7 +37,7 @@ from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.search import INTERIM_BUDGET_S
 from tcgtui.opponents.spec import parse_spec
-from tcgtui.tui.bidi_text import Direction
+from tcgtui.tui.bidi_text import Direction, Para
 from tcgtui.deals import Deal, Dealer, Note, PlainDealer
 from tcgtui.tui.games import screen_for
 from tcgtui.tui import memory
@@ -99,6 +99,7 @@ class Settings:
 
 
 SWITCH_S = 0.0002
+TOAST_CELLS, TOAST_FRAME = 60, 4     # Textual's toast: 60 cells wide (at most half the screen), less padding and border
 
 
 class ArenaApp(App[None]):
@@ -145,6 +146,17 @@ class ArenaApp(App[None]):
             relocalize = getattr(screen, "relocalize", None)
             if relocalize is not None:
                 await relocalize()
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """Every toast as plain text (a message may carry text from outside) in the reader's direction:
+        right to left it is shaped, wrapped to the toast's width, then each line reordered (Textual
+        would wrap the reordered text, and its lines would read bottom to top).  Thread-safe, as Textual's."""
+        text = str(message)
+        if self.direction.reorder:
+            width = max(10, min(TOAST_CELLS, self.size.width // 2) - TOAST_FRAME)
+            text = "\n".join(Para(text, self.direction).lines(width))
+        super().notify(text, title=title, severity=severity, timeout=timeout, markup=False)
 
     # --- games -----------------------------------------------------------------------
 
@@ -273,7 +285,8 @@ class ArenaApp(App[None]):
         kept = deal.kept()
         if kept is None:
             return self.catalog.t("humans.nothing_saved")
-        return clean(self.catalog.t("hub.kept", game=kept[0][:8], moves=kept[1]))
+        key = "study.kept" if self.settings.study is not None else "hub.kept"      # a study's screen carries it on
+        return clean(self.catalog.t(key, game=kept[0][:8], moves=kept[1]))
 
     def _handle(self, seats: tuple[str, ...], seat: int) -> str:
         """The handle of the person at ``seat``: the settings' one, not a second person's (hot-seat)."""
