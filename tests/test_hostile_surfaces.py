@@ -1,0 +1,76 @@
+"""The newer surfaces under hostile input (models, --budget, replay, --upstream, the importers):
+each kind of failure found by attacking them, with a test that failed before its fix."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tcgtui.cli import main
+from tcgtui.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+DECK = ROOT / "tests" / "deck" / "manabench"
+
+
+def one_line_error(capsys, argv, *needles) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"tcgtui {argv[0]}: error:"), err
+    for needle in needles:
+        assert needle in err, err
+    return err
+
+
+# Tracebacks -----------------------------------------------------------------------------------
+
+DATE_ENTRY = '[m]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "x"\nextra_body = { when = 1979-05-27T07:32:00Z }\n'
+
+
+@pytest.mark.parametrize("argv", [["models"], ["bench", "--agent", "llm:m", "--vs", "random", "--games", "1"]])
+def test_traceback_a_toml_date_in_extra_body_is_one_line(tmp_path, capsys, argv):
+    models = tmp_path / "models.toml"
+    models.write_text(DATE_ENTRY)
+    one_line_error(capsys, [*argv, "--models", str(models), *(["--db", str(tmp_path / "t.db")]
+                                                               if argv[0] == "bench" else [])],
+                   "extra_body.when", "JSON values only")
+
+
+@pytest.mark.parametrize("length", [40_000, 100_000])
+def test_traceback_a_huge_replay_id_is_one_short_line(tmp_path, capsys, length):
+    with Store(tmp_path / "t.db"):
+        pass
+    err = one_line_error(capsys, ["replay", "a" * length, "--db", str(tmp_path / "t.db")], "is not a game id")
+    assert len(err) < 300
+
+
+@pytest.mark.parametrize("faces", [["not a face"], [3, None], [[{"name": "x"}]]])
+def test_traceback_card_faces_that_are_not_objects_are_one_line(tmp_path, capsys, faces):
+    cards = json.loads((DECK / "cards.json").read_text(encoding="utf-8"))
+    for name in cards["data"]:
+        cards["data"][name] = faces
+    bad = tmp_path / "cards.json"
+    bad.write_text(json.dumps(cards))
+    one_line_error(capsys, ["deck", "import", str(DECK / "questions.json"), "--cards", str(bad),
+                            "--out", str(tmp_path / "set.jsonl")], "expected an MTGJSON AtomicCards file")
+    assert not (tmp_path / "set.jsonl").exists()
+
+
+@pytest.mark.parametrize("field,value", [("idx", -1), ("seat", -1), ("seat", 2)])
+def test_traceback_baseline_import_with_a_negative_index_or_seat_is_one_line(tmp_path, capsys, field, value):
+    db = tmp_path / "t.db"
+    line = {"format": "tcgtui-human-game", "version": 2, "id": "0123abcd", "agent": "human:ada",
+            "opponent": "random", "lang": "en", "seed": 1, "agent_seat": 0, "game": "tcg", "status": "abandoned",
+            "winner": None, "turns": 1, "moves": 1, "started_at": "2026-01-01T00:00:00",
+            "record": {"game": "tcg", "seed": 1, "setup": {}, "moves": ["x"]},
+            "decisions": [{"idx": 0, "turn": 1, "seat": 0, "agent": "human:ada", "move": "x", "kind": None,
+                           "seconds": 1.0, "info": {}}]}
+    line["decisions"][0][field] = value
+    path = tmp_path / "ada.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    one_line_error(capsys, ["baseline", "import", str(path), "--db", str(db)], f"{path}:1:", field)
+    with Store(db) as store:
+        assert store.games() == []
