@@ -74,3 +74,67 @@ def test_traceback_baseline_import_with_a_negative_index_or_seat_is_one_line(tmp
     one_line_error(capsys, ["baseline", "import", str(path), "--db", str(db)], f"{path}:1:", field)
     with Store(db) as store:
         assert store.games() == []
+
+
+# Budgets --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ["9" * 400, "9" * 400 + "usd", "$" + "9" * 400, "1.5-tokens", "0.5-tokens",
+                                   "1e400usd", "0usd", "--budget=-3-tokens", "nan usd", "inf usd"])
+def test_budget_a_value_that_is_no_finite_whole_budget_is_one_short_line(tmp_path, capsys, value):
+    flag = [value] if value.startswith("--budget=") else ["--budget", value]
+    err = one_line_error(capsys, ["bench", "--agent", "random", "--vs", "random", "--games", "1",
+                                  "--db", str(tmp_path / "t.db"), *flag], "--budget", "is not a budget")
+    assert len(err) < 300
+
+
+def test_budget_a_sweep_without_a_model_plays_and_reruns(tmp_path, capsys):
+    argv = ["bench", "--agent", "random", "--vs", "random", "--games", "2", "--db", str(tmp_path / "t.db"),
+            "--budget", "1k-tokens"]
+    assert main(argv) == 0 and main([*argv, "--games", "3"]) == 0
+    with Store(tmp_path / "t.db") as store:
+        assert [g.status for g in store.games()] == ["finished"] * 3
+
+
+def _spent(db: Path) -> tuple[int, int, int]:
+    """(tokens recorded, replies recorded, the largest reply) over every decision of the store."""
+    import sqlite3
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT info_json FROM decisions WHERE agent LIKE 'llm:%'").fetchall()
+    infos = [json.loads(r[0]) for r in rows]
+    tokens = [i["prompt_tokens"] + i["completion_tokens"] for i in infos]
+    return sum(tokens), sum(len(i["attempts"]) for i in infos), max(tokens)
+
+
+@pytest.mark.parametrize("budget", ["6k-tokens", "15k-tokens"])
+def test_budget_a_sweep_of_models_and_baselines_stops_within_the_requests_in_flight(tmp_path, capsys, budget):
+    from tcgtui.opponents.llm.testserver import ChatServer, Fault
+
+    concurrency, db = 4, tmp_path / "t.db"
+    with ChatServer(faults=lambda i, r: Fault.delay(0.05)) as server:
+        models = tmp_path / "m.toml"
+        models.write_text(f'[p]\nbase_url = "{server.base_url}"\nmodel = "fake"\nprices = {{ input = 1.0, output = 2.0 }}\n')
+        capsys.readouterr()
+        assert main(["bench", "--models", str(models), "--agent", "llm:p,random", "--vs", "random", "--games", "8",
+                     "--concurrency", str(concurrency), "--max-retries", "0", "--db", str(db),
+                     "--budget", budget]) == 0
+        err = capsys.readouterr().err
+        requests = len(server.requests)
+    tokens, replies, largest = _spent(db)
+    limit = int(budget.split("k")[0]) * 1000
+    assert replies == requests                                  # every request's tokens are recorded
+    assert f"and {tokens} tokens" in err                        # "spent" is what the store holds
+    assert limit <= tokens <= limit + concurrency * largest     # over by at most the requests in flight
+    with Store(db) as store:
+        stopped = [g for g in store.games() if g.status == "errored"]
+    assert stopped and all("--budget" in (g.error or "") for g in stopped)
+
+
+def test_budget_tokens_only_says_no_dollars(tmp_path, capsys):
+    from tcgtui.opponents.llm.testserver import ChatServer
+
+    with ChatServer() as server:
+        capsys.readouterr()
+        assert main(["bench", "--agent", "llm:fake", "--base-url", server.base_url, "--vs", "random", "--games", "2",
+                     "--concurrency", "1", "--db", str(tmp_path / "t.db"), "--budget", "1k-tokens"]) == 0
+    line = next(x for x in capsys.readouterr().err.splitlines() if "budget reached" in x)
+    assert "$" not in line and "tokens" in line
