@@ -138,3 +138,56 @@ def test_budget_tokens_only_says_no_dollars(tmp_path, capsys):
                      "--concurrency", "1", "--db", str(tmp_path / "t.db"), "--budget", "1k-tokens"]) == 0
     line = next(x for x in capsys.readouterr().err.splitlines() if "budget reached" in x)
     assert "$" not in line and "tokens" in line
+
+
+# Imports that lie -----------------------------------------------------------------------------
+
+def _duel_logs(folder: Path, change) -> Path:
+    from tests.duel.test_duel_import import write_logs
+    write_logs(folder)
+    for log in (folder / "data").glob("*_vs_*.jsonl"):
+        if log.name.endswith(".tags.jsonl"):
+            continue
+        rows = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+        for row in rows:
+            change(row)
+        log.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return folder
+
+
+def _rename(name: str):
+    def change(row: dict) -> None:
+        for key in ("inventer", "solver"):
+            if row[key] == "alpha":
+                row[key] = name
+    return change
+
+
+@pytest.mark.parametrize("lie", [
+    _rename("human:alice"), _rename("human"), _rename("random"), _rename("mc:1000"), _rename("llm:x@0123abcd"),
+    _rename(""), _rename("   "), _rename("m" * 100_000), _rename("evil\x1b[2Jname"),
+    lambda row: row["inventer_usage"].update(input_tokens=10 ** 30),
+    lambda row: row["inventer_usage"].update(output_tokens=-5),
+    lambda row: row["inventer_usage"].update(input_tokens=2 ** 63),
+    lambda row: row["inventer_usage"].update(input_tokens=1e30),
+], ids=["human-handle", "human", "random", "mc", "llm-key", "empty", "blank", "huge-name", "escape",
+        "1e30-tokens", "negative-tokens", "2**63-tokens", "float-tokens"])
+def test_imports_a_duel_log_that_lies_is_one_line_and_nothing_is_stored(tmp_path, capsys, lie):
+    db = tmp_path / "t.db"
+    err = one_line_error(capsys, ["duel", "import", str(_duel_logs(tmp_path / "ttg", lie)), "--db", str(db)],
+                         ".jsonl, line ")
+    assert "\x1b" not in err and len(err) < 400
+    if db.exists():
+        with Store(db) as store:
+            assert store.games() == []
+
+
+def test_imports_deck_import_out_equal_to_an_input_is_refused_and_the_input_kept(tmp_path, capsys):
+    questions, cards = tmp_path / "q.json", tmp_path / "cards.json"
+    shutil.copy(DECK / "questions.json", questions)
+    shutil.copy(DECK / "cards.json", cards)
+    before = questions.read_bytes(), cards.read_bytes()
+    for out in (questions, cards):
+        one_line_error(capsys, ["deck", "import", str(questions), "--cards", str(cards), "--out", str(out)],
+                       "which this command reads")
+    assert (questions.read_bytes(), cards.read_bytes()) == before
