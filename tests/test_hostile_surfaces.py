@@ -4,7 +4,10 @@ each kind of failure found by attacking them, with a test that failed before its
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -191,3 +194,43 @@ def test_imports_deck_import_out_equal_to_an_input_is_refused_and_the_input_kept
         one_line_error(capsys, ["deck", "import", str(questions), "--cards", str(cards), "--out", str(out)],
                        "which this command reads")
     assert (questions.read_bytes(), cards.read_bytes()) == before
+
+
+# A nearly full disk ---------------------------------------------------------------------------
+
+FREE_KIB = (60, 100, 120, 140, 150)
+
+
+def test_disk_a_new_store_on_a_nearly_full_disk_is_whole_or_absent(tmp_path):
+    """On a 400 KiB tmpfs of its own (a mount namespace; as root or in a user namespace), with 60 to
+    150 KiB free: the command fails in one line and leaves no store, or leaves one that opens."""
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare(1) to mount a small file system")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    argv = "bench --agent random --vs random --games 1"        # play makes its store the same way (Store)
+    script = f"""
+set -e
+mount -t tmpfs -o size=400k tmpfs {disk}
+for free in {' '.join(map(str, FREE_KIB))}; do
+  rm -f {disk}/*
+  dd if=/dev/zero of={disk}/filler bs=1k count=$((400 - free)) 2>/dev/null
+  {sys.executable} -m tcgtui {argv} --db {disk}/s.db >/dev/null 2>{disk}/err || true
+  rm -f {disk}/filler
+  echo "free=$free err=$(tail -n 1 {disk}/err)"
+  if [ -e {disk}/s.db ]; then {sys.executable} -m tcgtui report --db {disk}/s.db >/dev/null 2>{disk}/err \\
+      || echo "UNUSABLE $(cat {disk}/err)"; fi
+  ls -a {disk} | grep -v '^\\.\\.\\?$' | grep -v '^err$' | sed 's/^/left: /' || true
+done
+"""
+    flags = ["--mount"] if os.geteuid() == 0 else ["--mount", "--map-root-user"]
+    done = subprocess.run(["unshare", *flags, "sh", "-c", script], capture_output=True, text=True, timeout=600,
+                          cwd=ROOT)
+    if done.returncode != 0 and "mount" in done.stderr:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()[:200]}")
+    out = done.stdout
+    assert out.count("free=") == len(FREE_KIB), done.stderr
+    assert "UNUSABLE" not in out and "malformed" not in out, out
+    for line in out.splitlines():
+        if line.startswith("left: "):
+            assert line == "left: s.db", out          # no temporary file left behind
