@@ -234,3 +234,15 @@ done
     for line in out.splitlines():
         if line.startswith("left: "):
             assert line == "left: s.db", out          # no temporary file left behind
+
+
+def test_imports_two_logs_of_one_pair_are_two_duels_not_a_crash(tmp_path, capsys):
+    db = str(tmp_path / "t.db")
+    first = _duel_logs(tmp_path / "one", lambda row: None)
+    other = _duel_logs(tmp_path / "two", lambda row: row.update(explanation="another checkout"))
+    assert main(["duel", "import", str(first), "--db", db]) == 0
+    assert main(["duel", "import", str(other), "--db", db]) == 0          # UNIQUE constraint failed before
+    assert main(["duel", "import", str(other), "--db", db]) == 0          # again: nothing added
+    assert "0 duels imported, 2 already there" in capsys.readouterr().out
+    with Store(Path(db)) as store:
+        assert sorted(g.game_index for g in store.games()) == [0, 0, 1, 1]

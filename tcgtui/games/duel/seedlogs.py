@@ -31,7 +31,7 @@ from tcgtui.errors import UserError
 from tcgtui.match import FINISHED, DecisionRecord, MatchResult
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.spec import kinds
-from tcgtui.store.db import DecisionRow, GameRow, now
+from tcgtui.store.db import DecisionRow, GameRow, Store, now
 from tcgtui.store.rows import decision_rows, outcome_fields
 from tcgtui.userfiles import numbered_lines, parse_json, read_text
 
@@ -177,3 +177,15 @@ def replay(duel: Duel, run_id: int | None, source: str) -> tuple[GameRow, list[D
     for key, value in outcome_fields(result, "duel", 0).items():
         setattr(row, key, value)
     return row, decision_rows(decisions, seats, game)
+
+
+def number_duels(store: Store, run_id: int, duels: list[tuple[GameRow, list[DecisionRow]]]) -> None:
+    """Give each new duel the next free index of its pair in the run: two logs of one pair (two
+    checkouts, or a file naming another file's models) are two games, never one index twice."""
+    taken = {(agent, opponent, index) for agent, opponent, _, index, *_ in store.cell_games(run_id)}
+    for game, _ in duels:
+        if store.conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
+            continue                                  # already stored: skipped by the merge
+        while (game.agent, game.opponent, game.game_index) in taken:
+            game.game_index += 1
+        taken.add((game.agent, game.opponent, game.game_index))
