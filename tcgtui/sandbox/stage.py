@@ -6,9 +6,10 @@ only the parent writes it), asks to die with its parent,
 and, as the plan says, enters new user, mount, network, IPC, UTS and PID
 namespaces and mounts a small tmpfs over the check's folder.  It then forks the
 inner process (PID 1 of the new PID namespace), which bounds the tasks of that
-namespace, drops every capability, sets its resource limits and ``no_new_privs``,
-restricts itself with Landlock (read the Python installation, read and write its
-folder, no TCP, no signals or abstract sockets outside) and loads the seccomp
+namespace, mounts a fresh ``/proc`` of it (only the check's own processes), drops
+every capability, sets its resource limits and ``no_new_privs``, restricts itself
+with Landlock (read the Python installation, read and write its folder, no TCP,
+no signals or abstract sockets outside) and loads the seccomp
 filter the parent built (no sockets, no new processes or namespaces, no ptrace,
 no mounts).  Only then does it close the readiness channel (stderr) with the word
 ``ready`` and run the puzzle: ``mystery(<value>)``, the value parsed as the call's
@@ -30,7 +31,7 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAPBSET_DROP = 1, 38, 22, 24
 SECCOMP_MODE_FILTER = 2
 SIGKILL = 9
-MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
 LANDLOCK_CREATE, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT = 444, 445, 446     # the same number on every arch
 RULE_PATH_BENEATH = 1
 FS_READ = (1 << 2) | (1 << 3)                  # READ_FILE, READ_DIR
@@ -78,6 +79,17 @@ def enter_namespaces(plan):
 def bound_tasks(count):
     """Per-PID-namespace pid_max (Linux 6.14+): threads and processes of the check, root or not."""
     write_file("/proc/sys/kernel/pid_max", str(count))
+
+
+def fresh_proc():
+    """``/proc`` of the check's own PID namespace, where the check is PID 1: the host's named every
+    process and its owner to ``stat``.  Where a new procfs cannot be mounted (a host whose ``/proc``
+    is partly covered, as in a container), an empty read-only one instead."""
+    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
+    if LIBC.mount(b"proc", b"/proc", b"proc", flags, None) == 0:
+        return
+    ok(LIBC.mount(b"tmpfs", b"/proc", b"tmpfs", flags | MS_RDONLY, b"size=4k,nr_inodes=1,mode=0555"),
+       "mount an empty /proc")
 
 
 def drop_capabilities():
@@ -139,6 +151,8 @@ def confine(plan):
     """Everything the inner process does before the puzzle's first line, in this order."""
     if plan["pid_max"]:
         bound_tasks(plan["pid_max"])
+    if plan["namespaces"]:
+        fresh_proc()
     if plan["nobody"]:
         drop_to_nobody()
     if plan["namespaces"] or plan["nobody"]:
