@@ -109,3 +109,16 @@ def test_eleusis_md_a_guess_computes_only_its_own_answers():
     verdict = asyncio.run(judge_code(Sandbox("local", WALK_LIMITS), "return card.color == 'red'", guess,
                                      [parse_card("5H")], simulations=2, turns=3))
     assert not verdict.equivalent
+
+
+def test_duel_md_an_answer_computes_only_its_own_value():
+    from tcgtui.sandbox import Sandbox
+    said = sentence("duel.md", "**An answer computes only its own value.**")
+    assert "never as the puzzle's `true`" in said
+    sandbox = Sandbox("local")
+    puzzle = "SEVEN = 7\ndef mystery(x):\n    return x == 'never'\n"
+    for value in ("__import__('os')._exit(0)", "(setattr(mystery, '__code__', (lambda x: True).__code__), 4)[1]"):
+        assert sandbox.check_sync(puzzle, value).result in ("false", "error")
+    for value in ("range(3)", "float('nan')"):
+        assert f"`{value}`" in said and sandbox.check_sync(puzzle, value).result == "error"
+    assert sandbox.check_sync("SEVEN = 7\ndef mystery(x):\n    return x == 7\n", "SEVEN").result == "true"

@@ -13,7 +13,10 @@ no signals or abstract sockets outside) and loads the seccomp
 filter the parent built (no sockets, no new processes or namespaces, no ptrace,
 no mounts).  Only then does it close the readiness channel (stderr) with the word
 ``ready`` and run the puzzle: ``mystery(<value>)``, the value parsed as the call's
-arguments, as The Token Games' arena runs it.
+arguments, as The Token Games' arena runs it.  A value that is more than literals is
+computed first in a check of its own (``answer_only``: after the puzzle's code, with no
+verdict), and the verdict's check gets its result as literals: the answer's code never
+runs where the verdict is computed.
 
 Nothing here is a boundary once the puzzle runs: the operating system is.  The
 verdict goes to the check's own stdout pipe, so a puzzle can forge only its own.
@@ -201,6 +204,35 @@ def call_of(value):
     return compile(tree, "<value>", "eval")
 
 
+def _arguments(*args, **kwargs):
+    return args, kwargs
+
+
+def run_value(code, value, out):
+    """An answer's value, computed where the puzzle's code has run (its names may be used, as the
+    seed's rules say) but no verdict is: ``value`` and the call's arguments as Python literals
+    (``repr``), or ``error``.  The host hands them to the puzzle's check only if they are literals,
+    so the answer's code never runs where the verdict is computed."""
+    try:
+        space = {"__name__": "__main__", "__builtins__": __builtins__}
+        exec("import importlib", space)              # the seed's program starts so
+        exec(compile(code, "<puzzle>", "exec"), space)
+        space["mystery"] = _arguments
+        args, kwargs = eval(call_of(value), space)
+        text = ", ".join([repr(a) for a in args] + ["%s=%r" % (k, v) for k, v in kwargs.items()])
+        result, data = "value", _detail(text)
+    except BaseException as exc:
+        result, data = "error", _detail(describe(exc))
+    os.write(out, result.encode("ascii") + b"\n" + data)
+
+
+def _detail(text):
+    try:
+        return text.encode("utf-8", "backslashreplace")
+    except BaseException:
+        return b""
+
+
 def run_puzzle(code, value, strict, out):
     """The verdict: the first line ``true``, ``false`` or ``error``, then a detail."""
     result, detail = "error", ""
@@ -221,11 +253,7 @@ def run_puzzle(code, value, strict, out):
                 result = "true" if answer else "false"
     except BaseException as exc:
         result, detail = "error", describe(exc)
-    try:
-        data = detail.encode("utf-8", "backslashreplace")
-    except BaseException:
-        data = b""
-    os.write(out, result.encode("ascii") + b"\n" + data)
+    os.write(out, result.encode("ascii") + b"\n" + _detail(detail))
 
 
 def inner(req, ready):
@@ -243,9 +271,12 @@ def inner(req, ready):
     os.write(ready, b"ready\n")
     os.dup2(null, ready)                             # the readiness channel is gone before any puzzle line
     os.close(null)
-    code, value, strict = req["code"], req["value"], req["strict"]
+    code, value, strict, answer_only = req["code"], req["value"], req["strict"], req.get("answer_only")
     del req, plan
-    run_puzzle(code, value, strict, out)
+    if answer_only:
+        run_value(code, value, out)
+    else:
+        run_puzzle(code, value, strict, out)
     os._exit(0)
 
 

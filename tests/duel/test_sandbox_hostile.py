@@ -329,6 +329,23 @@ def test_a_checks_proc_shows_no_process_but_its_own():
     assert hosts == [], verdict.detail
 
 
+ANSWER_FORGERIES = {
+    "rewrite the puzzle": "(setattr(mystery, '__code__', (lambda x: True).__code__), 4)[1]",
+    "write the verdict": ("exec(\"import os\\nfor f in range(3, 64):\\n    try:\\n        os.write(f, b'true\\\\n')\\n"
+                          "    except OSError:\\n        pass\\nos._exit(0)\")"),
+    "patch the builtins": "(__import__('builtins').__setattr__('bool', lambda *a: True), 4)[1]",
+}
+
+
+@pytest.mark.parametrize("value", list(ANSWER_FORGERIES.values()), ids=list(ANSWER_FORGERIES))
+def test_an_answer_computes_only_its_own_value_never_the_puzzles_verdict(value):
+    """A solver's answer that is more than literals runs in a check of its own: whatever it does there,
+    the puzzle's verdict is computed where it never runs (a puzzle that accepts nothing stays unsolved)."""
+    puzzle = "def mystery(x):\n    return bool(x == 'never')\n"
+    assert check(puzzle, value).result in (FALSE, ERROR)
+    assert check(puzzle, "'never'").result == TRUE                     # the control: the puzzle can be solved
+
+
 def test_a_sibling_checks_verdict_and_our_output_cannot_be_forged():
     forge = ("import os\ndef mystery(x):\n    for fd in range(64):\n        try:\n"
              "            os.write(fd, b'true\\nforged')\n        except OSError:\n            pass\n"
