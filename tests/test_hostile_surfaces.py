@@ -246,3 +246,26 @@ def test_imports_two_logs_of_one_pair_are_two_duels_not_a_crash(tmp_path, capsys
     assert "0 duels imported, 2 already there" in capsys.readouterr().out
     with Store(Path(db)) as store:
         assert sorted(g.game_index for g in store.games()) == [0, 0, 1, 1]
+
+
+def test_budget_a_decision_it_cuts_short_keeps_the_tokens_of_its_replies(tmp_path, capsys):
+    """Every reply is unreadable, so each decision asks again; the budget is reached by the first reply
+    and the second request is never made: the decision is kept, with the first reply's tokens."""
+    import sqlite3
+
+    from tcgtui.opponents.llm.testserver import ChatServer, Reply
+
+    db = tmp_path / "t.db"
+    with ChatServer(script=[Reply("no card named here", usage={"prompt_tokens": 1500, "completion_tokens": 5})] * 20) \
+            as server:
+        capsys.readouterr()
+        assert main(["bench", "--agent", "llm:fake", "--base-url", server.base_url, "--vs", "random", "--games", "1",
+                     "--concurrency", "1", "--invalid-retries", "2", "--db", str(db), "--budget", "1k-tokens"]) == 0
+        requests = len(server.requests)
+    err = capsys.readouterr().err
+    with sqlite3.connect(db) as conn:
+        (status, error), = conn.execute("SELECT status, error FROM games").fetchall()
+        infos = [json.loads(r[0]) for r in conn.execute("SELECT info_json FROM decisions WHERE agent LIKE 'llm:%'")]
+    assert requests == 1 and status == "errored" and "--budget" in error
+    assert len(infos) == 1 and infos[0]["budget_stopped"] and len(infos[0]["attempts"]) == 1
+    assert infos[0]["prompt_tokens"] + infos[0]["completion_tokens"] == 1505 and "1505 tokens" in err
