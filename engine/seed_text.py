@@ -11,6 +11,22 @@ import ast
 from typing import Any, Callable
 
 Parts = tuple[Any, ...]
+SOURCE_LIMIT = 4 << 20          # bytes of one seed source file: the seeds' own are below 100 KiB
+
+
+def parse_source(source: str, path: str, refuse: Callable[[str], Exception]) -> ast.Module:
+    """``source`` as a syntax tree; ``refuse(why)`` for anything this cannot read: not Python, too
+    large, nested deeper than the parser recurses, or more than its memory holds (never a traceback)."""
+    if len(source) > SOURCE_LIMIT:
+        raise refuse(f"{path} is not Python this protocol can read (over {SOURCE_LIMIT >> 20} MiB)")
+    try:
+        return ast.parse(source)
+    except SyntaxError as exc:
+        raise refuse(f"{path} is not Python this protocol can read ({exc.msg}, line {exc.lineno})") from None
+    except (RecursionError, MemoryError, ValueError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else \
+            "too large to parse" if isinstance(exc, MemoryError) else str(exc)
+        raise refuse(f"{path} is not Python this protocol can read ({why})") from None
 
 
 def fstring_parts(node: ast.AST | None, shape: Callable[[str], Exception]) -> Parts:

@@ -16,12 +16,14 @@ A game may change what leaves the machine: its app side's ``baseline.exporter``
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from tcgtui import locales
-from tcgtui.engine.core import GameRecord
+from tcgtui.engine import registry
+from tcgtui.engine.core import GameRecord, Outcome
 from tcgtui.config import HANDLE_RE
 from tcgtui.console_text import shorten
 from tcgtui.errors import UserError
@@ -29,10 +31,14 @@ from tcgtui.app_side import app_side
 from tcgtui.limits import SEED_LIMIT
 from tcgtui.live import HUMAN, RESUME_KEY, between_people
 from tcgtui.store import ABANDONED, ERRORED, FINISHED, IN_PROGRESS, DecisionRow, GameRow, Store
+from tcgtui.opponents.spec import parse_spec
 from tcgtui.study.names import KIND, RUN_PREFIX
 from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text, write_atomic
 
 FORMAT, VERSION = "tcgtui-human-game", 2
+INFO_LIMIT = 1 << 20       # characters of one decision's info as JSON: a person's decisions carry a few dozen
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_ID = re.compile(r"[0-9a-f-]{1,36}")      # a UUID, as every game's id is: what replay finds
 READABLE = (1, 2)          # version 1: card games only, decisions carry "card_type" instead of "kind"
 STATUSES = (FINISHED, ERRORED, ABANDONED, IN_PROGRESS)
 
@@ -142,28 +148,71 @@ def parse_line(text: str) -> Parsed:
         GameRecord.from_json(record)
     except (KeyError, TypeError, ValueError):
         raise _Bad(t.t("humans.import_type", key="record", value="...")) from None
-    decisions = []
+    game_id, lang, opponent = _need(obj, "game", str), _need(obj, "lang", str), _need(obj, "opponent", str)
+    try:
+        spec = registry.get(game_id)
+    except registry.UnknownGame:
+        raise _Bad(t.t("humans.import_type", key="game", value=repr(game_id)[:40])) from None
+    if lang not in locales.available():
+        raise _Bad(t.t("humans.import_type", key="lang", value=repr(lang)[:40]))
+    _check_opponent(opponent)
+    decisions, indices = [], set()
     for raw in _need(obj, "decisions", list):
         if not isinstance(raw, dict):
             raise _Bad(t.t("humans.import_type", key="decisions", value=repr(raw)[:40]))
-        decisions.append(DecisionRow(_need(raw, "idx", int), _need(raw, "turn", int), _need(raw, "seat", int),
-                                     _need(raw, "agent", str), _need(raw, "move", str),
-                                     _need(raw, "kind" if "kind" in raw else "card_type", str, optional=True),
-                                     float(_need(raw, "seconds", (int, float))), _need(raw, "info", dict)))
-    game = GameRow(agent=agent, opponent=_need(obj, "opponent", str), lang=_need(obj, "lang", str),
-                   game_index=0, seed=seed, agent_seat=seat, game=_need(obj, "game", str),
+        row = DecisionRow(_need(raw, "idx", int), _need(raw, "turn", int), _need(raw, "seat", int),
+                          _need(raw, "agent", str), _need(raw, "move", str),
+                          _need(raw, "kind" if "kind" in raw else "card_type", str, optional=True),
+                          float(_need(raw, "seconds", (int, float))), _need(raw, "info", dict))
+        for key, value, expected in (("idx", row.idx, t.t("humans.a_count")), ("turn", row.turn, t.t("humans.a_count")),
+                                     ("seat", row.seat, t.t("humans.a_seat", high=count - 1))):
+            if value < 0 or key == "seat" and value >= count or key == "idx" and value in indices:
+                raise _Bad(t.t("humans.import_range", key=f"decisions.{key}", value=value, expected=expected))
+        if len(json.dumps(row.info, ensure_ascii=False)) > INFO_LIMIT:
+            raise _Bad(t.t("humans.import_range", key="decisions.info", value=t.t("humans.too_long"),
+                           expected=t.t("humans.at_most_chars", limit=f"{INFO_LIMIT:,}")))
+        indices.add(row.idx)
+        decisions.append(row)
+    for key in ("turns", "moves"):
+        if _need(obj, key, int) < 0:
+            raise _Bad(t.t("humans.import_range", key=key, value=obj[key], expected=t.t("humans.a_count")))
+    result, reason = _need(obj, "result", str, optional=True), _need(obj, "reason", str, optional=True)
+    code = spec.store.result_code
+    if result is not None and code is not None and status == FINISHED \
+            and result != code(Outcome(winner, reason or "")):
+        raise _Bad(t.t("humans.import_result", result=shorten(result), winner=winner))
+    game = GameRow(agent=agent, opponent=opponent, lang=lang,
+                   game_index=0, seed=seed, agent_seat=seat, game=game_id,
                    pack_id=_need(obj, "pack_id", str, optional=True),
                    pack_hash=_need(obj, "pack_hash", str, optional=True),
                    game_params=_need(obj, "game_params", dict, optional=True) or {},
                    seat_specs=seats,
                    score=_score(_need(obj, "score", (int, float), optional=True)),
-                   result=_need(obj, "result", str, optional=True),
+                   result=result,
                    status=ABANDONED if status == IN_PROGRESS else status, record=record,
                    started_at=_need(obj, "started_at", str), winner=winner,
-                   reason=_need(obj, "reason", str, optional=True), turns=_need(obj, "turns", int),
+                   reason=reason, turns=_need(obj, "turns", int),
                    moves=_need(obj, "moves", int), finished_at=_need(obj, "finished_at", str, optional=True),
-                   id=_need(obj, "id", str))
+                   id=_game_id(_need(obj, "id", str)))
     return Parsed(game, decisions)
+
+
+def _game_id(value: str) -> str:
+    if not _ID.fullmatch(value):
+        raise _Bad(locales.load().t("humans.import_type", key="id", value=shorten(repr(value), 40)))
+    return value
+
+
+def _check_opponent(opponent: str) -> None:
+    """A person's opponent is one of tcgtui's players, named plainly: never a person (a game between
+    people is no baseline), nor text that would print as something else."""
+    t = locales.load()
+    try:
+        ok = not _CONTROL.search(opponent) and parse_spec(opponent).kind != HUMAN
+    except Exception:         # whatever a spec's parser raises: not a player this tcgtui knows
+        ok = False
+    if not ok:
+        raise _Bad(t.t("humans.import_type", key="opponent", value=shorten(repr(opponent), 40)))
 
 
 def _score(value: Any) -> float | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine.prompting import FALLBACKS
-from tcgtui.opponents.llm.endpoint import SAMPLING_RANGES
+from tcgtui.opponents.llm.endpoint import SAMPLING_RANGES, check_extra_body
 from tcgtui.opponents.llm.reasoning import PARSE_MODES
 from tcgtui.console_text import shorten
 from tcgtui.errors import UserError
@@ -68,6 +68,7 @@ def endpoint_options(args: argparse.Namespace) -> dict[str, Any]:
         if not isinstance(extra, dict):
             raise UserError(f"--extra-body: {shorten(out['extra_body'])!r} is not a JSON object; "
                             "expected e.g. '{\"reasoning\": {\"effort\": \"low\"}}'")
+        check_extra_body(extra)
         out["extra_body"] = extra
         for key, (lo, hi) in RANGES.items():
             if key in extra:

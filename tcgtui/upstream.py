@@ -15,6 +15,8 @@ from pathlib import Path
 from tcgtui.errors import UserError
 from tcgtui.userfiles import read_text
 
+LIMIT = 16 << 20        # bytes of one file of a checkout: the seeds' largest (a rule library) is far below
+
 
 @dataclass(frozen=True)
 class Upstream:
@@ -34,7 +36,7 @@ class Upstream:
         path = self.path(relative)
         if not path.is_file():
             raise UserError(f"{self.flag}: {self.root} has no {relative}; expected a checkout of {repository}")
-        return read_text(self.flag, str(path))
+        return read_text(self.flag, str(path), LIMIT)
 
     def describe(self) -> dict[str, str]:
         """What a record says of it: the folder and, for a git checkout, its commit."""

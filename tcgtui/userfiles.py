@@ -151,10 +151,18 @@ def check_depth(value: Any, depth: int = MAX_DEPTH) -> None:
         stack.extend((child, level + 1) for child in children)
 
 
-def check_target(flag: str, path: str | Path) -> Path:
-    """Before any work: the target is no directory and its folder takes a new file (a probe is made
-    and removed), so a long job never ends on a target it cannot write."""
+def check_target(flag: str, path: str | Path, reads: Iterable[tuple[str, str | Path]] = ()) -> Path:
+    """Before any work: the target is no directory, none of the files the command ``reads`` (flag, path),
+    and its folder takes a new file (a probe is made and removed), so a long job never ends on a
+    target it cannot write, nor replaces its own input."""
     target = Path(path).expanduser()
+    for other_flag, other in reads:
+        try:
+            same = str(other) != "-" and target.exists() and target.samefile(Path(other).expanduser())
+        except OSError:
+            same = False
+        if same:
+            raise _refuse("same_as_input", flag, path, other=other_flag)
     try:
         if target.is_dir():
             raise _refuse("directory", flag, path)

@@ -75,6 +75,85 @@ def _hostile_store(path: Path) -> str:
     return str(path)
 
 
+SECRET = "sk-live-0123456789abcdefSECRET"      # written where a key never goes: never printed
+MODELS = {       # models.toml entries, each hostile in one way (servers on port 9: refused at once)
+    "date": 'extra_body = { when = 1979-05-27T07:32:00Z }',
+    "key_field": f'extra_body = {{ x-api-key = "{SECRET}" }}',
+    "nested_key": f'extra_body = {{ headers = {{ Authorization = "Bearer {SECRET}" }} }}',
+    "key_value": f'extra_body = {{ user = "{SECRET}" }}',
+    "key_as_variable": 'api_key_env = "hf_AbCdEfGhIjKlMnOpQrStUv12SECRET"',
+    "escape": f'model = "{HOSTILE.encode("unicode_escape").decode()}"',
+    "deep": "extra_body = " + "{ a = " * 200 + "1" + " }" * 200,
+}
+
+
+def _models_files(root: Path) -> list[str]:
+    out = []
+    for name, line in MODELS.items():
+        path = root / f"models-{name}.toml"
+        head = '[m]\nbase_url = "http://127.0.0.1:9/v1?token=' + SECRET + '"\n' if name == "escape" else \
+            '[m]\nbase_url = "http://127.0.0.1:9/v1"\n'
+        body = line if line.startswith("model") else 'model = "x"\n' + line
+        path.write_text(head + body + "\n", encoding="utf-8")
+        out.append(str(path))
+    return out
+
+
+def _human_line(**change) -> dict:
+    line = {"format": "tcgtui-human-game", "version": 2, "id": "0123abcd", "agent": "human:ada",
+            "opponent": "random", "lang": "en", "seed": 1, "agent_seat": 0, "game": "tcg", "status": "abandoned",
+            "winner": None, "turns": 1, "moves": 1, "started_at": "2026-01-01T00:00:00",
+            "record": {"game": "tcg", "seed": 1, "setup": {}, "moves": ["x"]},
+            "decisions": [{"idx": 0, "turn": 1, "seat": 0, "agent": "human:ada", "move": "x", "kind": None,
+                           "seconds": 1.0, "info": {}}]}
+    for key, value in change.items():
+        if key.startswith("d_"):
+            line["decisions"][0][key[2:]] = value
+        else:
+            line[key] = value
+    return line
+
+
+def _baseline_files(root: Path) -> list[str]:
+    lies = [dict(d_idx=-1), dict(d_seat=-1), dict(d_seat=2 ** 63), dict(game="chess"), dict(lang="xx"),
+            dict(opponent=HOSTILE), dict(opponent="human:bob"), dict(turns=-1), dict(id="a" * 100_000),
+            dict(d_info={"x": "a" * (2 << 20)}), dict(winner=5), dict(record=[])]
+    out = []
+    for i, lie in enumerate(lies):
+        path = root / f"baseline-{i}.jsonl"
+        path.write_text(json.dumps(_human_line(**lie)) + "\n", encoding="utf-8")
+        out.append(str(path))
+    return out
+
+
+def _duel_folders(root: Path) -> list[str]:
+    from tests.duel.test_duel_import import write_logs
+
+    out = []
+    for i, (key, value) in enumerate([("inventer", "human:alice"), ("inventer", "random"), ("inventer", ""),
+                                      ("inventer", HOSTILE), ("inventer", "m" * 100_000),
+                                      ("inventer_usage", {"input_tokens": 10 ** 30}),
+                                      ("inventer_usage", {"input_tokens": -5}), ("outcome", HOSTILE),
+                                      ("code", 3), ("player", None)]):
+        folder = write_logs(root / f"duels-{i}")
+        for log in (folder / "data").glob("*_vs_*.jsonl"):
+            if not log.name.endswith(".tags.jsonl"):
+                rows = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+                rows[0][key] = value
+                log.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        out.append(str(folder))
+    return out
+
+
+def _card_files(root: Path) -> list[str]:
+    out = []
+    for i, faces in enumerate((["not a face"], [3, None], [[{"name": "x"}]], {"a": 1}, "x")):
+        path = root / f"cards-{i}.json"
+        path.write_text(json.dumps({"data": {"Spark Jab": faces, "Tide Scholar": faces}}), encoding="utf-8")
+        out.append(str(path))
+    return out
+
+
 @pytest.fixture(scope="module")
 def junk(tmp_path_factory):
     root = tmp_path_factory.mktemp("junk")
@@ -83,6 +162,14 @@ def junk(tmp_path_factory):
     files["store"] = _hostile_store(root / "hostile.sqlite3")
     files["root"] = str(root)
     return files
+
+
+@pytest.fixture(scope="module")
+def hostile(junk):
+    """The newer surfaces' hostile inputs: model registries, human baselines, duel logs, card databases."""
+    root = Path(junk["root"])
+    return {"models": _models_files(root), "baseline": _baseline_files(root), "duels": _duel_folders(root),
+            "cards": _card_files(root)}
 
 
 @pytest.fixture
@@ -204,6 +291,42 @@ def argv_for(command: str, junk: dict[str, str]) -> st.SearchStrategy[list[str]]
     return st.tuples(base, flags(options)).map(lambda parts: [a for part in parts[0] for a in part] + parts[1])
 
 
+DECK = Path(__file__).resolve().parent / "deck" / "manabench"
+BUDGETS = ["9" * 400, "9" * 400 + "usd", "$" + "9" * 400, "1.5-tokens", "0.5-tokens", "1e400usd", "0usd", "nan usd",
+           "inf usd", "1k-tokens", "2M-tokens", "$0.000001", "5usd", "1.5k-tokens", "10-tokens"]
+
+
+def hostile_argv_for(command: str, junk: dict[str, str], hostile: dict[str, list[str]]) -> st.SearchStrategy[list[str]]:
+    """The newer surfaces (models, --budget, the importers, replay) fed their hostile inputs and junk."""
+    db, files, out = fresh_db(junk), paths(junk), paths(junk, write=True)
+    one = lambda strategy: strategy.map(lambda v: [v])       # noqa: E731
+    common = {
+        "models": (st.tuples(st.just(["models", "--models"]), one(paths(junk, *hostile["models"])),
+                             st.lists(JUNK, max_size=2)),
+                   {"--no-check": None, "--timeout": small("0.5", "1")}),
+        "budget": (st.tuples(st.just(["bench", "--agent"]), one(small("random", "random,mc:2")),
+                             st.just(["--vs", "random", "--games"]), one(small("1", "2")), st.just(["--db"]), one(db),
+                             st.just(["--budget"]), one(st.one_of(st.sampled_from(BUDGETS), JUNK))),
+                   {"--budget": st.one_of(st.sampled_from(BUDGETS), JUNK), "--concurrency": small("1", "4")}),
+        "duel_import": (st.tuples(st.just(["duel", "import"]), one(paths(junk, *hostile["duels"])),
+                                  st.just(["--db"]), one(db)), {"--run": JUNK}),
+        "deck_import": (st.tuples(st.just(["deck", "import"]),
+                                  one(paths(junk, str(DECK / "questions.json"))), st.just(["--cards"]),
+                                  one(paths(junk, *hostile["cards"], str(DECK / "cards.json"))), st.just(["--out"]),
+                                  one(st.one_of(out, st.sampled_from(hostile["cards"])))),
+                        {"--seed": NUMBER}),
+        "baseline_import": (st.tuples(st.just(["baseline", "import"]),
+                                      st.lists(paths(junk, *hostile["baseline"]), min_size=1, max_size=3),
+                                      st.just(["--db"]), one(db)), {}),
+        "replay": (st.tuples(st.just(["replay"]), one(st.one_of(
+            JUNK, st.sampled_from(["a" * 100_000, "a" * 40_000, "0" * 37, "-", "%", "_", "0123"]),
+            st.text("0123456789abcdef-", max_size=40))), st.just(["--db"]), one(paths(junk, junk["store"]))),
+                   {"--lang": small("en", "ar"), "--rtl": small("app", "off")}),
+    }
+    base, options = common[command]
+    return st.tuples(base, flags(options)).map(lambda parts: [a for part in parts[0] for a in part] + parts[1])
+
+
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
     """``main(argv)`` as a terminal sees it: UTF-8 out (strict), err (backslashreplace), junk on stdin."""
     out_bytes, err_bytes = io.BytesIO(), io.BytesIO()
@@ -233,20 +356,57 @@ COMMANDS = ("bench", "report", "baseline", "games", "analyze", "cards", "rules",
             "play", "watch")
 
 
+def clear_answer(argv: list[str]) -> None:
+    """The property: exit 0, 1 or 2, no traceback, no raw control byte, no key, and a 2 is one line."""
+    code, out, err = run_cli(argv)
+    shown = repr(argv)[:400]
+    assert code in (0, 1, 2), (shown, code, err[-500:])
+    assert "Traceback" not in out + err, (shown, err[-2000:])
+    raw = {c for c in out + err if c in CONTROL}
+    assert not raw, (shown, raw, (out + err)[:500])
+    assert "SECRET" not in out + err, (shown, (out + err)[-500:])
+    if code == 2:
+        lines = err.splitlines()
+        assert lines and lines[-1].startswith("tcgtui") and "error" in lines[-1], (shown, err[-500:])
+
+
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                           HealthCheck.data_too_large])
+
+
 @pytest.mark.parametrize("command", COMMANDS)
 def test_junk_in_gets_a_clear_answer_out(command, junk, quiet):
-    @settings(max_examples=EXAMPLES, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                     HealthCheck.data_too_large])
+    @SETTINGS
     @given(argv=argv_for(command, junk))
     def check(argv):
-        code, out, err = run_cli(argv)
-        shown = repr(argv)[:400]
-        assert code in (0, 1, 2), (shown, code, err[-500:])
-        assert "Traceback" not in out + err, (shown, err[-2000:])
-        raw = {c for c in out + err if c in CONTROL}
-        assert not raw, (shown, raw, (out + err)[:500])
-        if code == 2:
-            lines = err.splitlines()
-            assert lines and lines[-1].startswith("tcgtui") and "error" in lines[-1], (shown, err[-500:])
+        clear_answer(argv)
+    check()
+
+
+def every_hostile_input(command: str, junk: dict[str, str], hostile: dict[str, list[str]]) -> list[list[str]]:
+    """Each of a surface's hostile inputs once, before the drawn ones."""
+    db = str(Path(junk["root"]) / "every.sqlite3")
+    return {
+        "models": [["models", "--models", f, *extra] for f in hostile["models"] for extra in ([], ["--no-check"])],
+        "budget": [["bench", "--agent", "random", "--vs", "random", "--games", "1", "--db", db, "--budget", b]
+                   for b in BUDGETS],
+        "duel_import": [["duel", "import", f, "--db", db] for f in hostile["duels"]],
+        "deck_import": [["deck", "import", str(DECK / "questions.json"), "--cards", f, "--out",
+                         str(Path(junk["root"]) / "set.jsonl")] for f in hostile["cards"]]
+        + [["deck", "import", str(DECK / "questions.json"), "--cards", hostile["cards"][0], "--out", hostile["cards"][0]]],
+        "baseline_import": [["baseline", "import", f, "--db", db] for f in hostile["baseline"]],
+        "replay": [["replay", i, "--db", junk["store"]] for i in ("a" * 100_000, "a" * 40_000, "0" * 37, "%", "_")],
+    }[command]
+
+
+@pytest.mark.parametrize("command", ["models", "budget", "duel_import", "deck_import", "baseline_import", "replay"])
+def test_the_newer_surfaces_give_a_clear_answer_to_hostile_input(command, junk, hostile, quiet):
+    for argv in every_hostile_input(command, junk, hostile):
+        clear_answer(argv)
+
+    @SETTINGS
+    @given(argv=hostile_argv_for(command, junk, hostile))
+    def check(argv):
+        clear_answer(argv)
     check()

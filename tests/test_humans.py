@@ -240,3 +240,61 @@ def test_leaving_a_fresh_rematch_names_no_other_game(store, community, capsys):
     farewell(store, "ada", person_deal(fresh))
     said = capsys.readouterr().out
     assert fresh.row.id[:8] in said and older.row.id[:8] not in said and "after move 2" in said
+
+
+def _one_exported_line(store, community, tmp_path) -> dict:
+    _finished_games(store, community, [1])
+    good = tmp_path / "good.jsonl"
+    export(store, good, include_text=False)
+    return json.loads(good.read_text(encoding="utf-8").splitlines()[0])
+
+
+def _lie(line: dict, change) -> dict:
+    out = json.loads(json.dumps(line))
+    change(out)
+    return out
+
+
+LIES = {
+    "negative decision idx": lambda g: g["decisions"][0].update(idx=-1),
+    "negative decision seat": lambda g: g["decisions"][0].update(seat=-1),
+    "seat past the game's": lambda g: g["decisions"][0].update(seat=7),
+    "an idx twice": lambda g: g["decisions"][1].update(idx=g["decisions"][0]["idx"]),
+    "negative turn": lambda g: g["decisions"][0].update(turn=-3),
+    "negative turns": lambda g: g.update(turns=-1),
+    "unknown game": lambda g: g.update(game="chess"),
+    "unknown language": lambda g: g.update(lang="xx"),
+    "escape in the opponent": lambda g: g.update(opponent="random\x1b[2J\x1b]0;pwned\x07"),
+    "a person as the opponent": lambda g: g.update(opponent="human:bob"),
+    "no player as the opponent": lambda g: g.update(opponent="nobody-at-all"),
+    "a 50 MB info": lambda g: g["decisions"][0].update(info={"x": "a" * (50 << 20)}),
+}
+
+
+@pytest.mark.parametrize("lie", sorted(LIES))
+def test_an_imported_line_that_lies_is_one_line_naming_file_and_line_and_nothing_is_stored(
+        store, community, tmp_path, lie):
+    line = _one_exported_line(store, community, tmp_path)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(_lie(line, LIES[lie])) + "\n", encoding="utf-8")
+    with pytest.raises(UserError) as refused:
+        with Store(tmp_path / "fresh.sqlite3") as fresh:
+            import_games(fresh, read_files([bad]))
+    assert str(refused.value).startswith(f"{bad}:1: ") and "\n" not in str(refused.value)
+    assert "\x1b" not in str(refused.value)
+    with Store(tmp_path / "fresh.sqlite3") as fresh:
+        assert fresh.games() == []
+
+
+def test_a_winner_the_result_contradicts_is_refused(tmp_path):
+    from tcgtui.baseline import parse_line
+    from tcgtui.engine import registry
+    grid = next(s.id for s in registry.games() if s.store.result_code is not None)
+    record = {"game": grid, "seed": 1, "setup": {}, "moves": [], "outcome": None}
+    line = {"format": "tcgtui-human-game", "version": 2, "id": "0123abcd", "agent": "human:ada", "opponent": "random",
+            "lang": "en", "seed": 1, "agent_seat": 0, "game": grid, "status": "finished", "winner": 0,
+            "result": "winner2nd", "reason": "line", "turns": 3, "moves": 5, "started_at": "2026-01-01",
+            "record": record, "decisions": []}
+    with pytest.raises(Exception) as refused:
+        parse_line(json.dumps(line))
+    assert "result" in str(refused.value) and "winner2nd" in str(refused.value)

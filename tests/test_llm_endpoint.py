@@ -52,7 +52,11 @@ def test_key_order(clean_env):
 
 def test_the_key_is_in_no_repr_description_or_error(clean_env):
     clean_env.setenv("OPENROUTER_API_KEY", KEY)
-    agent = make_agent("llm:m", base_url=f"https://user:{KEY}@example.invalid/api/v1?key={KEY}")
+    for url in (f"https://user:{KEY}@example.invalid/api/v1", f"https://example.invalid/api/v1?key={KEY}"):
+        with pytest.raises(UserError) as refused:             # credentials in the URL: refused, never shown
+            make_agent("llm:m", base_url=url)
+        assert KEY not in str(refused.value)
+    agent = make_agent("llm:m", base_url="https://example.invalid/api/v1?region=eu#top")
     assert agent.settings.api_key == KEY
     for text in (repr(agent.settings), repr(agent), str(agent.describe()), str(agent.settings.public())):
         assert KEY not in text

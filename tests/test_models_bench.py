@@ -136,24 +136,26 @@ def test_a_budget_stops_the_run_keeps_its_games_and_a_rerun_resumes(tmp_path: Pa
                           f'[free]\nbase_url = "{server.base_url}"\nmodel = "fake"\n')
         cmd = ["bench", "--models", str(models), "--agent", "llm:p", "--vs", "random", "--games", "4",
                "--db", str(db), "--max-retries", "0", "--concurrency", "1"]
-        counts = []
-        for _ in range(6):
-            capsys.readouterr()
-            assert main([*cmd, "--budget", "1k-tokens"]) == 0      # a game is more than 1,000 tokens
-            err = capsys.readouterr().err
-            with sqlite3.connect(db) as conn:
-                counts.append(conn.execute("SELECT count(*), sum(status = 'finished') FROM games").fetchone())
-            if counts[-1][0] == 4:
-                break
-            line = next(x for x in err.splitlines() if "budget reached" in x)
-            assert "rerun the same command to resume" in line and f"kept in run" in line
-            assert f": {counts[-1][0]}; rerun" in line
-        assert counts == [(1, 1), (2, 2), (3, 3), (4, 4)]                 # one game a session, none lost
+        capsys.readouterr()
+        assert main([*cmd, "--budget", "1k-tokens"]) == 0      # one request is more than 1,000 tokens
+        line = next(x for x in capsys.readouterr().err.splitlines() if "budget reached" in x)
+        with sqlite3.connect(db) as conn:
+            (status, error), = conn.execute("SELECT status, error FROM games").fetchall()
+            p, c = conn.execute("SELECT sum(json_extract(info_json, '$.prompt_tokens')),"
+                                " sum(json_extract(info_json, '$.completion_tokens')) FROM decisions").fetchone()
+        assert status == "errored" and "--budget" in error          # stopped at its second request, kept
+        assert len(server.requests) == 1 and p + c > 1000
+        assert f"spent ${(p * 1 + c * 2) / 1e6:.4f} and {p + c} tokens" in line      # what the store holds
+        assert "kept in run" in line and ": 0; rerun the same command to resume" in line
+        capsys.readouterr()
+        assert main([*cmd, "--budget", "5M-tokens"]) == 0          # the rerun plays the stopped game again
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("SELECT count(*), sum(status = 'finished') FROM games").fetchone() == (4, 4)
         capsys.readouterr()
         assert main([*cmd, "--games", "6", "--budget", "$0.000001", "--budget", "5M-tokens"]) == 0
         assert "budget reached ($1e-06 / 5000000 tokens)" in capsys.readouterr().err
         with sqlite3.connect(db) as conn:
-            assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 5
+            assert conn.execute("SELECT count(*), sum(status = 'finished') FROM games").fetchone() == (5, 4)
         free = ["bench", "--models", str(models), "--agent", "llm:free", "--vs", "random", "--games", "1",
                 "--db", str(db)]
         assert main([*free, "--budget", "5usd"]) == 2

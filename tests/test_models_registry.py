@@ -182,3 +182,56 @@ def test_a_judge_may_be_an_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert judge.base_url == "https://judge.example.invalid/v1" and judge.temperature == 0.0
     plain = judge_settings({"judge": "llm:m", "models": str(path), "base_url": "http://h/v1"})
     assert plain is not None and plain.base_url == "http://h/v1" and plain.model == "m"
+
+
+@pytest.mark.parametrize("body", [
+    f'extra_body = {{ x-api-key = "{SECRET}" }}', f'extra_body = {{ openai_api_key = "{SECRET}" }}',
+    f'extra_body = {{ headers = {{ Authorization = "Bearer {SECRET}" }} }}',
+    f'extra_body = {{ metadata = {{ note = "{SECRET}" }} }}',
+    f'extra_body = {{ stop = ["a", "{SECRET}"] }}',
+    'api_key_env = "hf_AbCdEfGhIjKlMnOpQrStUv12"', 'api_key_env = "gsk_abcdefgh12345678"',
+    f'base_url = "https://h.example/v1?token={SECRET}"',
+])
+def test_a_key_at_any_depth_or_where_the_variable_goes_is_refused_and_never_shown(body: str) -> None:
+    url = "" if body.startswith("base_url") else 'base_url = "http://h/v1"\n'
+    with pytest.raises(UserError) as err:
+        parse(f'[e]\n{url}model = "m"\n{body}\n', "m.toml")
+    line = str(err.value)
+    assert SECRET not in line and "AbCdEf" not in line and "abcdefgh" not in line and "\n" not in line
+
+
+def test_request_fields_that_only_end_like_a_key_and_plain_variables_pass() -> None:
+    entry = parse('[e]\nbase_url = "http://h/v1"\nmodel = "m"\napi_key_env = "OPENROUTER_API_KEY"\n'
+                  'extra_body = { max_tokens = 5, prompt_cache_key = "run-1", top_k = 20, '
+                  'chat_template_kwargs = { enable_thinking = false }, stop = ["</answer>"] }\n',
+                  "m.toml").entries["e"]
+    assert entry.api_key_env == "OPENROUTER_API_KEY" and entry.extra_body["prompt_cache_key"] == "run-1"
+
+
+def test_a_toml_date_in_extra_body_is_one_line_naming_it() -> None:
+    with pytest.raises(UserError, match=r"^m.toml: entry e, extra_body.when: expected JSON values only"):
+        parse('[e]\nbase_url = "http://h/v1"\nmodel = "m"\nextra_body = { when = 1979-05-27T07:32:00Z }\n',
+              "m.toml")
+
+
+@pytest.mark.parametrize("extra", [
+    {"x-api-key": SECRET}, {"openai_api_key": SECRET}, {"headers": {"Authorization": f"Bearer {SECRET}"}},
+    {"a": [{"b": SECRET}]},
+])
+def test_the_extra_body_flag_refuses_a_key_at_any_depth_and_never_shows_it(extra: dict) -> None:
+    import argparse
+    import json
+
+    from tcgtui.errors import OptionError
+    from tcgtui.llm_options import endpoint_options
+    with pytest.raises(OptionError) as err:
+        endpoint_options(argparse.Namespace(extra_body=json.dumps(extra)))
+    assert SECRET not in str(err.value) and str(err.value).startswith("--extra-body: extra_body")
+
+
+def test_a_base_url_with_a_token_in_its_query_is_refused_and_never_shown() -> None:
+    from tcgtui.errors import OptionError
+    from tcgtui.opponents.llm.endpoint import resolve_base_url
+    with pytest.raises(OptionError) as err:
+        resolve_base_url(f"http://h/v1?token={SECRET}", {})
+    assert SECRET not in str(err.value) and "--base-url" in str(err.value)

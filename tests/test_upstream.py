@@ -37,3 +37,32 @@ def test_a_git_checkout_is_described_by_its_commit(tmp_path):
                    check=True)
     described = load("--upstream", str(tmp_path)).describe()
     assert described["path"] == str(tmp_path.resolve()) and len(described["commit"]) == 40
+
+
+HOSTILE = {"unary": "-" * 100_000 + "1\n",                     # the parser runs out of memory
+           "attributes": "a" + ".b" * 200_000 + "\n",             # the parser recurses past its stack
+           "nul": "x = 1\0\n"}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_hostile_python_in_the_checkout_is_one_line_for_every_seed_reader(kind):
+    from tcgtui.engine.duel.seed_wording import DuelWording, WordingError as DuelError
+    from tcgtui.engine.eleusis.seed_prompter import SeedWording as EleusisWording, WordingError as EleusisError
+    from tcgtui.engine.tcg.seed.prompt import SeedWording as CardWording, WordingError as CardError
+
+    source = HOSTILE[kind]
+    for reader, error in ((DuelWording, DuelError), (EleusisWording, EleusisError), (CardWording, CardError)):
+        with pytest.raises(error) as refused:
+            reader.read(lambda path: source)
+        assert "\n" not in str(refused.value) and "is not Python this protocol can read" in str(refused.value)
+
+
+def test_a_huge_file_in_the_checkout_is_refused_without_being_read_whole(tmp_path):
+    from tcgtui.userfiles import MAX_BYTES
+    big = tmp_path / "src" / "agents.py"
+    big.parent.mkdir()
+    with big.open("wb") as fh:                       # sparse: past the general limit without writing it
+        fh.truncate(MAX_BYTES - 1)
+    with pytest.raises(UserError, match=r"^--upstream .*agents.py: larger than") as refused:
+        load("--upstream", str(tmp_path)).text("src/agents.py", "example/seed")
+    assert "\n" not in str(refused.value)

@@ -23,6 +23,8 @@ import string
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from tcgtui.engine.seed_text import parse_source
+
 REPOSITORY = "thetokengames/thetokengames"
 ARENA, UTILS = "arena.py", "llm_utils.py"
 PROPOSER_FN, SOLVER_FN, TURN_FN = "promptInventPuzzle", "promptSolvePuzzle", "runGameTurn"
@@ -110,11 +112,7 @@ def _shape(path: str, what: str) -> WordingError:
 
 
 def _tree(text: Callable[[str], str], path: str) -> ast.Module:
-    try:
-        return ast.parse(text(path))
-    except SyntaxError as exc:
-        raise WordingError(f"--upstream: {path} is not Python this protocol can read "
-                           f"({exc.msg}, line {exc.lineno})") from None
+    return parse_source(text(path), path, lambda why: WordingError(f"--upstream: {why}"))
 
 
 def _function(tree: ast.Module, name: str, path: str) -> ast.FunctionDef:

@@ -34,7 +34,7 @@ from tcgtui.engine.eleusis.moves import Play, parse_play
 from tcgtui.engine.eleusis.prompter import EleusisPrompter
 from tcgtui.engine.eleusis.state import HAND, PENALTY
 from tcgtui.engine.prompting import Message, Parsed
-from tcgtui.engine.seed_text import Parts, fstring_parts
+from tcgtui.engine.seed_text import Parts, fstring_parts, parse_source
 
 REPOSITORY = "github.com/scienceetonnante/eleusis-llm-benchmark"
 ACTION_FILE, RULES_FILE = "src/eleusis/prompts/action.py", "src/eleusis/prompts/game_rules.py"
@@ -130,11 +130,7 @@ class SeedWording:
     def read(cls, text: Callable[[str], str]) -> SeedWording:
         """``text(path)``: a file of the checkout (the caller does the reading)."""
         def tree(path: str) -> ast.Module:
-            try:
-                return ast.parse(text(path))
-            except SyntaxError as exc:
-                raise WordingError(f"--upstream: {path} is not Python this protocol can read "
-                                   f"({exc.msg}, line {exc.lineno})") from None
+            return parse_source(text(path), path, lambda why: WordingError(f"--upstream: {why}"))
         action = _function(tree(ACTION_FILE), "get_action_prompt", ACTION_FILE)
         rules = _function(tree(RULES_FILE), "get_game_rules", RULES_FILE)
         hand = _writes(action, "hand_str")

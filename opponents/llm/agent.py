@@ -77,15 +77,15 @@ from tcgtui.engine.core import Event
 from tcgtui.engine.prompting import NO_PARSE, JudgeFollowUp, Parsed, Prompter, SeedRetries, SeedTranslation
 from tcgtui.errors import OptionError
 from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng
-from tcgtui.opponents.llm.client import ChatClient, Completion, ContextOverflow, Sleep, StreamHook
+from tcgtui.opponents.llm.client import ChatClient, ContextOverflow, Sleep, StreamHook
 from tcgtui.opponents.llm.context import ContextFit
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
 from tcgtui.opponents.llm.followup import FollowUp, judge_settings, judge_temperature
 from tcgtui.opponents.llm.model_registry import cached
-from tcgtui.opponents.llm.prompts import (Message, TurnLog, conversation, estimate_tokens, keep_turns,
-                                         message_tokens)
+from tcgtui.opponents.llm.prompts import Message, TurnLog, conversation, keep_turns, message_tokens
 from tcgtui.opponents.llm.reasoning import split_reasoning
 from tcgtui.opponents.llm.seed_translator import SeedTranslator, seed_translator
+from tcgtui.opponents.llm.spend import BUDGET_STOPPED, BudgetSpent
 from tcgtui.opponents.spec import AgentSpec
 
 RECORD_CHARS = 64_000      # per text field of an attempt in the record
@@ -98,23 +98,6 @@ def clip(text: str, limit: int = RECORD_CHARS) -> str:
         return text
     half = limit // 2
     return text[:half] + "…" + text[-half:]
-
-
-def _usage_counts(done: Completion, sent: list[Message], answer: str, reasoning: str
-                  ) -> tuple[int, int, int, bool, bool]:
-    """(prompt, completion, reasoning tokens, estimated, reasoning estimated) for one reply."""
-    usage = done.usage
-    if usage is None:
-        think = estimate_tokens(reasoning)
-        return (sum(message_tokens(m) for m in sent), estimate_tokens(answer) + think, think, True, False)
-    details = usage.get("completion_tokens_details") or {}
-    think = details.get("reasoning_tokens") if isinstance(details, dict) else None
-    think = think if think is not None else usage.get("reasoning_tokens")
-    guessed = think is None and bool(reasoning)
-    if think is None:
-        think = estimate_tokens(reasoning) if reasoning else 0
-    return (int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0), int(think),
-            False, guessed)
 
 
 class LLMAgent(Agent):
@@ -277,12 +260,18 @@ class LLMAgent(Agent):
         seed = p if isinstance(p, SeedRetries) else None
         fresh = seed is not None and seed.fresh_retries
         tries = 1 if self.rules_count_invalid else seed.attempts if seed is not None else s.invalid_retries + 1
+        budget_stopped = False
         for attempt in range(tries):
             while True:
                 messages = conversation(self.system, kept, current)
                 try:
                     done = await self.client.complete(messages, self.on_stream, first_request=len(attempts) +
                                                       len(faults) + shrunk + 1)
+                    break
+                except BudgetSpent:
+                    if not attempts:
+                        raise               # nothing spent on this decision: the game stops here
+                    budget_stopped = True   # its replies so far are recorded with it (spent is spent)
                     break
                 except ContextOverflow as exc:
                     if not kept:
@@ -291,10 +280,12 @@ class LLMAgent(Agent):
                     self.fit.overflowed(exc.size)
                     kept = await self.fit.keep(self.system, kept[(len(kept) + 1) // 2:], current)
                     shrunk += 1           # the older half of the history goes, and the turn is asked again
+            if budget_stopped:
+                break
             faults.extend(done.faults)
             answer, think = split_reasoning(done.content)
             reasoning = "\n".join(r for r in (done.reasoning.strip(), think) if r)
-            counts = _usage_counts(done, messages, answer, reasoning)
+            counts = done.counts
             for key, value in zip(totals, counts):
                 totals[key] += value
             estimated |= counts[3]
@@ -348,6 +339,7 @@ class LLMAgent(Agent):
             "invalid": sum(1 for a in attempts if a["error"] is not None),
             "fallback": fallback, "parse_path": path, "attempts": attempts,
             "history_turns": len(kept), "overflow_retries": shrunk,
+            **({BUDGET_STOPPED: True} if budget_stopped else {}),
         }
         if follow is not None:
             info["follow_up"] = follow

@@ -39,6 +39,8 @@ from tcgtui.opponents.base import AgentError
 from tcgtui.opponents.llm.endpoint import EndpointSettings, redact_url
 from tcgtui.opponents.llm.limits import limiter
 from tcgtui.opponents.llm.prompts import content_text
+from tcgtui.opponents.llm.reasoning import split_reasoning
+from tcgtui.opponents.llm.spend import METER, usage_counts
 from tcgtui.opponents.llm.tokens import estimate_tokens
 
 StreamHook = Callable[[str, str], None]
@@ -135,6 +137,8 @@ class Completion:
     finish_reason: str | None = None
     latency_s: float = 0.0                      # the successful request only
     faults: list[str] = field(default_factory=list)   # kinds retried before it
+    # (prompt, completion, reasoning tokens, estimated, reasoning estimated): what it spent (spend.usage_counts)
+    counts: tuple[int, int, int, bool, bool] = (0, 0, 0, False, False)
 
     @property
     def retries(self) -> int:
@@ -305,7 +309,10 @@ class ChatClient:
         """A reply, after as many retries as the budget allows; raises EndpointDown."""
         faults: list[str] = []
         where = f"{self.settings.model} at {redact_url(self.settings.base_url)}"
+        meter = METER.get()
         while True:
+            if meter is not None:
+                meter.check()           # a budget reached: no request starts (BudgetSpent)
             if on_stream is not None:
                 on_stream("attempt", str(first_request + len(faults)))
             started = time.perf_counter()
@@ -333,6 +340,11 @@ class ChatClient:
                 continue
             done.latency_s = time.perf_counter() - started
             done.faults = faults
+            answer, think = split_reasoning(done.content)
+            done.counts = usage_counts(done.usage, messages, answer,
+                                       "\n".join(r for r in (done.reasoning.strip(), think) if r))
+            if meter is not None:
+                meter.charge(self.settings.prices, *done.counts[:3])
             return done
 
     async def probe(self, messages: list[dict[str, Any]]) -> None:

@@ -27,6 +27,7 @@ from tcgtui import locales
 from tcgtui.engine.prompting import FALLBACKS
 from tcgtui.errors import OptionError
 from tcgtui.opponents.base import check_number
+from tcgtui.opponents.llm.credentials import Refused, check_body, url_has_key
 from tcgtui.opponents.llm.reasoning import PARSE_MODES, STRICT
 
 BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")
@@ -56,7 +57,20 @@ def resolve_base_url(explicit: str | None, env: Mapping[str, str] | None = None)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise OptionError(f"--base-url: {redact_url(url)!r} is not an http(s) URL; "
                         "expected e.g. http://localhost:8000/v1")
+    if url_has_key(url):
+        raise OptionError(locales.load().t("models.url_key", url=redact_url(url)))
     return url.strip().rstrip("/")
+
+
+def check_extra_body(extra: Any, flag: str = "--extra-body") -> None:
+    """A key-like field at any depth, or a value JSON cannot carry, is one line naming where."""
+    try:
+        check_body(extra)
+    except Refused as exc:
+        text = locales.load()
+        raise OptionError(text.t("models.body_refused", flag=flag, where=exc.where,
+                                 expected=text.t(f"models.expected.{'no_key_here' if exc.why == 'key' else 'json'}"))) \
+            from None
 
 
 def resolve_api_key(env: Mapping[str, str] | None = None) -> str:
@@ -154,6 +168,7 @@ def settings_from_options(model: str, options: Mapping[str, Any],
     extra = options.get("extra_body") or {}
     if not isinstance(extra, dict):
         raise OptionError("--extra-body: expected a JSON object such as '{\"top_p\": 0.9}'")
+    check_extra_body(extra)
     for key, (lo, hi) in SAMPLING_RANGES.items():
         if key in extra:
             check_number(f"--extra-body {key}", extra[key], lo, hi)

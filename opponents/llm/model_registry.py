@@ -22,6 +22,7 @@ import platformdirs
 
 from tcgtui import locales
 from tcgtui.errors import UserError
+from tcgtui.opponents.llm.credentials import Refused, check_body, key_like_name, key_like_variable, url_has_key
 from tcgtui.opponents.llm.endpoint import SAMPLING_RANGES
 from tcgtui.userfiles import TooDeep, parse_toml, read_text
 
@@ -29,9 +30,6 @@ ENV = "TCGTUI_MODELS"
 FLAG = "--models"
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")          # no ':', '@' or ',': specs use them
 VARIABLE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
-# Settings that would hold a key: refused, whatever their value (which is never shown).
-SECRETS = frozenset({"api_key", "key", "apikey", "token", "access_token", "secret", "password",
-                     "authorization", "bearer"})
 NUMBERS = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0)}
 COUNTS = ("max_tokens", "context_length", "concurrency")
 PRICES = ("input", "output", "reasoning")
@@ -170,7 +168,7 @@ def _string(file: str, name: str, key: str, value: Any) -> str:
 
 def _entry(file: str, name: str, table: dict[str, Any]) -> Entry:
     for key in table:
-        if key.lower() in SECRETS:
+        if key not in KEYS and key_like_name(key):        # would hold a key: its value is never shown
             raise _bad(file, name, key, "no_key")
         if key not in KEYS:
             raise _bad(file, name, key, "known", keys=", ".join(KEYS))
@@ -181,13 +179,13 @@ def _entry(file: str, name: str, table: dict[str, Any]) -> Entry:
     m = re.match(r"(https?)://([^/?#]*)", base_url)
     if m is None or not m.group(2):
         raise _bad(file, name, "base_url", "url")
-    if "@" in m.group(2) or re.search(r"[?&](?:api[_-]?)?key=", base_url, re.I):
+    if url_has_key(base_url):
         raise _bad(file, name, "base_url", "no_key")       # credentials in the URL are a key too
     out: dict[str, Any] = {"name": name, "model": _string(file, name, "model", table["model"]),
                            "base_url": base_url.rstrip("/")}
     if "api_key_env" in table:
         var = table["api_key_env"]
-        if not isinstance(var, str) or not VARIABLE_RE.fullmatch(var):
+        if not isinstance(var, str) or not VARIABLE_RE.fullmatch(var) or key_like_variable(var):
             raise _bad(file, name, "api_key_env", "variable")      # the value may be a key: never shown
         out["api_key_env"] = var
     for key, (lo, hi) in NUMBERS.items():
@@ -210,9 +208,10 @@ def _entry(file: str, name: str, table: dict[str, Any]) -> Entry:
         for key, (lo, hi) in SAMPLING_RANGES.items():
             if key in extra:
                 _number(file, name, f"extra_body.{key}", extra[key], lo, hi)
-        for key in extra:
-            if key.lower() in SECRETS:
-                raise _bad(file, name, f"extra_body.{key}", "no_key")
+        try:
+            check_body(extra)
+        except Refused as exc:
+            raise _bad(file, name, exc.where, "no_key" if exc.why == "key" else "json") from None
         out["extra_body"] = extra
     if "prices" in table:
         out["prices"] = _prices(file, name, table["prices"])

@@ -30,6 +30,7 @@ from tcgtui.opponents.base import agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Sleep
 from tcgtui.opponents.llm.endpoint import EndpointSettings
 from tcgtui.opponents.llm.followup import judge_settings
+from tcgtui.opponents.llm.spend import BudgetSpent
 
 OK, NOT_CODE, TRUNCATED, ENDPOINT = "ok", "not_code", "truncated", "endpoint"
 SUCCESS, RETRY_SUCCESS, EXHAUSTED = "success", "retry_success", "exhausted"
@@ -119,6 +120,8 @@ class SeedTranslator:
     async def _ask(model: str, client: ChatClient, prompt: str) -> Attempt:
         try:
             reply = await client.complete([{"role": "user", "content": prompt}], None)
+        except BudgetSpent:
+            raise                    # not the endpoint's failure: the sweep's budget is reached
         except Exception as exc:     # the endpoint failed after its own retries: one failed request, as the seed counts it
             return Attempt(model, ENDPOINT, error=str(exc)[:300])
         if reply.finish_reason == "length":

@@ -15,11 +15,14 @@ from tcgtui.bench.plan import Cell, agent_seat, game_deal_seed
 from tcgtui.engine.core import Game, GameRecord, Match
 from tcgtui.match import DecisionRecord, MatchResult, run_match
 from tcgtui.opponents.base import Agent
+from tcgtui.opponents.llm.spend import BUDGET_STOPPED, BudgetSpent
 from tcgtui.store import ERRORED, DecisionRow, GameRow, Run
 from tcgtui.store.db import now
 from tcgtui.store.rows import decision_rows, game_row, scrub_info
 
 AgentFactory = Callable[[str], Agent]
+# The error of a game --budget stopped (stored as errored, with what it played and spent): a rerun plays it again.
+BUDGET_ERROR = "stopped by --budget before its end; rerunning the command plays it again"
 
 
 @dataclass
@@ -40,7 +43,7 @@ class Sweep:
     rounds: Callable[[int], tuple[Any, int]] | None = None
     game_pool: Executor | None = None     # worker processes that play cheap games whole; None: all here
     solved: str = ""                # the outcome reason of a solved round, where the game names one (Eleusis)
-    budget: Any = None              # bench --budget (``tcgtui.bench.budget.Budget``): stops the sweep once spent
+    budget: Any = None              # bench --budget (``tcgtui.bench.budget.Budget``): the requests' meter
 
     def round(self, index: int) -> tuple[Any, int]:
         return self.rounds(index) if self.rounds is not None else (self.game, index)
@@ -123,9 +126,14 @@ async def play_game(sweep: Sweep, pool: AgentPool, cell: Cell, index: int) -> tu
     except TimeoutError:
         result, healthy = None, False
         error = f"timeout: the game took over {sweep.timeout:g} s"
+    except BudgetSpent:
+        result, error = None, BUDGET_ERROR
     except Exception as exc:  # a faulty agent ends its game, never the sweep
         result, healthy = None, False
         error = _describe(exc)
+    if result is not None and any(d.info.get(BUDGET_STOPPED) for d in decisions):
+        result = None           # a decision the budget cut short: the game has no fair result
+        error = BUDGET_ERROR
     if result is None:
         record: GameRecord = match.record()
         result = MatchResult(record, decisions, ERRORED, None, error)

@@ -17,9 +17,10 @@ from typing import Iterator, Protocol
 
 from tcgtui.engine.core import CANCELLED, DISQUALIFIED
 from tcgtui.bench.offload import Offload
-from tcgtui.bench.one_game import AgentFactory, AgentPool, Sweep, play_game
+from tcgtui.bench.one_game import BUDGET_ERROR, AgentFactory, AgentPool, Sweep, play_game
 from tcgtui.bench.plan import Cell
 from tcgtui.store import ERRORED, EXISTS, FINISHED, REPLACED, DecisionRow, GameRow, Store
+from tcgtui.opponents.llm.spend import METER
 from tcgtui.store.db import StoreError
 
 
@@ -113,8 +114,10 @@ async def save_with_retry(store: Store, row: GameRow, rows: list[DecisionRow], r
     raise AssertionError("unreachable")
 
 
-def plan_jobs(sweep: Sweep, stored: list[tuple], tallies: dict[Cell, Tally]) -> list[tuple[Cell, int]]:
-    """Games still to play, game index first so every cell advances together."""
+def plan_jobs(sweep: Sweep, stored: list[tuple], tallies: dict[Cell, Tally],
+              stopped: set[tuple[Cell, int]] = frozenset()) -> list[tuple[Cell, int]]:  # type: ignore[assignment]
+    """Games still to play, game index first so every cell advances together: those not stored,
+    those a budget ``stopped``, and errored ones when asked."""
     status: dict[tuple[Cell, int], str] = {}
     for agent, opponent, lang, index, st, winner, seat, score, reason in stored:
         cell = Cell(agent, opponent, lang)
@@ -126,16 +129,24 @@ def plan_jobs(sweep: Sweep, stored: list[tuple], tallies: dict[Cell, Tally]) -> 
     for index in range(sweep.games):
         for cell in sweep.cells:
             st = status.get((cell, index))
-            if st is None or (st == ERRORED and sweep.retry_errored):
+            if st is None or (st == ERRORED and (sweep.retry_errored or (cell, index) in stopped)):
                 jobs.append((cell, index))
     return jobs
+
+
+def budget_stopped(store: Store, sweep: Sweep) -> set[tuple[Cell, int]]:
+    """The run's games a budget stopped before their end: played again by the next session."""
+    rows = store.conn.execute("SELECT agent, opponent, lang, game_index FROM games WHERE run_id = ? AND status = ?"
+                              " AND error = ?", (sweep.run.id, ERRORED, BUDGET_ERROR)).fetchall()
+    return {(Cell(agent, opponent, lang), index) for agent, opponent, lang, index in rows}
 
 
 async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
                     observer: Observer | None = None) -> SweepResult:
     """Play every game of the sweep not yet stored; return the tallies of its cells."""
     tallies = {cell: Tally(sweep.games) for cell in sweep.cells}
-    jobs = plan_jobs(sweep, store.cell_games(sweep.run.id), tallies)
+    stopped = budget_stopped(store, sweep)
+    jobs = plan_jobs(sweep, store.cell_games(sweep.run.id), tallies, stopped)
     result = SweepResult(tallies, skipped=sweep.games * len(sweep.cells) - len(jobs))
     if observer:
         observer.started(tallies)
@@ -144,12 +155,13 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
     offload = Offload.of(sweep.game_pool, replace(sweep, game_pool=None))
 
     errored_in_a_row = 0
-    workers: list[asyncio.Task] = []
 
     async def worker() -> None:
         nonlocal errored_in_a_row
         for cell, index in queue:
             await asyncio.sleep(0)       # let Ctrl-C and the other games in, even when no agent ever waits
+            if sweep.budget is not None and sweep.budget.reached:
+                result.over_budget = True          # no game starts; those being played stop at their next request
             if result.halted is not None or result.over_budget:
                 return
             specs = (cell.agent,) if sweep.seats == 1 else (cell.agent, cell.opponent)
@@ -157,16 +169,12 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
                 row, rows = await offload.play(cell, index)
             else:
                 row, rows = await play_game(sweep, pool, cell, index)
-            outcome = await save_with_retry(store, row, rows, sweep.retry_errored)
+            outcome = await save_with_retry(store, row, rows, sweep.retry_errored or (cell, index) in stopped)
             result.played += 1
-            if sweep.budget is not None:
-                sweep.budget.add(rows)
-                if sweep.budget.reached and not result.over_budget:
-                    result.over_budget = True          # stop the games being played, as Ctrl-C does
-                    for task in workers:
-                        if task is not asyncio.current_task():
-                            task.cancel()
-            errored_in_a_row = errored_in_a_row + 1 if row.status == ERRORED else 0
+            if row.error == BUDGET_ERROR:
+                result.over_budget = True
+            else:
+                errored_in_a_row = errored_in_a_row + 1 if row.status == ERRORED else 0
             if errored_in_a_row >= halt_after(sweep.concurrency) and result.halted is None:
                 result.halted = row.error
             if outcome == EXISTS:
@@ -180,13 +188,15 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
             if observer:
                 observer.game_done(cell, tally)
 
+    metered = METER.set(sweep.budget)      # every game's requests are checked against it and charged to it
     try:
         async with asyncio.TaskGroup() as group:
             for _ in range(min(sweep.concurrency, len(jobs))):
-                workers.append(group.create_task(worker()))
+                group.create_task(worker())
     except ExceptionGroup as eg:   # the store failed: stop every game, report the first cause
         raise eg.exceptions[0] from None
     finally:
+        METER.reset(metered)
         await pool.aclose()
     result.errors = errored_reasons(store, sweep)
     return result
@@ -198,4 +208,4 @@ def errored_reasons(store: Store, sweep: Sweep) -> list[str | None]:
     rows = store.conn.execute("SELECT agent, opponent, lang, game_index, error FROM games "
                               "WHERE run_id = ? AND status = ?", (sweep.run.id, ERRORED)).fetchall()
     return [error for agent, opponent, lang, index, error in rows
-            if Cell(agent, opponent, lang) in cells and index < sweep.games]
+            if Cell(agent, opponent, lang) in cells and index < sweep.games and error != BUDGET_ERROR]

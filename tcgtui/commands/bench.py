@@ -26,6 +26,7 @@ from tcgtui.bench.lock import RunLock
 from tcgtui.bench import cluster
 from tcgtui.bench.pool import process_pool
 from tcgtui.bench.progress import ProgressView, summary_table
+from tcgtui.bench.one_game import BUDGET_ERROR
 from tcgtui.bench.runner import Sweep, SweepResult, halt_after, run_sweep
 from tcgtui.bench.stop import Stop
 from tcgtui.bench.budget import check_prices, parse_budget
@@ -179,6 +180,13 @@ async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: G
             game_pool.shutdown(wait=True, cancel_futures=True)
 
 
+def kept_games(store: Store, name: str) -> int:
+    """The run's games kept for good: every stored one but those a budget stopped (played again on a rerun)."""
+    run = store.run(name)
+    return store.conn.execute("SELECT count(*) FROM games WHERE run_id = ? AND error IS NOT ?",
+                              (run.id, BUDGET_ERROR)).fetchone()[0] if run is not None else 0
+
+
 def plan_cells(agents: list[str], opponents: list[str], langs: list[str], seats: int,
                round_robin: bool) -> list[Cell]:
     """Every agent against every opponent; a round-robin pairs every two agents once (seats
@@ -267,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
             line = text.t("cmd_bench.stopped", signal=stop.name, count=kept, run=name, db=store.path)
             print(f"tcgtui bench: {line}", file=sys.stderr)
             return stop.status
-        kept = len(store.cell_games(store.run(name).id)) if result.over_budget else 0
+        kept = kept_games(store, name) if result.over_budget else 0
     console = Console()
     if not console.is_terminal:          # piped: keep rows whole instead of wrapping at 80 columns
         console = Console(width=160)
@@ -278,7 +286,8 @@ def run(args: argparse.Namespace) -> int:
         err = Console(stderr=True, width=160)
     if result.over_budget and kept < args.games * len(cells):      # a budget spent on the last game stops nothing
         budget = args.budget_limit
-        line = text.t("cmd_bench.over_budget", usd=f"{budget.spent_usd:.4f}", tokens=budget.spent_tokens,
+        key = "cmd_bench.over_budget" if budget.usd is not None or budget.priced else "cmd_bench.over_budget_tokens"
+        line = text.t(key, usd=f"{budget.spent_usd:.4f}", tokens=budget.spent_tokens,
                       budget=budget.describe(), count=kept, run=name)
         print(clean(f"tcgtui bench: {line}"), file=sys.stderr)
     if result.halted is not None:

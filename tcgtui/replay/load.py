@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.console_text import clean
+from tcgtui.console_text import clean, shorten
 from tcgtui.engine import registry
 from tcgtui.engine.core import INVALID, GameRecord, Match
 from tcgtui.errors import UserError
@@ -23,14 +23,15 @@ from tcgtui.replay.steps import Replay, Step
 from tcgtui.store import IN_PROGRESS, DecisionRow, GameRow, Store
 
 SHOWN = 8          # ids named when a prefix matches several games
+ID_LENGTH = 36     # a game's id is a UUID: 32 hex digits and 4 dashes
 
 
 def find(store: Store, given: str) -> GameRow:
     """The game whose id is ``given`` or starts with it; one clear line when none or several match."""
     text = locales.load()
     key = given.strip().lower()
-    if not key or any(c not in "0123456789abcdef-" for c in key):
-        raise UserError(text.t("replay.bad_id", id=given))
+    if not key or len(key) > ID_LENGTH or any(c not in "0123456789abcdef-" for c in key):
+        raise UserError(text.t("replay.bad_id", id=shorten(given, ID_LENGTH + 4)))
     rows = store.games("id LIKE ? ESCAPE '\\'", (key.replace("_", "\\_").replace("%", "\\%") + "%",))
     exact = [r for r in rows if r.id == key]
     if exact:

@@ -17,6 +17,7 @@ or ``timeout``.  ``strict`` (tcgtui's rule) counts only the value True as true;
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import marshal
 import math
@@ -32,6 +33,7 @@ from tcgtui.sandbox import layers, workdirs
 from tcgtui.sandbox.docker import DockerMissing, docker_client_env, docker_command
 
 TRUE, FALSE, ERROR, TIMEOUT = "true", "false", "error", "timeout"
+VALUE = "value"                # a value's own check: its result, as literals (never a verdict)
 RESULTS = (TRUE, FALSE, ERROR, TIMEOUT)
 BACKENDS = ("local", "docker", "unsafe")
 JUDGES = ("strict", "seed")
@@ -118,18 +120,34 @@ class Sandbox:
         workdirs.sweep()
 
     async def check(self, code: str, value: str) -> Verdict:
-        """One check; at most one per core runs at a time in this event loop, whoever asks."""
-        async with _core_gate():
-            return await self._check(code, value)
+        """One check; at most one per core runs at a time in this event loop, whoever asks.
 
-    def _request(self, code: str, value: str, work: str) -> bytes:
+        A value that is more than literals is code its author wrote: it is computed first in a check
+        of its own (after the puzzle's code, whose names it may use, but with no verdict there), and
+        the verdict's check gets its result only if that is literals: the answer's code never runs
+        where the verdict is computed."""
+        async with _core_gate():
+            if literal_call(value):
+                return await self._check(code, value)
+            computed = await self._check(code, value, answer_only=True)
+            if computed.result != VALUE:
+                result = TIMEOUT if computed.result == TIMEOUT else ERROR
+                return Verdict(result, computed.seconds, "the value: " + computed.detail)
+            if not literal_call(computed.detail):
+                return Verdict(ERROR, computed.seconds, "the value is not data (literals such as numbers, text, "
+                                                        "lists, tuples, sets and dicts of them)")
+            verdict = await self._check(code, computed.detail)
+            return Verdict(verdict.result, computed.seconds + verdict.seconds, verdict.detail)
+
+    def _request(self, code: str, value: str, work: str, answer_only: bool = False) -> bytes:
         limits, cap = self.limits.rlimits(), self.limits.output_chars
         plan = (self.boundary.plan(work, limits, cap) if self.backend == "local"
                 else layers.unsafe_plan("/sandbox" if self.backend == "docker" else work, limits, cap))
         return marshal.dumps({"code": code, "value": value, "strict": self.judge == "strict", "plan": plan,
+                              "answer_only": answer_only,
                               "parent": None if self.backend == "docker" else os.getpid()})
 
-    async def _check(self, code: str, value: str) -> Verdict:
+    async def _check(self, code: str, value: str, answer_only: bool = False) -> Verdict:
         work = workdirs.make()
         name = os.path.basename(work)
         try:
@@ -137,7 +155,7 @@ class Sandbox:
                 argv, cwd, env = docker_command(self.image, self.limits, name, layers.STAGE), None, docker_client_env()
             else:
                 argv, cwd, env = layers.python_argv(), work, {"HOME": work, "TMPDIR": work, "LC_ALL": "C.UTF-8"}
-            request = self._request(code, value, work)
+            request = self._request(code, value, work, answer_only)
             started = time.perf_counter()
             proc = await asyncio.create_subprocess_exec(
                 *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
@@ -208,12 +226,27 @@ class Sandbox:
         if data is None:
             return Verdict(ERROR, seconds, "output over the cap")
         word, _, detail = data.partition(b"\n")
-        if word in (b"true", b"false", b"error"):
+        if word in (b"true", b"false", b"error", b"value"):
             return Verdict(word.decode("ascii"), seconds, detail.decode("utf-8", "replace"))
         if code is not None and code < 0:
             return Verdict(ERROR, seconds, f"killed by {signal.Signals(-code).name}" if -code in signal.valid_signals()
                            else f"killed by signal {-code}")
         return Verdict(ERROR, seconds, f"no verdict (exit status {code})")
+
+
+def literal_call(value: str) -> bool:
+    """Whether ``mystery(<value>)`` has nothing but literals as its arguments (no code to run)."""
+    try:
+        call = ast.parse("mystery(" + value + "\n)", mode="eval").body
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "mystery"):
+            return False
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return False
+        for node in [*call.args, *(k.value for k in call.keywords)]:
+            ast.literal_eval(node)
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def _kill_group(proc: asyncio.subprocess.Process) -> None:

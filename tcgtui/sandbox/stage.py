@@ -6,13 +6,17 @@ only the parent writes it), asks to die with its parent,
 and, as the plan says, enters new user, mount, network, IPC, UTS and PID
 namespaces and mounts a small tmpfs over the check's folder.  It then forks the
 inner process (PID 1 of the new PID namespace), which bounds the tasks of that
-namespace, drops every capability, sets its resource limits and ``no_new_privs``,
-restricts itself with Landlock (read the Python installation, read and write its
-folder, no TCP, no signals or abstract sockets outside) and loads the seccomp
+namespace, mounts a fresh ``/proc`` of it (only the check's own processes), drops
+every capability, sets its resource limits and ``no_new_privs``, restricts itself
+with Landlock (read the Python installation, read and write its folder, no TCP,
+no signals or abstract sockets outside) and loads the seccomp
 filter the parent built (no sockets, no new processes or namespaces, no ptrace,
 no mounts).  Only then does it close the readiness channel (stderr) with the word
 ``ready`` and run the puzzle: ``mystery(<value>)``, the value parsed as the call's
-arguments, as The Token Games' arena runs it.
+arguments, as The Token Games' arena runs it.  A value that is more than literals is
+computed first in a check of its own (``answer_only``: after the puzzle's code, with no
+verdict), and the verdict's check gets its result as literals: the answer's code never
+runs where the verdict is computed.
 
 Nothing here is a boundary once the puzzle runs: the operating system is.  The
 verdict goes to the check's own stdout pipe, so a puzzle can forge only its own.
@@ -30,7 +34,7 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAPBSET_DROP = 1, 38, 22, 24
 SECCOMP_MODE_FILTER = 2
 SIGKILL = 9
-MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
 LANDLOCK_CREATE, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT = 444, 445, 446     # the same number on every arch
 RULE_PATH_BENEATH = 1
 FS_READ = (1 << 2) | (1 << 3)                  # READ_FILE, READ_DIR
@@ -78,6 +82,17 @@ def enter_namespaces(plan):
 def bound_tasks(count):
     """Per-PID-namespace pid_max (Linux 6.14+): threads and processes of the check, root or not."""
     write_file("/proc/sys/kernel/pid_max", str(count))
+
+
+def fresh_proc():
+    """``/proc`` of the check's own PID namespace, where the check is PID 1: the host's named every
+    process and its owner to ``stat``.  Where a new procfs cannot be mounted (a host whose ``/proc``
+    is partly covered, as in a container), an empty read-only one instead."""
+    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
+    if LIBC.mount(b"proc", b"/proc", b"proc", flags, None) == 0:
+        return
+    ok(LIBC.mount(b"tmpfs", b"/proc", b"tmpfs", flags | MS_RDONLY, b"size=4k,nr_inodes=1,mode=0555"),
+       "mount an empty /proc")
 
 
 def drop_capabilities():
@@ -139,6 +154,8 @@ def confine(plan):
     """Everything the inner process does before the puzzle's first line, in this order."""
     if plan["pid_max"]:
         bound_tasks(plan["pid_max"])
+    if plan["namespaces"]:
+        fresh_proc()
     if plan["nobody"]:
         drop_to_nobody()
     if plan["namespaces"] or plan["nobody"]:
@@ -187,6 +204,35 @@ def call_of(value):
     return compile(tree, "<value>", "eval")
 
 
+def _arguments(*args, **kwargs):
+    return args, kwargs
+
+
+def run_value(code, value, out):
+    """An answer's value, computed where the puzzle's code has run (its names may be used, as the
+    seed's rules say) but no verdict is: ``value`` and the call's arguments as Python literals
+    (``repr``), or ``error``.  The host hands them to the puzzle's check only if they are literals,
+    so the answer's code never runs where the verdict is computed."""
+    try:
+        space = {"__name__": "__main__", "__builtins__": __builtins__}
+        exec("import importlib", space)              # the seed's program starts so
+        exec(compile(code, "<puzzle>", "exec"), space)
+        space["mystery"] = _arguments
+        args, kwargs = eval(call_of(value), space)
+        text = ", ".join([repr(a) for a in args] + ["%s=%r" % (k, v) for k, v in kwargs.items()])
+        result, data = "value", _detail(text)
+    except BaseException as exc:
+        result, data = "error", _detail(describe(exc))
+    os.write(out, result.encode("ascii") + b"\n" + data)
+
+
+def _detail(text):
+    try:
+        return text.encode("utf-8", "backslashreplace")
+    except BaseException:
+        return b""
+
+
 def run_puzzle(code, value, strict, out):
     """The verdict: the first line ``true``, ``false`` or ``error``, then a detail."""
     result, detail = "error", ""
@@ -207,11 +253,7 @@ def run_puzzle(code, value, strict, out):
                 result = "true" if answer else "false"
     except BaseException as exc:
         result, detail = "error", describe(exc)
-    try:
-        data = detail.encode("utf-8", "backslashreplace")
-    except BaseException:
-        data = b""
-    os.write(out, result.encode("ascii") + b"\n" + data)
+    os.write(out, result.encode("ascii") + b"\n" + _detail(detail))
 
 
 def inner(req, ready):
@@ -229,9 +271,12 @@ def inner(req, ready):
     os.write(ready, b"ready\n")
     os.dup2(null, ready)                             # the readiness channel is gone before any puzzle line
     os.close(null)
-    code, value, strict = req["code"], req["value"], req["strict"]
+    code, value, strict, answer_only = req["code"], req["value"], req["strict"], req.get("answer_only")
     del req, plan
-    run_puzzle(code, value, strict, out)
+    if answer_only:
+        run_value(code, value, out)
+    else:
+        run_puzzle(code, value, strict, out)
     os._exit(0)
 
 

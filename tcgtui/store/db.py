@@ -196,8 +196,13 @@ class Store:
             self._connect(tmp, "rwc")
             try:
                 self._migrate()
+                # Fold the WAL into the file now, where a failure is seen: closing does it too, but
+                # silently, and a full disk then left a file without its tables (malformed once linked).
+                busy, log, moved = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                if busy or log != moved:
+                    raise sqlite3.OperationalError("the new store could not be written whole")
             finally:
-                self.conn.close()           # the last connection: SQLite folds the WAL in and removes it
+                self.conn.close()
             with contextlib.suppress(FileExistsError):      # another process made it first: theirs is used
                 os.link(tmp, path)
         except (sqlite3.DatabaseError, OSError) as exc:

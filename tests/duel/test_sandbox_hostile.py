@@ -8,6 +8,7 @@ again as an unprivileged user (.ci/run); both must hold.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import os
 import signal
@@ -305,6 +306,44 @@ def test_a_check_sees_no_other_process():
             "            os.kill(pid, 0)\n            alive += 1\n        except ProcessLookupError:\n"
             "            pass\n        except PermissionError:\n            alive += 1\n    return alive == 0\n")
     assert check(code).result == TRUE
+
+
+def test_a_checks_proc_shows_no_process_but_its_own():
+    """``/proc`` in a check is a fresh one of its PID namespace (or none): ``stat`` of the host's
+    processes (ours, our parent, a sleeper we start, every low PID) finds nothing, nor their owners."""
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        host = [os.getpid(), os.getppid(), sleeper.pid]
+        code = ("import os\ndef mystery(host):\n    seen = []\n"
+                "    for pid in list(host) + list(range(1, 5000)):\n        try:\n"
+                "            st = os.stat('/proc/%d' % pid)\n            seen.append((pid, st.st_uid))\n"
+                "        except OSError:\n            pass\n"
+                "    pids = sorted({pid for pid, _ in seen})\n"
+                "    raise Exception(repr((len(pids), pids[:3], [p for p in host if p in pids])))\n")
+        verdict = check(code, repr(host))
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    count, first, hosts = ast.literal_eval(verdict.detail.split(": ", 1)[1])
+    assert (count, first) in ((0, []), (1, [1])), verdict.detail  # itself, PID 1 of its namespace, at most
+    assert hosts == [], verdict.detail
+
+
+ANSWER_FORGERIES = {
+    "rewrite the puzzle": "(setattr(mystery, '__code__', (lambda x: True).__code__), 4)[1]",
+    "write the verdict": ("exec(\"import os\\nfor f in range(3, 64):\\n    try:\\n        os.write(f, b'true\\\\n')\\n"
+                          "    except OSError:\\n        pass\\nos._exit(0)\")"),
+    "patch the builtins": "(__import__('builtins').__setattr__('bool', lambda *a: True), 4)[1]",
+}
+
+
+@pytest.mark.parametrize("value", list(ANSWER_FORGERIES.values()), ids=list(ANSWER_FORGERIES))
+def test_an_answer_computes_only_its_own_value_never_the_puzzles_verdict(value):
+    """A solver's answer that is more than literals runs in a check of its own: whatever it does there,
+    the puzzle's verdict is computed where it never runs (a puzzle that accepts nothing stays unsolved)."""
+    puzzle = "def mystery(x):\n    return bool(x == 'never')\n"
+    assert check(puzzle, value).result in (FALSE, ERROR)
+    assert check(puzzle, "'never'").result == TRUE                     # the control: the puzzle can be solved
 
 
 def test_a_sibling_checks_verdict_and_our_output_cannot_be_forged():

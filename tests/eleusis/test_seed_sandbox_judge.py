@@ -15,6 +15,8 @@ import asyncio
 import json
 import os
 
+import pytest
+
 from tcgtui.engine.eleusis.cards import parse_card
 from tcgtui.engine.eleusis.judge import seed_walk
 from tcgtui.engine.eleusis.rulelang import compile_rule
@@ -116,3 +118,28 @@ def test_a_guess_forking_is_contained():
 def test_a_guess_looping_forever_is_stopped_and_wrong():
     v = judged("return True", "while True:\n    pass", [], Limits(timeout=2.0))
     assert v.outcome == FAILED and v.sandbox_result == TIMEOUT and not v.equivalent
+
+
+# The guess computes only its own answers: the comparison and the verdict are out of its reach.
+# Each attack below makes a wrong guess (black for red) and tries to be scored right.
+WALK_GLOBALS = "g = Card.from_canonical_card_data.__func__.__globals__\n"
+ATTACKS = {
+    "rewrite the comparison": WALK_GLOBALS + "g['_differs'] = lambda **where: None\n",
+    "rewrite the report": WALK_GLOBALS + "g['_report'] = lambda **fields: None\n",
+    "forge a report": WALK_GLOBALS + ("raise g['Report']('{\"d\":\"' + '0' * 32 + '\",\"w\":\"' + '0' * 300 + "
+                                      "'\",\"e\":false}')\n"),
+    "read the secret rule": WALK_GLOBALS + (
+        "f = g['__builtins__']['__import__']('sys')._getframe(1)\n"
+        "while f is not None and 'req' not in f.f_locals:\n    f = f.f_back\n"
+        "secret = f.f_locals['req'].get('truth') if f is not None else None\n"
+        "if secret:\n    return g['rule_function'](secret)(card, mainline)\n"),
+    "end the walk as agreed": WALK_GLOBALS + "g['__builtins__']['__import__']('os')._exit(0)\n",
+}
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_verdicts_a_guess_cannot_forge_its_verdict(attack):
+    guess = ATTACKS[attack].replace("g['__builtins__']", "(g['__builtins__'] if isinstance(g['__builtins__'], dict) "
+                                                         "else g['__builtins__'].__dict__)")
+    v = judged("return card.color == 'red'", guess + "return card.color == 'black'", ["5H"], simulations=3, turns=4)
+    assert not v.equivalent and v.outcome in (DIFFERENT, FAILED), (attack, v)

@@ -25,7 +25,7 @@ from functools import partial
 from typing import Any, Callable
 
 from tcgtui.engine.prompting import Message, Parsed
-from tcgtui.engine.seed_text import fstring_parts
+from tcgtui.engine.seed_text import fstring_parts, parse_source
 from tcgtui.engine.tcg.observation import TcgObservation
 
 REPOSITORY = "AdaMLLab/tcg-bench"
@@ -91,10 +91,7 @@ class SeedWording:
 # --- reading the source ---------------------------------------------------------------------------
 
 def _tree(text: Callable[[str], str], path: str) -> ast.Module:
-    try:
-        return ast.parse(text(path))
-    except SyntaxError as exc:
-        raise WordingError(f"{path} is not Python this protocol can read ({exc.msg}, line {exc.lineno})") from None
+    return parse_source(text(path), path, WordingError)
 
 
 def _shape(path: str, what: str) -> WordingError:

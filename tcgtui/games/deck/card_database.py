@@ -21,7 +21,8 @@ def load(flag: str, path: str) -> Lookup:
     except ValueError:
         raise UserError(f"{flag}: {path}: not valid JSON; expected an MTGJSON AtomicCards file") from None
     cards = data.get("data") if isinstance(data, dict) else None
-    if not isinstance(cards, dict) or not all(isinstance(v, list) for v in cards.values()):
+    if not isinstance(cards, dict) or not all(isinstance(v, list) and all(isinstance(f, dict) for f in v)
+                                              for v in cards.values()):
         raise UserError(f"{flag}: {path}: expected an MTGJSON AtomicCards file, an object whose \"data\" maps "
                         "card names to lists of faces")
     return index(cards)

@@ -17,6 +17,7 @@ from the file's content, so importing the same file again adds nothing.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,9 @@ from tcgtui.engine.duel.state import OUTCOMES, PUZZLE_WRONG, SUCCESS
 from tcgtui.engine.protocols import SEED
 from tcgtui.errors import UserError
 from tcgtui.match import FINISHED, DecisionRecord, MatchResult
-from tcgtui.store.db import DecisionRow, GameRow, now
+from tcgtui.opponents.human import HUMAN
+from tcgtui.opponents.spec import kinds
+from tcgtui.store.db import DecisionRow, GameRow, Store, now
 from tcgtui.store.rows import decision_rows, outcome_fields
 from tcgtui.userfiles import numbered_lines, parse_json, read_text
 
@@ -36,6 +39,9 @@ REPOSITORY = "github.com/thetokengames/thetokengames"
 SUFFIX = ".jsonl"
 SKIPPED = ".tags.jsonl"          # the same rounds again, with tags: not duel logs
 NEEDED = ("inventer", "solver", "code", "sample_solution", "outcome", "player")
+NAME_LIMIT = 128                 # characters of a model's name (the seed's are below 60)
+TOKENS_LIMIT = 10 ** 9           # tokens of one request: a count beyond is no count
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 @dataclass
@@ -84,6 +90,10 @@ def read_duel(path: Path) -> Duel:
         for key in ("code", "sample_solution", "inventer", "solver"):
             if not isinstance(row[key], str):
                 raise _bad(path, number, f"{key}: expected text")
+        for key in ("inventer", "solver"):
+            _check_name(path, number, key, row[key])
+        for key in ("inventer_usage", "solver_usage"):
+            _usage(row.get(key), path, number, key)
         rows.append(row)
     if not rows or len(rows) % 2:
         raise UserError(f"{path}: {len(rows)} rounds; expected an even number above 0 (each model proposes as often)")
@@ -96,11 +106,33 @@ def read_duel(path: Path) -> Duel:
     return Duel(path, first, second, rows, hashlib.sha256(text.encode()).hexdigest())
 
 
-def _usage(value: Any) -> dict[str, int]:
+def _check_name(path: Path, number: int, key: str, name: str) -> None:
+    """A model of the seed's, named as no player of tcgtui's nor a person: imported games never pass
+    for a person's (or join the pooled human baseline) nor for tcgtui's own players' games."""
+    kind = name.partition(":")[0]
+    if not name.strip() or len(name) > NAME_LIMIT or _CONTROL.search(name):
+        raise _bad(path, number, f"{key}: expected a model's name of 1 to {NAME_LIMIT} printable characters")
+    if kind == HUMAN or kind in kinds():
+        raise _bad(path, number, f"{key} {name[:40]!r}: expected a model's name, not a tcgtui player or a person")
+
+
+def _usage(value: Any, path: Path | None = None, number: int = 0, key: str = "") -> dict[str, int]:
+    """A round's token counts (``input_tokens``, ``output_tokens``); a count that is not a whole number
+    from 0 to TOKENS_LIMIT is refused (when ``path`` names where) or left out."""
     if not isinstance(value, dict):
         return {}
-    return {k: int(v) for k, v in (("prompt_tokens", value.get("input_tokens")),
-                                   ("completion_tokens", value.get("output_tokens"))) if isinstance(v, int)}
+    out = {}
+    for name, field_name in (("prompt_tokens", "input_tokens"), ("completion_tokens", "output_tokens")):
+        count = value.get(field_name)
+        if count is None:
+            continue
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= TOKENS_LIMIT:
+            if path is not None:
+                raise _bad(path, number, f"{key}.{field_name} {str(count)[:40]}: expected a whole number "
+                                         f"from 0 to {TOKENS_LIMIT:,}")
+            continue
+        out[name] = count
+    return out
 
 
 def _verdict(outcome: str, passed: bool) -> str:
@@ -145,3 +177,15 @@ def replay(duel: Duel, run_id: int | None, source: str) -> tuple[GameRow, list[D
     for key, value in outcome_fields(result, "duel", 0).items():
         setattr(row, key, value)
     return row, decision_rows(decisions, seats, game)
+
+
+def number_duels(store: Store, run_id: int, duels: list[tuple[GameRow, list[DecisionRow]]]) -> None:
+    """Give each new duel the next free index of its pair in the run: two logs of one pair (two
+    checkouts, or a file naming another file's models) are two games, never one index twice."""
+    taken = {(agent, opponent, index) for agent, opponent, _, index, *_ in store.cell_games(run_id)}
+    for game, _ in duels:
+        if store.conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
+            continue                                  # already stored: skipped by the merge
+        while (game.agent, game.opponent, game.game_index) in taken:
+            game.game_index += 1
+        taken.add((game.agent, game.opponent, game.game_index))

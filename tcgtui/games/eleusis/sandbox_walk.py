@@ -1,27 +1,32 @@
-"""The Eleusis seed's judging walk, as the code of one sandbox check (sent as text, never imported).
+"""The Eleusis seed's judging walk for ONE rule, as the code of one sandbox check (sent as text, never imported).
 
-``mystery(request)`` takes one JSON text: the secret rule's and the guess's code
-(function bodies over the seed's card API, as its translator writes them and its
-``rules.json`` holds them), the starting mainline, and the walk's size and seed.
-It runs the seed's whole verdict here, inside the check: each rule made into a
-function ``evaluate_rule(card, mainline)`` whose only names are a short list of
-builtins and ``Card``; then, from one ``random.Random(seed)``, ``simulations``
-walks of up to ``turns`` steps from the starting mainline, each step asking both
-rules about the 52 cards rank by rank (hearts, diamonds, clubs, spades within a
-rank), the first answer that differs ending the verdict, an exception in either
-rule counting as a difference once the step's other cards are asked, a step
-with no card accepted ending its walk, and a card the rules accept drawn after
-every step.
+The seed's verdict compares a guess's rule with the secret one along a walk.  The guess is
+code a model wrote, so it never runs beside the secret rule, the walk or the comparison:
+each rule walks in a check of its own, with this program, and reports only its own answers;
+the host (``seed_judge.py``) compares the reports.  The walk is the seed's: from one
+``random.Random(seed)``, ``simulations`` walks of up to ``turns`` steps from the starting
+mainline, each step asking the rule about the 52 cards rank by rank (hearts, diamonds,
+clubs, spades within a rank), a card it accepts drawn after every step, a step with no card
+accepted ending its walk, an exception ending the whole walk once the step's other cards are
+asked.  While two rules agree their walks are the same walk, so equal answers mean equal
+walks: a rule can match the secret rule's report only by giving the secret rule's answers.
 
-Returns True when the rules never differ.  Otherwise it raises ``Differs`` whose
-message is a short JSON object saying where (the host reads it from the check's
-error detail).  Code that cannot become a function differs at once (``where``
-``compile``).  This program holds no boundary: the sandbox around it does, and
-the guess can forge only its own verdict.
+``mystery(request)`` takes one JSON text: the rule's code (a function body over the seed's
+card API), the starting mainline, the walk's size and seed, and what to report:
+
+- ``walks``: a digest of every answer (``d``), a short digest of the answers up to the end of
+  each walk (``w``, chained, ``digest_chars`` each), and whether an exception ended it (``e``);
+- ``steps`` of walk ``walk``: a short digest of each step's answers (``digest_chars`` each);
+- ``cards`` of step ``step`` of walk ``walk``: each card's answer (``T``, ``F`` or ``E`` for an
+  exception) and the first exception's text among the cards not in ``skip``.
+
+The report is the message of the exception ``Report`` (JSON); code that cannot become a
+function reports ``compile``.  This program holds no boundary: the sandbox around it does.
 """
 
 import dataclasses
 import enum
+import hashlib
 import json
 import random
 import textwrap
@@ -99,8 +104,8 @@ ALLOWED = (bool, int, str, list, tuple, set, dict, range, reversed, sorted, enum
            len, sum, min, max, abs, any, all, round, divmod)
 
 
-class Differs(Exception):
-    """The rules differ (or one failed); the message says where, as JSON."""
+class Report(Exception):
+    """What the rule answered, as JSON: the check's only result."""
 
 
 def rule_function(body):
@@ -122,46 +127,55 @@ def _clip(exc):
         return type(exc).__name__
 
 
-def _differs(**where):
-    raise Differs(json.dumps(where, ensure_ascii=True))
+def _report(**fields):
+    raise Report(json.dumps(fields, ensure_ascii=True, separators=(",", ":")))
+
+
+def _short(digest, size):
+    return digest.hexdigest()[:size]
 
 
 def mystery(request):
     req = json.loads(request)
     try:
-        truth = rule_function(req["truth"])
+        rule = rule_function(req["rule"])
     except Exception as exc:
-        _differs(where="compile", rule="secret", error=_clip(exc))
-    try:
-        guess = rule_function(req["guess"])
-    except Exception as exc:
-        _differs(where="compile", rule="guess", error=_clip(exc))
+        _report(compile=_clip(exc))
     suits = {s.value[0][0].upper(): s for s in Suit}
     cards = [Card(rank, suit) for rank in range(1, 14) for suit in Suit]
     start = [Card(rank, suits[suit]) for rank, suit in req["mainline"]]
+    phase, size = req["phase"], req["digest_chars"]
+    skip = set(req.get("skip", ()))
     rng = random.Random(req["seed"])
+    whole = hashlib.sha256()
+    walks, steps, text = [], [], ""
     for walk in range(req["simulations"]):
         line = list(start)
         for step in range(req["turns"]):
-            accepted, failed = [], None
-            for card in cards:
-                which = "secret"
+            answers, accepted, error = [], [], None
+            for i, card in enumerate(cards):
                 try:
-                    said = bool(truth(card, line))
-                    which = "guess"
-                    answer = bool(guess(card, line))
+                    said = bool(rule(card, line))
                 except Exception as exc:
-                    if failed is None:
-                        failed = dict(card=[card.rank, card.suit.suit_name], rule=which, error=_clip(exc))
+                    answers.append("E")
+                    if error is None and i not in skip:
+                        error = _clip(exc)
                     continue
-                if said != answer:
-                    _differs(where="walk", walk=walk + 1, step=step + 1, card=[card.rank, card.suit.suit_name],
-                             secret=said)
+                answers.append("T" if said else "F")
                 if said:
                     accepted.append(card)
-            if failed is not None:
-                _differs(where="walk", walk=walk + 1, step=step + 1, **failed)
-            if not accepted:
+            text = "".join(answers)
+            whole.update(text.encode())
+            if phase == "cards" and walk == req["walk"] and step == req["step"]:
+                _report(answers=text, error=error)
+            steps.append(_short(hashlib.sha256(text.encode()), size))
+            if "E" in text or not accepted:
                 break
             line.append(rng.choice(accepted))
-    return True
+        if phase == "steps" and walk == req["walk"]:
+            _report(steps="".join(steps))
+        steps = []
+        walks.append(_short(whole, size))
+        if "E" in text:
+            break
+    _report(d=whole.hexdigest()[:32], w="".join(walks), e="E" in text)

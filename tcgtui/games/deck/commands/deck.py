@@ -84,7 +84,7 @@ def import_questions(args: argparse.Namespace) -> int:
     from tcgtui.engine.deck.questions import QuestionError
     text = locales.load()
     check_seed("--seed", args.seed)
-    check_target("--out", args.out)
+    check_target("--out", args.out, reads=(("FILE", args.file), ("--cards", args.cards)))
     rows = published_questions(args.file, args.file)
     if not rows:
         raise UserError(f"{args.file}: no questions")

@@ -107,7 +107,7 @@ def import_logs(args: argparse.Namespace, text: locales.Catalog) -> int:
     from pathlib import Path
 
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
-    from tcgtui.games.duel.seedlogs import REPOSITORY, log_files, read_duel, replay
+    from tcgtui.games.duel.seedlogs import REPOSITORY, log_files, number_duels, read_duel, replay
     from tcgtui.upstream import load
     files = log_files(args.folder)
     duels = [read_duel(f) for f in files]
@@ -119,7 +119,9 @@ def import_logs(args: argparse.Namespace, text: locales.Catalog) -> int:
                                               "checkout": source}, kind="import")
         elif run.kind != "import" or run.config.get("source") != REPOSITORY:
             raise UserError(text.t("cmd_duel.import_clash", run=args.run))
-        added, skipped = store.merge_games([replay(d, run.id, REPOSITORY) for d in duels])
+        games = [replay(d, run.id, REPOSITORY) for d in duels]
+        number_duels(store, run.id, games)
+        added, skipped = store.merge_games(games)
     print(clean(text.t("cmd_duel.imported", added=added, skipped=skipped, files=len(files), run=args.run)))
     return 0
 
