@@ -15,7 +15,7 @@ games is far too narrow.  Here a person is the unit:
   freedom).  With 10-20 people the plain percentile interval covered 91-93%,
   BCa 93-95% and the expanded BCa 96% on a population with people who always
   and never win; on skewed populations 85-90% against the expanded one's 89-91%
-  (docs/study-stats.md).  Where every person has the same mean there is nothing
+  (docs/study.md).  Where every person has the same mean there is nothing
   to resample; at all-0 or all-1 (everyone lost, everyone won) the interval is
   then the exact Clopper–Pearson one over people (k of n people), so it is
   never the empty [0, 0];
