@@ -13,6 +13,9 @@ from tcgtui.opponents.base import Agent, Decision
 from tcgtui.opponents.registry import make_agent
 from tcgtui import config
 from tcgtui.baseline import export, import_games, read_files
+from tcgtui.cli import build_parser
+from tcgtui.commands import play as play_command
+from tcgtui.deals import unmet_seed
 from tcgtui.games.tcg.campaign import LADDER, open_campaign, unfinished_game
 from tcgtui.errors import UserError
 from tcgtui.live import LiveGame, abandon_unfinished, human_spec, unfinished
@@ -114,6 +117,38 @@ def test_a_game_never_resumed_becomes_abandoned_not_lost(store, community):
     report = analyses.build(load_games(store, None))
     [row] = [r for r in report.sections["win_rates"] if r["agent"] == human_spec("ada")]
     assert (row["finished"], row["losses"], row["abandoned"]) == (0, 0, 1)
+
+
+def test_resume_takes_the_game_started_last_or_the_one_named(store, community):
+    """With several unfinished games (starting one abandons none), --resume carries on the one
+    started last and --resume GAME the one whose id starts with GAME; a GAME naming none is one line."""
+    game = TcgGame(community)
+    first, second = begin(store, game, seed=1), begin(store, game, seed=2)
+    leave_after_first_move(first)
+    leave_after_first_move(second)
+
+    def resumed(*flags: str) -> str:
+        args = build_parser().parse_args(["play", "--resume", *flags, "--pause", "0"])
+        settings = play_command.resume(args, store, "ada")
+        return settings.dealer_for("ada").first.row.id
+
+    assert resumed() == second.row.id
+    assert resumed(first.row.id[:8]) == first.row.id
+    with pytest.raises(UserError) as refused:
+        resumed("nosuchid")
+    line = str(refused.value)
+    assert "\n" not in line and "'nosuchid'" in line and first.row.id[:8] in line and second.row.id[:8] in line
+
+
+def test_a_fresh_seed_is_one_the_person_never_met_in_that_game(store, community, monkeypatch):
+    game = TcgGame(community)
+    met = begin(store, game, seed=11)
+    leave_after_first_move(met)
+    draws = iter([11, 11, 12])
+    monkeypatch.setattr("tcgtui.deals.secrets.randbelow", lambda n: next(draws))
+    assert unmet_seed(store, human_spec("ada"), game.name) == 12
+    draws = iter([11])
+    assert unmet_seed(store, human_spec("bob"), game.name) == 11       # another person's deal is theirs
 
 
 def _finished_games(store: Store, community, seeds: list[int]) -> None:

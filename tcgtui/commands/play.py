@@ -2,8 +2,8 @@
 
 Three ways in: a new game against ``--vs`` (rematches follow; ``--vs human`` seats a second
 person at this keyboard, taking turns), ``--campaign``
-(the paper's ladder, where the person left it), or ``--resume`` (the last
-unfinished game, exactly where it stopped).  Games go to the same store as the
+(the paper's ladder, where the person left it), or ``--resume [GAME]`` (an
+unfinished game, exactly where it stopped: the one started last, or GAME by its id).  Games go to the same store as the
 bench's, under the person's anonymous handle, saved after every move.
 """
 
@@ -40,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--seat", type=int, default=None, metavar="1|2", help=text.t("cmd_play.seat"))
     p.add_argument("--dealer", default=None, metavar="SPEC", help=text.t("cmd_play.dealer"))
     p.add_argument("--race", default=None, metavar="SPEC", help=text.t("cmd_play.race"))
-    p.add_argument("--resume", action="store_true", help=text.t("cmd_play.resume"))
+    p.add_argument("--resume", nargs="?", const=True, default=False, metavar="GAME", help=text.t("cmd_play.resume"))
     p.add_argument("--campaign", action="store_true", help=text.t("cmd_play.campaign"))
     p.add_argument("--campaign-games", type=int, default=None, metavar="N",
                    help=text.t("cmd_play.campaign_games", default=", ".join(map(str, ladder_defaults()))))
@@ -174,11 +174,12 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
 
 
 def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
-    """The last unfinished game of this handle, with its own pack, language, opponent and seat."""
+    """An unfinished game of this handle (--resume GAME: the one whose id starts so; --resume: the one
+    started last), with its own pack, language, opponent and seat."""
     rows = unfinished(store, human_spec(handle))
     if not rows:
         raise UserError(locales.load().t("humans.nothing_to_resume", handle=handle, db=str(store.path)))
-    row = rows[-1]
+    row = rows[-1] if args.resume is True else chosen_game(rows, str(args.resume), handle)
     live = LiveGame.reopen(store, row)
     run = next((r for r in store.runs() if r.id == row.run_id), None)
     game_id, params = resume_source(row.record.get(RESUME_KEY) or {}, row)
@@ -202,6 +203,17 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
         settings.dealer_for = lambda person: FreeDealer(store, live.game, where, handle, row.opponent,
                                                    row.agent_seat, row.seed + 1, first=live)
     return settings
+
+
+def chosen_game(rows: list[Any], given: str, handle: str) -> Any:
+    """The unfinished game whose id starts with ``given`` (as home and the farewell show it, 8 characters)."""
+    text = locales.load()
+    given = given.strip().lower()
+    found = [r for r in rows if given and r.id.lower().startswith(given)]
+    if len(found) != 1:
+        ids = ", ".join(r.id[:8] for r in reversed(rows))
+        raise UserError(clean(text.t("humans.resume_which", game=given, handle=handle, ids=ids)))
+    return found[0]
 
 
 def farewell(store: Store, handle: str, left: Any) -> None:
