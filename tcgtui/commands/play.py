@@ -24,8 +24,9 @@ from tcgtui.arena import game_spec
 from tcgtui.engine import registry
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
+from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
 from tcgtui.deals import FreeDealer, WatchDealer, person_seats
-from tcgtui.commands.options import add_display_arguments, check_spec, settings_from
+from tcgtui.commands.options import add_display_arguments, check_spec, own_players, settings_from
 
 DEFAULT_VS = "mc:100"
 # Parameter kinds naming a file or folder every game may use; a game adds its own (its app side's
@@ -35,7 +36,7 @@ FILE_KINDS = ("jsonl",)
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    p.add_argument("--vs", default=None, metavar="SPEC", help=text.t("cmd_play.vs"))
+    p.add_argument("--vs", default=None, metavar="SPEC", help=text.t("cmd_play.vs", own=own_players()))
     p.add_argument("--name", default="", metavar="HANDLE", help=text.t("cmd_play.name"))
     p.add_argument("--seat", type=int, default=None, metavar="1|2", help=text.t("cmd_play.seat"))
     p.add_argument("--dealer", default=None, metavar="SPEC", help=text.t("cmd_play.dealer"))
@@ -117,11 +118,26 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
     if args.vs is not None and args.vs.strip() == HUMAN:     # two people at one keyboard (hot-seat)
         opponent = HUMAN
     else:
-        opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS, args.game)
+        opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or default_opponent(args.game), args.game)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
     settings = settings_from(args, seats, handle=handle or "")
     settings.person = (args.seat or 1) - 1           # with --vs human, the seat kept under the handle
     return settings
+
+
+def default_opponent(game_id: str) -> str:
+    """--vs left out: mc:100, as home offers first; in a game no search plays (the duel), the game's own
+    first player at its default level, as home offers it there."""
+    game = game_spec(game_id)
+    own = [f"{r.name}:{r.default_arg}" if r.takes_arg and r.default_arg is not None else r.name
+           for r in game.references if not r.protocol]
+    for spec in (DEFAULT_VS, *own):
+        try:
+            check_supported(parse_spec(spec), game)
+        except SpecError:
+            continue
+        return spec
+    return DEFAULT_VS          # no player of its own either: --vs's check says which ones it takes
 
 
 def as_given(settings: Any) -> dict[str, Any]:
