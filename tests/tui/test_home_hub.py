@@ -340,3 +340,29 @@ async def test_a_game_left_stays_continuable_after_a_new_one_starts(tmp_path) ->
         await back_home(pilot, app, "tictactoe")
         await pilot.press("q")
     store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_home_lists_a_persons_result_as_theirs_and_names_people_by_handle(tmp_path, lang: str) -> None:
+    """"you lost", not "player 2 won"; a game the person did not play names its winner; never ``human:``."""
+    from tcgtui import locales
+    from tcgtui.live import human_spec
+    from tests.store_helpers import add_game
+    app, store = hub_app(tmp_path, lang)
+    add_game(store, None, human_spec("ann"), "random", lang, 0, result="loss", seat=0)
+    add_game(store, None, human_spec("ann"), "random", lang, 1, result="win", seat=1)
+    add_game(store, None, human_spec("bob"), "mc:100", lang, 2, result="win", seat=0)
+    text = locales.load(lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("a")                               # every stored game, bob's too
+        await pilot.pause()
+        stored = app.screen.query_one("#stored", GameList)
+        stored.read = False
+        listed = await listed_games(pilot, app)
+        lines = {g.agent + str(g.seats.index(g.agent)): stored.line(g) for g in listed}
+        assert lines["human:ann0"].endswith(text.t("hub.you_lost"))
+        assert lines["human:ann1"].endswith(text.t("hub.you_won"))
+        assert lines["human:bob0"].endswith(text.t("hub.won_by", seat=1, player="bob"))
+        assert all("human:" not in line for line in lines.values())
+        await pilot.press("q")
+    store.close()
