@@ -366,3 +366,20 @@ async def test_home_lists_a_persons_result_as_theirs_and_names_people_by_handle(
         assert all("human:" not in line for line in lines.values())
         await pilot.press("q")
     store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_the_about_text_of_a_language_model_reads_as_sentences(tmp_path, lang: str) -> None:
+    """Choosing llm:MODEL explains it in one text; it was two glued ("...type its name below The model's...")."""
+    import re
+    from tcgtui.tui.screens.home import LLM
+    app, store = hub_app(tmp_path, lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "opponents", LLM)
+        await pilot.pause()
+        text = app.screen.query_one("#about").render().text
+        assert "llm:MODEL" in text and text.rstrip().endswith(".")
+        assert not re.search(r"[^.;:؛] (The|A) ", text), text       # no sentence begun inside another
+        await pilot.press("q")
+    store.close()

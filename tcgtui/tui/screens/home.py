@@ -430,7 +430,7 @@ class HomeScreen(LocalizedScreen[None]):
         if param is not None:              # an option in focus: what it sets
             text = self.tr(param.help_key)
         elif opponents.value == LLM:
-            text = self.tr("ui.home.llm") + " " + self.tr("ui.home.model")
+            text = self.tr("ui.home.llm_about")
         elif opponents.value == CAMPAIGN:
             text = self.tr("hub.campaign_about")
         elif opponents.value == HUMAN:
