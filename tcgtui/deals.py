@@ -82,9 +82,9 @@ def unmet_seed(store: Store, agent: str, game: str) -> int:
 
 @dataclass
 class FreeDealer:
-    """A person against one opponent in any game, game after game.  Given a seed (``tcgtui play``,
-    --seed or drawn once), a rematch is the next seed, so a session can be dealt again; without
-    one (home), every game is dealt from a fresh seed the person never met in this game.
+    """A person against one opponent in any game, game after game.  Given a seed (``tcgtui play
+    --seed``), a rematch is the next seed, so a session can be dealt again; without one (home,
+    play without --seed), every game is dealt from a fresh seed the person never met in this game.
     Starting a game leaves the person's other unfinished games as they are, to be carried on."""
 
     store: Store

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -124,6 +125,7 @@ def test_resume_takes_the_game_started_last_or_the_one_named(store, community):
     started last and --resume GAME the one whose id starts with GAME; a GAME naming none is one line."""
     game = TcgGame(community)
     first, second = begin(store, game, seed=1), begin(store, game, seed=2)
+    first.row.started_at, second.row.started_at = "2026-01-01T10:00:00+00:00", "2026-01-01T10:00:01+00:00"
     leave_after_first_move(first)
     leave_after_first_move(second)
 
@@ -145,10 +147,21 @@ def test_a_fresh_seed_is_one_the_person_never_met_in_that_game(store, community,
     met = begin(store, game, seed=11)
     leave_after_first_move(met)
     draws = iter([11, 11, 12])
-    monkeypatch.setattr("tcgtui.deals.secrets.randbelow", lambda n: next(draws))
+    monkeypatch.setattr("tcgtui.deals.secrets", SimpleNamespace(randbelow=lambda n: next(draws)))
     assert unmet_seed(store, human_spec("ada"), game.name) == 12
     draws = iter([11])
     assert unmet_seed(store, human_spec("bob"), game.name) == 11       # another person's deal is theirs
+
+
+def test_play_deals_the_seed_sequence_it_is_given_else_a_fresh_seed_per_game(store, monkeypatch):
+    """--seed S: S, then S+1 on a rematch, as ever (a session dealt again); no --seed: each game a fresh draw."""
+    draws = iter([7, 9])
+    monkeypatch.setattr("tcgtui.deals.secrets", SimpleNamespace(randbelow=lambda n: next(draws)))
+    for flags, seeds in ((["--seed", "5"], [5, 6]), ([], [7, 9])):
+        args = build_parser().parse_args(["play", "--game", "tictactoe", "--vs", "random", "--pause", "0", *flags])
+        dealer = play_command.seat(play_command.start(args, "ada"), args, store, "ada").dealer_for("ada")
+        first = dealer.deal(None, "en")
+        assert [first.seed, dealer.deal(first, "en").seed] == seeds
 
 
 def _finished_games(store: Store, community, seeds: list[int]) -> None:

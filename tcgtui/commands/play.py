@@ -180,7 +180,8 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
         if ladder is not None:
             return ladder.open_dealer(store, settings.params, where["params"], person, settings.lang,
                                       campaign_games(args, ladder), args.seed or 0)
-        return FreeDealer(store, game, where, person, opponent, mine, settings.seed)
+        # --seed S deals S, S+1, ... as ever (a session dealt again); without it, a fresh unmet seed per game
+        return FreeDealer(store, game, where, person, opponent, mine, args.seed)
     if handle is None:
         settings.dealer_for, settings.ask_handle = dealer, True
     else:
@@ -216,6 +217,7 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
         settings.dealer_for = lambda person: campaign
     else:
         where = {"game": game_id, "params": params}
+        # rematches go on from the game's seed, as under --seed (a session dealt again carries on alike)
         settings.dealer_for = lambda person: FreeDealer(store, live.game, where, handle, row.opponent,
                                                    row.agent_seat, row.seed + 1, first=live)
     return settings
