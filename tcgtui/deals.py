@@ -11,11 +11,12 @@ whole when they end, as the bench stores its games.  The app only calls
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from tcgtui.engine.core import Game, Match
-from tcgtui.live import HUMAN, LiveGame, abandon_unfinished, human_spec
+from tcgtui.live import HUMAN, LiveGame, human_spec
 from tcgtui.match import DecisionRecord, MatchResult
 from tcgtui.store import GameRow, Run, Store
 from tcgtui.store.db import now
@@ -70,9 +71,22 @@ def person_deal(live: LiveGame, note: Note | None = None, after: Callable[[], No
                 kept=live.kept)
 
 
+def unmet_seed(store: Store, agent: str, game: str) -> int:
+    """A fresh seed the person ``agent`` was never dealt in ``game`` (a stored game of any status),
+    so nobody meets a deal twice: a second look at a hand would corrupt their baseline."""
+    met = {row.seed for row in store.games("agent = ? AND game = ?", (agent, game))}
+    seed = secrets.randbelow(2**31)
+    while seed in met:
+        seed = secrets.randbelow(2**31)
+    return seed
+
+
 @dataclass
 class FreeDealer:
-    """A person against one opponent in any game, game after game; a rematch is the next seed."""
+    """A person against one opponent in any game, game after game.  Given a seed (``tcgtui play
+    --seed``), a rematch is the next seed, so a session can be dealt again; without one (home,
+    play without --seed), every game is dealt from a fresh seed the person never met in this game.
+    Starting a game leaves the person's other unfinished games as they are, to be carried on."""
 
     store: Store
     game: Game
@@ -80,15 +94,17 @@ class FreeDealer:
     handle: str
     opponent: str
     seat: int
-    seed: int
+    seed: int | None             # None: a fresh, unmet seed for every game
     first: LiveGame | None = None   # a game to carry on before dealing new ones
 
     def deal(self, previous: Deal | None, lang: str) -> Deal | None:
         if previous is None and self.first is not None:
             return person_deal(self.first)
         agent = human_spec(self.handle)
-        abandon_unfinished(self.store, agent)
-        seed = self.seed if previous is None else previous.seed + 1
+        if self.seed is None:
+            seed = unmet_seed(self.store, agent, self.game.name)
+        else:
+            seed = self.seed if previous is None else previous.seed + 1
         live = LiveGame.begin(self.store, self.game, seed, agent=agent, opponent=self.opponent,
                               agent_seat=self.seat, lang=lang, resume={**self.source, "vs": self.opponent})
         return person_deal(live)

@@ -51,6 +51,7 @@ class Listed:
     started_at: str
     run: str
     mine: bool
+    agent: str                   # the seat the record measures (a person's: human:HANDLE)
 
 
 def standings(rows: list[GameRow]) -> list[Standing]:
@@ -87,7 +88,7 @@ def read(path: Path, handle: str, everyone: bool) -> tuple[list[Standing], list[
         mine = store.games("agent = ?", (human_spec(handle),)) if handle else []
         shown = store.games() if everyone else mine
     listed = [Listed(g.id, g.game, g.seats, g.status, g.winner, g.score, g.moves, g.started_at,
-                     runs.get(g.run_id, "") if g.run_id is not None else "", g.agent == human_spec(handle))
+                     runs.get(g.run_id, "") if g.run_id is not None else "", g.agent == human_spec(handle), g.agent)
               for g in shown]
     listed.sort(key=lambda g: g.started_at, reverse=True)
     first = [g for g in listed if g.status == IN_PROGRESS and g.mine]      # "continue" comes first

@@ -2,9 +2,10 @@
 
 A person may quit or the terminal may die at any moment; the game is in the
 store up to its last move, as ``in_progress``.  It enters the store with its
-first move: a game dealt and left untouched was never played.  ``tcgtui play --resume`` rebuilds
-it from its seed and moves and carries on; a game never resumed is later marked
-``abandoned`` (reports count it apart, never as a loss).
+first move: a game dealt and left untouched was never played.  ``tcgtui play --resume`` (and
+home's "continue") rebuilds it from its seed and moves and carries on.  Starting another game
+leaves it unfinished, to be carried on later; only a campaign, which plays one game at a time,
+marks a game of its ladder that cannot go on ``abandoned`` (reports count it apart, never as a loss).
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ def unfinished(store: Store, agent: str) -> list[GameRow]:
 
 def abandon_unfinished(store: Store, agent: str, keep: str | None = None, run_id: int | None = None) -> int:
     """Mark a player's unfinished games abandoned, those of ``run_id`` (None: games of no
-    run, so a free game never abandons a campaign's); returns how many."""
+    run); returns how many.  A campaign's dealer only: free games stay unfinished until resumed."""
     ids = [g.id for g in unfinished(store, agent) if g.id != keep and g.run_id == run_id]
     store.mark_abandoned(ids)
     return len(ids)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -13,6 +14,9 @@ from tcgtui.opponents.base import Agent, Decision
 from tcgtui.opponents.registry import make_agent
 from tcgtui import config
 from tcgtui.baseline import export, import_games, read_files
+from tcgtui.cli import build_parser
+from tcgtui.commands import play as play_command
+from tcgtui.deals import unmet_seed
 from tcgtui.games.tcg.campaign import LADDER, open_campaign, unfinished_game
 from tcgtui.errors import UserError
 from tcgtui.live import LiveGame, abandon_unfinished, human_spec, unfinished
@@ -114,6 +118,50 @@ def test_a_game_never_resumed_becomes_abandoned_not_lost(store, community):
     report = analyses.build(load_games(store, None))
     [row] = [r for r in report.sections["win_rates"] if r["agent"] == human_spec("ada")]
     assert (row["finished"], row["losses"], row["abandoned"]) == (0, 0, 1)
+
+
+def test_resume_takes_the_game_started_last_or_the_one_named(store, community):
+    """With several unfinished games (starting one abandons none), --resume carries on the one
+    started last and --resume GAME the one whose id starts with GAME; a GAME naming none is one line."""
+    game = TcgGame(community)
+    first, second = begin(store, game, seed=1), begin(store, game, seed=2)
+    first.row.started_at, second.row.started_at = "2026-01-01T10:00:00+00:00", "2026-01-01T10:00:01+00:00"
+    leave_after_first_move(first)
+    leave_after_first_move(second)
+
+    def resumed(*flags: str) -> str:
+        args = build_parser().parse_args(["play", "--resume", *flags, "--pause", "0"])
+        settings = play_command.resume(args, store, "ada")
+        return settings.dealer_for("ada").first.row.id
+
+    assert resumed() == second.row.id
+    assert resumed(first.row.id[:8]) == first.row.id
+    with pytest.raises(UserError) as refused:
+        resumed("nosuchid")
+    line = str(refused.value)
+    assert "\n" not in line and "'nosuchid'" in line and first.row.id[:8] in line and second.row.id[:8] in line
+
+
+def test_a_fresh_seed_is_one_the_person_never_met_in_that_game(store, community, monkeypatch):
+    game = TcgGame(community)
+    met = begin(store, game, seed=11)
+    leave_after_first_move(met)
+    draws = iter([11, 11, 12])
+    monkeypatch.setattr("tcgtui.deals.secrets", SimpleNamespace(randbelow=lambda n: next(draws)))
+    assert unmet_seed(store, human_spec("ada"), game.name) == 12
+    draws = iter([11])
+    assert unmet_seed(store, human_spec("bob"), game.name) == 11       # another person's deal is theirs
+
+
+def test_play_deals_the_seed_sequence_it_is_given_else_a_fresh_seed_per_game(store, monkeypatch):
+    """--seed S: S, then S+1 on a rematch, as ever (a session dealt again); no --seed: each game a fresh draw."""
+    draws = iter([7, 9])
+    monkeypatch.setattr("tcgtui.deals.secrets", SimpleNamespace(randbelow=lambda n: next(draws)))
+    for flags, seeds in ((["--seed", "5"], [5, 6]), ([], [7, 9])):
+        args = build_parser().parse_args(["play", "--game", "tictactoe", "--vs", "random", "--pause", "0", *flags])
+        dealer = play_command.seat(play_command.start(args, "ada"), args, store, "ada").dealer_for("ada")
+        first = dealer.deal(None, "en")
+        assert [first.seed, dealer.deal(first, "en").seed] == seeds
 
 
 def _finished_games(store: Store, community, seeds: list[int]) -> None:

@@ -21,11 +21,12 @@ class Variant:
     invalid_limit: int
     move_cap: int
     symbols: tuple[str, str]        # how the illustration prompt draws the two players' stones
+    piece: str = "stone"            # what a player puts down, as the rules name it: stone, mark or disc
 
 
 VARIANTS = {
-    "tictactoe": Variant("tictactoe", 3, 3, 3, False, 3, 20, ("X", "O")),
-    "connect4": Variant("connect4", 6, 7, 4, True, 7, 80, ("R", "Y")),
+    "tictactoe": Variant("tictactoe", 3, 3, 3, False, 3, 20, ("X", "O"), "mark"),
+    "connect4": Variant("connect4", 6, 7, 4, True, 7, 80, ("R", "Y"), "disc"),
     "gomoku": Variant("gomoku", 15, 15, 5, False, 15, 400, ("B", "W")),
 }
 EMPTY_SYMBOL = "e"

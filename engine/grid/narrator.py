@@ -53,6 +53,10 @@ def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
     params = {"coords": {"rows": cfg.rows, "cols": cfg.cols}, "turns": {"first": first, "second": second},
               "line": {"connect": cfg.connect}, "disqualified": {"limit": cfg.invalid_limit},
               "cap": {"cap": cfg.move_cap}}
-    keys = ["coords", "start", "turns", "gravity" if cfg.gravity else "place", "line", "full", "invalid",
-            "again", "disqualified", "cap"]
-    return [(f"grid.rules.{k}", catalog.t(f"grid.rules.{k}", **params.get(k, {}))) for k in keys]
+    piece = cfg.variant.piece            # the game's own word: Tic-Tac-Toe's marks, Connect Four's discs
+    laid = "gravity" if cfg.gravity else "place" if piece == "stone" else f"place_{piece}"
+    keys = [("coords", "coords"), ("start", "start"), ("turns", "turns"), (laid, laid),
+            ("line" if piece == "stone" else f"line_{piece}", "line"), ("full", "full"),
+            ("invalid_column" if cfg.gravity else "invalid_cell", "invalid"), ("again", "again"),
+            ("disqualified", "disqualified"), ("cap", "cap")]
+    return [(f"grid.rules.{k}", catalog.t(f"grid.rules.{k}", **params.get(kind, {}))) for k, kind in keys]

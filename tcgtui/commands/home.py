@@ -10,7 +10,6 @@ the file the screen's worker reads the record and the games from.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -25,13 +24,16 @@ DEFAULT_VS = "mc:100"      # the opponent chosen first, as tcgtui play's --vs
 @dataclass
 class Hub:
     store: Store
+    seed: int | None = None        # deals from this seed on, as tcgtui play --seed (perf); None: a fresh one each
 
     @property
     def path(self) -> Path:
         return self.store.path
 
     def free(self, settings: Any) -> Callable[[str], Any]:
-        """A new game of the chosen game against the chosen opponent, rematches after it."""
+        """A new game of the chosen game against the chosen opponent, rematches after it; each dealt
+        from a fresh seed the person never met in that game (``FreeDealer`` without a seed), unless
+        the hub was given one."""
         # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.commands.play import as_given
         from tcgtui.deals import FreeDealer
@@ -41,7 +43,7 @@ class Hub:
             # stored as tcgtui play stores them, for a later --resume: files by path, as given at home
             where = {"game": settings.game_id, "params": as_given(settings)}
             seat = settings.person_seat                 # with a second person at the keyboard: the handle's seat
-            return FreeDealer(self.store, game.seated(seat), where, person, settings.opponent, seat, settings.seed)
+            return FreeDealer(self.store, game.seated(seat), where, person, settings.opponent, seat, self.seed)
         return dealer
 
     def rival_keeper(self, settings: Any) -> Callable[..., None]:
@@ -85,7 +87,7 @@ class Hub:
         else:
             where = {"game": game_id, "params": params}
             settings.dealer_for = lambda person: FreeDealer(self.store, live.game, where, person, row.opponent,
-                                                       row.agent_seat, row.seed + 1, first=live)
+                                                       row.agent_seat, self.seed, first=live)
 
 
 def run() -> int:
@@ -95,7 +97,7 @@ def run() -> int:
 
     handle = config.saved_handle()
     with open_store(None, create=True) as store:
-        settings = Settings(home=True, seed=secrets.randbelow(2**31), rtl_mode=rtl.resolve_mode(None),
+        settings = Settings(home=True, rtl_mode=rtl.resolve_mode(None),
                             handle=handle or "", ask_handle=handle is None, seats=(HUMAN, DEFAULT_VS),
                             hub=Hub(store))
         app = ArenaApp(settings)

@@ -31,13 +31,27 @@ from tcgtui.tui import games as game_screens
 def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, prefix: str) -> None:
     """--game, --param, the games' parameter flags (arena.add_param_flags), --lang, --seed, --rtl, --pause;
     help texts under ``<prefix>.*`` (``cli.game``/``cli.param`` for the two every game shares)."""
-    p.add_argument("--game", default=default_game(), metavar="ID", help=text.t("cli.game"))
+    p.add_argument("--game", default=default_game(), metavar="ID",
+                   help=text.t("cli.game", games=", ".join(playable_games()), default=default_game()))
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("cli.param"))
     p.add_argument("--lang", default=locales.DEFAULT, metavar="LANG", help=text.t(f"{prefix}.lang"))
     add_param_flags(p, text)
     p.add_argument("--seed", type=int, default=None, metavar="N", help=text.t(f"{prefix}.seed"))
     p.add_argument("--rtl", default=None, metavar="MODE", help=text.t(f"{prefix}.rtl"))
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS", help=text.t(f"{prefix}.pause"))
+
+
+def playable_games() -> list[str]:
+    """The ids --game takes: every registered game but a variant (reached by its game's flag, as --bank)."""
+    return [g.id for g in registry.games() if g.info.variant_of is None]
+
+
+def own_players() -> str:
+    """The players games bring of their own (their references), game by game, for the help:
+    ``connect4: ab:N; deck: oracle:N``.  A seed protocol's own (rollout:K) are --protocol seed's."""
+    own = {g.id: [f"{r.name}:N" if r.takes_arg else r.name for r in g.references if not r.protocol]
+           for g in registry.games() if g.info.variant_of is None}
+    return "; ".join(f"{game}: {', '.join(names)}" for game, names in own.items() if names)
 
 
 def check_spec(flag: str, value: str, game_id: str) -> str:

@@ -2,8 +2,8 @@
 
 Three ways in: a new game against ``--vs`` (rematches follow; ``--vs human`` seats a second
 person at this keyboard, taking turns), ``--campaign``
-(the paper's ladder, where the person left it), or ``--resume`` (the last
-unfinished game, exactly where it stopped).  Games go to the same store as the
+(the paper's ladder, where the person left it), or ``--resume [GAME]`` (an
+unfinished game, exactly where it stopped: the one started last, or GAME by its id).  Games go to the same store as the
 bench's, under the person's anonymous handle, saved after every move.
 """
 
@@ -24,8 +24,9 @@ from tcgtui.arena import game_spec
 from tcgtui.engine import registry
 from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
+from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
 from tcgtui.deals import FreeDealer, WatchDealer, person_seats
-from tcgtui.commands.options import add_display_arguments, check_spec, settings_from
+from tcgtui.commands.options import add_display_arguments, check_spec, own_players, settings_from
 
 DEFAULT_VS = "mc:100"
 # Parameter kinds naming a file or folder every game may use; a game adds its own (its app side's
@@ -35,12 +36,12 @@ FILE_KINDS = ("jsonl",)
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    p.add_argument("--vs", default=None, metavar="SPEC", help=text.t("cmd_play.vs"))
+    p.add_argument("--vs", default=None, metavar="SPEC", help=text.t("cmd_play.vs", own=own_players()))
     p.add_argument("--name", default="", metavar="HANDLE", help=text.t("cmd_play.name"))
     p.add_argument("--seat", type=int, default=None, metavar="1|2", help=text.t("cmd_play.seat"))
     p.add_argument("--dealer", default=None, metavar="SPEC", help=text.t("cmd_play.dealer"))
     p.add_argument("--race", default=None, metavar="SPEC", help=text.t("cmd_play.race"))
-    p.add_argument("--resume", action="store_true", help=text.t("cmd_play.resume"))
+    p.add_argument("--resume", nargs="?", const=True, default=False, metavar="GAME", help=text.t("cmd_play.resume"))
     p.add_argument("--campaign", action="store_true", help=text.t("cmd_play.campaign"))
     p.add_argument("--campaign-games", type=int, default=None, metavar="N",
                    help=text.t("cmd_play.campaign_games", default=", ".join(map(str, ladder_defaults()))))
@@ -117,11 +118,26 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
     if args.vs is not None and args.vs.strip() == HUMAN:     # two people at one keyboard (hot-seat)
         opponent = HUMAN
     else:
-        opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or DEFAULT_VS, args.game)
+        opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or default_opponent(args.game), args.game)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
     settings = settings_from(args, seats, handle=handle or "")
     settings.person = (args.seat or 1) - 1           # with --vs human, the seat kept under the handle
     return settings
+
+
+def default_opponent(game_id: str) -> str:
+    """--vs left out: mc:100, as home offers first; in a game no search plays (the duel), the game's own
+    first player at its default level, as home offers it there."""
+    game = game_spec(game_id)
+    own = [f"{r.name}:{r.default_arg}" if r.takes_arg and r.default_arg is not None else r.name
+           for r in game.references if not r.protocol]
+    for spec in (DEFAULT_VS, *own):
+        try:
+            check_supported(parse_spec(spec), game)
+        except SpecError:
+            continue
+        return spec
+    return DEFAULT_VS          # no player of its own either: --vs's check says which ones it takes
 
 
 def as_given(settings: Any) -> dict[str, Any]:
@@ -164,7 +180,8 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
         if ladder is not None:
             return ladder.open_dealer(store, settings.params, where["params"], person, settings.lang,
                                       campaign_games(args, ladder), args.seed or 0)
-        return FreeDealer(store, game, where, person, opponent, mine, settings.seed)
+        # --seed S deals S, S+1, ... as ever (a session dealt again); without it, a fresh unmet seed per game
+        return FreeDealer(store, game, where, person, opponent, mine, args.seed)
     if handle is None:
         settings.dealer_for, settings.ask_handle = dealer, True
     else:
@@ -174,11 +191,12 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
 
 
 def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
-    """The last unfinished game of this handle, with its own pack, language, opponent and seat."""
+    """An unfinished game of this handle (--resume GAME: the one whose id starts so; --resume: the one
+    started last), with its own pack, language, opponent and seat."""
     rows = unfinished(store, human_spec(handle))
     if not rows:
         raise UserError(locales.load().t("humans.nothing_to_resume", handle=handle, db=str(store.path)))
-    row = rows[-1]
+    row = rows[-1] if args.resume is True else chosen_game(rows, str(args.resume), handle)
     live = LiveGame.reopen(store, row)
     run = next((r for r in store.runs() if r.id == row.run_id), None)
     game_id, params = resume_source(row.record.get(RESUME_KEY) or {}, row)
@@ -199,9 +217,21 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
         settings.dealer_for = lambda person: campaign
     else:
         where = {"game": game_id, "params": params}
+        # rematches go on from the game's seed, as under --seed (a session dealt again carries on alike)
         settings.dealer_for = lambda person: FreeDealer(store, live.game, where, handle, row.opponent,
                                                    row.agent_seat, row.seed + 1, first=live)
     return settings
+
+
+def chosen_game(rows: list[Any], given: str, handle: str) -> Any:
+    """The unfinished game whose id starts with ``given`` (as home and the farewell show it, 8 characters)."""
+    text = locales.load()
+    given = given.strip().lower()
+    found = [r for r in rows if given and r.id.lower().startswith(given)]
+    if len(found) != 1:
+        ids = ", ".join(r.id[:8] for r in reversed(rows))
+        raise UserError(clean(text.t("humans.resume_which", game=given, handle=handle, ids=ids)))
+    return found[0]
 
 
 def farewell(store: Store, handle: str, left: Any) -> None:

@@ -167,7 +167,7 @@ def _app(mode: Mode, store: Any, seed: int) -> Any:
         game_id = next(g.id for g in store.games() if g.game == mode.game)
         return ArenaApp(Settings(replay=load(store, game_id)))
     return ArenaApp(Settings(home=True, seed=seed, handle="perf", ask_handle=False, seats=(HUMAN, DEFAULT_VS),
-                             hub=Hub(store)))
+                             hub=Hub(store, seed)))
 
 
 async def press_keys(mode: Mode, seconds: float, seed: int, why: bool = False) -> Waits:

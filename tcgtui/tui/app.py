@@ -409,8 +409,8 @@ class ArenaApp(App[None]):
                 self.leave()
         board = self.board
         deal = self.deal
-        saved = (deal is not None and deal.on_move is not None and board is not None
-                 and not board.session.spectating and board.session.result is None
-                 and (deal.kept is None or deal.kept() is not None))     # at move 0 nothing is stored yet
+        kept = deal.kept() if deal is not None and deal.kept is not None else None   # None at move 0: nothing stored
+        under_way = board is not None and not board.session.spectating and board.session.result is None
+        saved = kept[0] if kept is not None and under_way else ""
         home = self.settings.home and self.playing
         self.push_screen(QuitScreen(saved, home=home, study=home and self.settings.study is not None), after)

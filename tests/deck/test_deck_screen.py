@@ -146,6 +146,7 @@ async def test_watching_a_model_shows_its_reply_under_the_cards() -> None:
         app = ArenaApp(Settings(("llm:fake-model",), game_id="deck", params={"index": 0}, seed=0, pause=0.5,
                                 agent_options={"base_url": server.base_url, "max_retries": 0, "api_key": "sk-test"}))
         async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("space")                  # paused: the reveal stays until Enter
             await revealed(pilot)
             await until(pilot, lambda: app.board.query_one("#reply-title").display)
             chosen = app.board.session.decisions[-1].move

@@ -44,7 +44,11 @@ def test_players_alternate_first_moves_first():
 
 
 @rule("grid.rules.place")
+@rule("grid.rules.place_mark")
 def test_place_on_any_empty_cell_not_a_taken_one():
+    g = state("gomoku")
+    g.apply("8,8")
+    assert g.validate("8,8") == "taken" and g.validate("15,15") is None
     s = state("tictactoe")
     s.apply("2,2")
     assert s.validate("2,2") == "taken"
@@ -68,6 +72,8 @@ def test_discs_drop_to_the_lowest_empty_cell_and_full_columns_are_taken():
 
 
 @rule("grid.rules.line")
+@rule("grid.rules.line_mark")
+@rule("grid.rules.line_disc")
 def test_a_line_of_connect_or_more_wins_in_every_direction():
     s = state("tictactoe", "XX./OO./...")
     ev = s.apply("1,3")
@@ -96,7 +102,8 @@ def test_a_full_board_without_a_line_is_a_draw():
     assert registry.get("tictactoe").store.result_code(s.outcome) == "draw"
 
 
-@rule("grid.rules.invalid")
+@rule("grid.rules.invalid_cell")
+@rule("grid.rules.invalid_column")
 def test_the_three_kinds_of_invalid_move():
     s = state("tictactoe", "X../.../...")
     assert s.validate("a,b") == "format" and s.validate("1") == "format" and s.validate("") == "format"
@@ -154,11 +161,14 @@ def test_rules_text_has_every_applicable_sentence_in_both_languages():
     for code in ("en", "ar"):
         cat = locales.load(code)
         keys = {k for k, _ in cat.items("grid.rules")}
+        own = {"tictactoe": {"place_mark", "line_mark", "invalid_cell"},        # each game's own sentences
+               "connect4": {"gravity", "line_disc", "invalid_column"}, "gomoku": {"place", "line", "invalid_cell"}}
+        shared = keys - set().union(*own.values())
         for gid in ("tictactoe", "connect4", "gomoku"):
             spec = registry.get(gid)
             lines = spec.rules_text(spec.game(), cat)
             got = {k.split(".")[-1] for k, _ in lines}
-            assert got == keys - ({"place"} if gid == "connect4" else {"gravity"})
+            assert got == shared | own[gid]
             assert all(s and "{" not in s for _, s in lines)
 
 
@@ -190,3 +200,17 @@ def test_clone_is_independent_and_resample_is_exact():
     with pytest.raises(IllegalMove):
         g.move_from_text("4,4")
     assert g.move_from_text(" 4 ") == "4" and game("gomoku").move_from_text("3, 12") == "3,12"
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_each_game_s_rules_name_its_own_pieces_and_moves(lang: str):
+    """Tic-Tac-Toe has marks and no columns to fill, Connect Four discs and no cell to name, Gomoku stones."""
+    catalog = locales.load(lang)
+    words = {"stone": {"en": "stone", "ar": "حجر"}, "disc": {"en": "disc", "ar": "قرص"},
+             "mark": {"en": "mark", "ar": "علامت"}, "full column": {"en": "full column", "ar": "عمودا ممتلئا"},
+             "taken cell": {"en": "taken cell", "ar": "خانة مشغولة"}}
+    never = {"tictactoe": ("stone", "disc", "full column"), "connect4": ("stone", "mark", "taken cell"),
+             "gomoku": ("disc", "mark", "full column")}
+    for gid, absent in never.items():
+        text = " ".join(sentence for _, sentence in registry.get(gid).rules_text(game(gid), catalog))
+        assert not [w for w in absent if words[w][lang] in text], gid

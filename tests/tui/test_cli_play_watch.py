@@ -20,6 +20,8 @@ from tcgtui.cli import main
     (["play", "--vs", "random", "--pack", "/nonexistent/pack"], "/nonexistent/pack"),
     (["watch", "--p1", "random", "--p2", "human"], "--p2"),
     (["watch", "--p1", "mc:0", "--p2", "random"], "--p1"),
+    (["watch", "--game", "eleusis", "--p1", "scientist", "--p2", "random"], "--p2"),    # one seat: --p1 alone
+    (["watch", "--game", "tictactoe", "--p1", "random"], "--p2"),                       # two seats: both
 ])
 def test_bad_input_is_one_line(argv: list[str], flag: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
@@ -58,3 +60,31 @@ def test_game_flags_reach_the_settings() -> None:
     assert settings.params == {"position": "XX./OO./...", "to_move": "X", "invalid_limit": 3, "move_cap": 20,
                                "protocol": "tcgtui", "upstream": None}
     assert settings.seats == ("human", "random")
+
+
+def test_play_without_vs_meets_the_games_own_player_where_no_search_plays() -> None:
+    """mc:100 by default, as at home; the duel (no search plays it) takes its puzzler, as home offers first."""
+    from tcgtui.cli import build_parser
+    from tcgtui.commands import play
+    for game, opponent in (("duel", "puzzler"), ("tictactoe", "mc:100")):
+        args = build_parser().parse_args(["play", "--game", game, "--seed", "1"])
+        assert play.start(args, "ada").seats == ("human", opponent)
+
+
+@pytest.mark.parametrize("command, player", [("play", "--vs SPEC"), ("watch", "--p1 SPEC")])
+def test_help_names_every_game_and_every_games_own_player(command: str, player: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from tcgtui.engine import registry
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+
+    def helped(flag: str) -> str:             # the flag's help, after the usage lines
+        return out[out.rindex(flag) + len(flag):].split(" --")[0]
+    games = [g for g in registry.games() if g.info.variant_of is None]
+    assert len(games) == 7
+    assert all(g.id in helped("--game ID").replace(",", " ").split() for g in games)
+    for g in games:
+        for ref in g.references:
+            if not ref.protocol:
+                assert f"{g.id}: {ref.name}" in helped(player), (g.id, ref.name)

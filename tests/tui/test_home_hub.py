@@ -287,3 +287,99 @@ async def test_a_result_looked_at_then_left_goes_with_its_board(tmp_path) -> Non
         await pilot.pause()
     assert app.return_code in (None, 0) and app._exception is None
     store.close()
+
+
+async def listed_games(pilot, app: ArenaApp) -> list:
+    """Home's list once its worker has read the store."""
+    stored = app.screen.query_one("#stored", GameList)
+    for _ in range(40):
+        await pilot.pause(0.05)
+        if stored.read:
+            break
+    return stored.games
+
+
+async def test_two_games_started_from_home_in_one_run_are_dealt_apart(tmp_path) -> None:
+    """A person never meets a deal twice without asking (studies item 5): each game from home is dealt
+    from its own seed, not the one drawn when tcgtui started."""
+    app, store = hub_app(tmp_path, "en")
+    seeds = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(2):
+            await start(pilot, app, "tcg", "random")
+            seeds.append(app.board.session.seed)
+            await back_home(pilot, app, "tcg")
+        await pilot.press("q")
+    assert seeds[0] != seeds[1]
+    store.close()
+
+
+async def test_a_game_left_stays_continuable_after_a_new_one_starts(tmp_path) -> None:
+    """Leaving says the game waits at home; starting another must not mark it abandoned behind the
+    person's back: it stays in_progress, listed to continue, and carries on where it stopped."""
+    app, store = hub_app(tmp_path, "en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await start(pilot, app, "tictactoe", "random")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        first, before = app.deal.kept()[0], [d.move for d in app.board.session.decisions]
+        await back_home(pilot, app, "tictactoe")
+        await start(pilot, app, "tictactoe", "random")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        second = app.deal.kept()[0]
+        await back_home(pilot, app, "tictactoe")
+        listed = await listed_games(pilot, app)
+        assert {g.id: g.status for g in listed} == {first: "in_progress", second: "in_progress"}
+        stored = app.screen.query_one("#stored", GameList)
+        stored.focus()
+        await pilot.pause()
+        await pilot.press(*["down"] * [g.id for g in listed].index(first), "enter")     # continue the first
+        await settle(pilot, app)
+        assert app.deal.kept()[0] == first and [d.move for d in app.board.session.earlier] == before
+        await back_home(pilot, app, "tictactoe")
+        await pilot.press("q")
+    store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_home_lists_a_persons_result_as_theirs_and_names_people_by_handle(tmp_path, lang: str) -> None:
+    """"you lost", not "player 2 won"; a game the person did not play names its winner; never ``human:``."""
+    from tcgtui import locales
+    from tcgtui.live import human_spec
+    from tests.store_helpers import add_game
+    app, store = hub_app(tmp_path, lang)
+    add_game(store, None, human_spec("ann"), "random", lang, 0, result="loss", seat=0)
+    add_game(store, None, human_spec("ann"), "random", lang, 1, result="win", seat=1)
+    add_game(store, None, human_spec("bob"), "mc:100", lang, 2, result="win", seat=0)
+    text = locales.load(lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("a")                               # every stored game, bob's too
+        await pilot.pause()
+        stored = app.screen.query_one("#stored", GameList)
+        stored.read = False
+        listed = await listed_games(pilot, app)
+        lines = {g.agent + str(g.seats.index(g.agent)): stored.line(g) for g in listed}
+        assert lines["human:ann0"].endswith(text.t("hub.you_lost"))
+        assert lines["human:ann1"].endswith(text.t("hub.you_won"))
+        assert lines["human:bob0"].endswith(text.t("hub.won_by", seat=1, player="bob"))
+        assert all("human:" not in line for line in lines.values())
+        await pilot.press("q")
+    store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_the_about_text_of_a_language_model_reads_as_sentences(tmp_path, lang: str) -> None:
+    """Choosing llm:MODEL explains it in one text; it was two glued ("...type its name below The model's...")."""
+    import re
+    from tcgtui.tui.screens.home import LLM
+    app, store = hub_app(tmp_path, lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "opponents", LLM)
+        await pilot.pause()
+        text = app.screen.query_one("#about").render().text
+        assert "llm:MODEL" in text and text.rstrip().endswith(".")
+        assert not re.search(r"[^.;:؛] (The|A) ", text), text       # no sentence begun inside another
+        await pilot.press("q")
+    store.close()

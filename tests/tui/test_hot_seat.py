@@ -260,3 +260,20 @@ async def test_a_duel_between_two_people_hides_the_secret_sample_behind_the_curt
         await board.run_action("quit_game")                    # the answer field has the letters
         await pilot.pause()
         await pilot.press("y")
+
+
+async def test_the_quit_question_of_play_names_the_game_resume_carries_on(db: Path) -> None:
+    """Several games may be unfinished (starting one abandons none), so "--resume carries on" names this one."""
+    with Store(db) as store:
+        app = play_app(store, "--game", "tictactoe", "--vs", "random", "--name", "ann", "--seed", "5")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("enter")
+            await settle(pilot, app)
+            await pilot.press("q")
+            await pilot.pause()
+            assert isinstance(app.screen, QuitScreen)
+            kept = app.deal.kept()[0]
+            assert f"--resume {kept[:8]}" in screen_text(app)
+            await pilot.press("y")
+            await pilot.pause()

@@ -22,7 +22,7 @@ from tcgtui.commands import watch as watch_command
 from tcgtui.live import human_spec
 from tcgtui.match import run_match
 from tcgtui.games.tcg.packs import load_pack
-from tcgtui.store import ABANDONED, FINISHED, IN_PROGRESS, Store
+from tcgtui.store import FINISHED, IN_PROGRESS, Store
 from tcgtui.games.tcg.campaign import CampaignDealer
 from tcgtui.deals import WATCH_RUN
 from tcgtui.tui.app import HUMAN, ArenaApp
@@ -121,13 +121,13 @@ async def test_the_handle_is_asked_once_then_kept(db: Path) -> None:
         [row] = store.games()
         assert row.agent == human_spec("bea_2") and row.seed == 3 and row.status == IN_PROGRESS
 
-        app = app_for(store, "--vs", "random", "--seed", "4")       # asked no more; the old game is abandoned
+        app = app_for(store, "--vs", "random", "--seed", "4")       # asked no more; the old game waits for --resume
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             assert isinstance(app.screen, BoardScreen)
             await play_moves(pilot, app)
         statuses = {g.seed: g.status for g in store.games()}
-        assert statuses == {3: ABANDONED, 4: FINISHED}
+        assert statuses == {3: IN_PROGRESS, 4: FINISHED}
 
 
 async def test_watched_games_are_stored_like_bench_games(db: Path) -> None:

@@ -176,3 +176,15 @@ def test_card_game_lethal_marks_hold_in_the_engine(tmp_path) -> None:
                         replies.append(after.outcome is not None and after.outcome.winner == 1 - step.seat)
                     assert any(replies)
     assert seen == {"lethal_missed", "lethal_unanswered"}
+
+
+@pytest.mark.anyio
+async def test_a_person_is_named_by_their_handle_as_everywhere_else() -> None:
+    """The board, home and the game-over summary say ``ann``; the replay said ``human:ann``."""
+    from tests.tui.test_home_replay_snapshots import stored_game
+    app = ArenaApp(Settings(lang="en", replay=stored_game()))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "llm:demo-model – ann" in text and "human:" not in text
+        await pilot.press("q")

@@ -98,3 +98,27 @@ async def test_after_the_game_the_top_bar_no_longer_says_playing() -> None:
         top = screen_text(app).splitlines()[0]
     assert "Playing" not in top and "Paused" not in top, top
 
+
+
+@pytest.mark.parametrize("game, player", [("eleusis", "scientist"), ("deck", "random")])
+async def test_a_one_seat_game_is_watched_to_its_summary_with_p1_alone(tmp_path, game: str, player: str) -> None:
+    """``tcgtui watch --game eleusis|deck --p1 SPEC``: one seat, so no --p2 (it seated a second player the
+    game has no seat for, and the summary's table failed, IndexError); the deck's reveal goes on by itself."""
+    from tcgtui.cli import build_parser
+    from tcgtui.commands import watch as watch_command
+    from tcgtui.store import Store
+    from tcgtui.tui.app import ArenaApp
+    with Store(tmp_path / "watch.sqlite3") as store:
+        args = build_parser().parse_args(["watch", "--game", game, "--p1", player, "--seed", "3", "--pause", "0.05"])
+        app = ArenaApp(watch_command.prepare(args, store))
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(1200):                      # no key pressed: a watch goes on alone
+                if isinstance(app.screen, GameOverScreen):
+                    break
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, GameOverScreen) and len(app.board.session.seats) == 1
+            assert f"P1 {player}" in screen_text(app)
+            await pilot.press("q")
+        assert app._exception is None and app.return_code in (None, 0)
+        [row] = store.games()
+        assert row.status == FINISHED and row.seats == (player,)

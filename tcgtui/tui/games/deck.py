@@ -254,12 +254,19 @@ class DeckScreen(GameScreen):
         self.redraw()
 
     async def game_ended(self, result: MatchResult | None) -> None:
-        """The reveal stays on screen until the reader presses Enter (watching: after the pause)."""
+        """The reveal stays on screen until the reader presses Enter; watching, as long as a move stays
+        (the pause, + and -) or the watch is paused (Space), and Enter goes on sooner."""
         self.query_one(TopBar).show(phase="over", thinking=None, your_move=False)
         if self.reveal is None:
             return
         self.redraw()
-        if self.session.spectating and self.session.pause <= 0:
+        if self.session.spectating:
+            while not self.read.is_set():
+                try:
+                    await asyncio.wait_for(self.read.wait(), self.session.pause)
+                except asyncio.TimeoutError:
+                    if not self.session.paused:
+                        return
             return
         self.query_one("#go-on").display = True
         bar = self.query_one(KeyBar)

@@ -182,9 +182,9 @@ class QuitScreen(LocalizedModal[bool]):
         Binding(keys("n,escape"), "answer(False)", show=False),
     ]
 
-    def __init__(self, saved: bool = False, home: bool = False, study: bool = False) -> None:
+    def __init__(self, saved: str = "", home: bool = False, study: bool = False) -> None:
         super().__init__()
-        self.saved = saved             # the game is in the store and can be resumed
+        self.saved = saved             # the stored game's id ("": none), which tcgtui play --resume ID carries on
         self.home = home               # started from home, where it is continued (else tcgtui play --resume)
         self.study = study             # a study's game: carried on from the study's screen
 
@@ -193,7 +193,9 @@ class QuitScreen(LocalizedModal[bool]):
             yield Question("ui.quit.question")
             if self.saved:
                 key = "study.quit_saved" if self.study else "ui.quit.saved_home" if self.home else "ui.quit.saved"
-                yield Question(key, "italic")
+                saved = Question(key, "italic")
+                saved.params = {"game": self.saved[:8]}
+                yield saved
             yield KeyBar([("Y", "ui.quit.yes", "answer(True)"), ("N", "ui.quit.no", "answer(False)")],
                          id="dialog-keys")
 

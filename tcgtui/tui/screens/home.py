@@ -39,7 +39,7 @@ from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
 from tcgtui.tui.screens.home_params import ParamsBox, chosen
-from tcgtui.tui.screens.replay import ReplayScreen
+from tcgtui.tui.screens.replay import ReplayScreen, seat_name
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
 from tcgtui.tui.widgets.title import TitleBar, game_text, titled
@@ -233,24 +233,18 @@ class GameList(Localized, Widget, can_focus=True):
         self.refresh(layout=True)
         self.post_message(self.Shown(games))
 
-    def seat_name(self, spec: str) -> str:
-        """A seat as a person reads it: a person by their handle, the second person of a hot-seat
-        game (who gives none) as such, a player by its spec."""
-        if spec == HUMAN:
-            return self.tr("hub.people")
-        handle = spec.removeprefix(f"{HUMAN}:")
-        return clean(shorten(handle, 24))
-
     def line(self, g: Any) -> str:
         name = game_text(self.catalog, g.game, "name")
-        seats = " – ".join(self.seat_name(s) for s in g.seats)
+        seats = " – ".join(shorten(seat_name(s, self.tr), 24) for s in g.seats)
         if g.status == "in_progress" and g.mine:
             state = self.tr("hub.continue", moves=g.moves)
         elif g.status != "finished":
             state = self.tr(f"replay.status.{g.status}") if g.status in ("in_progress", "abandoned", "errored") \
                 else g.status
+        elif g.winner is not None and g.mine and HUMAN not in g.seats:     # against an opponent: the person's result
+            state = self.tr("hub.you_won" if g.seats[g.winner] == g.agent else "hub.you_lost")
         elif g.winner is not None:
-            state = self.tr("hub.won_by", seat=g.winner + 1)
+            state = self.tr("hub.won_by", seat=g.winner + 1, player=shorten(seat_name(g.seats[g.winner], self.tr), 24))
         elif g.score is not None and len(g.seats) == 1:
             state = self.tr("replay.score", score=f"{g.score:g}")
         else:
@@ -437,7 +431,7 @@ class HomeScreen(LocalizedScreen[None]):
         if param is not None:              # an option in focus: what it sets
             text = self.tr(param.help_key)
         elif opponents.value == LLM:
-            text = self.tr("ui.home.llm") + " " + self.tr("ui.home.model")
+            text = self.tr("ui.home.llm_about")
         elif opponents.value == CAMPAIGN:
             text = self.tr("hub.campaign_about")
         elif opponents.value == HUMAN:

@@ -23,6 +23,7 @@ from textual.widget import Widget
 
 from tcgtui.console_text import clean, shorten
 from tcgtui.engine import registry
+from tcgtui.opponents.human import HUMAN
 from tcgtui.replay.boards import draw
 from tcgtui.replay.steps import Replay, Step
 from tcgtui.replay.moments import marked
@@ -34,6 +35,14 @@ from tcgtui.tui.widgets.bars import KeyBar
 from tcgtui.tui.widgets.title import TitleBar, game_text, titled
 
 REASONING_SHOWN = 4000        # characters of one attempt's reasoning drawn (the store keeps more)
+
+
+def seat_name(spec: str, tr: Any) -> str:
+    """A stored seat as a person reads it, as the board names it: a person by their handle (stored as
+    ``human:HANDLE``), the second person of a game at one keyboard (who gives none) as such, a player by its spec."""
+    if spec == HUMAN:
+        return str(tr("hub.people"))
+    return clean(shorten(spec.removeprefix(f"{HUMAN}:"), 40))
 
 
 class BoardPane(Localized, Widget):
@@ -53,6 +62,14 @@ class BoardPane(Localized, Widget):
             rows.append(Text(""))
         rows += [Para(f, self.direction) for f in board.facts]
         return Group(*rows)
+
+
+def seat_name(spec: str, tr: Any) -> str:
+    """A stored seat as a person reads it, as the board names it: a person by their handle (stored as
+    ``human:HANDLE``), the second person of a game at one keyboard (who gives none) as such, a player by its spec."""
+    if spec == HUMAN:
+        return str(tr("hub.people"))
+    return clean(shorten(spec.removeprefix(f"{HUMAN}:"), 40))
 
 
 class MovePane(Localized, Widget):
@@ -87,6 +104,14 @@ class MovePane(Localized, Widget):
         return Group(*rows)
 
 
+def seat_name(spec: str, tr: Any) -> str:
+    """A stored seat as a person reads it, as the board names it: a person by their handle (stored as
+    ``human:HANDLE``), the second person of a game at one keyboard (who gives none) as such, a player by its spec."""
+    if spec == HUMAN:
+        return str(tr("hub.people"))
+    return clean(shorten(spec.removeprefix(f"{HUMAN}:"), 40))
+
+
 class DecisionPane(Localized, Widget):
     DEFAULT_CSS = """
     DecisionPane { height: auto; width: 1fr; }
@@ -119,6 +144,14 @@ class DecisionPane(Localized, Widget):
         if not attempts:
             rows.append(Para(self.tr("replay.no_reasoning"), d, "dim"))
         return Group(*rows)
+
+
+def seat_name(spec: str, tr: Any) -> str:
+    """A stored seat as a person reads it, as the board names it: a person by their handle (stored as
+    ``human:HANDLE``), the second person of a game at one keyboard (who gives none) as such, a player by its spec."""
+    if spec == HUMAN:
+        return str(tr("hub.people"))
+    return clean(shorten(spec.removeprefix(f"{HUMAN}:"), 40))
 
 
 class ReplayScreen(LocalizedScreen[None]):
@@ -203,7 +236,7 @@ class ReplayScreen(LocalizedScreen[None]):
     def player_name(self, seat: int) -> str:
         seats = self.replay.row.seats
         if 0 <= seat < len(seats):
-            return clean(shorten(seats[seat], 40))
+            return seat_name(seats[seat], self.tr)
         return self.tr("replay.referee")
 
     def move_name(self, move: str) -> str:
