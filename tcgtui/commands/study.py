@@ -120,7 +120,7 @@ def join(args: argparse.Namespace) -> int:
     """Consent, then the participant's games, saved after every move, resumable with the same token."""
     # start-up time: the study's checks load the games and players; only the study's commands need them
     from tcgtui.study.joining import Joining
-    from tcgtui.study.roster import check_token, new_token, study_run, token_taken
+    from tcgtui.study.roster import check_token, new_token, paired_deals, study_run, token_taken
     from tcgtui.study.spec import load_study
     study = load_study(args.file, "FILE")
     lang = args.lang or study.languages[0]
@@ -131,7 +131,8 @@ def join(args: argparse.Namespace) -> int:
     token = check_token(args.token) if args.token is not None else saved_token(study.id)
     keep = None if args.token is not None else keep_token(study.id)
     with open_store(args.db, create=True) as store:
-        study_run(store, study)              # a changed file is refused before anyone consents
+        study_run(store, study)              # a changed file, or a paired study without its run's deals,
+        paired_deals(store, study)           # is refused before anyone consents
         if token is None:
             token = new_token()
         joining = Joining(store, study, token, keep)

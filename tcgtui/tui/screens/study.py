@@ -17,6 +17,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 
 from tcgtui.console_text import clean
+from tcgtui.errors import UserError
 from tcgtui.tui.bidi_text import Line, Para, Piece
 from tcgtui.tui.keys import keys
 from tcgtui.tui.screens.base import LocalizedScreen
@@ -185,9 +186,15 @@ class StudyScreen(LocalizedScreen[None]):
         self.query_one(Progress).refresh(layout=True)
 
     def action_play(self) -> None:
-        if not self.joining.consented or not self.joining.prepare(self.host.settings):
+        if not self.joining.consented:
             return
-        self.host.start()  # type: ignore[attr-defined]
+        try:
+            ready = self.joining.prepare(self.host.settings)
+        except UserError as exc:          # a pack changed under a game left unfinished, say: one line, stay
+            self.notify(clean(exc), severity="error", timeout=8)
+            return
+        if ready:
+            self.host.start()  # type: ignore[attr-defined]
 
     def action_leave(self) -> None:
         self.app.exit()
