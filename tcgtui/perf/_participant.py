@@ -1,4 +1,4 @@
-"""A simulated browser participant for ``tcgtui serve``: textual-serve's page protocol spoken over
+"""A served study and simulated browser participants for ``tcgtui serve``: textual-serve's page protocol spoken over
 aiohttp (what textual.js does: open the websocket with the terminal's size, send keys as
 ``["stdin", text]``, receive the app's output as binary frames).  Used by the serve benchmark and
 tests/serve."""
@@ -6,14 +6,92 @@ tests/serve."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import signal
+import socket
+import subprocess
+import sys
 import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
 
 import aiohttp
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 KEYS = {"enter": "\r", "up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
         "tab": "\t", "escape": "\x1b"}
+
+
+STUDY = """\
+id = "ttt-pilot"
+title = "Tic-Tac-Toe against a random player"
+consent = "We record your moves and their times under a pseudonym."
+languages = ["en", "ar"]
+games_per_rung = 1
+practice = 0
+
+[deals]
+kind = "fresh"
+
+[[games]]
+game = "tictactoe"
+ladder = ["random"]
+"""
+
+
+def write_study(folder: Path) -> Path:
+    path = folder / "study.toml"
+    path.write_text(STUDY, encoding="utf-8")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve_env(folder: Path) -> dict[str, str]:
+    """The user's files of the test's own (config, data, state), never the person's running it."""
+    env = dict(os.environ)
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+        env[name] = str(folder / name.lower())
+    return env
+
+
+@contextmanager
+def served(folder: Path, study: Path, db: Path, *extra: str, port: int | None = None,
+           pids: list[int] | None = None) -> Iterator[str]:
+    """A running ``tcgtui serve`` (the command itself, on loopback) for the block: its base URL
+    (its pid appended to ``pids``).  It is stopped with SIGTERM, as Ctrl+C would, and must stop."""
+    port = port or free_port()
+    log = open(folder / f"server-{port}-{time.monotonic_ns()}.log", "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "tcgtui", "serve", "--study", str(study), "--db", str(db),
+                             "--port", str(port), *extra], stdout=log, stderr=subprocess.STDOUT, env=serve_env(folder))
+    base = f"http://127.0.0.1:{port}"
+    if pids is not None:
+        pids.append(proc.pid)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"tcgtui serve did not start: {Path(log.name).read_text()}")
+                time.sleep(0.2)
+        yield base
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            log.close()
 
 
 def screen_text(raw: bytes) -> str:
@@ -103,3 +181,63 @@ class Participant:
             await self.ws.close()
         if self._reader is not None:
             await self._reader
+
+
+BOARD, OVER = "Board", "rematch"           # on screen: the game's board; the game-over dialog's key
+SWEEP = ["1", "enter", "2", "enter", "3", "enter", "down"] * 3     # every cell of a 3x3 board once
+
+
+async def play_to_the_end(p: Participant, timeout: float = 120.0) -> None:
+    """Tic-Tac-Toe by keys: sweep every cell (a taken one is refused) until the game is over."""
+    since = len(p.output)
+    deadline = time.perf_counter() + timeout
+    while OVER not in p.text(since):
+        if time.perf_counter() > deadline or p.closed.is_set():
+            raise TimeoutError(f"the game did not end in {timeout} s")
+        for key in SWEEP:
+            await p.key(key)
+            if OVER in p.text(since):
+                return
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def join_at_once(base: str, n: int, session: aiohttp.ClientSession) -> list[Participant]:
+    """``n`` new participants opening their links at the same moment, each waiting for the board."""
+    people = [Participant(session, base, token) for token in await asyncio.gather(*(enrol(session, base)
+                                                                                    for _ in range(n)))]
+    await asyncio.gather(*(p.open() for p in people))
+    times = await asyncio.gather(*(p.wait_for(BOARD, 120) for p in people))
+    for p, seconds in zip(people, times):
+        p.first_screen = seconds
+    return people
+
+
+def tree_pss_mb(root: int) -> float:
+    """The proportional memory (PSS: shared pages split between their sharers) of a process and all
+    its descendants, in MB, from /proc."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    tree, grew = {root}, True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    total_kb = 0
+    for pid in tree:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total_kb += int(line.split()[1])
+        except OSError:
+            continue
+    return total_kb / 1024

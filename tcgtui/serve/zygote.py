@@ -20,6 +20,7 @@ import socket
 import sys
 import traceback
 
+from tcgtui.engine import registry
 from tcgtui.serve.join import PRELOAD, run_participant
 from tcgtui.serve.launch import PASSED
 
@@ -155,6 +156,7 @@ def main(path: str) -> int:
     """Import the app, listen on ``path``, say READY on stdout, and fork until stdin closes."""
     for name in PRELOAD:
         importlib.import_module(name)
+    registry.games()               # every game's registration (numpy and all): a fifth of a second per child
     gc.collect()
     gc.freeze()                    # keep the imported objects' pages shared with the children
     zygote = Zygote(path)
