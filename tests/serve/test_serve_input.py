@@ -1,0 +1,51 @@
+"""Bad input to ``tcgtui serve`` is one line naming the flag and what was expected, before any
+server starts; a link is good for its own study only."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tcgtui.serve import tokens
+from tests.serve.support import write_study
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tcgtui", "serve", *args], capture_output=True, text=True,
+                          timeout=60)
+
+
+@pytest.mark.parametrize("content, expected", [
+    (None, "--study"),
+    ("id = 'x'\ntitle = [", "not a TOML file"),
+    ("id = 'Bad Id'\ntitle = 't'", "is not a study id"),
+    ("id = 'ok'\ntitle = ''", "title is missing or empty"),
+    ("id = 'ok'", "title is missing or empty"),
+])
+def test_a_bad_study_file_is_one_line(tmp_path: Path, content: str | None, expected: str) -> None:
+    path = tmp_path / "study.toml"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    done = _serve("--study", str(path), "--db", str(tmp_path / "s.sqlite3"))
+    assert done.returncode == 2
+    assert expected in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize("flag, value", [("--port", "0"), ("--port", "70000"), ("--max", "0"), ("--max", "100000")])
+def test_a_bad_port_or_cap_is_one_line(tmp_path: Path, flag: str, value: str) -> None:
+    done = _serve("--study", str(write_study(tmp_path)), "--db", str(tmp_path / "s.sqlite3"), flag, value)
+    assert done.returncode == 2
+    assert flag in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_link_is_good_for_its_own_study_and_key_only(tmp_path: Path) -> None:
+    key = tokens.load_key(tmp_path / "a.sqlite3")
+    assert tokens.load_key(tmp_path / "a.sqlite3") == key               # kept, not made again
+    assert (tmp_path / "a.sqlite3.serve-key").stat().st_mode & 0o077 == 0
+    token = tokens.mint(key, "one")
+    assert tokens.valid(key, "one", token)
+    assert not tokens.valid(key, "two", token)
+    assert not tokens.valid(tokens.load_key(tmp_path / "b.sqlite3"), "one", token)
