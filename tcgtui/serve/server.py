@@ -17,6 +17,7 @@ import shlex
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 from typing import Any
 
 import aiohttp_jinja2
@@ -157,8 +158,12 @@ class StudyServer(Server):
                             headers={"Cache-Control": "no-store"})
 
     async def handle_participant(self, request: web.Request) -> web.WebSocketResponse:
-        """textual-serve's websocket bridge, for this participant's process only."""
+        """textual-serve's websocket bridge, for this participant's process only, and only from this
+        server's own page (a page of another site open in the same browser is refused by its Origin)."""
         token = request.match_info["token"]
+        origin = request.headers.get("Origin")
+        if origin is not None and urlsplit(origin).netloc != request.host:
+            raise web.HTTPForbidden(text="another site's page may not open a participant's session")
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
         async with self.lock:

@@ -42,6 +42,24 @@ def test_every_visitor_gets_a_link_of_their_own_and_a_bad_link_is_told(tmp_path:
         asyncio.run(check())
 
 
+def test_another_sites_page_cannot_open_a_participants_session(tmp_path: Path) -> None:
+    study, db = write_study(tmp_path), tmp_path / "s.sqlite3"
+    with served(tmp_path, study, db) as base:
+        async def check() -> None:
+            async with aiohttp.ClientSession() as session:
+                token = await enrol(session, base)
+                url = base.replace("http", "ws", 1) + f"/ws/{token}"
+                try:
+                    await session.ws_connect(url, origin="http://evil.example")
+                except aiohttp.WSServerHandshakeError as exc:
+                    assert exc.status == 403
+                else:
+                    raise AssertionError("a foreign Origin opened a session")
+                ws = await session.ws_connect(url, origin=base)          # the server's own page may
+                await ws.close()
+        asyncio.run(check())
+
+
 def test_beyond_the_cap_a_visitor_sees_the_study_is_full(tmp_path: Path) -> None:
     study, db = write_study(tmp_path), tmp_path / "s.sqlite3"
     with served(tmp_path, study, db, "--max", "1") as base:
