@@ -14,6 +14,7 @@ import html
 import logging
 import os
 import shlex
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -116,11 +117,7 @@ class StudyServer(Server):
             assert self.zygote.stdin is not None
             self.zygote.stdin.close()
             await self.zygote.wait()
-        try:
-            os.unlink(self.socket_path)
-        except FileNotFoundError:
-            pass
-        os.rmdir(self._private)
+        shutil.rmtree(self._private, ignore_errors=True)      # the zygote may have removed it first
 
     async def handle_enrol(self, request: web.Request) -> web.StreamResponse:
         """Open enrolment: every new visitor gets a link of their own, to come back with."""

@@ -15,6 +15,7 @@ import importlib
 import json
 import os
 import selectors
+import shutil
 import signal
 import socket
 import sys
@@ -153,7 +154,8 @@ def _kill(pid: int, signum: int) -> None:
 
 
 def main(path: str) -> int:
-    """Import the app, listen on ``path``, say READY on stdout, and fork until stdin closes."""
+    """Import the app, listen on ``path`` (in a private folder of its own, removed at the end), say
+    READY on stdout, and fork until stdin closes."""
     for name in PRELOAD:
         importlib.import_module(name)
     registry.games()               # every game's registration (numpy and all): a fifth of a second per child
@@ -163,7 +165,10 @@ def main(path: str) -> int:
     signal.signal(signal.SIGTERM, lambda *_: (zygote.stop(), os._exit(0)))
     sys.stdout.buffer.write(READY)
     sys.stdout.flush()
-    zygote.serve()
+    try:
+        zygote.serve()
+    finally:                       # the server may be gone (killed): leave no socket behind
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
     return 0
 
 
