@@ -10,6 +10,7 @@ which spans exactly from the moment they are asked to the moment they choose
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any, Callable
 
 from tcgtui.engine.core import Event
@@ -22,9 +23,14 @@ HUMAN = "human"          # the spec of the person at the keyboard
 class HumanAgent(Agent):
     spec = HUMAN
 
-    def __init__(self, handle: str = "", on_turn: TurnHook | None = None) -> None:
+    def __init__(self, handle: str = "", on_turn: TurnHook | None = None, time_limit: float = 0.0,
+                 seed: int = 0) -> None:
         self.handle = handle
         self.on_turn = on_turn              # the interface: "it is your move"
+        # A study's per-move limit (0: none): past it a legal move is drawn for the person from ``seed``
+        # and recorded as timed out.  A free-text question (no move list) has no limit.
+        self.time_limit = time_limit
+        self._rng = random.Random(seed)
         self._pending: asyncio.Future[str] | None = None
         self._legal: tuple[str, ...] = ()
 
@@ -43,7 +49,13 @@ class HumanAgent(Agent):
         if self.on_turn is not None:
             self.on_turn(obs, events)
         try:
-            move = await self._pending
+            if self.time_limit > 0 and self._legal:
+                try:
+                    move = await asyncio.wait_for(asyncio.shield(self._pending), self.time_limit)
+                except TimeoutError:
+                    return Decision(self._rng.choice(self._legal), {"timed_out": True})
+            else:
+                move = await self._pending
         finally:
             self._pending = None
             self._legal = ()

@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Awaitable, Callable
 
@@ -126,6 +127,31 @@ async def deck_reveal(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-
     await pilot.pause(0.3)
 
 
+async def study_consent(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
+    await pilot.pause(0.3)
+
+
+async def study_progress(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
+    await pilot.pause(0.2)
+    await pilot.press("y")                     # consent, then the practice game to its end
+    await pilot.pause(0.2)
+    await pilot.press("enter")
+    await settle(pilot, app)
+    for _ in range(9):
+        board = app.board
+        if board is None or board.session.result is not None:
+            break
+        obs = board.session.observation(board.session.viewer)
+        r, c = next((r, c) for r in range(3) for c in range(3) if obs.board[r][c] == ".")
+        while board.cursor != (r, c):
+            dr = (r > board.cursor[0]) - (r < board.cursor[0])
+            await pilot.press("down" if dr > 0 else "up" if dr < 0 else "right" if c > board.cursor[1] else "left")
+        await pilot.press("enter")
+        await settle(pilot, app)
+    await pilot.press("r")
+    await pilot.pause(0.3)
+
+
 async def home(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
@@ -184,6 +210,8 @@ SHOTS: list[tuple[str, Scene, tuple[str, ...], tuple[int, int], str]] = [
     ("deck-question", start, (HUMAN,), (120, 40), "deck"),
     ("deck-question-80x24", start, (HUMAN,), (80, 24), "deck"),
     ("deck-reveal", deck_reveal, (HUMAN,), (120, 40), "deck"),
+    ("study-consent", study_consent, (), (80, 24), "study"),
+    ("study-progress", study_progress, (), (80, 24), "study"),
 ]
 # Parameters of the games other than the card game (whose pack is loaded in ``shoot``).
 PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90}, "deck": {"index": 0},
@@ -217,6 +245,8 @@ def fix_svg(svg: str) -> str:
 
 async def shoot(name: str, scene: Scene, seats: tuple[str, ...], size: tuple[int, int], lang: str,
                 game: str) -> str:
+    if game == "study":
+        return await shoot_study(name, scene, size, lang)
     params = {"pack": load_pack("community")} if game == "tcg" else PARAMS.get(name, PARAMS.get(game, {}))
     app = ArenaApp(Settings(seats, game_id=game or "tcg", params=params, lang=lang, seed=SEEDS.get(name, 7),
                           home=not game,
@@ -224,6 +254,23 @@ async def shoot(name: str, scene: Scene, seats: tuple[str, ...], size: tuple[int
     async with app.run_test(size=size) as pilot:
         await scene(pilot, app)
         return app.export_screenshot(title=f"tcgtui {name} ({lang})")
+
+
+async def shoot_study(name: str, scene: Scene, size: tuple[int, int], lang: str) -> str:
+    """A study as ``tcgtui study new`` writes it, joined in a store of its own (docs/study.md)."""
+    from tcgtui import locales
+    from tcgtui.store import Store
+    from tcgtui.study.joining import Joining
+    from tcgtui.study.spec import load_study
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "pilot.toml"
+        path.write_text(locales.load("en").t("cmd_study.template", id="pilot"), encoding="utf-8")
+        with Store(Path(tmp) / "study.sqlite3") as store:
+            joining = Joining(store, load_study(path), "screenshot-token-0123456789")
+            app = ArenaApp(Settings(home=True, lang=lang, pause=0.0, seed=7, study=joining))
+            async with app.run_test(size=size) as pilot:
+                await scene(pilot, app)
+                return app.export_screenshot(title=f"tcgtui {name} ({lang})")
 
 
 def main() -> int:

@@ -29,6 +29,7 @@ from tcgtui.app_side import app_side
 from tcgtui.limits import SEED_LIMIT
 from tcgtui.live import HUMAN, RESUME_KEY, between_people
 from tcgtui.store import ABANDONED, ERRORED, FINISHED, IN_PROGRESS, DecisionRow, GameRow, Store
+from tcgtui.study.names import KIND, RUN_PREFIX
 from tcgtui.userfiles import TooDeep, numbered_lines, parse_json, read_text, write_atomic
 
 FORMAT, VERSION = "tcgtui-human-game", 2
@@ -54,8 +55,18 @@ def export_line(game: GameRow, decisions: list[DecisionRow],
     return private(out, game) if private is not None else out
 
 
-def export(store: Store, path: Path, *, include_text: bool) -> int:
-    games = [g for g in store.games("agent LIKE ?", (f"{HUMAN}:%",)) if not between_people(g.opponent)]
+def export(store: Store, path: Path, *, include_text: bool, study: str | None = None) -> int:
+    """Every person's game against an opponent, or (``study``) the counted games of that study, each
+    line then saying which study and slot it was; a study's players are their pseudonyms already."""
+    where, params, tagged = "agent LIKE ?", (f"{HUMAN}:%",), {}
+    if study is not None:
+        run = store.run(RUN_PREFIX + study)
+        if run is None or run.kind != KIND:
+            known = ", ".join(r.name.removeprefix(RUN_PREFIX) for r in store.runs() if r.kind == KIND) or "–"
+            raise UserError(locales.load().t("cmd_baseline.unknown_study", study=study, known=known))
+        where, params = where + " AND run_id = ?", (*params, run.id)
+        tagged = {"study": study, "study_digest": run.config.get("digest")}
+    games = [g for g in store.games(where, params) if not between_people(g.opponent)]
     exporters: dict[str, Any] = {}         # per game id, made once per export (a salt is this export's only)
 
     def private(game: GameRow) -> Any:
@@ -63,8 +74,9 @@ def export(store: Store, path: Path, *, include_text: bool) -> int:
             side = app_side(game.game, "baseline")
             exporters[game.game] = side.exporter(include_text) if side is not None else None
         return exporters[game.game]
-    lines = (json.dumps(export_line(game, store.decisions(game.id), private(game)), ensure_ascii=False,
-                        separators=(",", ":")) + "\n" for game in games)
+    lines = (json.dumps({**export_line(game, store.decisions(game.id), private(game)),
+                         **({**tagged, "game_index": game.game_index} if tagged else {})},
+                        ensure_ascii=False, separators=(",", ":")) + "\n" for game in games)
     write_atomic("", path, lines)
     return len(games)
 

@@ -40,6 +40,7 @@ class Deal:
     note: Note | None = None                                      # shown on the top bar (a campaign's level)
     after: Callable[[], Note] | None = None                       # shown on the game-over screen
     kept: Callable[[], tuple[str, int] | None] | None = None      # the stored game's id and moves (None: none yet)
+    onward: str = "ui.keys.rematch"                               # the game-over dialog's R: what comes next
 
 
 class Dealer(Protocol):

@@ -17,6 +17,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     exp = sub.add_parser("export", help=text.t("cmd_baseline.export_help"))
     exp.add_argument("file", metavar="FILE.jsonl")
     exp.add_argument("--include-card-text", action="store_true", help=text.t("cmd_baseline.include_text"))
+    exp.add_argument("--study", metavar="ID", help=text.t("cmd_baseline.study"))
     add_db_argument(exp, text)
     imp = sub.add_parser("import", help=text.t("cmd_baseline.import_help"))
     imp.add_argument("files", metavar="FILE", nargs="+")
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "export":
         target = check_target("", args.file)
         with open_store(args.db, create=False) as store:
-            count = export(store, target, include_text=args.include_card_text)
+            count = export(store, target, include_text=args.include_card_text, study=args.study)
         print(clean(text.t("cmd_baseline.exported", count=count, file=str(target))))
         return 0
     paths = [Path(f).expanduser() for f in args.files]

@@ -41,6 +41,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--upstream", metavar="DIR", help=text.t("cmd_report.upstream"))
     p.add_argument("--settings", action="store_true", help=text.t("cmd_report.settings_help"))
     p.add_argument("--anchor", metavar="PLAYER|first", help=text.t("cmd_report.anchor"))
+    p.add_argument("--study", metavar="ID", help=text.t("cmd_report.study"))
 
 
 def _spec(game_id: str):  # noqa: ANN202
@@ -80,6 +81,35 @@ def _title(report, name: str, text: locales.Catalog) -> str:  # noqa: ANN001
     return title(report, name, text)
 
 
+def _study(args: argparse.Namespace, text: locales.Catalog) -> int:
+    """``--study ID``: the study's own tables (``tcgtui.report.study``), in any format but seed."""
+    from rich.console import Console           # heavy imports only when reporting
+
+    from tcgtui.report import render, study, study_data
+    if args.format == "seed":
+        raise UserError(text.t("cmd_report.errors.study_format", format=args.format))
+    with open_store(args.db, create=False, read_only=True) as store:
+        report = study.build(study_data.load(store, args.study), seed=args.ci_seed)
+        path = str(store.path)
+    if args.section and args.section not in report.sections:
+        raise UserError(text.t("cmd_report.errors.unknown_table", table=args.section,
+                               choices=", ".join(report.sections)))
+    sections = [args.section] if args.section else [name for name in report.layout if report.sections[name]]
+    if not report.sections["study_baseline"]:
+        print(clean(text.t("cmd_report.study_empty", study=args.study, path=path)), file=sys.stderr)
+    if args.format == "table":
+        console = Console()
+        render.as_table(report, sections, console if console.is_terminal else Console(width=200))
+    elif args.format == "md":
+        sys.stdout.write(render.as_markdown(report, sections))
+    elif args.format == "csv":
+        sys.stdout.write(render.as_csv(report, args.section or report.layout[0]))
+    else:
+        sys.stdout.write(render.as_json(report, sections, {"db": path, "runs": [study_data.RUN_PREFIX + args.study]})
+                         + "\n")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     # A report builds a few hundred thousand objects that live until it is done, and no
     # garbage cycles: the cyclic collector, walking them again and again as they pile up,
@@ -104,6 +134,8 @@ def _report(args: argparse.Namespace) -> int:
     from tcgtui.report import analyses, render
     from tcgtui.report.data import load_games, run_ids
     text = locales.load()
+    if args.study is not None:
+        return _study(args, text)
     spec = _spec(args.game)
     if args.format == "seed":
         if spec.report.seed_files is None:

@@ -31,7 +31,8 @@ from tcgtui.engine.decision_facts import DecisionFacts, masks
 from tcgtui.engine.prompting import NO_PARSE
 from tcgtui.opponents.spec import SpecError, parse_spec
 from tcgtui.report import ratings as bt
-from tcgtui.report.data import StoredGame
+from tcgtui.report import people
+from tcgtui.report.data import POOLED_HUMAN, StoredGame
 from tcgtui.report.seats import met_pairwise
 from tcgtui.report.stats import clopper_pearson, mean, median, score_interval
 from tcgtui.store import ABANDONED, ERRORED, FINISHED
@@ -72,6 +73,7 @@ class _Cell:
     abandoned: int = 0
     unfinished: int = 0
     scores: list[float] = field(default_factory=list)
+    people: dict[str, list[float]] = field(default_factory=dict)    # a person's results (1 win, else 0; scores)
 
     def add(self, g: StoredGame, seat: int | None = None) -> None:
         """Count ``g`` for its measured player, or for the player in ``seat``."""
@@ -81,6 +83,9 @@ class _Cell:
             result = "draw" if g.winner is None else "win" if g.winner == seat else "loss"
         if result is not None and g.score is not None:
             self.scores.append(g.score)
+        if result is not None and g.reason != CANCELLED:
+            value = g.score if g.score is not None else float(result == "win")
+            self.people.setdefault(g.agent, []).append(value)
         if result is not None and g.reason == CANCELLED:
             self.cancelled += 1
         elif result == "win":
@@ -110,16 +115,34 @@ def _cells(games: list[StoredGame]) -> list[tuple[tuple[str, str, str], _Cell]]:
     return [(key, cells[key]) for key in sorted(cells, key=lambda c: _sort_key(*c))]
 
 
+def pooled_people(agent: str) -> bool:
+    """The pooled row of all people (``human``, or ``human [group]``): its unit is a person, not a game."""
+    return agent == POOLED_HUMAN or agent.startswith(POOLED_HUMAN + " [")
+
+
+def by_people(c: _Cell, key: tuple[str, ...], binary: bool) -> tuple[float | None, tuple[float, float] | None]:
+    """The pooled row's estimate (the mean of each person's own mean) and its person-clustered interval
+    (``tcgtui.report.people``; none below its fewest people), seeded by the row's key."""
+    summary = people.summarise(list(c.people.values()), people.rng(0, "|".join(key)), binary=binary)
+    interval = (summary.low, summary.high) if summary.low is not None and summary.high is not None else None
+    return summary.estimate, interval
+
+
 def win_rates(games: list[StoredGame]) -> list[Row]:
+    """A person's games are not independent draws: the pooled row of all people counts people (its
+    estimate the mean of their own win rates, its interval a cluster bootstrap over them)."""
     rows = []
     for (agent, opponent, lang), c in _cells(games):
         ci = clopper_pearson(c.wins, c.finished)
+        rate = c.wins / c.finished if c.finished else None
+        if pooled_people(agent):
+            rate, ci = by_people(c, (agent, opponent, lang), binary=True)
         family, k = opponent_k(opponent)
         rows.append({"agent": agent, "opponent": opponent, "k": k, "lang": lang, "games": c.games,
                      "finished": c.finished, "wins": c.wins, "draws": c.draws, "losses": c.losses,
                      "cancelled": c.cancelled, "disqualified": c.disqualified, "errored": c.errored,
                      "abandoned": c.abandoned, "unfinished": c.unfinished,
-                     "win_rate": c.wins / c.finished if c.finished else None,
+                     "win_rate": rate, "people": len(c.people) if pooled_people(agent) else None,
                      "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None})
     return rows
 
@@ -130,11 +153,16 @@ def scores(games: list[StoredGame], right_wrong: bool = False) -> list[Row]:
     rows = []
     for (agent, opponent, lang), c in _cells(games):
         ci = score_interval(c.scores, right_wrong)
+        estimate, method = mean(c.scores), "exact" if right_wrong else "t"
+        if pooled_people(agent):
+            estimate, ci = by_people(c, (agent, opponent, lang), binary=right_wrong)
+            method = "people"
         rows.append({"agent": agent, "opponent": opponent, "lang": lang, "games": c.games,
                      "finished": len(c.scores), "errored": c.errored, "abandoned": c.abandoned,
                      "unfinished": c.games - len(c.scores) - c.errored - c.abandoned,
-                     "mean_score": mean(c.scores), "ci_low": ci[0] if ci else None,
-                     "ci_high": ci[1] if ci else None, "interval": "exact" if right_wrong else "t",
+                     "mean_score": estimate, "people": len(c.people) if pooled_people(agent) else None,
+                     "ci_low": ci[0] if ci else None,
+                     "ci_high": ci[1] if ci else None, "interval": method,
                      "mean_positive": mean([max(0.0, s) for s in c.scores])})
     return rows
 
@@ -344,6 +372,7 @@ def build(games: list[StoredGame], spec: registry.GameSpec | None = None, *, by:
     note_keys = {**COMMON_NOTES, **exact, **spec.report.notes}
     notes = list(dict.fromkeys(note_keys[name] for name in layout if name in note_keys))
     notes += ["every_seat"] if any(g.mirror for g in games) else []
+    notes += ["people"] if any(pooled_people(r["agent"]) for r in sections[outcome]) else []
     meta = dict(spec.report.meta()) if spec.report.meta else {}
     if by is not None:
         meta.update(grouped_by=", ".join(grouping.all_keys(by, spec.info.params)), varied=", ".join(varied) or "–")

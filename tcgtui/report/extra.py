@@ -99,6 +99,9 @@ def add_interval(rows: list[Row], context: Context, key_of: Any) -> None:
     """``--ci exact-randomized``: each win-rate row gets the randomized exact interval beside its
     Clopper–Pearson one (``rand_low``, ``rand_high``)."""
     for r in rows:
+        if r.get("people") is not None:         # the pooled row of people: its unit is a person, not a game
+            r["rand_low"], r["rand_high"] = None, None
+            continue
         n, wins = r.get("finished") or 0, r.get("wins") or 0
         ci = randomized(wins, n, uniform(context.seed, key_of(r))) if n else None
         r["rand_low"], r["rand_high"] = (ci if ci else (None, None))

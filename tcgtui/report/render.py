@@ -59,6 +59,24 @@ def _flag(v: Any) -> str:
 
 
 Column = tuple[str, Callable[[Row], str]]
+SHARES = ("win", "right")          # a study row's measure that is a share (shown in percent), not a score
+
+
+def _measured(key: str) -> Callable[[Row], str]:
+    """A study row's value as its measure has it: a share in percent, a mean score as a number."""
+    def cell(row: Row) -> str:
+        return (_pct if row.get("measure") in SHARES else _num)(row.get(key))
+    return cell
+
+
+def _ci_measured(low: str, high: str) -> Callable[[Row], str]:
+    def cell(row: Row) -> str:
+        a, b = row.get(low), row.get(high)
+        if a is None:
+            return "–"
+        fmt = _pct if row.get("measure") in SHARES else _num
+        return f"[{fmt(a)}, {fmt(b)}]"
+    return cell
 
 
 def _col(key: str, fmt: Callable[[Any], str] = _num) -> Column:
@@ -97,10 +115,20 @@ COLUMNS: dict[str, list[Column]] = {
     "ratings": [_col("agent", str), _col("games"), _col("rating"), ("ci_rating", _ci_num)],
     "ratings_by_role": [_col("agent", str), _col("role", str), _col("games"), _col("rating"),
                         ("ci_rating", _ci_num)],
+    "study_baseline": [_col("game", str), _col("opponent", str), _col("lang", str), _col("measure", str),
+                       _col("people"), _col("games"), ("estimate", _measured("estimate")),
+                       ("ci_people", _ci_measured("ci_low", "ci_high")), ("sd_people", _measured("sd_people")),
+                       _col("icc"), ("ci_pooled", _ci_measured("pooled_low", "pooled_high"))],
+    "study_curve": [_col("game", str), _col("measure", str), _col("position"), _col("people"),
+                    ("estimate", _measured("estimate")), ("ci_people", _ci_measured("ci_low", "ci_high"))],
+    "study_paired": [_col("game", str), _col("opponent", str), _col("lang", str), _col("model", str),
+                     _col("people"), _col("pairs"), ("person_mean", _measured("person_mean")),
+                     ("model_mean", _measured("model_mean")), ("difference", _measured("difference")),
+                     ("ci_people", _ci_measured("ci_low", "ci_high"))],
 }
 PARSE = "parse_"          # the llm section's parse-path columns: parse_<path>
 LEFT = ("agent", "opponent", "lang", "pattern", "error", "agents", "role", "organisation", "family", "form",
-        "size_range", "style", "run")
+        "size_range", "style", "run", "measure", "participant")
 PCT_SUFFIXES = ("rate", "share", "_gap")
 
 
@@ -191,6 +219,8 @@ def _cells(report: Report, row: Row, section: str, text: locales.Catalog, cols: 
         value = fmt(row)
         if key == "pattern":
             value = _text(text, [f"{_folder(report)}.report.pattern.{value}", f"cmd_report.pattern.{value}"], value)
+        elif key == "measure":
+            value = _text(text, [f"cmd_report.measure.{value}"], value)
         out.append(value)
     return out
 

@@ -105,3 +105,20 @@ def _of_chosen(conn: sqlite3.Connection, where: str, params: list[Any]) -> tuple
 def game_ids(conn: sqlite3.Connection) -> list[str]:
     """Every game id registered in the store (the registry's ids are the code's business)."""
     return [r[0] for r in conn.execute("SELECT DISTINCT game FROM games ORDER BY game")]
+
+
+def run_games(conn: sqlite3.Connection, run_id: int) -> list[tuple]:
+    """The games of one run (a study's, or the run whose deals a paired study replays) as rows of
+    (id, agent, opponent, lang, game index, seed, game, status, winner, agent seat, score, reason), in
+    (agent, game index) order: what a study's report and status read."""
+    return conn.execute(
+        "SELECT id, agent, opponent, lang, game_index, seed, game, status, winner, agent_seat, score, reason"
+        " FROM games WHERE run_id = ? ORDER BY agent, game_index", (run_id,)).fetchall()
+
+
+def participants(conn: sqlite3.Connection, study: str) -> list[tuple]:
+    """A study's participants as (id, lang, number, joined_at, finished_at, left_at), in joining
+    order; never their token (it resumes a person's session: it stays in the store)."""
+    return conn.execute(
+        "SELECT id, lang, number, joined_at, finished_at, left_at FROM participants WHERE study = ?"
+        " ORDER BY number", (study,)).fetchall()

@@ -207,5 +207,24 @@ WHERE (run_id IS NULL OR run_id NOT IN (SELECT id FROM runs WHERE kind = 'bench'
   AND EXISTS (SELECT 1 FROM decisions d WHERE d.game_id = games.id AND json_extract(d.info_json, '$.budget_cut') = 1);
 """
 
-MIGRATIONS: tuple[str | Callable, ...] = (V1, V2, V3, V4, V5)
+# Version 6: the people of human-baseline studies (tcgtui.study).  A row is written once a person has
+# consented, never before; ``number`` is their place in joining order (it picks their counterbalanced
+# order of opponents); the token is their link back in (a browser participant's URL, a terminal's
+# saved file).  A person's games are ordinary games of the study's run under ``human:<id>``.
+V6 = """
+CREATE TABLE participants (
+    study       TEXT NOT NULL,
+    id          TEXT NOT NULL,
+    token       TEXT NOT NULL UNIQUE,
+    lang        TEXT NOT NULL,
+    number      INTEGER NOT NULL CHECK (number >= 0),
+    joined_at   TEXT NOT NULL,
+    finished_at TEXT,
+    left_at     TEXT,
+    PRIMARY KEY (study, id),
+    UNIQUE (study, number)
+);
+"""
+
+MIGRATIONS: tuple[str | Callable, ...] = (V1, V2, V3, V4, V5, V6)
 LATEST = len(MIGRATIONS)

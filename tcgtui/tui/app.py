@@ -37,7 +37,7 @@ from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.search import INTERIM_BUDGET_S
 from tcgtui.opponents.spec import parse_spec
-from tcgtui.tui.bidi_text import Direction
+from tcgtui.tui.bidi_text import Direction, Para
 from tcgtui.deals import Deal, Dealer, Note, PlainDealer
 from tcgtui.tui.games import screen_for
 from tcgtui.tui import memory
@@ -82,6 +82,8 @@ class Settings:
     keep_rival: Callable[[MatchResult, str, str], None] | None = None
     replay: Any = None                     # a stored game to step through (tcgtui.replay.load.Replay), alone
     hub: Any = None                        # home's way into the store (tcgtui.commands.home.Hub); None: no store
+    study: Any = None                      # a study being joined (tcgtui.study.joining.Joining): its screen is home
+    move_seconds: float = 0.0              # a study's per-move limit for the person (0: none)
 
     @property
     def person_seat(self) -> int:
@@ -97,6 +99,7 @@ class Settings:
 
 
 SWITCH_S = 0.0002
+TOAST_CELLS, TOAST_FRAME = 60, 4     # Textual's toast: 60 cells wide (at most half the screen), less padding and border
 
 
 class ArenaApp(App[None]):
@@ -137,12 +140,23 @@ class ArenaApp(App[None]):
         self.catalog = locales.load(code)
 
     async def toggle_language(self) -> None:
-        codes = locales.available()
+        codes = list(self.settings.study.study.languages) if self.settings.study is not None else locales.available()
         self.set_language(codes[(codes.index(self.lang) + 1) % len(codes)] if self.lang in codes else codes[0])
         for screen in self.screen_stack:
             relocalize = getattr(screen, "relocalize", None)
             if relocalize is not None:
                 await relocalize()
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """Every toast as plain text (a message may carry text from outside) in the reader's direction:
+        right to left it is shaped, wrapped to the toast's width, then each line reordered (Textual
+        would wrap the reordered text, and its lines would read bottom to top).  Thread-safe, as Textual's."""
+        text = str(message)
+        if self.direction.reorder:
+            width = max(10, min(TOAST_CELLS, self.size.width // 2) - TOAST_FRAME)
+            text = "\n".join(Para(text, self.direction).lines(width))
+        super().notify(text, title=title, severity=severity, timeout=timeout, markup=False)
 
     # --- games -----------------------------------------------------------------------
 
@@ -157,6 +171,11 @@ class ArenaApp(App[None]):
             # start-up time: a screen's module loads when it is first shown
             from tcgtui.tui.screens.replay import ReplayScreen
             self.push_screen(ReplayScreen(self.settings.replay))
+            return
+        if self.settings.study is not None:
+            # start-up time: a screen's module loads when it is first shown
+            from tcgtui.tui.screens.study import StudyScreen
+            self.push_screen(StudyScreen(self.settings.study))
             return
         if self.settings.home:
             # start-up time: a screen's module loads when it is first shown
@@ -245,17 +264,16 @@ class ArenaApp(App[None]):
             self.exit()
 
     def back_home(self) -> None:
-        """Close the game's screens and show home again, saying what was kept of the game left."""
-        # start-up time: a screen's module loads when it is first shown
-        from tcgtui.tui.screens.home import HomeScreen
+        """Close the game's screens and show home (or a study's screen) again, saying what was kept
+        of the game left."""
         self.playing = False
         note = self.left_note()
-        while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
+        while len(self.screen_stack) > 1 and not getattr(self.screen, "HOME", False):
             self.pop_screen()
         self.close_game_over()
         self.board, self.deal, self.dealer, self.game, self.screen_class = None, None, None, None, None
-        if isinstance(self.screen, HomeScreen):
-            self.screen.reread()
+        if getattr(self.screen, "HOME", False):
+            self.screen.reread()  # type: ignore[attr-defined]
         if note:
             self.notify(note, timeout=6)
 
@@ -267,7 +285,8 @@ class ArenaApp(App[None]):
         kept = deal.kept()
         if kept is None:
             return self.catalog.t("humans.nothing_saved")
-        return clean(self.catalog.t("hub.kept", game=kept[0][:8], moves=kept[1]))
+        key = "study.kept" if self.settings.study is not None else "hub.kept"      # a study's screen carries it on
+        return clean(self.catalog.t(key, game=kept[0][:8], moves=kept[1]))
 
     def _handle(self, seats: tuple[str, ...], seat: int) -> str:
         """The handle of the person at ``seat``: the settings' one, not a second person's (hot-seat)."""
@@ -276,7 +295,8 @@ class ArenaApp(App[None]):
     def _agent(self, spec: str, seat: int, seats: tuple[str, ...]) -> Agent:
         """The player ``spec`` names at ``seat`` of ``seats`` (a person among them waits for its answers)."""
         if spec == HUMAN:
-            return HumanAgent(self._handle(seats, seat))
+            return HumanAgent(self._handle(seats, seat), time_limit=self.settings.move_seconds,
+                              seed=self.deal.seed if self.deal is not None else 0)
         options = dict(self.settings.agent_options)
         options["game"] = self.game
         kind = parse_spec(spec).kind
@@ -359,7 +379,7 @@ class ArenaApp(App[None]):
         # Installed, so closing it to look at the board removes nothing: a removal lays out the whole
         # screen under it again, on top of the repaint it gets anyway, and doubled the loop's work for
         # that key (Escape at 120x40: 29-58 ms of CPU removed, 14-33 ms kept).  It goes with the board.
-        self.game_over = GameOverScreen(board, result, note)
+        self.game_over = GameOverScreen(board, result, note, deal.onward if deal is not None else "ui.keys.rematch")
         self.install_screen(self.game_over, f"game-over-{id(self.game_over)}")
         self.push_screen(self.game_over, after)
 
@@ -392,4 +412,5 @@ class ArenaApp(App[None]):
         saved = (deal is not None and deal.on_move is not None and board is not None
                  and not board.session.spectating and board.session.result is None
                  and (deal.kept is None or deal.kept() is not None))     # at move 0 nothing is stored yet
-        self.push_screen(QuitScreen(saved, home=self.settings.home and self.playing), after)
+        home = self.settings.home and self.playing
+        self.push_screen(QuitScreen(saved, home=home, study=home and self.settings.study is not None), after)

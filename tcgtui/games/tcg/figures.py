@@ -35,7 +35,8 @@ def decay_curves(report: Report, path: Path) -> int:
         w = np.array([p[1] for p in points])
         label = f"{agent} [{lang}]" + ("" if family == "mc" else f" vs {family}")
         line, = ax.plot(k, 100 * w, marker="o", label=label)
-        ax.fill_between(k, [100 * p[2] for p in points], [100 * p[3] for p in points],
+        banded = [p for p in points if p[2] is not None]      # the pooled people's row below 5 people: none
+        ax.fill_between([p[0] for p in banded], [100 * p[2] for p in banded], [100 * p[3] for p in banded],
                         color=line.get_color(), alpha=0.15, linewidth=0)
         fit = fits.get((agent, lang, family))
         if fit and fit["a"] is not None:

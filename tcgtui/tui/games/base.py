@@ -242,7 +242,9 @@ class GameScreen(LocalizedScreen[None]):
             self.host.failure = exc  # type: ignore[attr-defined]
             result = None
         await self.game_ended(result)
-        await self.show_keys(OVER_KEYS)
+        deal = getattr(self.host, "deal", None)          # a study's R is its next game, not a rematch
+        onward = deal.onward if deal is not None else OVER_KEYS[0][1]
+        await self.show_keys([("R", onward, "rematch"), *OVER_KEYS[1:]])
         await self._drawn()     # the final position painted once, not again under the dialog's dimmed copy
         # The app's loop opens the game-over dialog, not this worker: a screen pushed here would
         # start its task in a copy of the worker's context, which holds the worker and so this

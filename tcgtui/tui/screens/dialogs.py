@@ -142,14 +142,15 @@ class GameOverScreen(LocalizedModal[str]):
     ]
 
     def __init__(self, board: GameScreen, result: MatchResult | None,
-                 note: tuple[str, dict[str, Any]] | None = None) -> None:
+                 note: tuple[str, dict[str, Any]] | None = None, onward: str = "ui.keys.rematch") -> None:
         super().__init__()
         self.board, self.result, self.note = board, result, note
+        self.onward = onward           # what R is called: a rematch, or a study's next game
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Summary(self.board, self.result, self.note)
-            yield KeyBar([("R", "ui.keys.rematch", "choose('rematch')"), ("B", "ui.keys.board", "choose('board')"),
+            yield KeyBar([("R", self.onward, "choose('rematch')"), ("B", "ui.keys.board", "choose('board')"),
                           ("Q", "ui.keys.quit", "choose('quit')")], id="dialog-keys")
 
     async def localize(self) -> None:
@@ -181,16 +182,18 @@ class QuitScreen(LocalizedModal[bool]):
         Binding(keys("n,escape"), "answer(False)", show=False),
     ]
 
-    def __init__(self, saved: bool = False, home: bool = False) -> None:
+    def __init__(self, saved: bool = False, home: bool = False, study: bool = False) -> None:
         super().__init__()
         self.saved = saved             # the game is in the store and can be resumed
         self.home = home               # started from home, where it is continued (else tcgtui play --resume)
+        self.study = study             # a study's game: carried on from the study's screen
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Question("ui.quit.question")
             if self.saved:
-                yield Question("ui.quit.saved_home" if self.home else "ui.quit.saved", "italic")
+                key = "study.quit_saved" if self.study else "ui.quit.saved_home" if self.home else "ui.quit.saved"
+                yield Question(key, "italic")
             yield KeyBar([("Y", "ui.quit.yes", "answer(True)"), ("N", "ui.quit.no", "answer(False)")],
                          id="dialog-keys")
 

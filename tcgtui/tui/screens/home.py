@@ -312,6 +312,7 @@ class GameList(Localized, Widget, can_focus=True):
 
 
 class HomeScreen(LocalizedScreen[None]):
+    HOME = True                 # the screen a game started here returns to (ArenaApp.back_home)
     AUTO_FOCUS = "#games"
     CSS_PATH = [Path(__file__).with_name("home.tcss")]
     BINDINGS = [
