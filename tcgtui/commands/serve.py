@@ -8,7 +8,6 @@ import argparse
 from tcgtui import locales
 from tcgtui.errors import UserError
 from tcgtui.limits import check_count
-from tcgtui.serve.join import read_study
 from tcgtui.store import add_db_argument, open_store
 from tcgtui.store.location import resolve
 
@@ -26,13 +25,16 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    study = read_study(args.study)
+    from tcgtui.study.roster import study_run     # start-up time: the study's modules load only to serve
+    from tcgtui.study.spec import load_study
+    study = load_study(args.study, "--study")
     if not 1 <= args.port <= 65535:
         raise UserError(f"--port: {args.port} is not a port; expected 1 to 65535")
     check_count("--max", args.max_participants, 1, MAX_PARTICIPANTS)
     from tcgtui.serve.server import StudyServer      # aiohttp and textual-serve: only to serve
-    with open_store(args.db, create=True):        # an unwritable --db is one line now, not per participant
+    with open_store(args.db, create=True) as store:   # an unwritable --db, or a changed study of the same
+        study_run(store, study)                       # id, is one line now, not one per participant
         db, _ = resolve(args.db)
-    StudyServer(args.study, study, db, host=args.host, port=args.port,
-                max_participants=args.max_participants, zygote=not args.no_zygote).serve()
+    StudyServer(study, db, host=args.host, port=args.port, max_participants=args.max_participants,
+                zygote=not args.no_zygote).serve()
     return 0

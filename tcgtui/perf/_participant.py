@@ -19,6 +19,8 @@ from typing import Iterator
 
 import aiohttp
 
+from tcgtui import locales
+
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 KEYS = {"enter": "\r", "up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
         "tab": "\t", "escape": "\x1b"}
@@ -31,6 +33,7 @@ consent = "We record your moves and their times under a pseudonym."
 languages = ["en", "ar"]
 games_per_rung = 1
 practice = 0
+done = "Thank you, that was all."
 
 [deals]
 kind = "fresh"
@@ -183,12 +186,33 @@ class Participant:
             await self._reader
 
 
-BOARD, OVER = "Board", "rematch"           # on screen: the game's board; the game-over dialog's key
+_EN = locales.load("en")
+# On screen: the consent screen's title, the study's progress screen, the game's board, the game-over
+# dialog's key to go on, and the progress screen once every game is played.
+CONSENT, PROGRESS = _EN.t("study.consent.title"), _EN.t("study.progress.title")
+BOARD, OVER, DONE = "Board", _EN.t("study.keys.next"), _EN.t("study.progress.finished")
 SWEEP = ["1", "enter", "2", "enter", "3", "enter", "down"] * 3     # every cell of a 3x3 board once
 
 
+async def begin(p: Participant, timeout: float = 60.0) -> None:
+    """From the consent screen to the board: agree (Y), then Enter on the progress screen."""
+    await p.wait_for(CONSENT, timeout)
+    since = len(p.output)
+    await p.key("y")
+    await p.wait_for(PROGRESS, timeout, since)
+    await enter_game(p, timeout)
+
+
+async def enter_game(p: Participant, timeout: float = 60.0) -> None:
+    """Enter on the progress screen: the next game (or the one left) comes up."""
+    since = len(p.output)
+    await p.key("enter")
+    await p.wait_for(BOARD, timeout, since)
+
+
 async def play_to_the_end(p: Participant, timeout: float = 120.0) -> None:
-    """Tic-Tac-Toe by keys: sweep every cell (a taken one is refused) until the game is over."""
+    """Tic-Tac-Toe by keys: sweep every cell (a taken one is refused) until the game is over,
+    then R back to the study's screen."""
     since = len(p.output)
     deadline = time.perf_counter() + timeout
     while OVER not in p.text(since):
@@ -197,7 +221,10 @@ async def play_to_the_end(p: Participant, timeout: float = 120.0) -> None:
         for key in SWEEP:
             await p.key(key)
             if OVER in p.text(since):
-                return
+                break
+    since = len(p.output)
+    await p.key("r")
+    await p.wait_for(PROGRESS, timeout, since)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -206,11 +233,12 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def join_at_once(base: str, n: int, session: aiohttp.ClientSession) -> list[Participant]:
-    """``n`` new participants opening their links at the same moment, each waiting for the board."""
+    """``n`` new participants opening their links at the same moment, each waiting for their first
+    screen (the consent screen)."""
     people = [Participant(session, base, token) for token in await asyncio.gather(*(enrol(session, base)
                                                                                     for _ in range(n)))]
     await asyncio.gather(*(p.open() for p in people))
-    times = await asyncio.gather(*(p.wait_for(BOARD, 120) for p in people))
+    times = await asyncio.gather(*(p.wait_for(CONSENT, 120) for p in people))
     for p, seconds in zip(people, times):
         p.first_screen = seconds
     return people

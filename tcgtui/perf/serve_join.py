@@ -1,7 +1,8 @@
 """Participants joining a served study at the same moment (``tcgtui serve``): how long each waits
-for their first screen, the memory of the whole server with all of them in, and the wait after each
-key while they all play a game of Tic-Tac-Toe by keys.  With the zygote (the app imported once,
-forked per participant) and, for comparison, with a fresh process per participant (``--no-zygote``).
+for their first screen (the consent screen), the memory of the whole server with all of them in,
+and the wait after each key while they all agree, play the study's game of Tic-Tac-Toe by keys and
+go back to its screen.  With the zygote (the app imported once, forked per participant) and, for
+comparison, with a fresh process per participant (``--no-zygote``).
 The participants are simulated browsers speaking textual-serve's websocket protocol over loopback.
 """
 
@@ -16,7 +17,8 @@ import aiohttp
 
 from tcgtui import locales
 from tcgtui.perf import Metric, PerfOptions
-from tcgtui.perf._participant import join_at_once, percentile, play_to_the_end, served, tree_pss_mb, write_study
+from tcgtui.perf._participant import (begin, join_at_once, percentile, play_to_the_end, served, tree_pss_mb,
+                                      write_study)
 
 NAME = "serve_join"
 ORDER = 90
@@ -28,9 +30,14 @@ async def _crowd(base: str, n: int, server: int, play: bool) -> tuple[list, floa
         people = await join_at_once(base, n, session)
         memory = tree_pss_mb(server)
         if play:
-            await asyncio.gather(*(play_to_the_end(p) for p in people))
+            await asyncio.gather(*(_play(p) for p in people))
         await asyncio.gather(*(p.close() for p in people))
     return people, memory
+
+
+async def _play(p) -> None:
+    await begin(p)
+    await play_to_the_end(p)
 
 
 def _measure(n: int, zygote: bool, play: bool) -> tuple[list, float]:

@@ -30,8 +30,9 @@ from textual_serve.server import Server, to_int
 from tcgtui import locales
 from tcgtui.serve import launch, tokens
 from tcgtui.serve.driver import DRIVER
-from tcgtui.serve.join import DB_ENV, STUDY_ENV, TOKEN_ENV, StudyPage
+from tcgtui.serve.join import DB_ENV, STUDY_ENV, TOKEN_ENV
 from tcgtui.serve.zygote import READY
+from tcgtui.study.spec import Study
 
 log = logging.getLogger("tcgtui-serve")
 PAGE_LANGS = ("en", "ar")
@@ -69,9 +70,9 @@ class ParticipantService(AppService):
 
 
 class StudyServer(Server):
-    def __init__(self, study_path: str, study: StudyPage, db: Path, *, host: str, port: int,
-                 max_participants: int, zygote: bool = True, lang: str = locales.DEFAULT) -> None:
-        self.study_path = str(Path(study_path).resolve())
+    def __init__(self, study: Study, db: Path, *, host: str, port: int, max_participants: int,
+                 zygote: bool = True) -> None:
+        self.study_path = str(Path(study.path).resolve())
         self.study = study
         self.db = db.resolve()
         self.key = tokens.load_key(self.db)
@@ -85,7 +86,7 @@ class StudyServer(Server):
         python = shlex.quote(sys.executable)
         command = (f"{python} -I -S {shlex.quote(launch.__file__)}" if zygote
                    else f"{python} -m tcgtui.serve.join")
-        super().__init__(command, host=host, port=port, title=study.title(lang))
+        super().__init__(command, host=host, port=port, title=study.title(study.languages[0]))
 
     async def _make_app(self) -> web.Application:
         app = web.Application()
@@ -109,7 +110,7 @@ class StudyServer(Server):
             assert self.zygote.stdout is not None
             if await self.zygote.stdout.readline() != READY:
                 raise RuntimeError("the zygote did not start (its error is above)")
-        self.console.print(f"{self.study.title('en')}: {self.public_url}")
+        self.console.print(f"{self.title}: {self.public_url}")
 
     async def on_shutdown(self, app: web.Application) -> None:
         await asyncio.gather(*(service.stop() for service in list(self.live.values())), return_exceptions=True)

@@ -1,7 +1,7 @@
 """A participant in a real browser: Debian's chromium, headless, driven by Selenium through the
 system's chromedriver (no browser or driver is ever downloaded).  It opens the study on 127.0.0.1,
-sees the study's title and no command, plays a whole Tic-Tac-Toe game by keys, and the game is in
-the study's store under that participant's link.
+sees the study's title and no command, agrees to the consent, plays the study's whole Tic-Tac-Toe
+game by keys, and the game is in the study's store under that participant's pseudonym.
 
 xterm.js draws on a canvas, so the screen's text is read from what the app sent: a script wraps
 the page's WebSocket before the page runs and keeps the text of every frame received.
@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve.support import served, stored_games, write_study
+from tcgtui.perf._participant import BOARD, CONSENT, DONE, OVER, PROGRESS
+from tests.serve.support import games_of, person, served, write_study
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 pytestmark = pytest.mark.skipif(not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
@@ -85,20 +86,28 @@ def test_a_participant_plays_a_whole_game_in_chromium(browser, tmp_path: Path) -
         assert "Tic-Tac-Toe against a random player" in page
         for hidden in ("python", "tcgtui", "launch", str(tmp_path), "--db", "study.toml"):
             assert hidden not in page, f"the page shows {hidden!r}"
-        wait_until(lambda: "Board" in screen(browser), 60, "the game's board on screen")
+        wait_until(lambda: CONSENT in screen(browser), 60, "the consent screen")
         browser.find_element(By.ID, "terminal").click()
         keys = browser.switch_to.active_element
+        assert person(db, token) is None                  # nothing recorded before consent
+        keys.send_keys("y")
+        wait_until(lambda: PROGRESS in screen(browser), 30, "the study's screen after consent")
+        pid, finished_at = person(db, token)
+        assert finished_at is None
+        keys.send_keys(Keys.ENTER)
+        wait_until(lambda: BOARD in screen(browser), 30, "the game's board")
         # Sweep every cell (a digit picks the column, Down the next row); a taken cell is refused.
-        games: list = []
         for _ in range(6):
             for key in ["1", Keys.ENTER, "2", Keys.ENTER, "3", Keys.ENTER, Keys.DOWN] * 3:
                 keys.send_keys(key)
                 time.sleep(0.15)
-                games = [g for g in stored_games(db) if g[2] == "finished"]
-                if games:
+                if OVER in screen(browser):
                     break
-            if games:
+            if OVER in screen(browser):
                 break
-        assert games, f"no finished game in the store; the screen: {screen(browser)[-2000:]}"
-        assert games == [(f"human:p{token[:16]}", 0, "finished")]
-        wait_until(lambda: "rematch" in screen(browser), 10, "the game-over dialog")
+        wait_until(lambda: OVER in screen(browser), 10, "the game-over dialog")
+        keys.send_keys("r")
+        wait_until(lambda: DONE in screen(browser), 30, "the study's end")
+        [(index, status, moves)] = games_of(db, pid)
+        assert (index, status) == (0, "finished") and moves >= 3
+        assert person(db, token)[1] is not None           # the participant finished the study

@@ -9,7 +9,7 @@ from pathlib import Path
 import aiohttp
 
 from tcgtui import locales
-from tcgtui.perf._participant import Participant, enrol
+from tcgtui.perf._participant import CONSENT, Participant, enrol
 from tcgtui.serve import tokens
 from tests.serve.support import served, write_study
 
@@ -67,7 +67,7 @@ def test_beyond_the_cap_a_visitor_sees_the_study_is_full(tmp_path: Path) -> None
             async with aiohttp.ClientSession() as session:
                 one = Participant(session, base, await enrol(session, base))
                 await one.open()
-                await one.wait_for("Board", 60)
+                await one.wait_for(CONSENT, 60)
                 other = await enrol(session, base)
                 status, page = await _get(f"{base}/p/{other}")
                 assert status == 503

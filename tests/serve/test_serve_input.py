@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from tcgtui.serve import tokens
+from tcgtui.store import Store
+from tcgtui.study.roster import study_run
+from tcgtui.study.spec import load_study
 from tests.serve.support import write_study
 
 
@@ -20,10 +23,8 @@ def _serve(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("content, expected", [
     (None, "--study"),
-    ("id = 'x'\ntitle = [", "not a TOML file"),
-    ("id = 'Bad Id'\ntitle = 't'", "is not a study id"),
-    ("id = 'ok'\ntitle = ''", "title is missing or empty"),
-    ("id = 'ok'", "title is missing or empty"),
+    ("id = 'x'\ntitle = [", "not a study file"),
+    ("id = 'ok'", "the key 'title' is missing"),
 ])
 def test_a_bad_study_file_is_one_line(tmp_path: Path, content: str | None, expected: str) -> None:
     path = tmp_path / "study.toml"
@@ -32,6 +33,17 @@ def test_a_bad_study_file_is_one_line(tmp_path: Path, content: str | None, expec
     done = _serve("--study", str(path), "--db", str(tmp_path / "s.sqlite3"))
     assert done.returncode == 2
     assert expected in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_changed_study_of_the_same_id_is_refused_before_serving(tmp_path: Path) -> None:
+    path, db = write_study(tmp_path), tmp_path / "s.sqlite3"
+    with Store(db) as store:                       # the study as it was when people joined
+        study_run(store, load_study(path))
+    path.write_text(path.read_text(encoding="utf-8").replace("games_per_rung = 1", "games_per_rung = 2"),
+                    encoding="utf-8")
+    done = _serve("--study", str(path), "--db", str(db))
+    assert done.returncode == 2 and "differs from the study of that id" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("flag, value", [("--port", "0"), ("--port", "70000"), ("--max", "0"), ("--max", "100000")])
