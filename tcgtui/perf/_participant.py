@@ -150,7 +150,9 @@ class Participant:
         deadline = time.perf_counter() + timeout
         while word not in self.text(since):
             left = deadline - time.perf_counter()
-            if left <= 0 or self.closed.is_set():
+            if self.closed.is_set():
+                raise ConnectionError(f"the session ended before {word!r} was on screen: {self.text()[-300:]!r}")
+            if left <= 0:
                 raise TimeoutError(f"{word!r} not on screen after {timeout} s")
             self._got.clear()
             try:

@@ -7,7 +7,8 @@ import os
 import runpy
 import sys
 
-PARTICIPANT_ARGV = ("study", "join", "{study}", "--token", "{token}", "--db", "{db}")
+# --token=T: a token may begin with "-", which argparse would take for a flag of its own.
+PARTICIPANT_ARGV = ("study", "join", "{study}", "--token={token}", "--db={db}")
 # Imported by the zygote before it forks: what the participant's process would import anyway.
 PRELOAD = ("tcgtui.cli", "tcgtui.commands.study", "tcgtui.study.joining", "tcgtui.study.roster",
            "tcgtui.study.spec", "tcgtui.tui.app", "tcgtui.tui.screens.study", "tcgtui.serve.driver")
