@@ -17,6 +17,14 @@ def private_user_files(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     home = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("TCGTUI_DB", str(home / "tcgtui.sqlite3"))
     monkeypatch.setenv("TCGTUI_CONFIG", str(home / "config.toml"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))       # a terminal participant's study tokens
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))     # crash files
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run on asyncio (Textual's loop); trio, installed with selenium, is never tried."""
+    return "asyncio"
 
 
 @pytest.fixture(scope="session")

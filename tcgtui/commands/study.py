@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     check.add_argument("file", metavar="FILE", help=text.t("cmd_study.file"))
     add_db_argument(check, text)
     join = sub.add_parser("join", help=text.t("cmd_study.join"), description=text.t("cmd_study.join"))
-    join.add_argument("file", metavar="FILE", help=text.t("cmd_study.file"))
+    join.add_argument("file", metavar="FILE|URL", help=text.t("cmd_study.join_file"))
     join.add_argument("--token", default=None, metavar="TOKEN", help=text.t("cmd_study.token"))
     join.add_argument("--lang", default=None, metavar="LANG", help=text.t("cmd_study.lang"))
     join.add_argument("--rtl", default=None, metavar="MODE", help=text.t("cmd_play.rtl"))
@@ -117,7 +117,15 @@ def keep_token(study_id: str):  # type: ignore[no-untyped-def]
 
 
 def join(args: argparse.Namespace) -> int:
-    """Consent, then the participant's games, saved after every move, resumable with the same token."""
+    """Consent, then the participant's games, saved after every move, resumable with the same token;
+    a served study's link (http://...) is played on its server, this terminal showing it."""
+    # start-up time: only a served study needs the web client
+    from tcgtui.serve.client import is_link, join_link
+    if is_link(args.file):
+        for flag, given in (("--token", args.token), ("--db", args.db), ("--lang", args.lang)):
+            if given is not None:
+                raise UserError(locales.load().t("cmd_study.link_flag", flag=flag))
+        return join_link(args.file)
     # start-up time: the study's checks load the games and players; only the study's commands need them
     from tcgtui.study.joining import Joining
     from tcgtui.study.roster import check_token, new_token, paired_deals, study_run, token_taken

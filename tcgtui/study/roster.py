@@ -43,7 +43,11 @@ class Participant:
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(18)
+    """A fresh participant's token; never starting with '-', which a command line would read as a flag."""
+    while True:
+        token = secrets.token_urlsafe(18)
+        if token[0] != "-":
+            return token
 
 
 def check_token(token: str, flag: str = "--token") -> str:
