@@ -273,6 +273,43 @@ async def shoot_study(name: str, scene: Scene, size: tuple[int, int], lang: str)
                 return app.export_screenshot(title=f"tcgtui {name} ({lang})")
 
 
+def browser_shot(out: Path, lang: str) -> Path:
+    """A served study's page in Debian's headless chromium (Selenium, the system's chromedriver), once
+    the participant has agreed: what a person joining from a browser sees (docs/study.md)."""
+    import os
+    import time
+    from tcgtui import locales
+    from tcgtui.perf._participant import PROGRESS, served
+    os.environ["SE_OFFLINE"] = "true"          # Selenium Manager may never download a browser or driver
+    from selenium import webdriver
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--disable-gpu", "--window-size=1100,720", "--no-first-run",
+                "--disable-background-networking", *(["--no-sandbox"] if os.geteuid() == 0 else [])):
+        options.add_argument(arg)
+    with tempfile.TemporaryDirectory() as tmp:
+        study = Path(tmp) / "pilot.toml"
+        text = locales.load("en").t("cmd_study.template", id="pilot")
+        study.write_text(text if lang == "en" else text.replace('languages = ["en", "ar"]', 'languages = ["ar", "en"]'),
+                         encoding="utf-8")
+        driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+        try:
+            with served(Path(tmp), study, Path(tmp) / "study.sqlite3") as base:
+                driver.get(f"{base}/")
+                time.sleep(4)
+                driver.find_element(By.ID, "terminal").click()
+                driver.switch_to.active_element.send_keys("y")
+                time.sleep(3)
+                target = out / f"study-browser-{lang}.png"
+                driver.save_screenshot(str(target))
+        finally:
+            driver.quit()
+    assert PROGRESS
+    return target
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="screenshots", type=Path)
@@ -294,6 +331,10 @@ def main() -> int:
         subprocess.run([converter, "--zoom", "1.5", "-o", str(fixed.with_suffix(".png")), str(fixed)], check=True)
         print(fixed.with_suffix(".png"))
     if args.svg:
+        return 0
+    if args.only and "study-browser" in args.only:
+        for lang in ("en", "ar"):
+            print(browser_shot(args.out, lang))
         return 0
     for lang in ("en", "ar"):
         for name, scene, seats, size, game in SHOTS:
