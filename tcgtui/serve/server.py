@@ -13,6 +13,7 @@ import asyncio
 import html
 import logging
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -36,7 +37,14 @@ from tcgtui.study.spec import Study
 
 log = logging.getLogger("tcgtui-serve")
 PAGE_LANGS = ("en", "ar")
-MAX_COLUMNS, MAX_ROWS = 400, 200         # a browser's claimed size, bounded (the app allocates per cell)
+MAX_COLUMNS, MAX_ROWS = 400, 200
+# The participant's page loads only from this server: textual-serve's page asks a public font host for a
+# font, which would tell that host every participant's address; the browser never makes that request
+# (the terminal falls back to a local monospace font), nor any other to a third party.
+PAGE_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+               "font-src 'self' data:; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+               "base-uri 'none'; form-action 'none'")
+FOREIGN_LINK = re.compile(r"<link\b[^>]*\bhref=\"https?://[^\"]*\"[^>]*>", re.S)         # a browser's claimed size, bounded (the app allocates per cell)
 
 
 def clamp_size(width: int, height: int) -> tuple[int, int]:
@@ -50,6 +58,15 @@ def web_environment() -> dict[str, str]:
     env.update({"TEXTUAL_DRIVER": DRIVER, "TEXTUAL_FPS": "60", "TEXTUAL_COLOR_SYSTEM": "truecolor",
                 "TERM_PROGRAM": "textual"})
     return env
+
+
+class OwnOriginLoader(jinja2.FileSystemLoader):
+    """textual-serve's page as installed, less its stylesheet links to other sites (a public font host):
+    the page then asks nothing of anyone but this server (the policy above forbids it besides)."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
+        source, filename, uptodate = super().get_source(environment, template)
+        return FOREIGN_LINK.sub("", source), filename, uptodate
 
 
 class ParticipantService(AppService):
@@ -90,7 +107,7 @@ class StudyServer(Server):
 
     async def _make_app(self) -> web.Application:
         app = web.Application()
-        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+        aiohttp_jinja2.setup(app, loader=OwnOriginLoader(self.templates_path))
         app.add_routes([
             web.get("/", self.handle_enrol, name="index"),
             web.get("/p/{token}", self.handle_page, name="page"),
@@ -140,6 +157,7 @@ class StudyServer(Server):
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         response.headers["Cache-Control"] = "no-store"
         response.headers["Referrer-Policy"] = "no-referrer"       # the link is the participant's key
+        response.headers["Content-Security-Policy"] = PAGE_POLICY
         return response
 
     def _notice(self, key: str, status: int) -> web.Response:

@@ -87,6 +87,8 @@ def test_a_participant_plays_a_whole_game_in_chromium(browser, tmp_path: Path) -
         for hidden in ("python", "tcgtui", "launch", str(tmp_path), "--db", "study.toml"):
             assert hidden not in page, f"the page shows {hidden!r}"
         wait_until(lambda: CONSENT in screen(browser), 60, "the consent screen")
+        fetched = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        assert fetched and all(url.startswith(base) for url in fetched), fetched     # no third party asked
         browser.find_element(By.ID, "terminal").click()
         keys = browser.switch_to.active_element
         assert person(db, token) is None                  # nothing recorded before consent

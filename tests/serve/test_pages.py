@@ -97,3 +97,18 @@ def test_a_link_given_out_before_a_restart_still_opens(tmp_path: Path) -> None:
 async def _enrol(base: str) -> str:
     async with aiohttp.ClientSession() as session:
         return await enrol(session, base)
+
+
+def test_a_participants_page_names_no_other_site(tmp_path: Path) -> None:
+    """textual-serve's page asks a public font host for a font, which would give that host every
+    participant's address: the page is served without it, and with a policy forbidding any other site."""
+    study, db = write_study(tmp_path), tmp_path / "s.sqlite3"
+    with served(tmp_path, study, db) as base:
+        async def check() -> None:
+            async with aiohttp.ClientSession() as session:
+                token = await enrol(session, base)
+                async with session.get(f"{base}/p/{token}") as response:
+                    page, policy = await response.text(), response.headers.get("Content-Security-Policy", "")
+            assert "googleapis" not in page and "https://" not in page
+            assert "default-src 'self'" in policy and "connect-src 'self'" in policy
+        asyncio.run(check())
