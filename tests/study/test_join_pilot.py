@@ -124,3 +124,37 @@ async def test_a_move_past_the_studys_limit_is_drawn_and_marked(tmp_path) -> Non
     [game] = store.games()
     timed = [d for d in store.decisions(game.id) if d.info.get("timed_out")]
     assert timed and all(d.agent.startswith("human:") for d in timed) and 0.5 <= timed[0].seconds < 2
+
+
+ALLOWED = {"ConsentScreen", "StudyScreen", "GridScreen", "RulesScreen", "QuitScreen", "GameOverScreen"}
+
+
+async def test_no_key_leads_a_participant_out_of_the_study(tmp_path) -> None:
+    """Every key a keyboard sends, on the study's screen and on a game's: a participant (in a browser,
+    say) meets the study's screens and the game's, never home, a replay, another game or another study."""
+    import string
+    store = Store(tmp_path / "s.sqlite3")
+    app, joining = study_app(store, write_study(tmp_path))
+    keys = [*string.ascii_letters, *string.digits, *"?/!@#-=[];',.`", "tab", "shift+tab", "escape",
+            *[f"f{i}" for i in range(1, 13)], *[f"ctrl+{c}" for c in "abdefghklnoprstuvwxyz"]]
+    seen = set()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("y")
+        await pilot.pause()
+        for phase in ("study", "game"):
+            if phase == "game":
+                await pilot.press("enter")
+                await pilot.pause(0.3)
+            for key in keys:
+                name = type(app.screen).__name__
+                if (name == "QuitScreen" and key in ("y", "Y")) or (name == "StudyScreen" and key in ("q", "Q", "escape")):
+                    continue                    # leaving is allowed (saved); the check is where the other keys lead
+                await pilot.press(key)
+                await pilot.pause(0.02)
+                seen.add(type(app.screen).__name__)
+                assert type(app.screen).__name__ in ALLOWED, (phase, key, type(app.screen).__name__)
+                if type(app.screen).__name__ in ("QuitScreen", "RulesScreen", "GameOverScreen"):
+                    await pilot.press("escape")
+                    await pilot.pause(0.02)
+            assert app.is_running, f"{phase}: a key closed the study"
+    assert app._exception is None and "StudyScreen" in seen
