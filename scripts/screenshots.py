@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tcgtui.games.tcg.packs import load_pack  # noqa: E402
 from tcgtui.tui.app import HUMAN, Settings, ArenaApp  # noqa: E402
-from tcgtui.tui.driving import play_moves, settle  # noqa: E402
+from tcgtui.tui.driving import play_free_cells, play_moves, settle  # noqa: E402
 
 Scene = Callable[[object, ArenaApp], Awaitable[None]]
 
@@ -136,18 +136,7 @@ async def study_progress(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyp
     await pilot.press("y")                     # consent, then the practice game to its end
     await pilot.pause(0.2)
     await pilot.press("enter")
-    await settle(pilot, app)
-    for _ in range(9):
-        board = app.board
-        if board is None or board.session.result is not None:
-            break
-        obs = board.session.observation(board.session.viewer)
-        r, c = next((r, c) for r in range(3) for c in range(3) if obs.board[r][c] == ".")
-        while board.cursor != (r, c):
-            dr = (r > board.cursor[0]) - (r < board.cursor[0])
-            await pilot.press("down" if dr > 0 else "up" if dr < 0 else "right" if c > board.cursor[1] else "left")
-        await pilot.press("enter")
-        await settle(pilot, app)
+    await play_free_cells(pilot, app)
     await pilot.press("r")
     await pilot.pause(0.3)
 

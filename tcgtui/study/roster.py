@@ -56,29 +56,28 @@ def check_token(token: str, flag: str = "--token") -> str:
     return token
 
 
-def study_run(store: Store, study: Study) -> Run:
-    """The study's run, made on first use; a file of the same id with other contents is refused."""
-    run = store.run(study.run_name)
+def _run(store: Store, name: str, study: Study, kind: str) -> Run:
+    """The run ``name``, made on first use (another participant's process may make it first)."""
+    run = store.run(name)
     if run is None:
         try:
-            return store.create_run(study.run_name, study.config(), kind=KIND)
-        except sqlite3.IntegrityError:          # another participant's process made it first
-            run = store.run(study.run_name)
+            return store.create_run(name, study.config(), kind=kind)
+        except sqlite3.IntegrityError:
+            run = store.run(name)
     assert run is not None
+    return run
+
+
+def study_run(store: Store, study: Study) -> Run:
+    """The study's run; a file of the same id with other contents is refused."""
+    run = _run(store, study.run_name, study, KIND)
     if run.kind != KIND or run.config.get("digest") != study.digest:
         raise UserError(locales.load().t("study.changed", study=study.id, path=study.path, db=str(store.path)))
     return run
 
 
 def practice_run(store: Store, study: Study) -> Run:
-    run = store.run(study.practice_run_name)
-    if run is None:
-        try:
-            return store.create_run(study.practice_run_name, study.config(), kind=PRACTICE_KIND)
-        except sqlite3.IntegrityError:
-            run = store.run(study.practice_run_name)
-    assert run is not None
-    return run
+    return _run(store, study.practice_run_name, study, PRACTICE_KIND)
 
 
 def paired_deals(store: Store, study: Study) -> dict[Rung, list[tuple[int, int]]] | None:

@@ -41,3 +41,19 @@ async def play_moves(pilot: Pilot, app: ArenaApp, keys: tuple[str, ...] = ("ente
         await settle(pilot, app)
     await pilot.pause()
     return sum(1 for d in board.session.decisions if d.seat == board.session.viewer)
+
+
+async def play_free_cells(pilot: Pilot, app: ArenaApp) -> None:
+    """A grid game to its end by the keys a person uses: walk the cursor to the first free cell,
+    Enter, until the game is over (the scenes of scripts/screenshots.py and the study tests)."""
+    board = app.board
+    assert board is not None
+    await settle(pilot, app)
+    while board.session.result is None:
+        obs = board.session.observation(board.session.viewer)
+        r, c = next((r, c) for r, row in enumerate(obs.board) for c, cell in enumerate(row) if cell == ".")
+        while board.cursor != (r, c):
+            dr = (r > board.cursor[0]) - (r < board.cursor[0])
+            await pilot.press("down" if dr > 0 else "up" if dr < 0 else "right" if c > board.cursor[1] else "left")
+        await pilot.press("enter")
+        await settle(pilot, app)

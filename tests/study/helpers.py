@@ -9,7 +9,7 @@ from tcgtui.study.joining import Joining
 from tcgtui.study.roster import new_token
 from tcgtui.study.spec import load_study
 from tcgtui.tui.app import ArenaApp, Settings
-from tcgtui.tui.driving import settle
+from tcgtui.tui.driving import play_free_cells
 
 STUDY = '''
 id = "ttt"
@@ -40,16 +40,5 @@ def study_app(store: Store, path: Path, token: str | None = None, lang: str = "e
 
 
 async def play_tictactoe(pilot, app: ArenaApp) -> None:
-    """Play free cells by the keys a person uses (walk the cursor, Enter) until the game ends."""
-    board = app.board
-    await settle(pilot, app)
-    for _ in range(9):
-        if board.session.result is not None:
-            break
-        obs = board.session.observation(board.session.viewer)
-        r, c = next((r, c) for r in range(3) for c in range(3) if obs.board[r][c] == ".")
-        while board.cursor != (r, c):
-            dr = (r > board.cursor[0]) - (r < board.cursor[0])
-            await pilot.press("down" if dr > 0 else "up" if dr < 0 else "right" if c > board.cursor[1] else "left")
-        await pilot.press("enter")
-        await settle(pilot, app)
+    """Play free cells by the keys a person uses until the game ends."""
+    await play_free_cells(pilot, app)

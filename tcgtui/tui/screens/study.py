@@ -8,7 +8,7 @@ control sequences and drawn as plain text, through the one shaping and reorderin
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Group, RenderableType
 from textual.app import ComposeResult, RenderResult
@@ -26,6 +26,7 @@ from tcgtui.tui.widgets.bars import KeyBar
 from tcgtui.tui.widgets.title import TitleBar, game_text, titled
 
 CSS = [Path(__file__).with_name("study.tcss")]
+R = TypeVar("R")
 
 
 def _researcher(text: str) -> str:
@@ -47,34 +48,34 @@ class ConsentText(Localized, Widget):
         return Group(*rows)
 
 
-class ConsentScreen(LocalizedScreen[bool]):
-    """Dismisses with True (agreed) or False (left: nothing is recorded)."""
+class StudyPage(LocalizedScreen[R]):
+    """What both study screens share: the study's title on top, one bordered pane (its title a locale
+    key, through the one shaping path), the keys below."""
 
     CSS_PATH = CSS
     AUTO_FOCUS = "#study-pane"
-    BINDINGS = [
-        Binding(keys("y") + ",enter", "answer(True)", show=False),
-        Binding(keys("q,escape"), "answer(False)", show=False),
-        Binding(keys("l"), "language", show=False),
-    ]
+    PANE_TITLE = ""
+    KEYS: list[tuple[str, str, str]] = []
 
     def __init__(self, joining: Any) -> None:
         super().__init__()
         self.joining = joining
 
+    def body(self) -> Widget:
+        raise NotImplementedError
+
     def compose(self) -> ComposeResult:
         yield TitleBar(lambda: _researcher(self.joining.study.title(self.catalog.code)), id="study-title")
         with VerticalScroll(id="study-pane"):
-            yield ConsentText(self.joining)
-        yield KeyBar([("Y", "study.keys.agree", "answer(True)"), ("Q", "study.keys.decline", "answer(False)"),
-                      ("L", "ui.keys.language", "language")], id="keys")
+            yield self.body()
+        yield KeyBar(self.KEYS, id="keys")
 
     def on_mount(self) -> None:
         super().on_mount()
         self.call_after_refresh(self.title_pane)
 
     def title_pane(self) -> None:
-        titled(self.query_one("#study-pane"), self.tr("study.consent.title"), self.direction)
+        titled(self.query_one("#study-pane"), self.tr(self.PANE_TITLE), self.direction)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.title_pane)
@@ -82,6 +83,22 @@ class ConsentScreen(LocalizedScreen[bool]):
     async def localize(self) -> None:
         self.title_pane()
         await super().localize()
+
+
+class ConsentScreen(StudyPage[bool]):
+    """Dismisses with True (agreed) or False (left: nothing is recorded)."""
+
+    PANE_TITLE = "study.consent.title"
+    KEYS = [("Y", "study.keys.agree", "answer(True)"), ("Q", "study.keys.decline", "answer(False)"),
+            ("L", "ui.keys.language", "language")]
+    BINDINGS = [
+        Binding(keys("y") + ",enter", "answer(True)", show=False),
+        Binding(keys("q,escape"), "answer(False)", show=False),
+        Binding(keys("l"), "language", show=False),
+    ]
+
+    def body(self) -> Widget:
+        return ConsentText(self.joining)
 
     def action_answer(self, agreed: bool) -> None:
         self.dismiss(agreed)
@@ -134,32 +151,24 @@ class Progress(Localized, Widget):
         return Group(*rows)
 
 
-class StudyScreen(LocalizedScreen[None]):
+class StudyScreen(StudyPage[None]):
     """The study's home: every game starts here and comes back here."""
 
     HOME = True
-    CSS_PATH = CSS
-    AUTO_FOCUS = "#study-pane"
+    PANE_TITLE = "study.progress.title"
+    KEYS = [("⏎", "study.keys.play", "play"), ("L", "ui.keys.language", "language"),
+            ("Q", "study.keys.leave", "leave")]
     BINDINGS = [
         Binding("enter", "play", show=False),
         Binding(keys("q,escape"), "leave", show=False),
         Binding(keys("l"), "language", show=False),
     ]
 
-    def __init__(self, joining: Any) -> None:
-        super().__init__()
-        self.joining = joining
-
-    def compose(self) -> ComposeResult:
-        yield TitleBar(lambda: _researcher(self.joining.study.title(self.catalog.code)), id="study-title")
-        with VerticalScroll(id="study-pane"):
-            yield Progress(self.joining)
-        yield KeyBar([("⏎", "study.keys.play", "play"), ("L", "ui.keys.language", "language"),
-                      ("Q", "study.keys.leave", "leave")], id="keys")
+    def body(self) -> Widget:
+        return Progress(self.joining)
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.call_after_refresh(self.title_pane)
         if not self.joining.consented:
             self.app.push_screen(ConsentScreen(self.joining), self._answered)
 
@@ -170,14 +179,7 @@ class StudyScreen(LocalizedScreen[None]):
         self.joining.consent(self.catalog.code)
         self.reread()
 
-    def title_pane(self) -> None:
-        titled(self.query_one("#study-pane"), self.tr("study.progress.title"), self.direction)
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self.title_pane)
-
     async def localize(self) -> None:
-        self.title_pane()
         if self.joining.consented:
             self.joining.language(self.catalog.code)
         await super().localize()
