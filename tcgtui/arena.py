@@ -124,6 +124,8 @@ def load_resources(spec: GameSpec, params: dict[str, Any]) -> dict[str, Any]:
         if p.kind and isinstance(out.get(p.name), str):
             loaders = loaders or file_loaders(spec.id)
             flag = param_flag(p.name)
+            if not out[p.name] and p.default:          # a file the game cannot do without (a pack), given empty
+                raise UserError(f"{flag}: " + locales.load().t("arena.param_error.needed", default=p.default))
             out[p.name] = loaders[p.kind](flag, out[p.name]) if out[p.name] else None
     return out
 

@@ -1,7 +1,9 @@
 """One small store of card games whose report is kept as golden files (tests/golden/).
 
 The golden files were produced by the v1 code (before the arena's store and
-report refactor); the card game's report must stay byte-identical.
+report refactor); the card game's report must stay byte-identical, but where a change of what is
+reported says so in its commit (the pooled ``human`` row counting people, not games: its estimate,
+interval, ``people`` column and note).
 """
 
 from __future__ import annotations

@@ -377,3 +377,13 @@ def test_a_file_name_with_undecodable_bytes_is_printed_without_a_crash(tmp_path,
     out = capsys.readouterr().out
     out.encode("utf-8")                                            # what a UTF-8 terminal is sent
     assert "\ufffd\ufffd.jsonl" in out and name.exists()
+
+
+@pytest.mark.parametrize("argv", [["rules", "--pack", ""], ["rules", "--param", "pack="],
+                                  ["bench", "--pack", "", "--agent", "random", "--games", "1"]])
+def test_an_empty_pack_is_one_line(capsys, argv):
+    """The card game cannot be built without a pack: an empty one is named, not an AttributeError
+    (found by the property test: rules --pack '')."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--pack" in err and "Traceback" not in err

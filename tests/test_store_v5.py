@@ -86,7 +86,7 @@ def test_version_5_recounts_invalid_replies_and_marks_budget_cut_games_in_a_vers
                                (counted.id,))
             store.conn.execute("UPDATE games SET game_params = json_remove(game_params, '$.budget_cut')")
     with Store(path) as store:
-        assert store.version == LATEST == 5
+        assert store.version == LATEST >= 5
         assert _facts(store, retried.id) == (3, 2) and _facts(store, counted.id) == (1, 1)
         params = {g.id: g.game_params for g in store.games()}
         assert params[cut.id]["budget_cut"] == 1

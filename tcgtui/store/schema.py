@@ -212,7 +212,7 @@ WHERE (run_id IS NULL OR run_id NOT IN (SELECT id FROM runs WHERE kind = 'bench'
 # order of opponents); the token is their link back in (a browser participant's URL, a terminal's
 # saved file).  A person's games are ordinary games of the study's run under ``human:<id>``.
 V6 = """
-CREATE TABLE participants (
+CREATE TABLE IF NOT EXISTS participants (
     study       TEXT NOT NULL,
     id          TEXT NOT NULL,
     token       TEXT NOT NULL UNIQUE,
