@@ -22,6 +22,7 @@ from textual.await_remove import AwaitRemove
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.message import Message
+from textual.notifications import Notification, Notify
 
 from tcgtui import locales
 from tcgtui.config import default_game
@@ -47,6 +48,13 @@ from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.session import GameSession, SeatInfo
 
 __all__ = ["ArenaApp", "Deal", "Dealer", "HUMAN", "Note", "PlainDealer", "Settings", "StreamChunk"]
+
+
+@dataclass
+class Said(Notification):
+    """A toast: ``message`` as drawn (reordered right to left), ``said`` as written, in reading order."""
+
+    said: str = ""
 
 
 class StreamChunk(Message):
@@ -152,11 +160,13 @@ class ArenaApp(App[None]):
         """Every toast as plain text (a message may carry text from outside) in the reader's direction:
         right to left it is shaped, wrapped to the toast's width, then each line reordered (Textual
         would wrap the reordered text, and its lines would read bottom to top).  Thread-safe, as Textual's."""
-        text = str(message)
+        said = str(message)
+        shown = said
         if self.direction.reorder:
             width = max(10, min(TOAST_CELLS, self.size.width // 2) - TOAST_FRAME)
-            text = "\n".join(Para(text, self.direction).lines(width))
-        super().notify(text, title=title, severity=severity, timeout=timeout, markup=False)
+            shown = "\n".join(Para(said, self.direction).lines(width))
+        self.post_message(Notify(Said(shown, title, severity, self.NOTIFICATION_TIMEOUT if timeout is None else timeout,
+                                      markup=False, said=said)))
 
     # --- games -----------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ async def main():
             await asyncio.sleep(0.005)
         await pilot.pause()
         print("kernel", "tcgtui.engine.tcg.fast.kernel" in sys.modules)
-        print("notice", " ".join(n.message.replace(chr(10), " ") for n in app._notifications))
+        print("notice", " ".join(n.said.replace(chr(10), " ") for n in app._notifications))
         for _ in range(200):                    # the child compile has started
             if app.compiling is not None:
                 break

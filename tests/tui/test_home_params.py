@@ -34,7 +34,7 @@ async def type_into(pilot, app, game_id: str, name: str, text: str) -> None:
 
 
 async def errors(app) -> list[str]:
-    return [str(n.message) for n in app._notifications if n.severity == "error"]
+    return [n.said for n in app._notifications if n.severity == "error"]   # as written, not as drawn
 
 
 def test_home_offers_the_declared_options_only() -> None:

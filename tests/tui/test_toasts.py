@@ -35,6 +35,7 @@ async def test_an_arabic_toast_is_wrapped_then_reordered(size) -> None:
     width = min(60, size[0] // 2) - 4
     assert text.split("\n") == Para(message, Direction(True, "app")).lines(width)
     assert len(text.split("\n")) > 1 and text != message
+    assert list(app._notifications)[-1].said == message          # what was said, in reading order
 
 
 async def test_a_toast_is_never_markup() -> None:
