@@ -59,3 +59,12 @@ async def test_arabic_layout_keys_quit_switch_language_and_rematch() -> None:
         await pilot.press("ق")                  # R: a rematch
         await pilot.pause()
         assert app.board is not first and app.board.session.seed == first.session.seed + 1
+
+
+def test_typed_digits_make_one_number_within_the_pause() -> None:
+    from tcgtui.tui.keys import NUMBER_PAUSE_S, TypedNumber
+    typed = TypedNumber()
+    assert typed.type(1, 12, 0.0) == 1 and typed.type(2, 12, 0.5) == 12     # 1 then 2: the twelfth
+    assert typed.type(3, 12, 0.6) == 3                                      # 123 is out of range: a fresh 3
+    assert typed.type(1, 12, 0.7 + NUMBER_PAUSE_S) == 1                     # after a pause: a fresh number
+    assert typed.type(0, 12, 5.0) is None and typed.type(9, 7, 6.0) is None # nothing selected
