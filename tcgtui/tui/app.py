@@ -404,10 +404,15 @@ class ArenaApp(App[None]):
             self.confirm_quit()
 
     def confirm_quit(self) -> None:
+        """Q: "Leave this game?" while a game is under way; once it is over nothing is lost, and Q
+        leaves at once from the board as from the game-over dialog (docs/keys.md)."""
         def after(yes: bool | None) -> None:
             if yes:
                 self.leave()
         board = self.board
+        if board is not None and (board.session.result is not None or board.failure is not None):
+            self.leave()
+            return
         deal = self.deal
         kept = deal.kept() if deal is not None and deal.kept is not None else None   # None at move 0: nothing stored
         under_way = board is not None and not board.session.spectating and board.session.result is None

@@ -61,6 +61,23 @@ async def test_arabic_layout_keys_quit_switch_language_and_rematch() -> None:
         assert app.board is not first and app.board.session.seed == first.session.seed + 1
 
 
+@pytest.mark.parametrize("where", ["dialog", "board"])
+async def test_once_the_game_is_over_q_leaves_at_once_from_the_dialog_and_the_board(where: str) -> None:
+    """One behaviour after a game: nothing is left to lose, so Q never asks "Leave this game?"."""
+    app = make_app(seed=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await play_moves(pilot, app)
+        assert isinstance(app.screen, GameOverScreen)
+        if where == "board":
+            await pilot.press("b")
+            await pilot.pause()
+            assert app.screen is app.board
+        await pilot.press("q")
+        await pilot.pause()
+        assert not isinstance(app.screen, QuitScreen) and not app.is_running
+
+
 def test_typed_digits_make_one_number_within_the_pause() -> None:
     from tcgtui.tui.keys import NUMBER_PAUSE_S, TypedNumber
     typed = TypedNumber()
