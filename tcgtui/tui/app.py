@@ -23,7 +23,7 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.message import Message
 
-from tcgtui import locales
+from tcgtui import config, locales
 from tcgtui.config import default_game
 from tcgtui.arena import load_resources
 from tcgtui.console_text import clean
@@ -135,13 +135,18 @@ class ArenaApp(App[None]):
     def direction(self) -> Direction:
         return Direction(self.catalog.rtl, self.settings.rtl_mode)
 
-    def set_language(self, code: str) -> None:
+    def set_language(self, code: str, keep: bool = False) -> None:
+        """Speak ``code`` from now on; ``keep``: a person chose it, and the next start speaks it too
+        (the settings file's ``lang``; not a study's participant, whose language is the study's)."""
         self.lang = self.settings.lang = code
         self.catalog = locales.load(code)
+        if keep and self.settings.study is None:
+            config.save_language(code)
 
     async def toggle_language(self) -> None:
         codes = list(self.settings.study.study.languages) if self.settings.study is not None else locales.available()
-        self.set_language(codes[(codes.index(self.lang) + 1) % len(codes)] if self.lang in codes else codes[0])
+        self.set_language(codes[(codes.index(self.lang) + 1) % len(codes)] if self.lang in codes else codes[0],
+                          keep=True)
         for screen in self.screen_stack:
             relocalize = getattr(screen, "relocalize", None)
             if relocalize is not None:

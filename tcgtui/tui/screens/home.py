@@ -457,7 +457,7 @@ class HomeScreen(LocalizedScreen[None]):
             self.query_one("#seats", ChoiceList).set_values([ALONE] if alone else list(SEATS))
             self.query_one("#params", ParamsBox).show(message.choices.value)
         elif list_id == "languages" and message.choices.value != self.host.catalog.code:
-            self.host.set_language(message.choices.value)  # type: ignore[attr-defined]
+            self.host.set_language(message.choices.value, keep=True)  # type: ignore[attr-defined]
             for screen in self.app.screen_stack:
                 relocalize = getattr(screen, "relocalize", None)
                 if relocalize is not None:
