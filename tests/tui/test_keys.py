@@ -85,3 +85,22 @@ def test_typed_digits_make_one_number_within_the_pause() -> None:
     assert typed.type(3, 12, 0.6) == 3                                      # 123 is out of range: a fresh 3
     assert typed.type(1, 12, 0.7 + NUMBER_PAUSE_S) == 1                     # after a pause: a fresh number
     assert typed.type(0, 12, 5.0) is None and typed.type(9, 7, 6.0) is None # nothing selected
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_home_tab_follows_the_reading_order_in_either_direction(lang: str) -> None:
+    """Tab goes game, opponent, seats, language: right to left in Arabic, where the boxes are
+    mirrored (Textual's own Tab followed the DOM, left to right); the arrows go toward their side."""
+    from tcgtui.tui.app import ArenaApp, Settings
+    app = ArenaApp(Settings(home=True, seed=3, pause=0.0, lang=lang))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        order = []
+        for _ in range(4):
+            order.append(app.focused.id)
+            await pilot.press("tab")
+        assert order == ["games", "opponents", "seats", "languages"]
+        await pilot.press("shift+tab", "shift+tab")
+        assert app.focused.id == "seats"
+        await pilot.press("left" if lang == "ar" else "right")     # toward the language box
+        assert app.focused.id == "languages"

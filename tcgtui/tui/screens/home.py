@@ -305,14 +305,19 @@ class GameList(Localized, Widget, can_focus=True):
             self.refresh()
 
 
+ROW_IDS = {"home-choices", "home-middle", "home-body"}     # the rows the boxes stand in, top to bottom
+
+
 class HomeScreen(LocalizedScreen[None]):
     HOME = True                 # the screen a game started here returns to (ArenaApp.back_home)
     AUTO_FOCUS = "#games"
     CSS_PATH = [Path(__file__).with_name("home.tcss")]
     BINDINGS = [
         Binding("enter", "play", show=False),
-        Binding("tab,right", "app.focus_next", show=False),
-        Binding("shift+tab,left", "app.focus_previous", show=False),
+        Binding("tab", "focus_step(1)", show=False),
+        Binding("shift+tab", "focus_step(-1)", show=False),
+        Binding("right", "focus_toward(1)", show=False),
+        Binding("left", "focus_toward(-1)", show=False),
         Binding(keys("question_mark,f1"), "noop", show=False),
         Binding(keys("a"), "everyone", show=False),
         Binding(keys("r"), "replay", show=False),
@@ -350,7 +355,7 @@ class HomeScreen(LocalizedScreen[None]):
                     yield Record(id="record")
             with Vertical(id="stored-box"):
                 yield GameList(id="stored")
-        yield KeyBar([("Tab", "ui.home.keys.next", "app.focus_next"),
+        yield KeyBar([("Tab", "ui.home.keys.next", "focus_step(1)"),
                       ("⏎", "ui.home.keys.play", "play"), ("R", "hub.keys.replay", "replay"),
                       ("A", "hub.keys.everyone", "everyone"),
                       ("Q", "ui.keys.quit", "leave")], id="keys")
@@ -598,6 +603,30 @@ class HomeScreen(LocalizedScreen[None]):
 
     def action_leave(self) -> None:
         self.app.exit()
+
+    def reading_order(self) -> list[Widget]:
+        """The focusable widgets as a person reads the screen: row by row, and in a row box by box
+        from the right in a right-to-left language (the boxes stand mirrored there, so the DOM's
+        order, which Textual's Tab follows, went left to right)."""
+        sign = -1 if self.direction.rtl else 1
+
+        def place(widget: Widget) -> tuple[int, int, int, int]:
+            box = widget
+            while box.parent is not None and getattr(box.parent, "id", None) not in ROW_IDS:
+                box = box.parent         # type: ignore[assignment]
+            return box.region.y, sign * box.region.x, widget.region.y, sign * widget.region.x
+        return sorted(self.focus_chain, key=place)
+
+    def action_focus_step(self, by: int) -> None:
+        """Tab (Shift+Tab): the next (previous) box in reading order."""
+        order = self.reading_order()
+        if order:
+            at = order.index(self.focused) if self.focused in order else -by
+            order[(at + by) % len(order)].focus()
+
+    def action_focus_toward(self, side: int) -> None:
+        """→ (←): the box on that side, which comes next in reading order left to right, before it right to left."""
+        self.action_focus_step(-side if self.direction.rtl else side)
 
     def action_noop(self) -> None:
         """A key hint only."""
