@@ -88,6 +88,16 @@ def test_typed_digits_make_one_number_within_the_pause() -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_replay_hint_names_the_arrow_that_steps_forward(lang: str) -> None:
+    """→ steps forward in every language (Arabic's hint said ←, which steps back)."""
+    from tcgtui import locales
+    from tcgtui.tui.screens.replay import ReplayScreen
+    forward = {b.key for b in ReplayScreen.BINDINGS if b.action == "step(1)"}
+    hint = locales.load(lang).t("replay.deal")
+    assert "right" in forward.pop().split(",") and "→" in hint and "←" not in hint
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
 async def test_home_tab_follows_the_reading_order_in_either_direction(lang: str) -> None:
     """Tab goes game, opponent, seats, language: right to left in Arabic, where the boxes are
     mirrored (Textual's own Tab followed the DOM, left to right); the arrows go toward their side."""
