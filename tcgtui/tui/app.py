@@ -41,7 +41,7 @@ from tcgtui.tui.bidi_text import Direction, Para
 from tcgtui.deals import Deal, Dealer, Note, PlainDealer
 from tcgtui.tui.games import screen_for
 from tcgtui.tui import memory
-from tcgtui.tui.games.base import SEARCH_KINDS, GameScreen
+from tcgtui.tui.games.base import NOTICE_S, SEARCH_KINDS, GameScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.session import GameSession, SeatInfo
@@ -147,6 +147,9 @@ class ArenaApp(App[None]):
         codes = list(self.settings.study.study.languages) if self.settings.study is not None else locales.available()
         self.set_language(codes[(codes.index(self.lang) + 1) % len(codes)] if self.lang in codes else codes[0],
                           keep=True)
+        if self.compiling is not None and not self.search_ready.is_set():     # the notice in the new language
+            self.clear_notifications()
+            self.notify(self.catalog.t("ui.notify.compiling"), timeout=NOTICE_S)
         for screen in self.screen_stack:
             relocalize = getattr(screen, "relocalize", None)
             if relocalize is not None:
