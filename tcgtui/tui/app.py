@@ -265,7 +265,18 @@ class ArenaApp(App[None]):
         self.exit(return_code=2)
 
     def leave(self) -> None:
-        """The person is done with this game: back to home if it was started there, else the end."""
+        """The person is done with this game: back to home if it was started there, else the end.
+        A player still thinking takes seconds to stop (an Eleusis scientist: 3-5 s): a notice says
+        so, painted before the wait begins, so the screen does not look frozen."""
+        board = self.board
+        seat = board.session.thinking if board is not None and board.session.result is None else None
+        if board is not None and seat is not None and not board.session.seats[seat].human:
+            self.notify(self.catalog.t("ui.notify.stopping", who=board.label_for(seat)), timeout=10)
+            self.call_after_refresh(self._leave_now)
+        else:
+            self._leave_now()
+
+    def _leave_now(self) -> None:
         if self.settings.home and self.playing:
             self.back_home()
         else:
