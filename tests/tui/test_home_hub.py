@@ -155,7 +155,8 @@ async def test_a_model_without_an_endpoint_is_one_line_at_home(tmp_path) -> None
         await pilot.press("enter")
         await pilot.pause(0.3)
         assert isinstance(app.screen, HomeScreen) and app.refusal is None
-        assert any("--base-url" in str(n.message) for n in app._notifications)
+        said = [str(n.message) for n in app._notifications]     # said as a person at home can act on it
+        assert any("not in your model registry" in m for m in said) and not any("--base-url" in m for m in said)
         await pilot.press("q")
     assert app._exception is None
     store.close()

@@ -13,6 +13,7 @@ the replay viewer.  Reading the store runs in a thread worker.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,8 @@ from tcgtui.console_text import clean, shorten
 from tcgtui.engine import registry
 from tcgtui.errors import UserError
 from tcgtui.opponents.human import HUMAN
-from tcgtui.opponents.llm.model_registry import cached
+from tcgtui.opponents.llm.endpoint import BASE_URL_VARS
+from tcgtui.opponents.llm.model_registry import cached, registry_path
 from tcgtui.opponents.registry import builder
 from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
 from tcgtui.store import Store
@@ -524,6 +526,11 @@ class HomeScreen(LocalizedScreen[None]):
         model = self.query_one("#model", Input).value.strip()
         if not model:
             self.query_one("#model", Input).focus()
+            return None
+        if LLM + model not in registry_models() and not any(os.environ.get(v) for v in BASE_URL_VARS):
+            # nowhere to ask it: said as a person at home can act on it, not as the command line's flags
+            self.notify(self.tr("ui.home.llm_unknown", model=clean(model), path=str(registry_path()[0])),
+                        severity="error", timeout=12)
             return None
         return LLM + model
 
