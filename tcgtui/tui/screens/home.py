@@ -591,15 +591,15 @@ class HomeScreen(LocalizedScreen[None]):
         if game is None or hub is None:
             return
         self.notify(self.tr("replay.loading"), timeout=2)
-        self._load_replay(hub.path, game.id)
+        self._load_replay(hub.path, game.id, self.catalog.code)
 
     @work(thread=True, exclusive=True, group="home-replay", exit_on_error=False)
-    def _load_replay(self, path: Path, game_id: str) -> None:
+    def _load_replay(self, path: Path, game_id: str, lang: str) -> None:
         # start-up time: a stored game is rebuilt only when its replay is asked for
         from tcgtui.replay.load import load
         try:
             with Store(path, create=False, read_only=True) as store:
-                replay = load(store, game_id)
+                replay = load(store, game_id, lang)
         except UserError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
             return
