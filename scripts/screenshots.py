@@ -158,7 +158,7 @@ def eleusis(*guesses: str, editor: str = "") -> Scene:
     """Four cards by keys, then each guess through the rule editor; ``editor``: left open with that text."""
     async def scene(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot, app)
-        for key in ("1", "right", "enter", "5"):
+        for key in ("1", "enter", "right", "enter", "5", "enter"):     # digits select, Enter plays
             await pilot.press(key)
             await settle(pilot, app)
         for text in guesses:

@@ -97,7 +97,7 @@ def run() -> int:
 
     handle = config.saved_handle()
     with open_store(None, create=True) as store:
-        settings = Settings(home=True, rtl_mode=rtl.resolve_mode(None),
+        settings = Settings(home=True, rtl_mode=rtl.resolve_mode(None), lang=config.saved_language(),
                             handle=handle or "", ask_handle=handle is None, seats=(HUMAN, DEFAULT_VS),
                             hub=Hub(store))
         app = ArenaApp(settings)

@@ -14,7 +14,7 @@ import secrets
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.config import default_game
+from tcgtui.config import default_game, saved_language
 from tcgtui.engine import registry
 from tcgtui.context_check import check_contexts
 from tcgtui.arena import add_param_flags, game_spec, given_params, load_resources
@@ -34,7 +34,7 @@ def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, pre
     p.add_argument("--game", default=default_game(), metavar="ID",
                    help=text.t("cli.game", games=", ".join(playable_games()), default=default_game()))
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("cli.param"))
-    p.add_argument("--lang", default=locales.DEFAULT, metavar="LANG", help=text.t(f"{prefix}.lang"))
+    p.add_argument("--lang", default=saved_language(), metavar="LANG", help=text.t(f"{prefix}.lang"))
     add_param_flags(p, text)
     p.add_argument("--seed", type=int, default=None, metavar="N", help=text.t(f"{prefix}.seed"))
     p.add_argument("--rtl", default=None, metavar="MODE", help=text.t(f"{prefix}.rtl"))

@@ -71,7 +71,7 @@ async def _play_keys(app: Any, rival: str, seconds: float, why: bool) -> Waits:
             elif step % 40 == 0:
                 send("g")             # the rule editor: typing while the rival thinks
             elif step % 10 == 5:
-                send("1")             # play the first card: the dealer judges it
+                send("enter")         # play the chosen card: the dealer judges it
             else:
                 send("right" if step % 2 else "left")
             step += 1

@@ -26,9 +26,9 @@ SHOWN = 8          # ids named when a prefix matches several games
 ID_LENGTH = 36     # a game's id is a UUID: 32 hex digits and 4 dashes
 
 
-def find(store: Store, given: str) -> GameRow:
-    """The game whose id is ``given`` or starts with it; one clear line when none or several match."""
-    text = locales.load()
+def find(store: Store, given: str, lang: str = locales.DEFAULT) -> GameRow:
+    """The game whose id is ``given`` or starts with it; one clear line (in ``lang``) when none or several match."""
+    text = locales.load(lang)
     key = given.strip().lower()
     if not key or len(key) > ID_LENGTH or any(c not in "0123456789abcdef-" for c in key):
         raise UserError(text.t("replay.bad_id", id=shorten(given, ID_LENGTH + 4)))
@@ -55,12 +55,12 @@ def stored_params(row: GameRow) -> dict[str, Any]:
     return params
 
 
-def rebuild(row: GameRow) -> Any:
+def rebuild(row: GameRow, lang: str = locales.DEFAULT) -> Any:
     """The game object ``row`` was played on; a pack that changed since is one line."""
     try:
         registry.get(row.game)
     except registry.UnknownGame:
-        raise UserError(locales.load().t("replay.no_game", id=row.id[:12], game=row.game)) from None
+        raise UserError(locales.load(lang).t("replay.no_game", id=row.id[:12], game=row.game)) from None
     resume = row.record.get(RESUME_KEY)
     if resume:                                    # a person's game: what --resume would rebuild
         game = rebuild_game(row, resume)
@@ -69,14 +69,14 @@ def rebuild(row: GameRow) -> Any:
     pack = registry.get(row.game).pack(game)
     stored_hash = row.pack_hash or row.game_params.get("pack_hash")
     if pack is not None and stored_hash and pack.hash != stored_hash:
-        raise UserError(locales.load().t("humans.pack_changed", pack=pack.id, source=pack.source, game=row.id,
+        raise UserError(locales.load(lang).t("humans.pack_changed", pack=pack.id, source=pack.source, game=row.id,
                                          now=pack.short_hash, then=stored_hash[:12]))
     return game
 
 
-def positions(row: GameRow, decisions: list[DecisionRow]) -> Replay:
+def positions(row: GameRow, decisions: list[DecisionRow], lang: str = locales.DEFAULT) -> Replay:
     """Every position of the stored game, each with the move, events and decision that led to it."""
-    game = rebuild(row)
+    game = rebuild(row, lang)
     record = GameRecord.from_json(row.record)
     match = Match(game, record.seed)
     steps = [Step(0, match.state.clone(), events=list(match.events))]
@@ -91,20 +91,21 @@ def positions(row: GameRow, decisions: list[DecisionRow]) -> Replay:
             else:
                 match.play(game.move_from_text(text))
         except ValueError as exc:           # IllegalMove: the record does not fit the game as rebuilt
-            raise UserError(locales.load().t("replay.bad_record", id=row.id[:12], move=i + 1, why=str(exc)[:200]))
+            raise UserError(locales.load(lang).t("replay.bad_record", id=row.id[:12], move=i + 1, why=str(exc)[:200]))
         steps.append(Step(i + 1, match.state.clone(), text, seat, match.events[before:], by_index.get(i)))
     return Replay(row, game, steps)
 
 
-def load(store: Store, given: str) -> Replay:
+def load(store: Store, given: str, lang: str = locales.DEFAULT) -> Replay:
     """The stored game ``given`` names, every position rebuilt and its moments marked.  A game still
-    under way is refused: its replay shows every hidden card, and it may yet be continued."""
-    row = find(store, given)
+    under way is refused: its replay shows every hidden card, and it may yet be continued.  ``lang``:
+    the language of a refusal (home's, where the person reads it on the screen)."""
+    row = find(store, given, lang)
     if row.status == IN_PROGRESS:
         run = next((r for r in store.runs() if r.id == row.run_id), None)
         if row.agent.startswith(HUMAN + ":") or run is None:       # a person's: continued from home
-            raise UserError(locales.load().t("replay.unfinished", id=row.id[:8]))
-        raise UserError(locales.load().t("replay.unfinished_run", id=row.id[:8], run=clean(run.name)))
-    replay = positions(row, store.decisions(row.id))
+            raise UserError(locales.load(lang).t("replay.unfinished", id=row.id[:8]))
+        raise UserError(locales.load(lang).t("replay.unfinished_run", id=row.id[:8], run=clean(run.name)))
+    replay = positions(row, store.decisions(row.id), lang)
     mark(replay)
     return replay

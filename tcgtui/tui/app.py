@@ -24,7 +24,7 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.notifications import Notification, Notify
 
-from tcgtui import locales
+from tcgtui import config, locales
 from tcgtui.config import default_game
 from tcgtui.arena import load_resources
 from tcgtui.console_text import clean
@@ -42,7 +42,7 @@ from tcgtui.tui.bidi_text import Direction, Para
 from tcgtui.deals import Deal, Dealer, Note, PlainDealer
 from tcgtui.tui.games import screen_for
 from tcgtui.tui import memory
-from tcgtui.tui.games.base import SEARCH_KINDS, GameScreen
+from tcgtui.tui.games.base import NOTICE_S, SEARCH_KINDS, GameScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.session import GameSession, SeatInfo
@@ -143,13 +143,21 @@ class ArenaApp(App[None]):
     def direction(self) -> Direction:
         return Direction(self.catalog.rtl, self.settings.rtl_mode)
 
-    def set_language(self, code: str) -> None:
+    def set_language(self, code: str, keep: bool = False) -> None:
+        """Speak ``code`` from now on; ``keep``: a person chose it, and the next start speaks it too
+        (the settings file's ``lang``; not a study's participant, whose language is the study's)."""
         self.lang = self.settings.lang = code
         self.catalog = locales.load(code)
+        if keep and self.settings.study is None:
+            config.save_language(code)
 
     async def toggle_language(self) -> None:
         codes = list(self.settings.study.study.languages) if self.settings.study is not None else locales.available()
-        self.set_language(codes[(codes.index(self.lang) + 1) % len(codes)] if self.lang in codes else codes[0])
+        self.set_language(codes[(codes.index(self.lang) + 1) % len(codes)] if self.lang in codes else codes[0],
+                          keep=True)
+        if self.compiling is not None and not self.search_ready.is_set():     # the notice in the new language
+            self.clear_notifications()
+            self.notify(self.catalog.t("ui.notify.compiling"), timeout=NOTICE_S)
         for screen in self.screen_stack:
             relocalize = getattr(screen, "relocalize", None)
             if relocalize is not None:
@@ -267,7 +275,18 @@ class ArenaApp(App[None]):
         self.exit(return_code=2)
 
     def leave(self) -> None:
-        """The person is done with this game: back to home if it was started there, else the end."""
+        """The person is done with this game: back to home if it was started there, else the end.
+        A player still thinking takes seconds to stop (an Eleusis scientist: 3-5 s): a notice says
+        so, painted before the wait begins, so the screen does not look frozen."""
+        board = self.board
+        seat = board.session.thinking if board is not None and board.session.result is None else None
+        if board is not None and seat is not None and not board.session.seats[seat].human:
+            self.notify(self.catalog.t("ui.notify.stopping", who=board.label_for(seat)), timeout=10)
+            self.call_after_refresh(self._leave_now)
+        else:
+            self._leave_now()
+
+    def _leave_now(self) -> None:
         if self.settings.home and self.playing:
             self.back_home()
         else:
@@ -414,10 +433,15 @@ class ArenaApp(App[None]):
             self.confirm_quit()
 
     def confirm_quit(self) -> None:
+        """Q: "Leave this game?" while a game is under way; once it is over nothing is lost, and Q
+        leaves at once from the board as from the game-over dialog (docs/keys.md)."""
         def after(yes: bool | None) -> None:
             if yes:
                 self.leave()
         board = self.board
+        if board is not None and (board.session.result is not None or board.failure is not None):
+            self.leave()
+            return
         deal = self.deal
         kept = deal.kept() if deal is not None and deal.kept is not None else None   # None at move 0: nothing stored
         under_way = board is not None and not board.session.spectating and board.session.result is None

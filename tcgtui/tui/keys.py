@@ -37,3 +37,32 @@ def keys(spec: str) -> str:
             names = [key, ARABIC_OTHER.get(key, "")]
         out += [n for n in names if n and n not in out]
     return ",".join(out)
+
+
+# The one key grammar of every board (docs/keys.md): a digit, an arrow or a click SELECTS, Enter
+# COMMITS.  Digits typed in quick succession make one number, so that card 12 of a hand or
+# column 15 of a Gomoku board is reachable; a pause starts a new number.
+DIGITS = [str(d) for d in range(10)]
+NUMBER_PAUSE_S = 1.0
+
+
+class TypedNumber:
+    """The number a person is typing: ``1`` then ``2`` within ``NUMBER_PAUSE_S`` is 12 when 12
+    is in range, else a fresh 2.  Nothing is played by typing; the choice shows and Enter plays it."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self.at = float("-inf")
+
+    def type(self, digit: int, limit: int, now: float) -> int | None:
+        """The number selected once ``digit`` is typed (1..``limit``), or None if none is."""
+        longer = self.value * 10 + digit
+        if self.value and now - self.at <= NUMBER_PAUSE_S and longer <= limit:
+            self.value = longer
+        else:
+            self.value = digit if 1 <= digit <= limit else 0
+        self.at = now
+        return self.value or None
+
+    def reset(self) -> None:
+        self.value = 0

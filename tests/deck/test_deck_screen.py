@@ -66,7 +66,7 @@ async def test_a_person_answers_right_by_letter_and_sees_the_reveal(lang: str) -
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         assert isinstance(app.board, DeckScreen) and status(app).key == "deck.ui.status.pick"
-        await pilot.press(ANSWER.lower())
+        await pilot.press(ANSWER.lower(), "enter")
         await revealed(pilot)
         board = app.board
         assert status(app).key == "deck.ui.status.right.you"
@@ -88,6 +88,9 @@ async def test_a_wrong_answer_by_number_marks_the_choice_and_the_answer(lang: st
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         await pilot.press(str(LETTERS.index(WRONG) + 1))
+        await pilot.pause()
+        assert app.board.reveal is None and app.board.selected == LETTERS.index(WRONG)    # selected, not answered
+        await pilot.press("enter")
         await revealed(pilot)
         assert status(app).key == "deck.ui.status.wrong.you"
         assert status(app).params == {"chosen": WRONG, "answer": ANSWER}
@@ -134,7 +137,7 @@ async def test_keys_do_nothing_once_answered() -> None:
     app = quiz_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await revealed(pilot)
         await pilot.press("b", "3")
         assert [d.move for d in app.board.session.decisions] == ["A"]
@@ -202,6 +205,6 @@ async def test_the_quiz_starts_from_the_home_screen_with_the_default_set() -> No
         await pilot.press(*["down"] * games.values.index("deck"), "enter")
         await settle(pilot, app)
         assert isinstance(app.screen, DeckScreen) and app.board.session.game.qset.id == "frontier-sample"
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await revealed(pilot)
         assert app.board.session.result.status == FINISHED

@@ -23,7 +23,7 @@ async def question(pilot) -> None:  # type: ignore[no-untyped-def]
 
 async def reveal(pilot) -> None:  # type: ignore[no-untyped-def]
     await settle(pilot, pilot.app)
-    await pilot.press("c")                 # wrong: the answer is B
+    await pilot.press("c", "enter")        # wrong: the answer is B
     for _ in range(100):
         if pilot.app.board.session.result is not None and pilot.app.board.reveal is not None:
             break

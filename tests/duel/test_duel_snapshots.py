@@ -51,7 +51,10 @@ async def until(pilot, condition) -> None:  # type: ignore[no-untyped-def]
 
 
 async def write(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*[{" ": "space", "\n": "enter"}.get(ch, ch) for ch in text])
+    """Typed as a person types it: after Enter the editor indents, so a line's own indent is not typed."""
+    lines = text.split("\n")
+    typed = "\n".join([lines[0], *(line.lstrip(" ") for line in lines[1:])])
+    await pilot.press(*[{" ": "space", "\n": "enter"}.get(ch, ch) for ch in typed])
 
 
 async def propose(pilot, send: bool = True) -> None:  # type: ignore[no-untyped-def]

@@ -65,7 +65,13 @@ async def test_a_full_round_by_keys_wrong_guess_then_right(lang: str) -> None:
             assert "12  11  10  9   8   7   6   5   4   3   2   1" in text
         else:
             assert "1   2   3   4   5   6   7   8   9   10  11  12" in text
-        await pilot.press("1")                    # a digit plays that card
+        await pilot.press("1", "2")               # digits typed quickly choose card 12 and play nothing
+        await settle(pilot, app)
+        assert board.cursor == 11 and not board.session.decisions
+        await pilot.pause(1.1)
+        await pilot.press("1")                    # after a pause a digit starts a new number
+        assert board.cursor == 0 and not board.session.decisions
+        await pilot.press("enter")                # Enter plays the chosen card
         await settle(pilot, app)
         await pilot.press("right", "enter")       # arrows choose, Enter plays
         await settle(pilot, app)
@@ -87,13 +93,16 @@ async def test_a_full_round_by_keys_wrong_guess_then_right(lang: str) -> None:
         assert again.state.outcome == result.outcome
 
 
-async def test_a_card_is_played_by_a_click() -> None:
+async def test_a_click_chooses_a_card_and_a_click_on_the_chosen_card_plays_it() -> None:
     app = eleusis_app(seed=5)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         board = app.board
         hand = board.query_one(HandView)
         third = board.obs.hand[2]
+        await pilot.click(hand, offset=(1 + 2 * 4 + 1, 1))
+        await settle(pilot, app)
+        assert board.cursor == 2 and not board.session.decisions
         await pilot.click(hand, offset=(1 + 2 * 4 + 1, 1))
         await settle(pilot, app)
         assert [d.move for d in board.session.decisions] == [third]
@@ -225,8 +234,8 @@ async def test_a_round_is_recorded_move_by_move_resumed_and_finished(db: Path) -
         app = app_for(store, "--game", "eleusis", "--param", "rule=0", "--name", "ada", "--seed", "3")
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot, app)
-            for key in "123":
-                await pilot.press(key)
+            for _ in range(3):
+                await pilot.press("1", "enter")
                 await settle(pilot, app)
             await quit_by_keys(pilot, app)
         [saved] = store.games()
@@ -278,7 +287,7 @@ async def test_the_home_screen_opens_eleusis_alone() -> None:
         await pilot.press("enter")
         await settle(pilot, app)
         assert isinstance(app.screen, EleusisScreen) and len(app.board.session.seats) == 1
-        await pilot.press("1")
+        await pilot.press("1", "enter")
         await settle(pilot, app)
         assert len(app.board.session.decisions) == 1
 
@@ -369,7 +378,7 @@ async def test_race_the_scientist_plays_the_same_deal_out_of_sight_until_both_ro
             text = screen_text(app)
             assert "scientist has finished" in text and "scored" not in text       # nothing of its round shows
             assert not board.query_one("#rival-mainline", MainlineView).display
-            await pilot.press("1", "2")
+            await pilot.press("1", "enter")
             await settle(pilot, app)
             await guess_by_keys(pilot, app, EVEN)
             assert isinstance(app.screen, GameOverScreen)
@@ -435,7 +444,7 @@ async def test_a_guess_is_judged_apart_and_keys_are_answered_meanwhile() -> None
         before = board.cursor
         await pilot.press("right")               # answered while the judge works
         assert board.busy and board.cursor == (before + 1) % len(board.obs.hand)
-        await pilot.press("1")                   # refused: the move is with the judge
+        await pilot.press("enter")               # refused: the move is with the judge
         assert board.busy and not board.session.decisions
         await settle(pilot, app)
         assert not board.busy and len(board.session.decisions) == 1

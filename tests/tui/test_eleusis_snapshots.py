@@ -12,7 +12,7 @@ from tcgtui.tui.app import HUMAN, ArenaApp, Settings
 from tests.tui.helpers import settle
 
 LANGS = ["en", "ar"]
-PLAYS = ("1", "right", "enter", "5")
+PLAYS = ("1", "enter", "right", "enter", "5", "enter")   # the same three cards as one grammar plays them
 
 
 def scene(*, editor: str = "", guess: str = ""):  # type: ignore[no-untyped-def]

@@ -62,7 +62,7 @@ async def test_tictactoe_by_keys_against_random_to_the_end(lang: str) -> None:
         assert app.board is not board and app.board.session.seed == 4
 
 
-async def test_tictactoe_by_clicks() -> None:
+async def test_tictactoe_by_clicks_a_click_selects_a_second_plays() -> None:
     app = grid_app("tictactoe", seed=5)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
@@ -72,7 +72,11 @@ async def test_tictactoe_by_clicks() -> None:
             if board.session.result is not None:
                 break
             obs = board.session.observation(0)
-            r, c = next((r, c) for r in range(3) for c in range(3) if obs.board[r][c] == ".")
+            free = [(r, c) for r in range(3) for c in range(3) if obs.board[r][c] == "."]
+            r, c = next((cell for cell in free if cell != board.cursor), free[0])
+            if (r, c) != board.cursor:
+                await pilot.click(widget, offset=widget.cell_middle(r, c))
+                assert board.cursor == (r, c) and board.session.human_waiting() is not None    # selected only
             await pilot.click(widget, offset=widget.cell_middle(r, c))
             await settle(pilot, app)
             assert board.session.decisions[-1].seat == 1 or board.session.result is not None
@@ -92,6 +96,8 @@ async def test_connect4_by_number_keys() -> None:
                 break
             if str(col) in board.session.human_waiting().legal_moves:
                 await pilot.press(str(col))
+                assert board.cursor[1] == col - 1 and board.session.human_waiting() is not None   # chosen, not played
+                await pilot.press("enter")
                 await settle(pilot, app)
         mine = [d.move for d in board.session.decisions if d.seat == 0]
         assert mine[0] == "4" and all(m.isdigit() for m in mine)
@@ -145,3 +151,18 @@ def test_registered_grid_games_have_names_on_the_home_screen() -> None:
         for spec in registry.games():
             assert game_text(cat, spec.id, "name") != spec.id
     assert opponents_for("connect4")[0] == "mc:100" and opponents_for("connect4")[-2:] == ["llm:", "human"]
+
+
+async def test_gomoku_by_a_typed_coordinate() -> None:
+    """Row, comma, column, as moves are written: "15,12" selects row 15, column 12 without thirty
+    arrow presses; Enter plays it."""
+    app = grid_app("gomoku", seed=4)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        board = app.board
+        await pilot.press("1", "5", "comma", "1", "2")
+        assert board.cursor == (14, 11) and not board.session.decisions
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert [d.move for d in board.session.decisions if d.seat == 0][0] == "15,12"
+        assert "1-15,1-15" in screen_text(app)

@@ -14,7 +14,7 @@ from tests.tui.helpers import settle
 
 SIZES = [(80, 24), (120, 40)]
 LANGS = ["en", "ar"]
-KEYS = {"tictactoe": ("enter", "up", "enter"), "connect4": ("4", "3"), "gomoku": ("enter", "up", "left", "enter")}
+KEYS = {"tictactoe": ("enter", "up", "enter"), "connect4": ("4", "enter", "3", "enter"), "gomoku": ("enter", "up", "left", "enter")}
 
 
 def scene(game: str):  # type: ignore[no-untyped-def]

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.anyio
 
 # game: (opponent, the keys of one move by the person; () where a move needs typed text)
 GAMES = {"tcg": ("random", ("enter",)), "tictactoe": ("random", ("enter",)), "connect4": ("random", ("enter",)),
-         "gomoku": ("random", ("enter",)), "eleusis": ("-", ("1",)), "deck": ("-", ("1",)),
+         "gomoku": ("random", ("enter",)), "eleusis": ("-", ("1", "enter")), "deck": ("-", ("1", "enter")),
          "duel": ("puzzler", ())}
 EDITOR = {"duel"}        # the duel's code editor claims the letters while focused: its own leave action
 
@@ -82,7 +82,7 @@ async def test_a_race_against_the_scientist_from_home_is_stored(tmp_path) -> Non
         for _ in range(40):                            # play until the round ends: the rival is then kept
             if app.board.session.result is not None:
                 break
-            await pilot.press("1")
+            await pilot.press("1", "enter")
             await settle(pilot, app)
         for _ in range(100):
             await pilot.pause(0.1)
@@ -155,7 +155,8 @@ async def test_a_model_without_an_endpoint_is_one_line_at_home(tmp_path) -> None
         await pilot.press("enter")
         await pilot.pause(0.3)
         assert isinstance(app.screen, HomeScreen) and app.refusal is None
-        assert any("--base-url" in str(n.message) for n in app._notifications)
+        said = [str(n.message) for n in app._notifications]     # said as a person at home can act on it
+        assert any("not in your model registry" in m for m in said) and not any("--base-url" in m for m in said)
         await pilot.press("q")
     assert app._exception is None
     store.close()

@@ -58,7 +58,7 @@ async def test_eleusis_with_a_short_round_and_a_chosen_rule_from_home(tmp_path, 
         assert app.board is not None and app.settings.game_id == "eleusis"
         assert app.settings.given == cli_given("eleusis", "max_turns=5", "rule=3")
         assert app.game.max_turns == 5 and app.game.setup()["rule"] == 3
-        await pilot.press("1")
+        await pilot.press("1", "enter")
         await settle(pilot, app)
         await back_home(pilot, app, "eleusis")
         await pilot.press("q")

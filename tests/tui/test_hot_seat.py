@@ -58,10 +58,10 @@ async def lift(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
 
 
 def first_legal(app: ArenaApp) -> tuple[str, ...]:
-    """The key of the first legal move where a key names the move (Connect Four's column digits),
-    else Enter (the card game's chosen card, tic-tac-toe's cursor, which moves to a free cell)."""
+    """The keys of the first legal move where a key names the move (Connect Four's column digit, then
+    Enter), else Enter (the card game's chosen card, tic-tac-toe's cursor, which moves to a free cell)."""
     legal = app.board.session.human_waiting().legal_moves
-    return (legal[0],) if app.board.session.game.name == "connect4" else ("enter",)
+    return (legal[0], "enter") if app.board.session.game.name == "connect4" else ("enter",)
 
 
 async def play_to_the_end(pilot, app: ArenaApp) -> int:  # type: ignore[no-untyped-def]

@@ -50,9 +50,11 @@ async def test_every_game_screen_has_rules_language_and_leave_keys(game: str, la
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         board = app.board
-        assert {"?", "L", "Q"} <= set(hints(app))          # the footer says so, on every screen
-        if game == "duel":
+        if game == "duel":                                 # typing: the footer offers what works while typing
+            assert {"F1", "Ctrl+Q"} <= set(hints(app)) and not {"?", "L", "Q"} & set(hints(app))
             await pilot.press("escape")                    # out of the editor: letters are keys again
+            await pilot.pause()
+        assert {"?", "L", "Q"} <= set(hints(app))          # the footer says so, on every screen
         await pilot.press("question_mark")
         assert isinstance(app.screen, RulesScreen)
         await pilot.press("escape")
@@ -77,9 +79,13 @@ async def test_the_duel_editor_takes_letters_until_esc() -> None:
         await settle(pilot, app)
         editor = app.board.query_one("#code", TextArea)
         assert editor.has_focus and "Esc" in hints(app)
+        assert "Q" not in hints(app) and "?" not in hints(app) and "Ctrl+Q" in hints(app)   # only keys that work
         await pilot.press("q")                       # typed, not a key: the person is writing code
         assert "q" in editor.text and app.screen is app.board
-        await pilot.press("escape", "q")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Q" in hints(app) and "?" in hints(app)  # the letters are keys again, and the footer says so
+        await pilot.press("q")
         assert isinstance(app.screen, QuitScreen)
         await pilot.press("n", "f2")
         assert app.board.query_one("#value", Input).has_focus

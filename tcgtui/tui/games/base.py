@@ -42,7 +42,7 @@ SPECTATOR = -1                         # the viewer who sees every seat (a watch
 WATCH_ONLY = {"pause", "step", "speed"}   # actions of a spectator, not of a player
 SEARCH_KINDS = ("mc", "mcts")          # players that search with the game's compiled code
 TITLE_WIDTH = 40                       # a pane not laid out yet: cut its title here
-NOTICE_S = 600                         # the compile notice stays until the compile is done
+NOTICE_S = 8                           # the compile notice: read once, then out of the log's way
 
 # The footer once the game is over (the board stays readable behind the game-over dialog's "B").
 OVER_KEYS = [("R", "ui.keys.rematch", "rematch"), ("?", "ui.keys.rules", "rules"),
@@ -98,8 +98,9 @@ class GameScreen(LocalizedScreen[None]):
         game's interim path (``GameSpec.interim``, else the core API), so nobody waits for it.
 
         With an empty numba cache (a new install) the compile runs in a child process, so
-        this process keeps the GIL for the screen, and a notice says what happens and that
-        it happens once; the code is then loaded from the cache in a thread (about 1 s)."""
+        this process keeps the GIL for the screen, and a notice says for a few seconds what
+        happens, that it happens once and that the opponent plays meanwhile (on the interim
+        path); the code is then loaded from the cache in a thread (about 1 s)."""
         spec = registry.get(game.name)
         if spec.fast is None or not any(s != HUMAN and parse_spec(s).kind in SEARCH_KINDS for s in seats):
             host.search_ready.set()

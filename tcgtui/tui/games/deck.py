@@ -2,9 +2,8 @@
 then the reveal.
 
 The deck is grouped by card type with counts; the six options are cards with their full
-text.  A person answers with a letter (A-F) or a number (1-6) at once, or moves the
-selection with the arrows and answers with Enter, or clicks a card twice (the first click
-selects it).  The reveal marks the right card and the chosen one and gives every option's
+text.  A person selects a card with a letter (A-F), a number (1-6), the arrows or a click,
+and answers with Enter or a click on the selected card (docs/keys.md).  The reveal marks the right card and the chosen one and gives every option's
 measured win rate where the question has them; watching a model, its reply and reasoning
 are shown under the cards.  The reveal stays until Enter, then the game-over dialog opens.
 Cards of a question made from one of our packs are named in the reader's language.
@@ -39,7 +38,7 @@ from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.widgets.text import Caption
 
-PLAY_KEYS = [("A-F 1-6", "deck.ui.keys.answer", "noop"), ("←↑→↓ ⏎", "deck.ui.keys.select", "noop"),
+PLAY_KEYS = [("A-F 1-6 ←↑→↓", "ui.keys.select", "noop"), ("⏎", "deck.ui.keys.answer", "enter"),
              ("?", "ui.keys.rules", "rules"), ("L", "ui.keys.language", "language"),
              ("Q", "ui.keys.quit", "quit_game")]
 READ_KEYS = [("⏎", "deck.ui.keys.go_on", "enter"), ("?", "ui.keys.rules", "rules"),
@@ -109,8 +108,8 @@ class DeckScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     PANE_TITLES = {"#options": "deck.ui.options_title"}
     BINDINGS = [
-        *[Binding(keys(letter.lower()), f"answer({i})", show=False) for i, letter in enumerate(LETTERS)],
-        *[Binding(str(i + 1), f"answer({i})", show=False) for i in range(len(LETTERS))],
+        *[Binding(keys(letter.lower()), f"select({i})", show=False) for i, letter in enumerate(LETTERS)],
+        *[Binding(str(i + 1), f"select({i})", show=False) for i in range(len(LETTERS))],
         Binding("left", "move(-1)", show=False), Binding("right", "move(1)", show=False),
         Binding("up", f"move(-{COLUMNS})", show=False), Binding("down", f"move({COLUMNS})", show=False),
         Binding("enter", "enter", show=False),
@@ -297,10 +296,11 @@ class DeckScreen(GameScreen):
 
     # --- choosing --------------------------------------------------------------------
 
-    def action_answer(self, index: int) -> None:
+    def action_select(self, index: int) -> None:
+        """A letter or a digit selects that card; Enter answers with it (docs/keys.md)."""
         if self.choosing():
             self.selected = index
-            self._send(LETTERS[index])
+            self.redraw()
 
     def action_move(self, by: int) -> None:
         if self.choosing():

@@ -38,16 +38,18 @@ from tcgtui.tui.games import register
 from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
+from tcgtui.tui.widgets.code import CodeEditor
 from tcgtui.tui.widgets.log import BattleLog
 from tcgtui.tui.widgets.stream import StreamPanel
 from tcgtui.tui.widgets.text import Caption
 
 TEMPLATE = "def mystery(x):\n    return x == 0\n"
-# The editor and the field take letters while focused: Esc leaves them, then ?, L and Q work as
-# on every screen (F1 and Ctrl+Q work even while typing).
+# The editor and the field take letters while focused: the footer then offers the keys that work
+# while typing (F1, Ctrl+Q; Esc frees the letters), and ?, L and Q once Esc has left them.
 PLAY_KEYS = [("F2", "duel.ui.keys.field", "switch_field"), ("Ctrl+S", "duel.ui.keys.send", "send"),
              ("Esc", "duel.ui.keys.leave", "leave_field"), ("?", "ui.keys.rules", "rules"),
              ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
+TYPING_KEYS = [*PLAY_KEYS[:3], ("F1", "ui.keys.rules", "rules"), ("Ctrl+Q", "ui.keys.quit", "quit_game")]
 WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
               ("+/-", "ui.keys.speed", "speed(1)"), ("?", "ui.keys.rules", "rules"),
               ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
@@ -106,7 +108,7 @@ class DuelScreen(GameScreen):
         yield KeyBar(WATCH_KEYS if self.session.spectating else PLAY_KEYS, id="keys")
         with Horizontal(id="main"):
             with Vertical(id="work"):
-                yield TextArea.code_editor(TEMPLATE, language="python", read_only=True, id="code", classes="pane")
+                yield CodeEditor.code_editor(TEMPLATE, language="python", read_only=True, id="code", classes="pane")
                 yield Input(id="value", disabled=True, classes="pane")
                 yield Caption("duel.ui.status.clock", id="clock", seconds=0)
                 yield Caption("duel.ui.status.idle", id="status", wrap=True)
@@ -297,6 +299,19 @@ class DuelScreen(GameScreen):
             self.query_one("#status", Caption).set("duel.ui.status.sent")
             self.query_one(TopBar).show(your_move=False)
             self.redraw()
+
+    def on_descendant_focus(self) -> None:
+        self.call_later(self.footer_for_focus)
+
+    def on_descendant_blur(self) -> None:
+        self.call_later(self.footer_for_focus)
+
+    async def footer_for_focus(self) -> None:
+        """Typing in the editor or the field, the footer offers only keys that work while typing
+        (the letters go into the text), else ?, L and Q."""
+        if not self.session.spectating and self.session.result is None and self.is_attached:
+            typing = isinstance(self.focused, (TextArea, Input))
+            await self.show_keys(TYPING_KEYS if typing else PLAY_KEYS)
 
     def action_leave_field(self) -> None:
         """Esc: out of the editor or the field, so that letters are keys again (? L Q)."""

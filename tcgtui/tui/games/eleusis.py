@@ -2,9 +2,9 @@
 
 The mainline runs left to right in every language, each accepted card with
 the cards rejected after it stacked under it (its sideline); the hand of 12
-lies below, numbered.  Arrows choose a card, Enter or a digit 1-9 (the first
-nine cards) or a click plays it; G opens the rule editor (``guess.py``), whose
-guess goes with the chosen card.  A person gives no tentative rule or
+lies below, numbered.  Arrows, digits (1 then 2 typed quickly: the twelfth) or a
+click choose a card; Enter or a click on the chosen card plays it (docs/keys.md).
+G opens the rule editor (``guess.py``), whose guess goes with the chosen card.  A person gives no tentative rule or
 confidence each turn: only a guess is judged (see docs/eleusis.md).  The side
 panel holds the turn, the score a right guess would earn now, the failed
 guesses and the log.
@@ -12,6 +12,7 @@ guesses and the log.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -36,7 +37,7 @@ from tcgtui.match import MatchResult
 from tcgtui.store.db import now
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
 from tcgtui.tui.games import register
-from tcgtui.tui.keys import keys
+from tcgtui.tui.keys import DIGITS, TypedNumber, keys
 from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
 from tcgtui.tui.rival import Round, play_round
 from tcgtui.tui.session import GameSession
@@ -50,7 +51,7 @@ RED, BLACK = "bold #ff5f5f", "bold #e4e4e4 on #303030"
 CURSOR = "reverse"
 EXAMPLES = (0, 3, 13, 21)     # library rules shown on the rules screen as examples of the language
 
-PLAY_KEYS = [("←→", "eleusis.ui.keys.choose", "noop"), ("⏎ 1-9", "ui.keys.play", "play"),
+PLAY_KEYS = [("←→ 1-9", "eleusis.ui.keys.choose", "noop"), ("⏎", "ui.keys.play", "play"),
              ("G", "eleusis.ui.keys.guess", "guess"), ("?", "ui.keys.rules", "rules"),
              ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
@@ -235,7 +236,7 @@ class EleusisScreen(GameScreen):
     BINDINGS = [
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
-        *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)],
+        *[Binding(d, f"pick({d})", show=False) for d in DIGITS],
         Binding("enter", "play", show=False),
         Binding(keys("g"), "guess", show=False),
     ]
@@ -245,6 +246,7 @@ class EleusisScreen(GameScreen):
         super().__init__(session, streams=streams, note=note)
         self.obs: Any = None
         self.cursor = 0
+        self.typed = TypedNumber()
         self._narrators: dict[tuple[str, int | None], Any] = {}
         self.rival_result: MatchResult | None = None     # a race's rival round, once over
         self.rival_turns = 0
@@ -491,17 +493,22 @@ class EleusisScreen(GameScreen):
     def action_move(self, by: int) -> None:
         """The arrows move the choice on screen: the hand runs from the right in a right-to-left language."""
         by = -by if self.direction.rtl else by
+        self.typed.reset()
         if self.obs is not None and self.obs.hand:
             self.cursor = (self.cursor + by) % len(self.obs.hand)
             self.redraw()
 
-    def action_pick(self, number: int) -> None:
-        """A digit plays that card of the hand (1 = the first)."""
-        if self.obs is not None and number <= len(self.obs.hand):
+    def action_pick(self, digit: int) -> None:
+        """Digits select a card of the hand (1 = the first, 1 then 2 = the twelfth); Enter plays it."""
+        if self.obs is None:
+            return
+        number = self.typed.type(digit, len(self.obs.hand), time.monotonic())
+        if number is not None:
             self.cursor = number - 1
-            self.play(self.cursor)
+            self.redraw()
 
     def action_play(self) -> None:
+        self.typed.reset()          # the next digit starts a new number
         if self.obs is not None and self.obs.hand:
             self.play(self.cursor)
 
@@ -562,9 +569,12 @@ class EleusisScreen(GameScreen):
             self.judge_first(move, card.text())
 
     async def clicked(self, index: int) -> None:
-        self.cursor = index
-        self.redraw()
-        self.play(index)
+        """A click chooses a card; a click on the chosen card plays it (as Enter does)."""
+        if index == self.cursor:
+            self.play(index)
+        else:
+            self.cursor = index
+            self.redraw()
 
     def action_noop(self) -> None:
         """A key hint only."""

@@ -34,6 +34,7 @@ from tcgtui.engine.eleusis.cards import parse_card
 from tcgtui.engine.eleusis.rulelang import check
 from tcgtui.tui.screens.base import LocalizedModal
 from tcgtui.tui.widgets.bars import KeyBar
+from tcgtui.tui.widgets.code import CodeEditor
 from tcgtui.tui.widgets.text import Caption
 
 MAX_CHARS = 4_000       # a move's rule text limit (moves.MAX_TEXT)
@@ -72,7 +73,7 @@ def _python() -> Any:
 
 def rule_editor(text: str, **options: Any) -> TextArea:
     """A code editor highlighting the rule language (plain text without tree-sitter)."""
-    editor = TextArea.code_editor(text, language=None, **options)
+    editor = CodeEditor.code_editor(text, language=None, **options)
     if highlighting() is not None:
         editor.register_language(RULE, _python(), RULE_HIGHLIGHTS)
         editor.language = RULE
@@ -85,8 +86,11 @@ class GuessScreen(LocalizedModal["str | None"]):
 
     CSS_PATH = Path(__file__).with_name("eleusis.tcss")
     AUTO_FOCUS = "#rule"
+    # The editor takes every letter: its footer offers only keys that work while typing (F1 for the
+    # rules; ?, L and Q are the board's again after Esc).
     BINDINGS = [Binding("ctrl+s,f2", "send", show=False, priority=True),
-                Binding("escape", "cancel", show=False, priority=True)]
+                Binding("escape", "cancel", show=False, priority=True),
+                Binding("f1", "rules", show=False, priority=True)]
 
     def __init__(self, card: str = "", text: str = "", words: bool = False, dealer: str = "") -> None:
         super().__init__()
@@ -112,8 +116,8 @@ class GuessScreen(LocalizedModal["str | None"]):
             yield Caption("eleusis.ui.guess.empty", style="bold yellow", wrap=True,
                           id="rule-check")
             send = "eleusis.ui.keys.deal" if self.dealer else "eleusis.ui.keys.send"
-            yield KeyBar([("Ctrl+S", send, "send"), ("Esc", "eleusis.ui.keys.back", "cancel")],
-                         id="dialog-keys")
+            yield KeyBar([("Ctrl+S", send, "send"), ("Esc", "eleusis.ui.keys.back", "cancel"),
+                          ("F1", "ui.keys.rules", "rules")], id="dialog-keys")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -181,6 +185,10 @@ class GuessScreen(LocalizedModal["str | None"]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_rules(self) -> None:
+        """F1: the rules over the editor (Esc comes back to the text as it was)."""
+        self.app.show_rules()  # type: ignore[attr-defined]
 
 
 class DealerScreen(GuessScreen):

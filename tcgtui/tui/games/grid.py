@@ -2,14 +2,16 @@
 
 The board is drawn left to right in every language, with 1-based row numbers
 on the left and column numbers on top (Connect Four: a marker over the chosen
-column above the numbers).  Arrows and the mouse pick a cell (a column in
-Connect Four); Enter, or a click, plays it; 1-7 drop a disc in Connect Four.
+column above the numbers).  Arrows, the mouse or a typed coordinate (row, comma,
+column: "8,12", as moves are written) select a cell (digits: a column in Connect Four); Enter, or a click on
+the selected cell, plays it (docs/keys.md).
 The side panel says whose move it is and each side's invalid attempts, above
 the log, which the game's narrator writes (an LLM's invalid attempts included).
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Line, Piece
 from tcgtui.tui.games import register
+from tcgtui.tui.keys import DIGITS, TypedNumber
 from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
@@ -48,7 +51,7 @@ CURSOR, WIN, LAST_BG = "on #5f87d7", "on #2e8b57", "on #4e4e4e"
 PLAY_KEYS = [("←↑→↓", "grid.ui.keys.pick", "noop"), ("⏎", "ui.keys.play", "play"),
              ("?", "ui.keys.rules", "rules"), ("L", "ui.keys.language", "language"),
              ("Q", "ui.keys.quit", "quit_game")]
-CONNECT4_KEYS = [("← → 1-7", "grid.ui.keys.column", "noop"), *PLAY_KEYS[1:]]
+CONNECT4_KEYS = [("←→", "grid.ui.keys.column", "noop"), *PLAY_KEYS[1:]]
 WATCH_KEYS = [("Space", "ui.keys.pause", "pause"), ("N", "ui.keys.step", "step"),
               ("+/-", "ui.keys.speed", "speed(1)"), ("?", "ui.keys.rules", "rules"),
               ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
@@ -255,7 +258,8 @@ class GridScreen(GameScreen):
         Binding("right", "move(0,1)", show=False),
         Binding("up", "move(-1,0)", show=False),
         Binding("down", "move(1,0)", show=False),
-        *[Binding(str(i), f"drop({i})", show=False) for i in range(1, 10)],
+        *[Binding(d, f"digit({d})", show=False) for d in DIGITS],
+        Binding("comma", "to_rows", show=False),
         Binding("enter", "play", show=False),
     ]
 
@@ -265,14 +269,15 @@ class GridScreen(GameScreen):
         self.game_id = session.game.name
         self.obs: Any = None
         self.cursor = (0, 0)
+        self.typed = TypedNumber()
+        self.typing_col = False     # a comma was typed: digits give the column
         self._narrators: dict[tuple[str, int | None], Any] = {}
 
     # --- layout ----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield TopBar(id="top")
-        keys = WATCH_KEYS if self.session.spectating else (CONNECT4_KEYS if self.game_id == "connect4" else PLAY_KEYS)
-        yield KeyBar(keys, id="keys")
+        yield KeyBar(WATCH_KEYS if self.session.spectating else self.play_keys(), id="keys")
         with Horizontal(id="main"):
             with Vertical(id="grid-area", classes="pane"):
                 yield GridBoard(id="grid")
@@ -281,6 +286,16 @@ class GridScreen(GameScreen):
                 yield BattleLog(self.narrate, id="log")
                 if self.streams:
                     yield StreamPanel(id="stream")
+
+    def play_keys(self) -> list[tuple[str, str, str]]:
+        """The footer of a player: arrows or the digits of a coordinate select ("1-7" a Connect
+        Four column, "1-15,1-15" a Gomoku cell: row, column), Enter plays."""
+        o = self.session.observation(self.session.viewer)
+        if o.gravity:
+            (key, text, action), *rest = CONNECT4_KEYS
+            return [(f"{key} 1-{o.cols}", text, action), *rest]
+        (key, text, action), *rest = PLAY_KEYS
+        return [(f"{key} 1-{o.rows},1-{o.cols}", text, action), *rest]
 
     async def on_mount(self) -> None:
         self.add_class(f"game-{self.game_id}")
@@ -400,6 +415,8 @@ class GridScreen(GameScreen):
         o = self.obs
         if o is None:
             return
+        self.typing_col = False
+        self.typed.reset()
         r, c = self.cursor
         if o.gravity:
             dr = 0
@@ -407,23 +424,36 @@ class GridScreen(GameScreen):
         self.redraw()
 
     def action_play(self) -> None:
+        self.typing_col = False
+        self.typed.reset()
         self._play(self.cursor)
 
-    def action_drop(self, col: int) -> None:
-        """A digit: Connect Four drops in that column; other games move the cursor to that column."""
+    def action_digit(self, digit: int) -> None:
+        """Digits type a coordinate as the moves are written: the row's number, a comma, the
+        column's ("8,12": row 8, column 12 of a Gomoku board, without thirty arrow presses); in
+        Connect Four the column's.  Nothing is played until Enter (docs/keys.md)."""
         o = self.obs
-        if o is None or col > o.cols:
+        if o is None:
             return
-        self.cursor = (self.cursor[0], col - 1)
-        if o.gravity:
-            self._play(self.cursor)
-        else:
+        axis = 1 if self.typing_col or o.gravity else 0
+        number = self.typed.type(digit, o.rows if axis == 0 else o.cols, time.monotonic())
+        if number is not None:
+            r, c = self.cursor
+            self.cursor = (number - 1, c) if axis == 0 else (r, number - 1)
             self.redraw()
 
+    def action_to_rows(self) -> None:
+        """Comma: the digits typed next give the column."""
+        self.typing_col = True
+        self.typed.reset()
+
     async def clicked(self, cell: tuple[int, int]) -> None:
-        self.cursor = cell
-        self.redraw()
-        self._play(cell)
+        """A click selects a cell (a column); a click on the selected one plays it, as Enter does."""
+        if cell == self.cursor or (self.obs is not None and self.obs.gravity and cell[1] == self.cursor[1]):
+            self._play(cell)
+        else:
+            self.cursor = cell
+            self.redraw()
 
     def action_noop(self) -> None:
         """A key hint only."""

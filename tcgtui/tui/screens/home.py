@@ -13,6 +13,7 @@ the replay viewer.  Reading the store runs in a thread worker.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,8 @@ from tcgtui.console_text import clean, shorten
 from tcgtui.engine import registry
 from tcgtui.errors import UserError
 from tcgtui.opponents.human import HUMAN
-from tcgtui.opponents.llm.model_registry import cached
+from tcgtui.opponents.llm.endpoint import BASE_URL_VARS
+from tcgtui.opponents.llm.model_registry import cached, registry_path
 from tcgtui.opponents.registry import builder
 from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
 from tcgtui.store import Store
@@ -305,14 +307,19 @@ class GameList(Localized, Widget, can_focus=True):
             self.refresh()
 
 
+ROW_IDS = {"home-choices", "home-middle", "home-body"}     # the rows the boxes stand in, top to bottom
+
+
 class HomeScreen(LocalizedScreen[None]):
     HOME = True                 # the screen a game started here returns to (ArenaApp.back_home)
     AUTO_FOCUS = "#games"
     CSS_PATH = [Path(__file__).with_name("home.tcss")]
     BINDINGS = [
         Binding("enter", "play", show=False),
-        Binding("tab,right", "app.focus_next", show=False),
-        Binding("shift+tab,left", "app.focus_previous", show=False),
+        Binding("tab", "focus_step(1)", show=False),
+        Binding("shift+tab", "focus_step(-1)", show=False),
+        Binding("right", "focus_toward(1)", show=False),
+        Binding("left", "focus_toward(-1)", show=False),
         Binding(keys("question_mark,f1"), "noop", show=False),
         Binding(keys("a"), "everyone", show=False),
         Binding(keys("r"), "replay", show=False),
@@ -350,7 +357,7 @@ class HomeScreen(LocalizedScreen[None]):
                     yield Record(id="record")
             with Vertical(id="stored-box"):
                 yield GameList(id="stored")
-        yield KeyBar([("Tab", "ui.home.keys.next", "app.focus_next"),
+        yield KeyBar([("Tab", "ui.home.keys.next", "focus_step(1)"),
                       ("⏎", "ui.home.keys.play", "play"), ("R", "hub.keys.replay", "replay"),
                       ("A", "hub.keys.everyone", "everyone"),
                       ("Q", "ui.keys.quit", "leave")], id="keys")
@@ -457,7 +464,7 @@ class HomeScreen(LocalizedScreen[None]):
             self.query_one("#seats", ChoiceList).set_values([ALONE] if alone else list(SEATS))
             self.query_one("#params", ParamsBox).show(message.choices.value)
         elif list_id == "languages" and message.choices.value != self.host.catalog.code:
-            self.host.set_language(message.choices.value)  # type: ignore[attr-defined]
+            self.host.set_language(message.choices.value, keep=True)  # type: ignore[attr-defined]
             for screen in self.app.screen_stack:
                 relocalize = getattr(screen, "relocalize", None)
                 if relocalize is not None:
@@ -520,6 +527,11 @@ class HomeScreen(LocalizedScreen[None]):
         if not model:
             self.query_one("#model", Input).focus()
             return None
+        if LLM + model not in registry_models() and not any(os.environ.get(v) for v in BASE_URL_VARS):
+            # nowhere to ask it: said as a person at home can act on it, not as the command line's flags
+            self.notify(self.tr("ui.home.llm_unknown", model=clean(model), path=str(registry_path()[0])),
+                        severity="error", timeout=12)
+            return None
         return LLM + model
 
     def action_play(self) -> None:
@@ -579,15 +591,15 @@ class HomeScreen(LocalizedScreen[None]):
         if game is None or hub is None:
             return
         self.notify(self.tr("replay.loading"), timeout=2)
-        self._load_replay(hub.path, game.id)
+        self._load_replay(hub.path, game.id, self.catalog.code)
 
     @work(thread=True, exclusive=True, group="home-replay", exit_on_error=False)
-    def _load_replay(self, path: Path, game_id: str) -> None:
+    def _load_replay(self, path: Path, game_id: str, lang: str) -> None:
         # start-up time: a stored game is rebuilt only when its replay is asked for
         from tcgtui.replay.load import load
         try:
             with Store(path, create=False, read_only=True) as store:
-                replay = load(store, game_id)
+                replay = load(store, game_id, lang)
         except UserError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
             return
@@ -598,6 +610,30 @@ class HomeScreen(LocalizedScreen[None]):
 
     def action_leave(self) -> None:
         self.app.exit()
+
+    def reading_order(self) -> list[Widget]:
+        """The focusable widgets as a person reads the screen: row by row, and in a row box by box
+        from the right in a right-to-left language (the boxes stand mirrored there, so the DOM's
+        order, which Textual's Tab follows, went left to right)."""
+        sign = -1 if self.direction.rtl else 1
+
+        def place(widget: Widget) -> tuple[int, int, int, int]:
+            box = widget
+            while box.parent is not None and getattr(box.parent, "id", None) not in ROW_IDS:
+                box = box.parent         # type: ignore[assignment]
+            return box.region.y, sign * box.region.x, widget.region.y, sign * widget.region.x
+        return sorted(self.focus_chain, key=place)
+
+    def action_focus_step(self, by: int) -> None:
+        """Tab (Shift+Tab): the next (previous) box in reading order."""
+        order = self.reading_order()
+        if order:
+            at = order.index(self.focused) if self.focused in order else -by
+            order[(at + by) % len(order)].focus()
+
+    def action_focus_toward(self, side: int) -> None:
+        """→ (←): the box on that side, which comes next in reading order left to right, before it right to left."""
+        self.action_focus_step(-side if self.direction.rtl else side)
 
     def action_noop(self) -> None:
         """A key hint only."""

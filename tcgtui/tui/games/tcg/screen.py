@@ -8,6 +8,7 @@ both hands.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -26,6 +27,7 @@ from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
 from tcgtui.tui.games import register
 from tcgtui.tui.games.base import Column, GameScreen
+from tcgtui.tui.keys import DIGITS, TypedNumber
 from tcgtui.tui.games.tcg.narration import narrate
 from tcgtui.tui.screens.rules import rules_lines
 from tcgtui.tui.session import DECIDE, START, GameSession
@@ -72,7 +74,7 @@ class BoardScreen(GameScreen):
     BINDINGS = [
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
-        *[Binding(str(i), f"pick({i - 1})", show=False) for i in range(1, 10)],
+        *[Binding(d, f"pick({d})", show=False) for d in DIGITS],
         Binding("enter", "play", show=False),
     ]
 
@@ -81,6 +83,7 @@ class BoardScreen(GameScreen):
         super().__init__(session, streams=streams, note=note)
         session.stager, session.phase_of = split_stages, PHASE_OF
         self.selected = 0
+        self.typed = TypedNumber()
         self.hand: tuple[str, ...] = ()
 
     @property
@@ -271,13 +274,17 @@ class BoardScreen(GameScreen):
     async def action_move(self, delta: int) -> None:
         if self.direction.rtl:
             delta = -delta
+        self.typed.reset()
         await self._select(self.selected + delta)
 
-    async def action_pick(self, index: int) -> None:
-        if index < len(self.hand):
-            await self._select(index)
+    async def action_pick(self, digit: int) -> None:
+        """Digits select a card of the hand (1 then 2 typed quickly: the twelfth); Enter plays it."""
+        number = self.typed.type(digit, len(self.hand), time.monotonic())
+        if number is not None:
+            await self._select(number - 1)
 
     async def action_play(self) -> None:
+        self.typed.reset()          # the next digit starts a new number
         if not self.hand or not self._choosing():
             if not self.session.spectating and self.session.result is None:
                 self.notify(self.tr("ui.notify.wait"), timeout=2)
