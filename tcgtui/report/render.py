@@ -154,7 +154,46 @@ def _wide(rows: list[Row]) -> list[Column]:
             *((f"K={k}", _wide_cell(str(k))) for k in ks)]
 
 
+TIMES = ("median_decision_s", "mean_decision_s")    # seconds; shown in ms where all of a column is under 1 s
+
+
+def _fixed(v: Any) -> str:
+    """A time without an exponent: 4.188e-06 s reads 0.004 ms."""
+    if v is None:
+        return "–"
+    return f"{v:.0f}" if v >= 100 else f"{v:.2f}" if v >= 1 else f"{v:.3f}"
+
+
+def _in_units(cols: list[Column], rows: list[Row]) -> list[Column]:
+    """Time columns in s, or in ms (the key's ``_ms`` header) when every value is under a second."""
+    out: list[Column] = []
+    for key, fmt in cols:
+        if key in TIMES:
+            values = [r[key] for r in rows if r.get(key) is not None]
+            if values and max(values) < 1:
+                out.append((key.removesuffix("_s") + "_ms",
+                            lambda row, k=key: _fixed(None if row.get(k) is None else 1000 * row[k])))
+            else:
+                out.append((key, lambda row, k=key: _fixed(row.get(k))))
+        else:
+            out.append((key, fmt))
+    return out
+
+
+def _shown(report: Report, rows: list[Row], section: str, text: locales.Catalog,
+           cols: list[Column]) -> tuple[list[Column], list[list[str]]]:
+    """The columns a person reads and their cells: a column with no value in any row is left out."""
+    cells = [_cells(report, row, section, text, cols) for row in rows]
+    keep = [i for i in range(len(cols)) if any(c[i] not in ("", "–") for c in cells)]
+    return [cols[i] for i in keep], [[c[i] for i in keep] for c in cells]
+
+
 def columns(section: str, rows: list[Row]) -> list[Column]:
+    """A section's columns, times in s or ms (``_in_units``)."""
+    return _in_units(_columns(section, rows), rows)
+
+
+def _columns(section: str, rows: list[Row]) -> list[Column]:
     """A section's columns: the known layout (right/wrong scores' interval headed as exact), else every
     key of its rows (ci_low/ci_high as one column); the ``llm`` section's parse-path columns are the
     paths its games' prompters reported."""
@@ -210,7 +249,8 @@ def header(report: Report, key: str, text: locales.Catalog) -> str:
     fallback = key
     if key.startswith(PARSE):            # a path only this game's prompter reports: named after the path
         fallback = _text(text, ["cmd_report.col.parse_other"], key, path=key[len(PARSE):])
-    return _text(text, [f"{_folder(report)}.report.col.{key}", f"cmd_report.col.{key}"], fallback)
+    name = _text(text, [f"{_folder(report)}.report.col.{key}", f"cmd_report.col.{key}"], fallback)
+    return name[:1].upper() + name[1:]         # one capitalisation in every game's tables
 
 
 def _cells(report: Report, row: Row, section: str, text: locales.Catalog, cols: list[Column]) -> list[str]:
@@ -236,12 +276,12 @@ def as_table(report: Report, sections: list[str], console: Console) -> None:
         rows = report.section(name)
         if not rows:
             continue
-        cols = columns(name, rows)
+        cols, cells = _shown(report, rows, name, text, columns(name, rows))
         table = Table(title=title(report, name, text), title_justify="left")
         for key, _ in cols:
             table.add_column(header(report, key, text), justify="left" if key in LEFT else "right")
-        for row in rows:
-            table.add_row(*(safe(c) for c in _cells(report, row, name, text, cols)))
+        for row_cells in cells:
+            table.add_row(*(safe(c) for c in row_cells))
         console.print(table)
     for line in notes(report, text):
         console.print(f"[dim]{escape(line)}[/dim]", highlight=False)
@@ -254,12 +294,11 @@ def as_markdown(report: Report, sections: list[str]) -> str:
         rows = report.section(name)
         if not rows:
             continue
-        cols = columns(name, rows)
+        cols, cells = _shown(report, rows, name, text, columns(name, rows))
         heads = [header(report, key, text) for key, _ in cols]
         out += [f"### {title(report, name, text)}", "", "| " + " | ".join(heads) + " |",
                 "|" + "|".join("---" for _ in heads) + "|"]
-        out += ["| " + " | ".join(clean(c).replace("|", "\\|") for c in _cells(report, r, name, text, cols)) + " |"
-                for r in rows]
+        out += ["| " + " | ".join(clean(c).replace("|", "\\|") for c in row_cells) + " |" for row_cells in cells]
         out.append("")
     out += [f"- {line}" for line in notes(report, text)]
     return "\n".join(out) + "\n"

@@ -208,3 +208,24 @@ async def test_the_quiz_starts_from_the_home_screen_with_the_default_set() -> No
         await pilot.press("a", "enter")
         await revealed(pilot)
         assert app.board.session.result.status == FINISHED
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_the_quiz_is_laid_out_as_every_game(lang: str) -> None:
+    """Issue (second pass): the options where the other games have their board (left in English), the
+    question inside a pane of the side panel with the deck and a log, and the options' pane keeping its
+    width when the reveal makes its cards taller."""
+    from tcgtui.tui.widgets.log import BattleLog
+    app = quiz_app(lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        screen = app.board
+        options, side = screen.query_one("#options"), screen.query_one("#side")
+        assert (options.region.x < side.region.x) == (lang == "en")
+        assert screen.query_one("#status").parent.id == "question" and screen.query_one("#question").has_class("pane")
+        width = options.region.width
+        await pilot.press(WRONG.lower())
+        await until(pilot, lambda: screen.reveal is not None)
+        await pilot.pause()
+        assert options.region.width == width
+        assert screen.query_one(BattleLog).virtual_size.height >= 1

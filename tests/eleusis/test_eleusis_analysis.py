@@ -128,4 +128,4 @@ def test_the_report_parse_columns_are_the_paths_eleusis_reports(tmp_path, capsys
     assert row["parse_action"] > 0.9 and 0 < row["parse_none"] < 0.1
     assert main(["report", "--game", "eleusis", "--db", db]) == 0
     out = capsys.readouterr().out
-    assert "from the ACTION block" in out and "parsed from tags" not in out
+    assert "From the ACTION block" in out and "arsed from tags" not in out

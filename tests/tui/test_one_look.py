@@ -13,7 +13,7 @@ from tcgtui import locales
 from tcgtui.engine.core import Event
 from tcgtui.tui.app import HUMAN, ArenaApp, Settings
 from tcgtui.tui.games.deck import DeckList
-from tcgtui.tui.games.grid import GridBoard, cell_size
+from tcgtui.tui.games.grid import GridBoard, _art, cell_size
 from tcgtui.tui.screens.dialogs import GameOverScreen, QuitScreen
 from tcgtui.tui.screens.rules import RulesScreen
 from tcgtui.tui.widgets.bars import KeyBar
@@ -133,6 +133,24 @@ def test_cells_keep_a_cell_shape_and_a_minimum() -> None:
     assert cell_size("gomoku", 15, 15, 10, 5, 1) == (3, 1)
     w, h = cell_size("connect4", 6, 7, 200, 200, 2)
     assert w == 2 * h + 1
+
+
+async def test_gomoku_fills_the_height_of_a_120x40_terminal() -> None:
+    """Issue (second pass): 3x1 cells left 20 empty rows under the board at 120x40."""
+    app = game_app("gomoku")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        widget = app.board.query_one(GridBoard)
+        empty = widget.size.height - len(widget.render().renderables)
+        assert widget.cell()[1] == 2 and empty <= 6
+
+
+@pytest.mark.parametrize("game", ["connect4", "gomoku"])
+@pytest.mark.parametrize("h", [1, 2, 3, 4])
+def test_the_two_sides_differ_in_shape_not_only_colour(game: str, h: int) -> None:
+    w = 2 * h + 1
+    for width in {w, w - 1} if h > 1 else {w}:
+        assert _art(game, "X", width, h) != _art(game, "O", width, h)
 
 
 @pytest.mark.parametrize("lang, count, text", [

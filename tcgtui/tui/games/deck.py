@@ -36,6 +36,7 @@ from tcgtui.tui.keys import keys
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
+from tcgtui.tui.widgets.log import BattleLog
 from tcgtui.tui.widgets.text import Caption
 
 PLAY_KEYS = [("A-F 1-6 ←↑→↓", "ui.keys.select", "noop"), ("⏎", "deck.ui.keys.answer", "enter"),
@@ -106,7 +107,7 @@ class OptionCard(Localized, Widget):
 @register("deck")
 class DeckScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
-    PANE_TITLES = {"#options": "deck.ui.options_title"}
+    PANE_TITLES = {"#options": "deck.ui.options_title", "#question": "deck.ui.question_title", "#log": "ui.log.title"}
     BINDINGS = [
         *[Binding(keys(letter.lower()), f"select({i})", show=False) for i, letter in enumerate(LETTERS)],
         *[Binding(str(i + 1), f"select({i})", show=False) for i in range(len(LETTERS))],
@@ -155,18 +156,20 @@ class DeckScreen(GameScreen):
         yield TopBar(id="top")
         yield KeyBar(WATCH_KEYS if self.session.spectating else PLAY_KEYS, id="keys")
         with Horizontal(id="main"):
-            with VerticalScroll(id="deck-pane", classes="pane", can_focus=False):   # arrows choose options
-                yield DeckList(self, id="deck")
-            with Vertical(id="work"):
-                yield Caption("deck.ui.status.wait", id="status", wrap=True)
-                yield Caption("deck.ui.status.go_on", id="go-on", style="bold reverse")
-                with VerticalScroll(id="options", classes="pane"):
-                    for row in range(0, len(LETTERS), COLUMNS):
-                        with Horizontal(classes="row"):
-                            for i in range(row, row + COLUMNS):
-                                yield OptionCard(self, i)
-                    yield Caption("deck.ui.reply.title", id="reply-title", classes="pane-title")
-                    yield Vertical(id="reply")
+            with VerticalScroll(id="options", classes="pane"):      # where every game has its board
+                for row in range(0, len(LETTERS), COLUMNS):
+                    with Horizontal(classes="row"):
+                        for i in range(row, row + COLUMNS):
+                            yield OptionCard(self, i)
+                yield Caption("deck.ui.reply.title", id="reply-title", classes="pane-title")
+                yield Vertical(id="reply")
+            with Vertical(id="side"):                                # the side panel, as in every game
+                with Vertical(id="question", classes="pane"):
+                    yield Caption("deck.ui.status.wait", id="status", wrap=True)
+                    yield Caption("deck.ui.status.go_on", id="go-on", style="bold reverse")
+                with VerticalScroll(id="deck-pane", classes="pane", can_focus=False):   # arrows choose options
+                    yield DeckList(self, id="deck")
+                yield BattleLog(self.narrate, id="log")
 
     async def on_mount(self) -> None:
         q = self.question
@@ -210,6 +213,7 @@ class DeckScreen(GameScreen):
         return self.session.human_waiting() is not None
 
     async def show_events(self, events: Sequence[Event], by: int | None, final: bool) -> None:
+        await self.query_one(BattleLog).add(events, self.log_seat)
         for e in events:
             if e.kind == "reveal":
                 self.reveal = dict(e.data)

@@ -37,11 +37,12 @@ from tcgtui.tui.widgets.bars import KeyBar, TopBar
 from tcgtui.tui.widgets.log import BattleLog
 from tcgtui.tui.widgets.stream import StreamPanel
 
-# How each game draws its two sides: glyph and colour (distinct on dark and light terminals).
+# How each game draws its two sides: glyph and colour (distinct on dark and light terminals).  The
+# glyphs differ in shape too (a solid disc and a ring or diamond), so a side is told without colour.
 PIECES = {
     "tictactoe": (("X", "bold #ff5f5f"), ("O", "bold #5fafff")),
-    "connect4": (("●", "bold #ff3030"), ("●", "bold #ffd700")),
-    "gomoku": (("●", "bold #000000"), ("●", "bold #ffffff")),
+    "connect4": (("●", "bold #ff3030"), ("◆", "bold #ffd700")),
+    "gomoku": (("●", "bold #000000"), ("○", "bold #ffffff")),
 }
 BOARD_BG = {"tictactoe": "", "connect4": "on #1c3f94", "gomoku": "on #c8a165"}
 EMPTY = {"tictactoe": "·", "connect4": "○", "gomoku": "┼"}
@@ -62,12 +63,13 @@ MAX_CELL_H = {"tictactoe": 16, "connect4": 8, "gomoku": 4}   # rows of one cell 
 
 def cell_size(game: str, rows: int, cols: int, width: int, height: int, top: int) -> tuple[int, int]:
     """Columns and rows of one cell so that the board fills ``width`` x ``height`` (a terminal cell
-    is about twice as tall as wide: a cell is 2h+1 columns by h rows), at least 3 x 1."""
+    is about twice as tall as wide: a cell is 2h+1 columns by h rows, or 2h where the width is
+    short by one, which is still square, so a 15x15 board grows with the height), at least 3 x 1."""
     sep = 1 if game == "tictactoe" else 0
     label = len(str(rows)) + 1
-    h = max(1, min(MAX_CELL_H.get(game, 3), (height - top + sep) // rows - sep,
-                   ((width - label + sep) // cols - sep - 1) // 2))
-    return 2 * h + 1, h
+    per_col = (width - label + sep) // cols - sep
+    h = max(1, min(MAX_CELL_H.get(game, 3), (height - top + sep) // rows - sep, per_col // 2))
+    return max(3, min(2 * h + 1, per_col)), h
 
 
 def _art(game: str, mark: str, w: int, h: int) -> list[str]:
@@ -100,9 +102,15 @@ def _art(game: str, mark: str, w: int, h: int) -> list[str]:
             rows.append("".join(row))
         return centred(rows)
     if game == "gomoku" and mark not in "XO":
-        mid = h // 2
-        return [("─" * (w // 2) + "┼" + "─" * (w - w // 2 - 1)) if i == mid else "│".center(w) for i in range(h)]
+        mid, x = h // 2, (w - 1) // 2          # the cross where str.center puts the column number
+        return [("─" * x + "┼" + "─" * (w - x - 1)) if i == mid else " " * x + "│" + " " * (w - x - 1)
+                for i in range(h)]
     d = w - 2                                   # a disc (a stone, or a hole in Connect Four)
+    if mark == "O" and d >= 3:                  # the second side: a ring, not a second solid disc
+        return [" " + ("▄" + "▀" * (d - 2) + "▄" if i == 0 else "▀" + "▄" * (d - 2) + "▀" if i == h - 1
+                       else "█" + " " * (d - 2) + "█") + " " for i in range(h)]
+    if mark == "O":                             # too narrow for a ring of blocks: a drawn ring
+        return centred(["╭╮", "╰╯"])
     return [(" " + ("▄" if i == 0 else "▀" if i == h - 1 else "█") * d + " ") for i in range(h)]
 
 

@@ -157,8 +157,11 @@ def seat_name(spec: str, tr: Any) -> str:
 class ReplayScreen(LocalizedScreen[None]):
     CSS_PATH = [Path(__file__).with_name("replay.tcss")]
     BINDINGS = [
-        Binding("right,space", "step(1)", show=False), Binding("left,backspace", "step(-1)", show=False),
-        Binding("home", "jump(0)", show=False), Binding("end", "jump(-1)", show=False),
+        # Before the board's scroll view, which has Home, End and the arrows of its own once the
+        # board is taller or wider than the terminal (80x24: End scrolled instead of going to the end).
+        Binding("right,space", "step(1)", show=False, priority=True),
+        Binding("left,backspace", "step(-1)", show=False, priority=True),
+        Binding("home", "jump(0)", show=False, priority=True), Binding("end", "jump(-1)", show=False, priority=True),
         Binding(keys("n"), "moment(1)", show=False), Binding(keys("p"), "moment(-1)", show=False),
         Binding(keys("q,escape"), "leave", show=False),
     ]
