@@ -40,9 +40,9 @@ async def answer(store: Store, *argv: str, key: str) -> None:
     app = app_for(store, "--game", "deck", "--name", "ada", *argv)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
-        await pilot.press(key)
+        await pilot.press(key, "enter")                # a key selects, Enter answers (docs/keys.md)
         await settle(pilot, app)
-        await pilot.press("enter")
+        await pilot.press("enter")                     # the reveal is read with Enter
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
 

@@ -106,7 +106,7 @@ async def test_a_persons_round_resumes_on_its_drawn_rule_and_a_rematch_draws_ane
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot, app)
             for key in "12":
-                await pilot.press(key)
+                await pilot.press(key, "enter")        # a digit selects a card, Enter plays it (docs/keys.md)
                 await settle(pilot, app)
             rule = app.board.session.match.state.rule.source
             await quit_by_keys(pilot, app)

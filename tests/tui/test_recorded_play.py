@@ -178,15 +178,16 @@ def test_the_ladder_climbs_every_rung_once_then_says_it_is_complete(db: Path, ca
 
 
 async def test_a_grid_game_is_recorded_move_by_move_and_resumed_exactly(db: Path) -> None:
-    """Human baselines for every game: a Connect Four game by number keys, quit midway, resumed
-    from the store to the end, and reported beside a model's games of the same game."""
+    """Human baselines for every game: a Connect Four game by number keys (a digit picks the column,
+    Enter drops: docs/keys.md), quit midway, resumed from the store to the end, and reported beside a
+    model's games of the same game."""
     with Store(db) as store:
         app = app_for(store, "--game", "connect4", "--vs", "random", "--name", "ada", "--seed", "4")
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot, app)
             for col in "4433":
                 if col in app.board.session.human_waiting().legal_moves:
-                    await pilot.press(col)
+                    await pilot.press(col, "enter")
                     await settle(pilot, app)
             await quit_by_keys(pilot, app)
         [saved] = store.games()
@@ -202,7 +203,7 @@ async def test_a_grid_game_is_recorded_move_by_move_and_resumed_exactly(db: Path
                 waiting = app.board.session.human_waiting()
                 if waiting is None:
                     break
-                await pilot.press(waiting.legal_moves[0])
+                await pilot.press(waiting.legal_moves[0], "enter")
                 await settle(pilot, app)
             assert isinstance(app.screen, GameOverScreen)
         [done] = store.games()
