@@ -122,7 +122,7 @@ async def duel_over(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-de
 async def deck_reveal(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     """A wrong answer (C; the answer is B): the reveal, before Enter opens the game-over dialog."""
     await settle(pilot, app)
-    await pilot.press("c")
+    await pilot.press("c", "enter")            # a letter selects, Enter answers (docs/keys.md)
     await until(pilot, lambda: app.board is not None and app.board.reveal is not None)
     await pilot.pause(0.3)
 

@@ -224,7 +224,7 @@ async def test_the_quiz_is_laid_out_as_every_game(lang: str) -> None:
         assert (options.region.x < side.region.x) == (lang == "en")
         assert screen.query_one("#status").parent.id == "question" and screen.query_one("#question").has_class("pane")
         width = options.region.width
-        await pilot.press(WRONG.lower())
+        await pilot.press(WRONG.lower(), "enter")          # a letter selects, Enter answers (docs/keys.md)
         await until(pilot, lambda: screen.reveal is not None)
         await pilot.pause()
         assert options.region.width == width
