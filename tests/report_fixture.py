@@ -3,7 +3,7 @@
 The golden files were produced by the v1 code (before the arena's store and
 report refactor); the card game's report must stay byte-identical, but where a change of what is
 reported says so in its commit (the pooled ``human`` row counting people, not games: its estimate,
-interval, ``people`` column and note).
+interval, ``people`` column and note; the tables' headers in one capitalisation, "player" for "agent").
 """
 
 from __future__ import annotations

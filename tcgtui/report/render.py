@@ -250,6 +250,8 @@ def header(report: Report, key: str, text: locales.Catalog) -> str:
     if key.startswith(PARSE):            # a path only this game's prompter reports: named after the path
         fallback = _text(text, ["cmd_report.col.parse_other"], key, path=key[len(PARSE):])
     name = _text(text, [f"{_folder(report)}.report.col.{key}", f"cmd_report.col.{key}"], fallback)
+    if len(name) == 1:                         # a fit's parameter (the decay's a and b): a symbol, as written
+        return name
     return name[:1].upper() + name[1:]         # one capitalisation in every game's tables
 
 

@@ -49,13 +49,14 @@ def finished(app: ArenaApp) -> None:
 
 
 async def drive(pilot, app: ArenaApp, game: str) -> None:  # type: ignore[no-untyped-def]
-    """The person's moves until the game ends (or PERSON_MOVES of them); a Connect Four key per column."""
+    """The person's moves until the game ends (or PERSON_MOVES of them); Connect Four's columns in turn,
+    each a digit then Enter (docs/keys.md)."""
     await settle(pilot, app)
     keys = MOVE[game]
     for i in range(PERSON_MOVES if keys else 0):
         if app.board.session.result is not None or isinstance(app.screen, GameOverScreen):
             break
-        await pilot.press(keys[i % len(keys)] if game == "connect4" else keys[0])
+        await pilot.press(*((keys[i % len(keys)], "enter") if game == "connect4" else keys))   # select, then Enter
         await settle(pilot, app)
     assert app.board.session.result is not None or not keys, "the game did not end"
 
