@@ -14,18 +14,13 @@ import pytest
 
 from tcgtui.cli import main
 from tcgtui.store import Store
+from tests.test_bad_input_property import _human_line      # one hostile import line, shared
+from tests.test_hardening import one_line_error
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "tests" / "deck" / "manabench"
 
 
-def one_line_error(capsys, argv, *needles) -> str:
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith(f"tcgtui {argv[0]}: error:"), err
-    for needle in needles:
-        assert needle in err, err
-    return err
 
 
 # Tracebacks -----------------------------------------------------------------------------------
@@ -65,12 +60,7 @@ def test_traceback_card_faces_that_are_not_objects_are_one_line(tmp_path, capsys
 @pytest.mark.parametrize("field,value", [("idx", -1), ("seat", -1), ("seat", 2)])
 def test_traceback_baseline_import_with_a_negative_index_or_seat_is_one_line(tmp_path, capsys, field, value):
     db = tmp_path / "t.db"
-    line = {"format": "tcgtui-human-game", "version": 2, "id": "0123abcd", "agent": "human:ada",
-            "opponent": "random", "lang": "en", "seed": 1, "agent_seat": 0, "game": "tcg", "status": "abandoned",
-            "winner": None, "turns": 1, "moves": 1, "started_at": "2026-01-01T00:00:00",
-            "record": {"game": "tcg", "seed": 1, "setup": {}, "moves": ["x"]},
-            "decisions": [{"idx": 0, "turn": 1, "seat": 0, "agent": "human:ada", "move": "x", "kind": None,
-                           "seconds": 1.0, "info": {}}]}
+    line = _human_line()
     line["decisions"][0][field] = value
     path = tmp_path / "ada.jsonl"
     path.write_text(json.dumps(line) + "\n")
