@@ -117,6 +117,10 @@ async def test_a_one_seat_game_is_watched_to_its_summary_with_p1_alone(tmp_path,
                     break
                 await pilot.pause(0.05)
             assert isinstance(app.screen, GameOverScreen) and len(app.board.session.seats) == 1
+            for _ in range(60):                        # the dialog is pushed before it is first drawn
+                if f"P1 {player}" in screen_text(app):
+                    break
+                await pilot.pause(0.05)
             assert f"P1 {player}" in screen_text(app)
             await pilot.press("q")
         assert app._exception is None and app.return_code in (None, 0)
