@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tcgtui.opponents.base import Agent
-from tcgtui.opponents.spec import AgentSpec, kinds, parse_spec
+from tcgtui.opponents.human import HUMAN
+from tcgtui.opponents.spec import AgentSpec, SpecError, check_supported, grammars, kinds, parse_spec
 
 Builder = Callable[[AgentSpec, dict[str, Any]], Agent]
 
@@ -70,3 +71,14 @@ def make_agent(spec: AgentSpec | str, **options: Any) -> Agent:
     if build is None:
         raise ValueError(f"no player of kind {spec.kind!r} is available")
     return build(spec, options)
+
+
+def runnable(value: str, game: Any) -> str:
+    """The spec ``value`` names, checked: it parses, can play ``game`` (a registry ``GameSpec``) and is a
+    player this install can build, not a person; ``SpecError`` otherwise (each command names its flag or key)."""
+    spec = parse_spec(value)
+    check_supported(spec, game)
+    if spec.kind == HUMAN or builder(spec.kind) is None:
+        available = ", ".join(g for g in grammars(game) if g != HUMAN)
+        raise SpecError(f"{value!r} is not a player this install can run; available kinds: {available}")
+    return str(spec)

@@ -19,9 +19,8 @@ from tcgtui.engine import registry
 from tcgtui.context_check import check_contexts
 from tcgtui.arena import add_param_flags, game_spec, given_params, load_resources
 from tcgtui.llm_options import endpoint_options, player_keys
-from tcgtui.opponents.human import HUMAN
-from tcgtui.opponents.registry import builder
-from tcgtui.opponents.spec import SpecError, check_supported, grammars, parse_spec
+from tcgtui.opponents.registry import runnable
+from tcgtui.opponents.spec import SpecError
 from tcgtui import rtl
 from tcgtui.errors import UserError
 from tcgtui.limits import check_seed
@@ -56,16 +55,10 @@ def own_players() -> str:
 
 def check_spec(flag: str, value: str, game_id: str) -> str:
     """A player spec that parses, can play this game and whose kind this install can build."""
-    game = game_spec(game_id)
     try:
-        spec = parse_spec(value)
-        check_supported(spec, game)
+        return runnable(value, game_spec(game_id))
     except SpecError as exc:
         raise UserError(f"{flag}: {exc}") from None
-    if spec.kind == HUMAN or builder(spec.kind) is None:
-        kinds = ", ".join(g for g in grammars(game) if g != HUMAN)
-        raise UserError(f"{flag}: {value!r} is not a player this install can run; available kinds: {kinds}")
-    return str(spec)
 
 
 def check_game(args: argparse.Namespace) -> str:

@@ -73,6 +73,7 @@ class _Cell:
     abandoned: int = 0
     unfinished: int = 0
     scores: list[float] = field(default_factory=list)
+    pooled: bool = False                 # the pooled row of people: each person's results are kept
     people: dict[str, list[float]] = field(default_factory=dict)    # a person's results (1 win, else 0; scores)
 
     def add(self, g: StoredGame, seat: int | None = None) -> None:
@@ -83,7 +84,7 @@ class _Cell:
             result = "draw" if g.winner is None else "win" if g.winner == seat else "loss"
         if result is not None and g.score is not None:
             self.scores.append(g.score)
-        if result is not None and g.reason != CANCELLED:
+        if self.pooled and result is not None and g.reason != CANCELLED:
             value = g.score if g.score is not None else float(result == "win")
             self.people.setdefault(g.agent, []).append(value)
         if result is not None and g.reason == CANCELLED:
@@ -108,10 +109,14 @@ class _Cell:
 
 
 def _cells(games: list[StoredGame]) -> list[tuple[tuple[str, str, str], _Cell]]:
-    cells: dict[tuple[str, str, str], _Cell] = defaultdict(_Cell)
+    cells: dict[tuple[str, str, str], _Cell] = {}
     for g in games:
         for name in g.groups():
-            cells[(name, g.opponent, g.lang)].add(g)
+            key = (name, g.opponent, g.lang)
+            cell = cells.get(key)
+            if cell is None:
+                cell = cells[key] = _Cell(pooled=pooled_people(name))
+            cell.add(g)
     return [(key, cells[key]) for key in sorted(cells, key=lambda c: _sort_key(*c))]
 
 

@@ -41,7 +41,8 @@ class StudyDealer:
     practice: bool             # practice games are a part of their own
 
     def deal(self, previous: Deal | None, lang: str) -> Deal | None:
-        found = standing(self.store, self.study, self.person).next()
+        schedule = standing(self.store, self.study, self.person)
+        found = schedule.next()
         if found is None:
             return None
         slot, row = found
@@ -57,7 +58,7 @@ class StudyDealer:
         key = "study.note_practice" if slot.practice else "study.note_game"
         limit = self.study.move_seconds
         note = (key + "_limit" if limit else key, {"n": slot.index + 1, "seconds": f"{limit:g}",
-                                                   "of": len(standing(self.store, self.study, self.person).slots)})
+                                                   "of": len(schedule.slots)})
         deal = person_deal(live, note=note)
         finish = deal.on_result
 

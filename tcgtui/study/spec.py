@@ -19,9 +19,8 @@ from tcgtui.arena import param_error_text
 from tcgtui.engine import registry
 from tcgtui.engine.registry import ParamError, UnknownGame
 from tcgtui.errors import UserError
-from tcgtui.opponents.human import HUMAN
-from tcgtui.opponents.registry import builder
-from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
+from tcgtui.opponents.registry import runnable
+from tcgtui.opponents.spec import SpecError
 from tcgtui.study.names import PRACTICE_PREFIX, RUN_PREFIX
 from tcgtui.userfiles import parse_toml, read_bytes
 
@@ -239,10 +238,6 @@ def _player(value: Any, key: str, spec: registry.GameSpec, where: str) -> str:
     if not isinstance(value, str):
         raise _bad(where, key, value, _expect("player"))
     try:
-        parsed = parse_spec(value)
-        check_supported(parsed, spec)
+        return runnable(value, spec)
     except SpecError as exc:
         raise UserError(f"{where}: {key}: {exc}") from None
-    if parsed.kind == HUMAN or builder(parsed.kind) is None:
-        raise _bad(where, key, value, _expect("player"))
-    return str(parsed)
