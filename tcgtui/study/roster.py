@@ -82,7 +82,7 @@ def practice_run(store: Store, study: Study) -> Run:
 
 def paired_deals(store: Store, study: Study) -> dict[Rung, list[tuple[int, int]]] | None:
     """For a paired study, each rung's deals in the named run: (seed, seat of its measured player),
-    distinct seeds in the order played; refused when a rung has fewer deals than a person plays in all
+    distinct seeds in the order dealt; refused when a rung has fewer deals than a person plays in all
     (a bench deals the same seeds against every opponent, and a person never meets a deal twice)."""
     if study.deals != PAIRED:
         return None
@@ -95,8 +95,8 @@ def paired_deals(store: Store, study: Study) -> dict[Rung, list[tuple[int, int]]
         rows = store.games("run_id = ? AND game = ? AND opponent = ? AND status = ?",
                            (run.id, rung.game, rung.opponent, FINISHED))
         seen: dict[int, int] = {}
-        for row in rows:
-            seen.setdefault(row.seed, row.agent_seat)
+        for row in sorted(rows, key=lambda r: r.game_index):     # the bench's deal order, alike for every
+            seen.setdefault(row.seed, row.agent_seat)             # opponent (games finish in any order)
         need = study.games_per_rung * len(study.rungs)     # a run deals alike against every opponent, and
         if len(seen) < need:                                # no person meets a deal twice
             raise UserError(text.t("study.too_few_deals", study=study.id, run=run.name, rung=rung.label,

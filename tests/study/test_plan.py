@@ -48,6 +48,9 @@ def test_paired_deals_are_the_runs_own_with_their_seats(tmp_path) -> None:
                           "--vs", "random,mc:1", "--games", "12", "--run", "sweep", "--db", str(db)],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
+    with Store(db) as store:        # games finish in any order: one opponent's deals finished last-first
+        store.conn.execute("UPDATE games SET started_at = -game_index WHERE opponent = 'mc:1'")
+        store.conn.commit()
     path = write_study(tmp_path, per_rung=2, practice=0)
     path.write_text(path.read_text().replace('kind = "fresh"', 'kind = "paired"\nrun = "sweep"'))
     study = load_study(path)
