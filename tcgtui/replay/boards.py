@@ -1,5 +1,6 @@
-"""Each game's position drawn as text for the replay viewer: a picture and a few facts, drawn by
-the game's app side (``tcgtui/games/<game>/replay.py``: ``draw`` and ``mark``).
+"""Each game's position drawn as text for the replay viewer, for a game whose screen module gives no
+board of its own for replays (``tcgtui.tui.games.replay_board``): a picture and a few facts,
+drawn by the game's app side (``tcgtui/games/<game>/replay.py``: ``draw`` or ``board``).
 
 The picture (a grid, a mainline, a puzzle's code) is drawn left to right in
 every language; the facts are localized sentences the viewer lays out in the
@@ -31,7 +32,7 @@ def draw(replay: Any, index: int, cat: Catalog, lang: str) -> Board:
     own = app_side(replay.row.game, "replay")
     if own is not None and hasattr(own, "draw"):          # a picture that needs more than the position
         return own.draw(replay, index, cat, lang)
-    if own is not None:                                   # ``board(state, game, catalog, last, lang)``
+    if own is not None and hasattr(own, "board"):         # ``board(state, game, catalog, last, lang)``
         return own.board(replay.steps[index].state, replay.game, cat, None, lang)
     facts = replay.spec.replay_facts
     return Board([], list(facts(replay.steps[index].state, cat)) if facts is not None else [])

@@ -40,7 +40,7 @@ from tcgtui.opponents.search import INTERIM_BUDGET_S
 from tcgtui.opponents.spec import parse_spec
 from tcgtui.tui.bidi_text import Direction, Para
 from tcgtui.deals import Deal, Dealer, Note, PlainDealer
-from tcgtui.tui.games import screen_for
+from tcgtui.tui.games import replay_board_for, screen_for
 from tcgtui.tui import memory
 from tcgtui.tui.games.base import NOTICE_S, SEARCH_KINDS, GameScreen
 from tcgtui.tui.screens.dialogs import GameOverScreen, HandleScreen, QuitScreen
@@ -188,7 +188,8 @@ class ArenaApp(App[None]):
         if self.settings.replay is not None:
             # start-up time: a screen's module loads when it is first shown
             from tcgtui.tui.screens.replay import ReplayScreen
-            self.push_screen(ReplayScreen(self.settings.replay))
+            replay = self.settings.replay
+            self.push_screen(ReplayScreen(replay, replay_board_for(replay.row.game)))
             return
         if self.settings.study is not None:
             # start-up time: a screen's module loads when it is first shown

@@ -221,3 +221,21 @@ async def test_the_seed_stays_in_the_header_at_80_columns(game: str, lang: str) 
         bar = app.board.query_one(TopBar)
         shown = [p.text for p in bar.render().pieces]
         assert str(app.board.session.seed) in shown and app.catalog.t("ui.top.seed") in shown
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_a_long_opponent_name_stays_whole_at_80_columns(lang: str) -> None:
+    """While it thinks, with the watch state shown: "Turn" and the thinker's repeated name go before
+    any of the opponent's name is cut (issue 34)."""
+    from tcgtui.tui.widgets.bars import TopBar
+    app = game_app("tcg", lang)
+    name = "llm:Qwen2.5-7B-Instruct-Q4"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        bar = app.board.query_one(TopBar)
+        bar.show(players=("ann", name), thinking=name, watch=(False, 0.5))
+        await pilot.pause()
+        line = bar.render()
+        shown = line.fit(bar.size.width).plain
+        assert name in shown and str(app.board.session.seed) in shown
+        assert app.catalog.t("ui.top.thinking_short") in [p.text for p in line.pieces]

@@ -8,12 +8,15 @@ import pytest
 
 from tcgtui.cli import main
 from tcgtui.engine.grid.analysis import missed
+from tcgtui.engine.tcg.describe import shown_lp
 from tcgtui import locales
 from tcgtui.replay.boards import draw
 from tcgtui.replay.load import load
 from tcgtui.store import Store
 from tcgtui.tui.app import ArenaApp, Settings
 from tcgtui.tui.driving import screen_text
+from tcgtui.tui.games import replay_board_for
+from tcgtui.tui.games.tcg.player import HiddenCards, PlayerBar
 from tcgtui.tui.screens.replay import ReplayScreen
 
 BENCH = {"tcg": [], "tictactoe": [], "connect4": [], "gomoku": [],
@@ -59,12 +62,18 @@ async def test_stepping_shows_the_board_as_it_was(stored, game: str, lang: str) 
         await pilot.press(*["right"] * target, *(("right", "left") if target < last else ("left", "right")))
         await pilot.pause()
         assert screen.index == target
-        board = draw(replay, target, locales.load(lang), lang)
         text = visible(screen_text(app))
-        if board.picture and board.picture[0].plain.strip():
-            assert visible(board.picture[-1].plain)[:40] in text
+        table = replay_board_for(game)
+        if table is not None:                   # the board the game is played on, at that position
+            assert isinstance(screen.query_one("#replay-board"), table)
+            shows_position(app, screen, replay.steps[target].state, lang)
+        else:
+            board = draw(replay, target, locales.load(lang), lang)
+            if board.picture and board.picture[0].plain.strip():
+                assert visible(board.picture[-1].plain)[:40] in text
+            if lang == "en":
+                assert visible(board.facts[0])[:30] in text if board.facts else True
         if lang == "en":
-            assert visible(board.facts[0])[:30] in text if board.facts else True
             assert f"Move {target} of {len(replay.steps) - 1}" in text
         await pilot.press("end")
         await pilot.pause()
@@ -72,6 +81,26 @@ async def test_stepping_shows_the_board_as_it_was(stored, game: str, lang: str) 
         await pilot.press("home", "q")
         await pilot.pause()
     assert app._exception is None and app.return_code in (None, 0)
+
+
+def shows_position(app, screen, state, lang: str) -> None:
+    """The table drawn is the stored position: a grid's stones where the state has them; the card
+    game's life, deck and both hands by name, as the rules hold them after that move."""
+    if hasattr(state, "rows_text"):
+        board = screen.query_one("#replay-board")
+        assert board.obs.board == state.rows_text() and board.obs.last_move == state.last_move
+        drawn = board.render().renderables                     # as large as the pane lets it be
+        assert len(drawn) >= state.config.rows * min(board.cell()[1], 2) > 0
+        return
+    views = [state.observation(seat) for seat in (0, 1)]      # no person played: seat 1 on top
+    for seat, where in ((1, "top"), (0, "bottom")):
+        bar = screen.query_one(f"#replay-{where}-bar", PlayerBar).state
+        assert bar.label == screen.player_name(seat) and bar.deck == views[seat].deck_sizes[seat]
+        assert bar.lp == shown_lp(views[seat].lp[seat])
+        assert screen.query_one(f"#replay-{where}-hidden", HiddenCards).hand == list(views[seat].hand)
+    if lang == "en":
+        names = visible(screen_text(app))
+        assert all(screen.pack.card(view.hand[0]).name(lang) in names for view in views if view.hand)
 
 
 def test_grid_moments_agree_with_the_report_analysis(stored) -> None:

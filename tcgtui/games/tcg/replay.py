@@ -1,12 +1,11 @@
-"""The card game in the replay viewer: both sides' life, hands and champions, and lethal not taken or not answered."""
+"""The card game in the replay viewer: lethal not taken or not answered (the board is the one played
+on: ``tcgtui.tui.games.tcg.replay.ReplayTable``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.engine.core import INVALID, Game
-from tcgtui.locales import Catalog
-from tcgtui.replay.boards import Board
+from tcgtui.engine.core import INVALID
 from tcgtui.replay.steps import Replay
 
 
@@ -19,25 +18,6 @@ def _wins_now(state: Any, seat: int) -> list[str]:
         if after.outcome is not None and after.outcome.winner == seat:
             out.append(move)
     return out
-
-
-def board(state: Any, game: Game, cat: Catalog, last: Any, lang: str) -> Board:
-    pack = game.pack
-
-    def name(idx: int) -> str:
-        return pack.cards[idx].name(lang)
-
-    facts = [cat.t("replay.board.turn", turn=state.turn)]
-    for p in (0, 1):
-        sep = cat.t("ui.player.list_sep")
-        champions = sep.join(f"{name(ch.card)} {ch.cur_power}/{ch.cur_guard}" for ch in state.boards[p])
-        facts.append(cat.t("replay.board.tcg_seat", seat=p + 1, lp=state.lp[p], hand=len(state.hands[p]),
-                           deck=len(state.decks[p])))
-        facts.append("  " + cat.t("replay.board.hand", cards=sep.join(name(c) for c in state.hands[p]) or "–"))
-        facts.append("  " + cat.t("replay.board.champions", cards=champions or "–"))
-        if state.tricks[p]:
-            facts.append("  " + cat.t("replay.board.tricks", cards=sep.join(name(c) for c in state.tricks[p])))
-    return Board([], facts)
 
 
 def mark(replay: Replay) -> None:

@@ -13,20 +13,35 @@ plug-in game's ``<package>.screen`` (``registry.origin``), then, if none
 registered the id, every module of the package, and only when asked.
 A module brings its own ``.tcss`` (``CSS_PATH`` on its screen class); a package keeps its
 ``.tcss`` and the widgets only its game draws inside it.
+
+A module may also register the widget the replay viewer draws a position with
+(``@replay_board(...)``, a ``ReplayBoard``), built from the widgets its screen
+plays on, so a replay looks like the game; a game without one is replayed as text.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from tcgtui.tui.games.base import GameScreen
 
 S = TypeVar("S", bound="type[GameScreen]")
+B = TypeVar("B", bound="type[Widget]")
 
 _SCREENS: dict[str, type[GameScreen]] = {}
+_REPLAY_BOARDS: dict[str, type[Widget]] = {}
+
+
+class ReplayBoard(Protocol):
+    """A widget that draws a stored game's position after ``index`` moves of ``replay``
+    (a ``tcgtui.replay.steps.Replay``; the game is over, so nothing is hidden)."""
+
+    async def show_position(self, replay: Any, index: int) -> None: ...
 
 
 class NoScreen(LookupError):
@@ -39,6 +54,15 @@ def register(*game_ids: str) -> Callable[[S], S]:
         for gid in game_ids:
             _SCREENS[gid] = cls
         cls.GAME_IDS = tuple(game_ids)
+        return cls
+    return wrap
+
+
+def replay_board(*game_ids: str) -> Callable[[B], B]:
+    """Class decorator: this widget draws the replay's positions of the games ``game_ids``."""
+    def wrap(cls: B) -> B:
+        for gid in game_ids:
+            _REPLAY_BOARDS[gid] = cls
         return cls
     return wrap
 
@@ -84,3 +108,12 @@ def has_screen(game_id: str) -> bool:
     except NoScreen:
         return False
     return True
+
+
+def replay_board_for(game_id: str) -> type[Widget] | None:
+    """The widget registered to draw ``game_id``'s positions in a replay (beside its screen), if any."""
+    try:
+        screen_for(game_id)
+    except NoScreen:
+        return None
+    return _REPLAY_BOARDS.get(game_id)

@@ -28,7 +28,7 @@ from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Line, Piece
-from tcgtui.tui.games import register
+from tcgtui.tui.games import register, replay_board
 from tcgtui.tui.keys import DIGITS, TypedNumber
 from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
 from tcgtui.tui.session import GameSession
@@ -224,6 +224,19 @@ class GridBoard(Localized, Widget):
         cell = self.cell_at(event.x, event.y)
         if cell is not None:
             await self.screen.clicked(cell)  # type: ignore[attr-defined]
+
+
+@replay_board("tictactoe", "connect4", "gomoku")
+class ReplayGridBoard(GridBoard):
+    """The board as it is played on, at a stored position: the last stone marked, a won line lit."""
+
+    DEFAULT_CSS = "ReplayGridBoard { width: 1fr; height: 1fr; }"
+
+    async def show_position(self, replay: Any, index: int) -> None:
+        self.show(replay.steps[index].state.observation(0), (0, 0), False)
+
+    async def on_click(self, event: events.Click) -> None:
+        event.prevent_default()         # a replay plays nothing: not the board's click-to-play
 
 
 class GridPanel(BoardPanel):

@@ -606,7 +606,8 @@ class HomeScreen(LocalizedScreen[None]):
         self.app.call_from_thread(self._show_replay, replay)
 
     def _show_replay(self, replay: Any) -> None:
-        self.app.push_screen(ReplayScreen(replay))
+        from tcgtui.tui.games import replay_board_for     # start-up time: as the games' screens above
+        self.app.push_screen(ReplayScreen(replay, replay_board_for(replay.row.game)))
 
     def action_leave(self) -> None:
         self.app.exit()

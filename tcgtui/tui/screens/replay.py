@@ -2,7 +2,8 @@
 
 ←/→ step one move, Home/End jump to the deal and the end, N/P to the next and
 previous marked moment (``tcgtui.replay.moments``).  The board pane draws the
-position after the current move (``tcgtui.replay.boards``); the move pane says
+position after the current move with the game's own board where its screen module
+registers one (given by whoever opens the replay), else as text (``tcgtui.replay.boards``); the move pane says
 who played what, narrates it and names the moment; the decision pane shows the
 model's reasoning and every invalid attempt (``decisions.info_json``), cleaned
 for the terminal.  Leaving goes back to the screen below (home), or ends the
@@ -64,14 +65,6 @@ class BoardPane(Localized, Widget):
         return Group(*rows)
 
 
-def seat_name(spec: str, tr: Any) -> str:
-    """A stored seat as a person reads it, as the board names it: a person by their handle (stored as
-    ``human:HANDLE``), the second person of a game at one keyboard (who gives none) as such, a player by its spec."""
-    if spec == HUMAN:
-        return str(tr("hub.people"))
-    return clean(shorten(spec.removeprefix(f"{HUMAN}:"), 40))
-
-
 class MovePane(Localized, Widget):
     DEFAULT_CSS = """
     MovePane { height: auto; width: 1fr; }
@@ -102,14 +95,6 @@ class MovePane(Localized, Widget):
                             for k, p in params.items()}
             rows.append(Para("⚑ " + self.tr(key, **shown_params), d, "bold red"))
         return Group(*rows)
-
-
-def seat_name(spec: str, tr: Any) -> str:
-    """A stored seat as a person reads it, as the board names it: a person by their handle (stored as
-    ``human:HANDLE``), the second person of a game at one keyboard (who gives none) as such, a player by its spec."""
-    if spec == HUMAN:
-        return str(tr("hub.people"))
-    return clean(shorten(spec.removeprefix(f"{HUMAN}:"), 40))
 
 
 class DecisionPane(Localized, Widget):
@@ -146,14 +131,6 @@ class DecisionPane(Localized, Widget):
         return Group(*rows)
 
 
-def seat_name(spec: str, tr: Any) -> str:
-    """A stored seat as a person reads it, as the board names it: a person by their handle (stored as
-    ``human:HANDLE``), the second person of a game at one keyboard (who gives none) as such, a player by its spec."""
-    if spec == HUMAN:
-        return str(tr("hub.people"))
-    return clean(shorten(spec.removeprefix(f"{HUMAN}:"), 40))
-
-
 class ReplayScreen(LocalizedScreen[None]):
     CSS_PATH = [Path(__file__).with_name("replay.tcss")]
     BINDINGS = [
@@ -166,15 +143,23 @@ class ReplayScreen(LocalizedScreen[None]):
         Binding(keys("q,escape"), "leave", show=False),
     ]
 
-    def __init__(self, replay: Replay) -> None:
+    def __init__(self, replay: Replay, table: type[Widget] | None = None) -> None:
+        """``table``: the widget the game's screen module draws a stored position with
+        (``tcgtui.tui.games.replay_board_for``); without one the position is drawn as text."""
         super().__init__()
         self.replay = replay
         self.index = 0
         self.moments = marked(replay.steps)
+        self.table = table
 
     @property
     def step(self) -> Step:
         return self.replay.steps[self.index]
+
+    @property
+    def pack(self) -> Any:
+        """The card game's pack the game was played with (None for other games): its cards' names."""
+        return registry.get(self.replay.row.game).pack(self.replay.game)
 
     @property
     def last(self) -> int:
@@ -183,8 +168,12 @@ class ReplayScreen(LocalizedScreen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar(self.title_text, id="replay-title")
         with Horizontal(id="replay-body"):
-            with VerticalScroll(id="replay-board-box"):
-                yield BoardPane(self, id="replay-board")
+            if self.table is not None:             # the game's own board, as it is played on
+                with VerticalScroll(id="replay-board-box", classes="-table"):
+                    yield self.table(id="replay-board")
+            else:
+                with VerticalScroll(id="replay-board-box"):
+                    yield BoardPane(self, id="replay-board")
             with Vertical(id="replay-side"):
                 with VerticalScroll(id="replay-move-box"):
                     yield MovePane(self, id="replay-move")
@@ -193,10 +182,15 @@ class ReplayScreen(LocalizedScreen[None]):
         yield KeyBar([("←→", "replay.keys.step", "step(1)"), ("N P", "replay.keys.moment", "moment(1)"),
                       ("L", "ui.keys.language", "language"), ("Q", "replay.keys.back", "leave")], id="keys")
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         super().on_mount()
         self._order()
         self.title_panes()
+        await self._draw_table()
+
+    async def _draw_table(self) -> None:
+        if self.table is not None:
+            await self.query_one("#replay-board").show_position(self.replay, self.index)  # type: ignore[attr-defined]
 
     def _order(self) -> None:
         """Right to left, the board stands on the right."""
@@ -244,7 +238,7 @@ class ReplayScreen(LocalizedScreen[None]):
 
     def move_name(self, move: str) -> str:
         """A move as a person reads it: a card game's card by its name, else the stored text."""
-        pack = registry.get(self.replay.row.game).pack(self.replay.game)
+        pack = self.pack
         if pack is not None and move in getattr(pack, "index", {}):
             return pack.card(move).name(self.catalog.code)
         return clean(shorten(move, 300))
@@ -259,30 +253,32 @@ class ReplayScreen(LocalizedScreen[None]):
         except (KeyError, ValueError, TypeError):      # an event this narrator has no sentence for
             return []
 
-    def show(self, index: int) -> None:
+    async def show(self, index: int) -> None:
         self.index = max(0, min(self.last, index))
         self.title_panes()
+        await self._draw_table()
         for pane in ("#replay-board", "#replay-move", "#replay-decision", "#replay-title"):
             self.query_one(pane).refresh(layout=True)
         for box in ("#replay-move-box", "#replay-decision-box"):
             self.query_one(box).scroll_home(animate=False)
 
-    def action_step(self, by: int) -> None:
-        self.show(self.index + by)
+    async def action_step(self, by: int) -> None:
+        await self.show(self.index + by)
 
-    def action_jump(self, to: int) -> None:
-        self.show(self.last if to < 0 else to)
+    async def action_jump(self, to: int) -> None:
+        await self.show(self.last if to < 0 else to)
 
-    def action_moment(self, by: int) -> None:
+    async def action_moment(self, by: int) -> None:
         ahead = [m for m in self.moments if (m > self.index if by > 0 else m < self.index)]
         if ahead:
-            self.show(ahead[0] if by > 0 else ahead[-1])
+            await self.show(ahead[0] if by > 0 else ahead[-1])
         else:
             self.notify(self.tr("replay.no_more_moments"), timeout=2)
 
     async def localize(self) -> None:
         self._order()
         self.title_panes()
+        await self._draw_table()          # card rows mirror in right-to-left
         for widget in self.query("*"):
             widget.refresh(layout=True)
 

@@ -23,8 +23,13 @@ HAND, BOARD, TRICK = "hand", "board", "trick"
 
 
 def card_pack(widget: Localized) -> Pack:
-    """The pack of the card game on screen (the card game keeps it among its params)."""
-    return widget.host.settings.params["pack"]  # type: ignore[no-any-return]
+    """The pack of the card game on screen: held by the screen the card is on, or, for a card not
+    yet mounted, by the topmost screen that holds one (the game's screen, or a replay's)."""
+    for node in [*widget.ancestors_with_self, *reversed(widget.app.screen_stack)]:
+        pack = getattr(node, "pack", None)
+        if isinstance(pack, Pack):
+            return pack
+    raise LookupError("a card drawn outside any card game's screen")
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,27 @@ class Picked(Message):
 
 class CardFace(Localized, Widget):
     """A card as a small bordered box: name, type or stats, status."""
+
+    SCOPED_CSS = False          # its rules name the right-to-left layout and the screen around it
+    DEFAULT_CSS = """
+    CardFace { width: 1fr; min-width: 5; max-width: 24; height: 100%; padding: 0 1; margin-right: 1;
+               border: round $primary; border-title-color: $text; }
+    .rtl CardFace { margin-right: 0; margin-left: 1; border-title-align: right; }
+    /* Each kind of card its own colour: champions amber, spells blue, tricks violet. */
+    CardFace.champion { border: round $warning 70%; }
+    CardFace.spell { border: round $primary-lighten-1; }
+    CardFace.trick { border: round mediumpurple; }
+    CardFace.-ready { border: round $success; }
+    CardFace.-frozen { border: round $primary-lighten-2; background: $primary 20%; }
+    CardFace.-selected { border: heavy $success; background: $success 15%; }
+    CardFace:hover { background: $boost; }
+    CardFace.-compact { border: none; height: 2; padding: 0; background: $boost; }
+    CardFace.-compact.champion { background: $warning 15%; }
+    CardFace.-compact.spell { background: $primary 20%; }
+    CardFace.-compact.trick { background: mediumpurple 20%; }
+    CardFace.-compact.-selected { background: $success 40%; text-style: bold; }
+    Screen.-narrow CardFace { padding: 0; }
+    """
 
     def __init__(self, slot: Slot, selected: bool = False) -> None:
         super().__init__(classes=slot.zone)
@@ -179,6 +205,13 @@ class CardFace(Localized, Widget):
 class CardChip(Localized, Widget):
     """A one-line card: your tricks, and in a spectator's view the other hand."""
 
+    SCOPED_CSS = False          # its rules name the right-to-left layout and the screen around it
+    DEFAULT_CSS = """
+    CardChip { width: auto; max-width: 26; height: 1; padding: 0 1; margin-right: 1; background: mediumpurple 30%; }
+    .rtl CardChip { margin-right: 0; margin-left: 1; }
+    CardChip:hover { background: mediumpurple 60%; }
+    """
+
     def __init__(self, slot: Slot) -> None:
         super().__init__(classes=f"chip {slot.zone}")
         self.slot = slot
@@ -200,6 +233,15 @@ class CardRow(Localized, Horizontal):
 
     Widgets are updated in place where possible, so a redraw after every move
     does not remount the whole board."""
+
+    SCOPED_CSS = False          # its rules name the right-to-left layout and the screen around it
+    DEFAULT_CSS = """
+    CardRow { height: 5; }
+    .rtl CardRow { align-horizontal: right; }
+    CardRow.champions { background: $boost; }
+    CardRow > .empty { width: 1fr; height: 1fr; color: $text-muted; content-align: center middle; }
+    CardRow.-empty { height: 1; }
+    """
 
     def __init__(self, chips: bool = False, empty_key: str = "", **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]

@@ -31,6 +31,8 @@ def lp_style(lp: int, full: int) -> str:
 class PlayerBar(Localized, Widget):
     """Name, LP bar and deck size on one line; the bar fills from the reading side."""
 
+    DEFAULT_CSS = "PlayerBar { height: 1; }"
+
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self.state: PlayerState | None = None
@@ -60,6 +62,8 @@ class PlayerBar(Localized, Widget):
 
 class HiddenCards(Localized, Widget):
     """What is known of a hand and face-down tricks: backs and counts, or names for a spectator."""
+
+    DEFAULT_CSS = "HiddenCards { height: 1; }"
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
