@@ -384,3 +384,20 @@ async def test_the_about_text_of_a_language_model_reads_as_sentences(tmp_path, l
         assert not re.search(r"[^.;:؛] (The|A) ", text), text       # no sentence begun inside another
         await pilot.press("q")
     store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_at_200_columns_the_middle_row_stands_under_the_lists(tmp_path, lang: str) -> None:
+    """About under the game list, options under the opponents, the record under seat and language
+    (issue 34: at 200x50 the panes did not line up)."""
+    app, store = hub_app(tmp_path, lang)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        box = {name: app.screen.query_one(f"#{name}-box").region
+               for name in ("games", "opponents", "seats", "languages", "about", "options", "record")}
+        assert box["about"].x == box["games"].x and box["about"].right == box["games"].right
+        assert box["options"].x == box["opponents"].x and box["options"].right == box["opponents"].right
+        assert box["record"].x == min(box["seats"].x, box["languages"].x)           # mirrored in Arabic
+        assert box["record"].right == max(box["seats"].right, box["languages"].right)
+        await pilot.press("q")
+    store.close()
