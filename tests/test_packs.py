@@ -132,6 +132,9 @@ def test_cards_command_lists_every_card_in_english_and_arabic(community):
         assert card.name("ar") in ar.stdout
     shaped = cli("cards", "--lang", "ar")                      # reordered and shaped for the screen
     assert shaped.returncode == 0 and "\ufe8d" <= max(shaped.stdout) and "العملاق الحجري" not in shaped.stdout
+    head = shaped.stdout.splitlines()[0]          # read right to left: "(15 cards, ..." — the count is
+    before = head.split(f" {len(community.cards)})")[0].split()[-1]   # read with its word, not in the
+    assert all(ch >= "\ufb50" or ch == "،" for ch in before), head                # Latin id's run ("15 ،community")
 
 
 def test_private_pack_from_a_directory_plays(tmp_path):
