@@ -127,6 +127,9 @@ COLUMNS: dict[str, list[Column]] = {
                      ("ci_people", _ci_measured("ci_low", "ci_high"))],
 }
 PARSE = "parse_"          # the llm section's parse-path columns: parse_<path>
+# Outcomes most runs never have: on a terminal a column of them, 0 in every row, is said in a line
+# under the table instead (the win-rate table fits 120 columns); Markdown, CSV and JSON keep them.
+RARE_COUNTS = ("cancelled", "disqualified", "errored", "abandoned")
 LEFT = ("agent", "opponent", "lang", "pattern", "error", "agents", "role", "organisation", "family", "form",
         "size_range", "style", "run", "measure", "participant")
 PCT_SUFFIXES = ("rate", "share", "_gap")
@@ -181,11 +184,21 @@ def _in_units(cols: list[Column], rows: list[Row]) -> list[Column]:
 
 
 def _shown(report: Report, rows: list[Row], section: str, text: locales.Catalog,
-           cols: list[Column]) -> tuple[list[Column], list[list[str]]]:
-    """The columns a person reads and their cells: a column with no value in any row is left out."""
+           cols: list[Column], terminal: bool = True) -> tuple[list[Column], list[list[str]], list[str]]:
+    """The columns a person reads, their cells, and (on a terminal) the counts of exceptional outcomes
+    left out for being 0 in every row, said under the table; a column with no value in any row is
+    left out everywhere."""
     cells = [_cells(report, row, section, text, cols) for row in rows]
     keep = [i for i in range(len(cols)) if any(c[i] not in ("", "–") for c in cells)]
-    return [cols[i] for i in keep], [[c[i] for i in keep] for c in cells]
+    zero = [i for i in keep if terminal and cols[i][0] in RARE_COUNTS and all(c[i] == "0" for c in cells)]
+    keep = [i for i in keep if i not in zero]
+    return [cols[i] for i in keep], [[c[i] for i in keep] for c in cells], [cols[i][0] for i in zero]
+
+
+def _none_of(report: Report, zero: list[str], text: locales.Catalog) -> str:
+    """The sentence under a table that says which outcome columns were left out, all 0."""
+    sep = text.t("cmd_report.zero_sep")
+    return text.t("cmd_report.zero_columns", columns=sep.join(header(report, key, text).lower() for key in zero))
 
 
 def columns(section: str, rows: list[Row]) -> list[Column]:
@@ -278,13 +291,16 @@ def as_table(report: Report, sections: list[str], console: Console) -> None:
         rows = report.section(name)
         if not rows:
             continue
-        cols, cells = _shown(report, rows, name, text, columns(name, rows))
+        cols, cells, zero = _shown(report, rows, name, text, columns(name, rows))
         table = Table(title=title(report, name, text), title_justify="left")
-        for key, _ in cols:
-            table.add_column(header(report, key, text), justify="left" if key in LEFT else "right")
+        for key, _ in cols:            # an interval is never cut in two ("[19.4…" over "99.4%]")
+            table.add_column(header(report, key, text), justify="left" if key in LEFT else "right",
+                             no_wrap=key.startswith("ci"))
         for row_cells in cells:
             table.add_row(*(safe(c) for c in row_cells))
         console.print(table)
+        if zero:
+            console.print(f"[dim]{escape(_none_of(report, zero, text))}[/dim]", highlight=False)
     for line in notes(report, text):
         console.print(f"[dim]{escape(line)}[/dim]", highlight=False)
 
@@ -296,7 +312,7 @@ def as_markdown(report: Report, sections: list[str]) -> str:
         rows = report.section(name)
         if not rows:
             continue
-        cols, cells = _shown(report, rows, name, text, columns(name, rows))
+        cols, cells, _ = _shown(report, rows, name, text, columns(name, rows), terminal=False)
         heads = [header(report, key, text) for key, _ in cols]
         out += [f"### {title(report, name, text)}", "", "| " + " | ".join(heads) + " |",
                 "|" + "|".join("---" for _ in heads) + "|"]
