@@ -150,6 +150,8 @@ class LLMAgent(Agent):
     def describe(self) -> dict[str, Any]:
         s = self.settings
         facts = {k: s.facts.get(k) for k in ("family", "organisation", "parameters_b", "weights")}
+        if s.facts.get("mode"):
+            facts["mode"] = s.facts["mode"]
         out = {"spec": self.spec, **s.public(), "entry": s.entry, "settings_hash": settings_hash(s, self.judge),
                "facts": facts, "prices": {k: s.prices.get(k) for k in ("input", "output", "reasoning")}}
         if self.judge is not None:
