@@ -128,6 +128,8 @@ class LLMAgent(Agent):
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
         self.prompter, self.style, self.rules_count_invalid = make_prompter(ctx, self.settings.parse)
+        if hasattr(self.prompter, "model"):     # a seed's prompt that depends on the model's name (TCG-Bench's Qwen3 suffix)
+            self.prompter.model = self.settings.model
         self.system = self.prompter.system()
         self.history: list[TurnLog] = []
         self.fallback_move: Any = None
