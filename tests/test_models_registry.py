@@ -46,6 +46,8 @@ def test_a_full_entry_and_a_minimal_one_are_read() -> None:
     assert t.extra_body == {"chat_template_kwargs": {"enable_thinking": True}}
     assert t.prices == {"input": 0.2, "output": 0.8, "reasoning": 0.8}
     assert t.facts == {"family": "Qwen3", "organisation": "Alibaba", "parameters_b": 8.2, "weights": "open"}
+    assert parse('[g]\nbase_url = "http://h/v1"\nmodel = "g"\nfacts = { mode = "thinking" }\n', "m.toml").get(
+        "g").facts["mode"] == "thinking"          # the card game's Figure 5 sets the two modes side by side
     local = reg.get("local")
     assert local is not None and local.api_key_env is None and local.prices == {} and not local.stream
 
@@ -72,6 +74,7 @@ def test_a_full_entry_and_a_minimal_one_are_read() -> None:
      "one of input, output, reasoning"),
     ('base_url = "http://h/v1"\nmodel = "m"\nfacts = { weights = "leaked" }', "facts.weights", "open or closed"),
     ('base_url = "http://h/v1"\nmodel = "m"\nfacts = { parameters = 0 }', "facts.parameters", "above 0"),
+    ('base_url = "http://h/v1"\nmodel = "m"\nfacts = { mode = "deep" }', "facts.mode", "regular or thinking"),
     ('base_url = "http://h/v1"\nmodel = "m"\nfacts = { size = 7 }', "facts.size", "one of family"),
     ('base_url = "http://h/v1"\nmodel = "m"\ntemprature = 0.5', "temprature", "one of base_url"),
 ])

@@ -22,14 +22,14 @@ from tcgtui.store import Store
 from tests.duel.test_duel_report import recorded
 from tests.store_helpers import add_game
 
-# (agent, K) -> wins of 10 games against mc:K
-WINS = {("A", 1): 6, ("A", 2): 4, ("A", 5): 2, ("B", 1): 4, ("B", 2): 2, ("B", 5): 1}
+# (agent, K) -> wins of 10 games against mc:K (both models: A by its facts, llm:B by its kind)
+WINS = {("A", 1): 6, ("A", 2): 4, ("A", 5): 2, ("llm:B", 1): 4, ("llm:B", 2): 2, ("llm:B", 5): 1}
 FACTS = {"A": {"family": "Fam", "organisation": "Org", "parameters_b": 7, "weights": "open"}}
 
 
 def _tcg_store(path: Path) -> None:
     with Store(path) as store:
-        players = {"A": {"en": {"spec": "A", "facts": FACTS["A"]}}, "B": {"en": {"spec": "B"}}}
+        players = {"A": {"en": {"spec": "A", "facts": FACTS["A"]}}, "llm:B": {"en": {"spec": "llm:B"}}}
         run = store.create_run("r", {"players": players}).id
         i = 0
         for (agent, k), wins in WINS.items():
@@ -61,7 +61,7 @@ def test_table_1_5_6_7_and_figure_6_on_a_known_store(tmp_path: Path, capsys: pyt
     assert [r["form"] for r in fits["paper_fits"]] == ["w(K) = a·exp(−b·K)", "w(K) = a·exp(−b·ln K)"]
     assert all(r["r2"] is not None for r in fits["paper_fits"]) and any("0.986" in n for n in fits["notes"])
     wide = {r["agent"]: r for r in _json(capsys, "--db", db, "--table", "wide")["wide"]}
-    assert wide["A"]["organisation"] == "Org" and wide["B"]["organisation"] == "no facts"
+    assert wide["A"]["organisation"] == "Org" and wide["llm:B"]["organisation"] == "no facts"
     assert (wide["A"]["k2_win_rate"], wide["A"]["k2_games"]) == (0.4, 10)
     assert wide["A"]["k2_ci_low"] == pytest.approx(0.12155, abs=1e-4)         # Clopper–Pearson 4 of 10
     families = {r["family"]: r for r in _json(capsys, "--db", db, "--table", "families")["families"]}

@@ -120,3 +120,69 @@ def test_a_model_plays_a_whole_game_through_the_released_prompt():
     assert len(requests) >= 2
     assert [m["role"] for m in later[:3]] == ["system", "user", "assistant"]
     assert "POOL-EN" not in later[-1]["content"] and "RULES-EN" in later[-1]["content"]
+
+
+def seed_game(**params):
+    return registry.get("tcg").game({"pack": PACK, "protocol": "seed", "seed_loop": "benchmark",
+                                     "upstream": load_upstream("--upstream", str(CHECKOUT)), **params})
+
+
+def test_the_other_prompt_strategies_are_the_checkouts():
+    """--prompt_strategy minimal: the state line alone, never the pool or the rules;
+    chain_of_thought: its own state lines, then the pool once and the rules always."""
+    state = SeedState.new(PACK, BENCHMARK, 42)
+    hand = "['Reset Hand', 'Spell Echo', 'Shield Boost', 'Direct Strike']"
+    minimal = SeedPrompter(wording(), "en", 0, "minimal")
+    assert minimal.turn(state.observation(0), [])["content"] == f"MIN-EN 10 10 {hand}"
+    assert minimal.turn(state.observation(0), [])["content"] == f"MIN-EN 10 10 {hand}"
+    cot = SeedPrompter(wording(), "en", 0, "chain_of_thought")
+    first = cot.turn(state.observation(0), [])["content"]
+    assert first.startswith(f"COT-EN 10 [] {hand}\n\nPOOL-EN:\n") and first.endswith("RULE-EN two.\n")
+    assert "POOL-EN" not in cot.turn(state.observation(0), [])["content"]
+    versions = {SeedPrompter(wording(), "en", 0, s).version for s in ("baseline", "minimal", "chain_of_thought")}
+    assert len(versions) == 3 and SeedPrompter(wording(), "en", 0).version in versions
+    assert SeedPrompter(wording(), "ar", 0, "minimal").turn(state.observation(0), [])["content"] == "MIN-AR 10"
+
+
+@pytest.mark.parametrize("mode,model,suffix", [
+    ("no_think", "Qwen/Qwen3-8B", " THINK-OFF"), ("think", "qwen3-32b", " THINK-ON"),
+    ("no_think", "llama-3.3-70b", ""), ("none", "Qwen/Qwen3-8B", "")])
+def test_the_qwen3_suffix_follows_the_model_name_as_the_released_code_does(mode, model, suffix):
+    p = SeedPrompter(wording(), "en", 0, qwen=mode)
+    p.model = model
+    assert p.system()["content"] == "SYSTEM-EN: name one card between the tags." + suffix
+
+
+def test_a_strategy_or_suffix_the_checkout_lacks_or_another_protocol_is_one_line(tmp_path):
+    source = (CHECKOUT / "src" / "agents.py").read_text(encoding="utf-8")
+    bare = source.replace('self.prompt_strategy == "chain_of_thought"', 'self.prompt_strategy == "deep"')
+    bare = bare.replace("qwen_think", "other_flag")
+    w = SeedWording.read(lambda path: bare if path == "src/agents.py" else (CHECKOUT / path).read_text("utf-8"))
+    with pytest.raises(WordingError, match="src/agents.py has no prompt strategy 'chain_of_thought'"):
+        SeedPrompter(w, "en", 0, "chain_of_thought")
+    with pytest.raises(WordingError, match="no Qwen3 suffix for 'no_think'"):
+        SeedPrompter(w, "en", 0, qwen="no_think")
+    with pytest.raises(ValueError, match="seed_prompt=minimal sets the released prompt: it plays under "
+                                         "--protocol seed only"):
+        registry.get("tcg").game({"pack": PACK, "seed_prompt": "minimal"})
+
+
+def test_a_qwen3_model_plays_the_minimal_prompt_with_its_suffix():
+    with ChatServer(policy=lambda request: Reply("<BEGIN_MOVE>Direct Strike<END_MOVE>")) as server:
+        agent = make_agent("llm:Qwen3-8B", base_url=server.base_url, backoff_base=0.001, backoff_max=0.01)
+
+        async def play():
+            try:
+                return await run_match(seed_game(seed_prompt="minimal", seed_qwen="no_think"), 42,
+                                       (agent, make_agent("rollout:1")))
+            finally:
+                await agent.aclose()
+        result = asyncio.run(play())
+        requests = [r.json for r in server.requests]
+    assert result.outcome is not None and requests
+    assert all(r["messages"][0]["content"].endswith(" THINK-OFF") for r in requests)
+    assert all(m["content"].startswith("MIN-EN ") for r in requests for m in r["messages"] if m["role"] == "user")
+    llm = [d for d in result.decisions if d.seat == 0]
+    assert {d.info["prompt_version"] for d in llm} == {SeedPrompter(wording(), "en", 0, "minimal", "no_think").version}
+    assert seed_game(seed_prompt="minimal").setup()["seed_prompt"] == "minimal"
+    assert "seed_prompt" not in seed_game().setup()          # the default: a setup as stored before

@@ -7,6 +7,7 @@ from tcgtui.engine.tcg.game import TcgGame
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
 from tcgtui.engine.tcg.pack import PackError, build_pack
 from tcgtui.engine.tcg.redeal import determinize
+from tcgtui.engine.tcg.seed.prompt import BASELINE, NO_SUFFIX, QWEN_MODES, STRATEGIES
 from tcgtui.engine.tcg.state import TcgState
 
 __all__ = ["Card", "ChampionView", "Pack", "PackError", "TcgGame", "TcgObservation", "TcgState",
@@ -21,7 +22,11 @@ def _make(params: dict) -> TcgGame:
         if params.get("deck") or params.get("opp_deck"):
             raise ValueError("--protocol seed deals both players the whole pool, as the released code does; "
                              "it takes no --deck or --opp-deck")
-        return SeedGame.from_params(pack, params["seed_loop"], params.get("upstream"))  # type: ignore[return-value]
+        return SeedGame.from_params(pack, params["seed_loop"], params.get("upstream"),  # type: ignore[return-value]
+                                    params.get("seed_prompt", BASELINE), params.get("seed_qwen", NO_SUFFIX))
+    for name, default in (("seed_prompt", BASELINE), ("seed_qwen", NO_SUFFIX)):
+        if params.get(name, default) != default:
+            raise ValueError(f"--param {name}={params[name]} sets the released prompt: it plays under --protocol seed only")
     if not params.get("deck") and not params.get("opp_deck"):
         return TcgGame(pack)
 
@@ -39,7 +44,7 @@ def _prompter(game: TcgGame, catalog, seat: int, style: str | None = None):
         from tcgtui.engine.tcg.seed.prompt import REPOSITORY, SeedPrompter, WordingError
         if game.wording is None:
             raise WordingError(catalog.t("tcg.seed.upstream_needed", repository=REPOSITORY))
-        return SeedPrompter(game.wording, catalog.code, seat)
+        return SeedPrompter(game.wording, catalog.code, seat, game.strategy, game.qwen)
     return build(game, catalog, seat, style)
 
 
@@ -105,6 +110,9 @@ def _seed_policy(kind: str):
 
 
 SEED_LOOP = Param("seed_loop", str, "benchmark", choices=("benchmark", "baseline"))
+# The released LLM prompt's --prompt_strategy, and its Qwen3 suffix (none: no suffix, tcgtui's default before)
+SEED_PROMPT = Param("seed_prompt", str, BASELINE, choices=STRATEGIES)
+SEED_QWEN = Param("seed_qwen", str, NO_SUFFIX, choices=QWEN_MODES)
 SEED_REFERENCES = (Reference("rollout", _seed_policy("rollout"), takes_arg=True, default_arg=1, max_arg=100_000,
                              sees_state=True, protocol=SEED),
                    Reference("mcts-seed", _seed_policy("mcts-seed"), takes_arg=True, default_arg=1,
@@ -120,7 +128,7 @@ PARAMS = (Param("pack", str, "community", kind="pack", digest="pack_hash", flag=
                 label_key="arena.deck_label"),
           Param("opp_deck", str, "", kind="deck", flag="--opp-deck", metavar="FILE", help_key="arena.opp_deck",
                 keyed=False, label_key="arena.opp_deck_label"),
-          PROTOCOL, UPSTREAM, SEED_LOOP)
+          PROTOCOL, UPSTREAM, SEED_LOOP, SEED_PROMPT, SEED_QWEN)
 
 register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",), peek=True, campaign=True),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,

@@ -128,6 +128,8 @@ class LLMAgent(Agent):
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
         self.prompter, self.style, self.rules_count_invalid = make_prompter(ctx, self.settings.parse)
+        if hasattr(self.prompter, "model"):     # a seed's prompt that depends on the model's name (TCG-Bench's Qwen3 suffix)
+            self.prompter.model = self.settings.model
         self.system = self.prompter.system()
         self.history: list[TurnLog] = []
         self.fallback_move: Any = None
@@ -150,6 +152,8 @@ class LLMAgent(Agent):
     def describe(self) -> dict[str, Any]:
         s = self.settings
         facts = {k: s.facts.get(k) for k in ("family", "organisation", "parameters_b", "weights")}
+        if s.facts.get("mode"):
+            facts["mode"] = s.facts["mode"]
         out = {"spec": self.spec, **s.public(), "entry": s.entry, "settings_hash": settings_hash(s, self.judge),
                "facts": facts, "prices": {k: s.prices.get(k) for k in ("input", "output", "reasoning")}}
         if self.judge is not None:

@@ -34,9 +34,10 @@ NUMBERS = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0)}
 COUNTS = ("max_tokens", "context_length", "concurrency")
 PRICES = ("input", "output", "reasoning")
 WEIGHTS = ("open", "closed")
+MODES = ("regular", "thinking")          # a model's reasoning mode, for reports that compare the two
 KEYS = ("base_url", "model", "api_key_env", "temperature", "top_p", "max_tokens", "extra_body", "stream",
         "context_length", "concurrency", "requests_per_minute", "prices", "facts")
-FACTS = ("family", "organisation", "parameters", "weights")
+FACTS = ("family", "organisation", "parameters", "weights", "mode")
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class Entry:
     concurrency: int | None = None
     requests_per_minute: float | None = None
     prices: dict[str, float | None] = field(default_factory=dict)   # input, output, reasoning: USD/M tokens
-    facts: dict[str, Any] = field(default_factory=dict)             # family, organisation, parameters_b, weights
+    facts: dict[str, Any] = field(default_factory=dict)             # family, organisation, parameters_b, weights, mode
 
     def options(self) -> dict[str, Any]:
         """The entry as ``make_agent("llm:MODEL", **options)`` options; what it leaves unset is
@@ -249,4 +250,8 @@ def _facts(file: str, name: str, table: Any) -> dict[str, Any]:
         if table["weights"] not in WEIGHTS:
             raise _bad(file, name, "facts.weights", "weights")
         out["weights"] = table["weights"]
+    if "mode" in table:                    # only when given: most entries have none
+        if table["mode"] not in MODES:
+            raise _bad(file, name, "facts.mode", "mode")
+        out["mode"] = table["mode"]
     return out

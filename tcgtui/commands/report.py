@@ -189,7 +189,10 @@ def _report(args: argparse.Namespace) -> int:
     anchor = args.anchor
     if anchor is not None and anchor != "first" and not any(anchor in g.seats or anchor == g.agent for g in games):
         raise UserError(text.t("cmd_report.errors.unknown_anchor", anchor=anchor))
-    context = extra.Context(facts, ci=args.ci, seed=args.ci_seed)
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
+    from tcgtui.report import legal_moves
+    context = extra.Context(facts, ci=args.ci, seed=args.ci_seed,
+                            legal_moves=legal_moves.Reader(path))
     report = analyses.build(games, spec, by=by, context=context, anchor=anchor)
     report.sections.update(spent)
     shown = [name for name in spent if spent[name] and (by_default or name in ("settings", "params"))]

@@ -4,15 +4,16 @@ Every game offers ``time_vs_win`` (TCG-Bench's Figure 6: decision time against
 win rate, for win/draw/loss games) besides its own (``GameSpec.seed_tables``).
 They are built only when named (``--table``, ``--plot DIR``), so a plain report
 costs what it did.  ``Context`` hands them the models' facts (family,
-organisation, size: what ``Agent.describe()`` stored in each run's config) and
-the interval method (``--ci``), with its seed.
+organisation, size: what ``Agent.describe()`` stored in each run's config), the
+interval method (``--ci``), with its seed, and a reader of the legal moves each stored
+decision had (``tcgtui.report.legal_moves``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from tcgtui.engine import registry
 from tcgtui.engine.core import CANCELLED
@@ -34,6 +35,8 @@ class Context:
     base: dict[str, str] = field(default_factory=dict)      # a grouped name -> the player it names
     ci: str = "exact"
     seed: int = DEFAULT_SEED
+    # per game id, each decision's seat and legal moves, by replaying the stored games (None: no store)
+    legal_moves: Callable[[Sequence[str]], dict[str, list[tuple[int, int]]]] | None = None
 
     def facts(self, agent: str) -> dict[str, Any] | None:
         return self.facts_by_player.get(self.base.get(agent, agent))

@@ -7,7 +7,7 @@ from typing import Any
 from tcgtui.engine.core import Game, IllegalMove
 from tcgtui.engine.protocols import SEED
 from tcgtui.engine.tcg.cards import Pack
-from tcgtui.engine.tcg.seed.prompt import REPOSITORY, SeedWording
+from tcgtui.engine.tcg.seed.prompt import BASELINE, NO_SUFFIX, REPOSITORY, SeedWording
 from tcgtui.engine.tcg.seed.rules import (CARD_IDS, LOOPS, OPENING_HAND, STARTING_LP, TURN_CAP, Loop, SeedState,
                                           strip_move)
 
@@ -22,20 +22,23 @@ class SeedGame(Game[str]):
     measured_seat = 0
     tcgtui_search = False
 
-    def __init__(self, pack: Pack, loop: Loop, wording: SeedWording | None = None) -> None:
+    def __init__(self, pack: Pack, loop: Loop, wording: SeedWording | None = None, strategy: str = BASELINE,
+                 qwen: str = NO_SUFFIX) -> None:
         if pack.id != PACK or tuple(c.id for c in pack.cards) != CARD_IDS:
             raise ValueError(f"--protocol seed plays the {PACK} pack only (the released code knows no other cards), "
                              f"not {pack.id!r}")
         self.pack, self.loop = pack, loop
         self.wording = wording          # the released LLM prompt, from the user's checkout (llm players only)
+        self.strategy, self.qwen = strategy, qwen     # its --prompt_strategy and Qwen3 suffix (seed_prompt, seed_qwen)
 
     @classmethod
-    def from_params(cls, pack: Pack, loop: str, upstream: Any = None) -> SeedGame:
+    def from_params(cls, pack: Pack, loop: str, upstream: Any = None, strategy: str = BASELINE,
+                    qwen: str = NO_SUFFIX) -> SeedGame:
         """``upstream``: the user's checkout (``tcgtui.upstream.Upstream``), whose source gives the prompt."""
         wording = None
         if upstream:                    # unset: "" (or None once the command line has loaded it)
             wording = SeedWording.read(lambda path: upstream.text(path, REPOSITORY))
-        return cls(pack, LOOPS[loop], wording)
+        return cls(pack, LOOPS[loop], wording, strategy, qwen)
 
     def new_state(self, seed: int) -> SeedState:
         return SeedState.new(self.pack, self.loop, seed)
@@ -45,8 +48,12 @@ class SeedGame(Game[str]):
         return run_seed + index
 
     def setup(self) -> dict[str, Any]:
-        return {"pack": self.pack.id, "pack_version": self.pack.version, "pack_hash": self.pack.hash,
-                "protocol": SEED, "seed_loop": self.loop.name}
+        setup = {"pack": self.pack.id, "pack_version": self.pack.version, "pack_hash": self.pack.hash,
+                 "protocol": SEED, "seed_loop": self.loop.name}
+        # set only when not the default, so a game stored before these existed has the same setup
+        setup.update({k: v for k, v, default in (("seed_prompt", self.strategy, BASELINE),
+                                                 ("seed_qwen", self.qwen, NO_SUFFIX)) if v != default})
+        return setup
 
     def rules_sentences(self, catalog: Any) -> list[tuple[str, str]]:
         """The rules as this protocol plays them (``locales/<lang>/tcg/seed_rules.toml``): the common

@@ -6,7 +6,10 @@ syntax tree: the system message and the per-turn "baseline" prompt of
 ``LLMAgent`` (src/agents.py), the card lines of ``Card.__str__`` (src/game.py), the
 card pool (src/community_engine.py) and the rules text (src/main.py).  The prompt is
 put together as the released benchmark runs it (``run_benchmark.sh``: cards in the
-first prompt, rules in every prompt, one conversation per game).
+first prompt, rules in every prompt, one conversation per game).  Its other prompt
+strategies (``--prompt_strategy minimal|chain_of_thought``: ``--param seed_prompt=``)
+and the suffix it appends to the system message for Qwen3 models (``/no_think``, or
+``/think`` with ``--qwen_think``: ``--param seed_qwen=``) are read the same way.
 
 Parsing follows the released code too: the card named between the tags; in ``soft``
 mode, else the card name found last in the reply, else the card one of whose longer
@@ -20,7 +23,7 @@ import ast
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable
 
@@ -33,6 +36,10 @@ FILES = ("src/agents.py", "src/game.py", "src/community_engine.py", "src/main.py
 # The released code's ids where the community pack names a card more fully.
 PACK_IDS = {"healbot": "healbot_assistant", "twin_blade": "twin_blade_fighter"}
 SOFT, STRICT = "soft", "strict"
+BASELINE, MINIMAL, CHAIN = "baseline", "minimal", "chain_of_thought"
+STRATEGIES = (BASELINE, MINIMAL, CHAIN)          # the released --prompt_strategy's choices
+NO_SUFFIX, NO_THINK, THINK = "none", "no_think", "think"
+QWEN_MODES = (NO_SUFFIX, NO_THINK, THINK)        # none: tcgtui's default, no suffix for any model
 TAGS = re.compile(r"<BEGIN_MOVE>(.*?)<END_MOVE>", re.DOTALL)
 
 # The expressions the released per-turn prompt and card lines interpolate, and what they become.
@@ -56,6 +63,11 @@ class SeedWording:
     champion_types: tuple[str, ...]
     trick_types: tuple[str, ...]
     cards: dict[str, tuple[dict[str, Any], ...]]
+    # the other strategies' per-turn prompts (strategy -> language -> parts); absent in a checkout without them
+    strategies: dict[str, dict[str, tuple[Any, ...]]] = field(default_factory=dict)
+    # the Qwen3 suffix: the text a model's name must contain, and the suffix per mode (think, no_think)
+    qwen_marker: str = ""
+    qwen_suffix: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def read(cls, text: Callable[[str], str]) -> SeedWording:
@@ -63,8 +75,9 @@ class SeedWording:
         agents = _tree(text, "src/agents.py")
         llm = _class(agents, "LLMAgent", "src/agents.py")
         build = _method(llm, "build_prompt", "src/agents.py")
-        system = _by_language(_first_language_if(_method(llm, "choose_move_async", "src/agents.py"),
-                                                 "src/agents.py"), "src/agents.py")
+        choose = _method(llm, "choose_move_async", "src/agents.py")
+        system = _by_language(_first_language_if(choose, "src/agents.py"), "src/agents.py")
+        marker, suffixes = _qwen_suffixes(choose)
         baseline = _baseline_if(build)
         pool_if, rules_if = _extras_ifs(build)
         game = _tree(text, "src/game.py")
@@ -80,7 +93,8 @@ class SeedWording:
                                  for k, v in _by_language(rules_if, "src/agents.py").items()},
                    rules={k: _string(v, "src/main.py") for k, v in rules.items()},
                    card_lines=lines, champion_types=champ_types, trick_types=trick_types,
-                   cards={lang: tuple(pool) for lang, pool in pools.items()})
+                   cards={lang: tuple(pool) for lang, pool in pools.items()},
+                   strategies=_strategies(build), qwen_marker=marker, qwen_suffix=suffixes)
 
     def digest(self) -> str:
         blob = json.dumps([self.system, self.turn, self.pool_header, self.rules_header, self.rules,
@@ -159,6 +173,40 @@ def _baseline_if(build: ast.AST) -> ast.If:
     return _first_language_if(ast.Module(body=chain.orelse, type_ignores=[]), "src/agents.py")
 
 
+def _strategies(build: ast.AST) -> dict[str, dict[str, tuple[Any, ...]]]:
+    """The per-turn prompt of each strategy but the baseline (its ``if self.prompt_strategy == NAME``
+    branch's language branch), those the checkout has."""
+    out = {}
+    for name in (MINIMAL, CHAIN):
+        branch = next((n for n in ast.walk(build) if isinstance(n, ast.If) and _strategy_test(n.test, ast.Eq, name)),
+                      None)
+        if branch is not None:
+            lang_if = _first_language_if(ast.Module(body=branch.body, type_ignores=[]), "src/agents.py")
+            out[name] = {k: _parts(v, "src/agents.py") for k, v in _by_language(lang_if, "src/agents.py").items()}
+    return out
+
+
+def _qwen_suffixes(choose: ast.AST) -> tuple[str, dict[str, str]]:
+    """``if "qwen3" in self.model_name.lower() and [not] self.qwen_think: system_message += "/..."``:
+    the name's marker and the suffix with and without thinking ("", {} in a checkout without them)."""
+    marker, out = "", {}
+    for node in ast.walk(choose):
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.BoolOp) and len(node.test.values) == 2
+                and node.body and isinstance(node.body[0], ast.AugAssign)
+                and isinstance(node.body[0].value, ast.Constant) and isinstance(node.body[0].value.value, str)):
+            continue
+        name, flag = node.test.values
+        if not (isinstance(name, ast.Compare) and isinstance(name.left, ast.Constant)
+                and isinstance(name.left.value, str) and isinstance(name.ops[0], ast.In)
+                and "model_name" in ast.unparse(name.comparators[0])):
+            continue
+        negated = isinstance(flag, ast.UnaryOp) and isinstance(flag.op, ast.Not)
+        if ast.unparse(flag.operand if negated else flag).endswith("qwen_think"):
+            marker = name.left.value
+            out[NO_THINK if negated else THINK] = node.body[0].value.value
+    return marker, out
+
+
 def _extras_ifs(build: ast.AST) -> tuple[ast.If, ast.If]:
     """The card-pool header (under ``include_cards``) and the rules header (under ``add_rules``)."""
     def under(flag: str) -> ast.If:
@@ -231,6 +279,15 @@ def _literal_assign(tree: ast.Module, name: str, path: str) -> Any:
 
 # --- the prompter ------------------------------------------------------------------------------------
 
+def _variant(*parts: Any) -> str:
+    """The prompt version's tail for a strategy or suffix other than the released default: a digest
+    of its wording, so two checkouts' minimal prompts are two versions (nothing for the default)."""
+    used = [p for p in parts if p]
+    if not used:
+        return ""
+    return "-" + hashlib.sha256(json.dumps(used, ensure_ascii=False, default=str).encode()).hexdigest()[:8]
+
+
 def render(parts: tuple[Any, ...], slots: Slots, where: str) -> str:
     out = []
     for piece in parts:
@@ -250,18 +307,33 @@ class SeedPrompter:
 
     keeps_history = True
 
-    def __init__(self, wording: SeedWording, lang: str, seat: int) -> None:
+    def __init__(self, wording: SeedWording, lang: str, seat: int, strategy: str = BASELINE,
+                 qwen: str = NO_SUFFIX) -> None:
         if lang not in wording.system:
             raise WordingError(f"the released prompt has no language {lang!r}; expected en or ar")
+        if strategy != BASELINE and lang not in wording.strategies.get(strategy, {}):
+            raise WordingError(f"src/agents.py has no prompt strategy {strategy!r} in LLMAgent.build_prompt; "
+                               f"expected the source of {REPOSITORY}")
+        if qwen != NO_SUFFIX and qwen not in wording.qwen_suffix:
+            raise WordingError(f"src/agents.py has no Qwen3 suffix for {qwen!r} in LLMAgent.choose_move_async; "
+                               f"expected the source of {REPOSITORY}")
         self.wording, self.lang, self.seat = wording, lang, seat
+        self.strategy, self.qwen = strategy, qwen
         self.parse_mode = SOFT
-        self.version = f"seed-{lang}-{wording.digest()}"
+        self.model = ""                   # the model's name, which the agent sets (the Qwen3 suffix depends on it)
+        self.version = f"seed-{lang}-{wording.digest()}" + _variant(
+            "" if strategy == BASELINE else [strategy, wording.strategies[strategy][lang]],
+            "" if qwen == NO_SUFFIX else [wording.qwen_marker, wording.qwen_suffix[qwen]])
         cards = wording.cards[lang]
         self.names = {PACK_IDS.get(c["id"], c["id"]): c["name"] for c in cards}
         self.first = True
 
     def system(self) -> Message:
-        return {"role": "system", "content": self.wording.system[self.lang]}
+        """The released system message, with its Qwen3 suffix when asked and the model's name has the marker."""
+        text = self.wording.system[self.lang]
+        if self.qwen != NO_SUFFIX and self.wording.qwen_marker in self.model.lower():
+            text += self.wording.qwen_suffix[self.qwen]
+        return {"role": "system", "content": text}
 
     def card_line(self, card: dict[str, Any]) -> str:
         kind = ("champion" if card["type"] in self.wording.champion_types else
@@ -278,7 +350,12 @@ class SeedPrompter:
                  "[c.name for c in player.board]": [self.names[c.card] for c in obs.boards[me]],
                  "[c.name for c in opponent.board]": [self.names[c.card] for c in obs.boards[opp]],
                  "[c.name for c in player.hand]": [self.names[c] for c in obs.hand]}
-        text = render(self.wording.turn[self.lang], slots, "src/agents.py")
+        if self.strategy != BASELINE:
+            text = render(self.wording.strategies[self.strategy][self.lang], slots, "src/agents.py")
+            if self.strategy == MINIMAL:          # the released minimal prompt returns before the pool and rules
+                return {"role": "user", "content": text}
+        else:
+            text = render(self.wording.turn[self.lang], slots, "src/agents.py")
         if self.first:
             text += self.wording.pool_header[self.lang]
             for card in self.wording.cards[self.lang]:
