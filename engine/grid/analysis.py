@@ -15,6 +15,7 @@ from tcgtui.engine.core import CANCELLED, INVALID, GameRecord
 from tcgtui.engine.grid.config import EMPTY, GridConfig
 from tcgtui.engine.grid.lines import completes
 from tcgtui.engine.grid.state import INVALID_KINDS, GridState, result_code
+from tcgtui.engine.stats import clopper_pearson
 
 
 def _candidates(state: GridState) -> list[tuple[int, int]]:
@@ -109,7 +110,7 @@ def _rate(n: float, d: float) -> float | None:
     return None if not d else n / d
 
 
-SECTIONS = ("missed", "invalid", "outcomes")
+SECTIONS = ("missed", "invalid", "outcomes", "seat_rates")
 
 
 def sections(games: Iterable[Any], catalog: Any = None) -> dict[str, list[dict[str, Any]]]:
@@ -140,14 +141,24 @@ def sections(games: Iterable[Any], catalog: Any = None) -> dict[str, list[dict[s
             a["invalid"] += n
         a["disqualified"] += t["disqualified"]
         a["length"] += m["length"]
-    out: dict[str, list[dict[str, Any]]] = {"missed": [], "invalid": [], "outcomes": []}
+        result = m["result"]
+        if result == "cancelled":                   # the move cap: apart from every rate of the seed's
+            a["cancelled"] += 1
+        else:
+            a["rated"] += 1
+            a["won"] += result in (("winner1st", "disqualified2nd") if seat == 0 else ("winner2nd", "disqualified1st"))
+            a["drawn"] += result == "draw"
+    out: dict[str, list[dict[str, Any]]] = {"missed": [], "invalid": [], "outcomes": [], "seat_rates": []}
     for (game, agent, mover), a in sorted(tallies.items()):
         who = {"game": game, "agent": agent, "mover": mover, "games": int(a["games"])}
         out["missed"].append({
             **who, "valid": int(a["valid"]), "win_chances": int(a["win_chances"]),
             "missed_wins": int(a["missed_wins"]), "missed_win_rate": _rate(a["missed_wins"], a["win_chances"]),
             "block_chances": int(a["block_chances"]), "missed_blocks": int(a["missed_blocks"]),
-            "missed_block_rate": _rate(a["missed_blocks"], a["block_chances"])})
+            "missed_block_rate": _rate(a["missed_blocks"], a["block_chances"]),
+            # the seed's two normalisations: missed chances per game, and per valid move
+            "missed_per_game": _rate(a["missed_wins"] + a["missed_blocks"], a["games"]),
+            "missed_valid_rate": _rate(a["missed_wins"] + a["missed_blocks"], a["valid"])})
         inv = {**who, "decisions": int(a["decisions"]), "invalid": int(a["invalid"]),
                "invalid_rate": _rate(a["invalid"], a["decisions"])}
         for kind in INVALID_KINDS:
@@ -157,7 +168,18 @@ def sections(games: Iterable[Any], catalog: Any = None) -> dict[str, list[dict[s
         out["outcomes"].append({**who, "disqualified": int(a["disqualified"]),
                                 "disqualified_rate": _rate(a["disqualified"], a["games"]),
                                 "mean_length": _rate(a["length"], a["games"])})
+        out["seat_rates"].append(_seat_rates(who, a))
     return out
+
+
+def _seat_rates(who: dict[str, Any], a: dict[str, float]) -> dict[str, Any]:
+    """The seed's Figures 3-11 as a row: win, draw and disqualification rates of one player in one
+    seat, over its games that ended (cancelled ones apart), the win rate with its exact interval."""
+    n, won = int(a["rated"]), int(a["won"])
+    low, high = clopper_pearson(won, n) or (None, None)
+    return {**who, "games": n, "cancelled": int(a["cancelled"]), "wins": won, "win_rate": _rate(won, n),
+            "win_rate_ci_low": low, "win_rate_ci_high": high, "draws": int(a["drawn"]), "draw_rate": _rate(a["drawn"], n),
+            "disqualified": int(a["disqualified"]), "disqualified_rate": _rate(a["disqualified"], n)}
 
 
 def leaderboard(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:

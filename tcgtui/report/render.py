@@ -130,8 +130,8 @@ PARSE = "parse_"          # the llm section's parse-path columns: parse_<path>
 # Outcomes most runs never have: on a terminal a column of them, 0 in every row, is said in a line
 # under the table instead (the win-rate table fits 120 columns); Markdown, CSV and JSON keep them.
 RARE_COUNTS = ("cancelled", "disqualified", "errored", "abandoned")
-LEFT = ("agent", "opponent", "lang", "pattern", "error", "agents", "role", "organisation", "family", "form",
-        "size_range", "style", "run", "measure", "participant")
+LEFT = ("agent", "opponent", "lang", "game", "mover", "pattern", "error", "agents", "role", "organisation",
+        "family", "form", "size_range", "style", "run", "measure", "participant")
 PCT_SUFFIXES = ("rate", "share", "_gap")
 
 
