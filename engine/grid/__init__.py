@@ -14,7 +14,7 @@ from tcgtui.engine.core import Game
 from tcgtui.engine.grid import fake_replies, seed_files
 from tcgtui.engine.grid.analysis import analyze, blocks, immediate_wins, missed, sections
 from tcgtui.engine.grid.analysis import tables as seed_tables
-from tcgtui.engine.grid.config import VARIANTS
+from tcgtui.engine.grid.config import BOARD_CAP, VARIANTS
 from tcgtui.engine.grid.game import GridGame
 from tcgtui.engine.grid.narrator import GridNarrator, rules_text
 from tcgtui.engine.grid.observation import GridObservation
@@ -70,10 +70,13 @@ PERF = {"tictactoe": ("mc:1000", "mcts:1000", "perfect"), "connect4": ("mc:1000"
 
 def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
     v = VARIANTS[game_id]
+    size = (Param("size", int, v.rows, choices=v.sizes, help_key="grid.ui.size_help", label_key="grid.ui.size_label"),
+            ) if v.sizes else ()
     info = GameInfo(
         game_id, seats=2, outcome=WDL, moves=LIST, invalid=RULES, family="grid", prompt_styles=STYLES, public=True,
-        params=(Param("invalid_limit", int, v.invalid_limit, low=0, high=1_000),
-                Param("move_cap", int, v.move_cap, low=1, high=10_000),
+        params=(*size, Param("invalid_limit", int, v.invalid_limit, low=0, high=1_000),
+                # "board": the seed's cap for its board, grown with the cells on a larger one (size)
+                Param("move_cap", int, BOARD_CAP, low=1, high=10_000, words=(("board", BOARD_CAP),)),
                 Param("position", str, "", flag="--position", metavar="ROWS", help_key="arena.position",
                       label_key="arena.position_label"),
                 Param("to_move", str, "", choices=("", "X", "O"), flag="--to-move", metavar="X|O",

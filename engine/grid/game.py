@@ -16,14 +16,20 @@ class GridGame(Game[str]):
     """One of tictactoe, connect4, gomoku with its thresholds and start position."""
 
     def __init__(self, game_id: str, invalid_limit: int | None = None, move_cap: int | None = None,
-                 position: str = "", to_move: str = "", protocol: str = TCGTUI, upstream: Any = None) -> None:
-        variant = VARIANTS[game_id]
+                 position: str = "", to_move: str = "", protocol: str = TCGTUI, upstream: Any = None,
+                 size: int | None = None) -> None:
+        seeds = VARIANTS[game_id]
+        variant = seeds.sized(seeds.rows if size is None else int(size))
+        self.size = variant.rows if seeds.sizes else None     # None: a game of one shape (Connect Four)
         self.name = game_id
         self.protocol = protocol or TCGTUI
+        if self.protocol == SEED and variant != seeds:
+            raise ValueError(f"--protocol seed: the seed's simulator plays {game_id} on a {seeds.rows} by "
+                             f"{seeds.cols} board only, not {variant.rows} by {variant.cols}")
         self.wording = seed_wording(game_id, upstream) if self.protocol == SEED and upstream is not None else None
         self.config = GridConfig(variant,
                                  variant.invalid_limit if invalid_limit is None else int(invalid_limit),
-                                 variant.move_cap if move_cap is None else int(move_cap))
+                                 variant.move_cap if not move_cap else int(move_cap))     # None, 0: the board's
         self.position = position
         self.to_move = to_move
         if position:
@@ -40,7 +46,8 @@ class GridGame(Game[str]):
         upstream = params.get("upstream")
         return cls(game_id, params.get("invalid_limit"), params.get("move_cap"),
                    params.get("position", "") or "", params.get("to_move", "") or "",
-                   params.get("protocol") or TCGTUI, None if isinstance(upstream, (str, dict)) else upstream)
+                   params.get("protocol") or TCGTUI, None if isinstance(upstream, (str, dict)) else upstream,
+                   params.get("size"))
 
     def new_state(self, seed: int) -> GridState:
         if self._start is None:
@@ -56,6 +63,8 @@ class GridGame(Game[str]):
                "position": self.position, "to_move": self.to_move}
         if self.protocol != TCGTUI:
             out["protocol"] = self.protocol
+        if self.size is not None and self.size != VARIANTS[self.name].rows:   # older records: the seed's board
+            out["size"] = self.size
         return out
 
     def random_attempt(self, obs: GridObservation, rng: Any) -> RandomAttempt | None:

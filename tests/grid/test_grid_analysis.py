@@ -129,7 +129,7 @@ def test_sections_per_agent_and_mover():
              SimpleNamespace(record=recs[1], seat=1, agent="llm:a", status="finished"),
              SimpleNamespace(record=recs[1], seat=0, agent="random", status="aborted")]
     out = sections(games)
-    assert set(out) == {"missed", "invalid", "outcomes"}
+    assert set(out) == {"missed", "invalid", "outcomes", "seat_rates"}
     rows = {(r["agent"], r["mover"]): r for r in out["missed"]}
     assert rows[("random", "second")]["missed_blocks"] == 1 and rows[("random", "second")]["missed_block_rate"] == 1.0
     assert rows[("llm:a", "second")]["games"] == 1 and ("random", "first") not in rows
