@@ -118,10 +118,11 @@ def prompts(checkout: str, case: dict) -> list:
     for turn, (index, reasoning, failed) in enumerate(case["turns"], start=1):
         state.turn_number = turn
         hand = state.player.hand.get_all_cards()
-        out.append(action.get_action_prompt(action.ActionPromptContext(
-            compact_board=state.to_compact_string(), hand_cards=[c.to_dict() for c in hand], play_history=history,
-            failed_guesses=state.failed_rule_guesses, current_turn=turn, max_turns=30,
-            failed_guess_count=game.failed_guess_count, hand_size=12, wrong_guess_penalty=2)))
+        values = dict(compact_board=state.to_compact_string(), hand_cards=[c.to_dict() for c in hand],
+                      play_history=history, failed_guesses=state.failed_rule_guesses, current_turn=turn,
+                      max_turns=30, failed_guess_count=game.failed_guess_count, hand_size=12, wrong_guess_penalty=2)
+        context = getattr(action, "ActionPromptContext", None)        # the later fork's; the released code: keywords
+        out.append(action.get_action_prompt(context(**values)) if context else action.get_action_prompt(**values))
         result = game.play_turn(engine.PlayCardAction(hand[index]))
         history.append({"card": result["card"], "accepted": result["accepted"], "reasoning_summary": reasoning})
         if failed:
