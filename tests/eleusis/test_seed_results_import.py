@@ -149,3 +149,13 @@ def test_a_fifo_a_missing_folder_and_a_folder_without_results_get_one_line(tmp_p
     assert main(["eleusis", "import", str(tmp_path / "empty"), "--db", str(tmp_path / "s.sqlite3")]) != 0
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "results.json" in err[0] and "eleusis-llm-benchmark" in err[0]
+
+
+def test_text_of_the_file_is_stored_without_control_characters(tmp_path, capsys):
+    hostile = round_(0, 0, [turn(1, "Q♥", True, tentative="red\x1b[2J\x07", confidence=10, guess=True, verdict=True)],
+                     30, True, 0, 1)
+    db, _ = imported(tmp_path, capsys, released(tmp_path, {"m": evaluation("Model A", [hostile])}))
+    with sqlite3.connect(db) as c:
+        (record,) = c.execute("SELECT record_json FROM games").fetchone()
+    assert [(e["kind"], e["rule"]) for e in json.loads(record)["events"] if "rule" in e] == [
+        ("play", "red[2J"), ("guess", "red[2J")]

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +55,7 @@ TEXT_LIMIT = 2000            # characters kept of a tentative rule, a guess or i
 TOKENS_LIMIT = 10 ** 9
 SETTINGS = {"max_turns": MAX_TURNS, "hand_size": HAND, "wrong_guess_penalty": PENALTY}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_STRAY = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 Rows = tuple[GameRow, list[DecisionRow]]
 
@@ -66,16 +66,6 @@ class Bad(Exception):
     def __init__(self, field: str, expected: str, **params: Any) -> None:
         super().__init__(field)
         self.field, self.expected, self.params = field, expected, params
-
-
-@dataclass
-class Evaluation:
-    """One model's released results file, checked whole."""
-
-    path: Path
-    model: str
-    base: int
-    rounds: list[Rows]
 
 
 def result_files(folder: str, text: locales.Catalog) -> list[Path]:
@@ -102,11 +92,12 @@ def _bool(value: Any, field: str) -> bool:
 
 
 def _text(value: Any, field: str, optional: bool = False) -> str:
+    """Text of the file, clipped, without control characters (a line break and a tab kept: code)."""
     if value is None and optional:
         return ""
     if not isinstance(value, str):
         raise Bad(field, "text")
-    return value[:TEXT_LIMIT]
+    return _STRAY.sub("", value[:TEXT_LIMIT])
 
 
 def _dict(value: Any, field: str, optional: bool = False) -> dict[str, Any]:
@@ -133,8 +124,9 @@ def _model(value: Any) -> str:
     return name
 
 
-def read_evaluation(path: Path, run_id: int | None, text: locales.Catalog) -> Evaluation:
-    """One released results file as store rows; UserError naming the file (and round) and what was expected."""
+def read_evaluation(path: Path, run_id: int | None, text: locales.Catalog) -> list[Rows]:
+    """One model's released results file, checked whole, as store rows (a game and its decisions per
+    round); UserError naming the file (and round) and what was expected."""
     raw = read_text("DIR", str(path), LIMIT)
     digest = hashlib.sha256(raw.encode()).hexdigest()
     number = 0
@@ -168,7 +160,7 @@ def read_evaluation(path: Path, run_id: int | None, text: locales.Catalog) -> Ev
         where = text.t("cmd_eleusis.import.where_round", file=path, round=number) if number else str(path)
         expected = text.t(f"cmd_eleusis.import.expected.{bad.expected}", **bad.params)
         raise UserError(text.t("cmd_eleusis.import.bad", where=where, field=bad.field, expected=expected)) from None
-    return Evaluation(path, model, base, out)
+    return out
 
 
 def _round(item: dict[str, Any], names: list[str], player: tuple[str, str], base: int, run_id: int | None,
@@ -201,7 +193,7 @@ def _round(item: dict[str, Any], names: list[str], player: tuple[str, str], base
         attempt = _dict(turn.get("guess_attempt"), f"turns[{n}].guess_attempt", optional=True)
         formal = bool(attempt) and attempt.get("shadow") is not True
         tentative = reply.get("tentative_rule")
-        rule_words = tentative[:TEXT_LIMIT] if isinstance(tentative, str) else ""
+        rule_words = _text(tentative, "") if isinstance(tentative, str) else ""
         confidence = seed_confidence(reply.get("confidence_level"))
         guess_code = _text(attempt.get("guessed_code"), f"turns[{n}].guess_attempt.guessed_code",
                            optional=True) if attempt else ""

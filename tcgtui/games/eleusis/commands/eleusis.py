@@ -119,7 +119,7 @@ def import_results(args: argparse.Namespace, text: locales.Catalog) -> int:
     from tcgtui.upstream import load
 
     files = result_files(args.folder, text)
-    rounds = [r for f in files for r in read_evaluation(f, None, text).rounds]    # all checked before any is stored
+    rounds = [r for f in files for r in read_evaluation(f, None, text)]    # all checked before any is stored
     source = load("DIR", str(Path(args.folder).expanduser())).describe()
     with open_store(args.db, create=True) as store:
         run = store.run(args.run)
