@@ -30,6 +30,7 @@ import json
 import logging
 import re
 import sys
+import textwrap
 import types
 from pathlib import Path
 
@@ -42,10 +43,17 @@ def _package(name: str, path: Path) -> None:
 
 def _derive_round_seed(src: Path):
     tree = ast.parse((src / "runner.py").read_text(encoding="utf-8"))
-    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_derive_round_seed")
+    node = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_derive_round_seed"), None)
+    if node is None:        # the released code (c616356) derives it inside play_round: those statements, as a function
+        play = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "play_round")
+        start = next(i for i, n in enumerate(play.body)
+                     if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "base_seed")
+        body = textwrap.indent("\n".join(ast.unparse(n) for n in play.body[start:start + 2]), "    ")
+        node = ast.parse(f"def _derive_round_seed(config, rule, batch_round_index):\n{body}\n"
+                         "    return round_seed, None\n").body[0]
     code = compile(ast.Module([node], []), "runner.py", "exec", flags=__future__.annotations.compiler_flag,
                    dont_inherit=True)
-    scope = {"hashlib": hashlib}
+    scope = {"hashlib": hashlib, "logger": logging.getLogger("seed")}
     exec(code, scope)
     return scope["_derive_round_seed"]
 
