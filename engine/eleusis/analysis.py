@@ -1,6 +1,8 @@
 """Eleusis's own report sections, read from each round's record (issue 13, section 6).
 
-Definitions follow the seed: the **no-stakes score** is ``31 - n`` (30 turns) for the first
+Definitions follow the seed: the **counted** failed guesses and solved rounds stop at
+the turn a positive score became impossible (its analysis's cutoff: 2 x wrong guesses so far
+>= turns left), as its Figures 3 and 4 count them; the **no-stakes score** is ``31 - n`` (30 turns) for the first
 turn n whose formal guess or silently judged tentative rule was right (0 if
 none); **caution** counts, in solved rounds, the turns just before the winning
 guess whose tentative rule was already right; **boldness** is ``2 x mean
@@ -25,7 +27,7 @@ from tcgtui.engine.eleusis.library import COUNT, compiled
 from tcgtui.engine.eleusis.moves import parse_play, parse_walk
 from tcgtui.engine.eleusis.rulelang import RuleError, compile_rule
 from tcgtui.engine.eleusis.players import THRESHOLD
-from tcgtui.engine.eleusis.state import MAX_TURNS
+from tcgtui.engine.eleusis.state import MAX_TURNS, PENALTY
 from tcgtui.engine.stats import clopper_pearson, mean, median
 
 LEVELS = range(5, 11)
@@ -71,6 +73,12 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
     guessed = sorted(n for n, t in turns.items() if "guess" in t)
     wrong = [n for n in guessed if not turns[n]["guess"]["correct"]]
     solved = outcome.get("reason") == "solved"
+    cutoff, so_far = None, 0              # the seed's analysis counts only before the turn a positive score is lost
+    for n in sorted(turns):
+        so_far += n in wrong
+        if PENALTY * so_far >= top - 1 - n:
+            cutoff = n
+            break
     caution = 0
     if solved and guessed:
         n = guessed[-1] - 1
@@ -92,6 +100,8 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
                 continue
     return {"rule": rule, "seed": record.get("seed"), "score": score, "floored": max(0.0, score), "solved": solved,
             "no_stakes": top - min(right) if right else 0, "caution": caution, "wrong": len(wrong),
+            "counted_wrong": sum(1 for n in wrong if cutoff is None or n < cutoff),
+            "counted_solved": solved and (cutoff is None or guessed[-1] < cutoff),
             "reckless": sum(1 for n in wrong if n + 1 in guessed),
             "levels": [(p.confidence, p.guess) for p in plays if p.confidence is not None],
             "judged": judged, "ratios": ratios}

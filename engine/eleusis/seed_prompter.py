@@ -4,8 +4,10 @@ tcgtui carries none of the seed's wording.  ``SeedWording.read`` takes it at run
 time from the checkout's source by its syntax tree: the action prompt
 (``get_action_prompt`` in src/eleusis/prompts/action.py, with its recent-turns and
 failed-guesses blocks), the rules section it embeds (src/eleusis/prompts/game_rules.py),
-the empty-board word (src/eleusis/game/state.py) and the three hints its player
-appends to a retried prompt (src/eleusis/player.py).
+the empty-board word (src/eleusis/game/state.py) and the hint its player
+appends to a retried prompt (src/eleusis/player.py): one for every retry in the
+released code (c616356, which produced the published run), one per failure in
+the later fork; a run records which wording it used by the wording's digest.
 
 What is done with a reply follows the seed's player too: the last ``<ACTION>``
 block, else the first fenced block, else the whole reply, must be a JSON object
@@ -43,6 +45,7 @@ FILES = (ACTION_FILE, RULES_FILE, STATE_FILE, PLAYER_FILE)
 ATTEMPTS = 3                 # the seed's max_llm_retries: requests per turn before the random card
 TRUNCATED = "truncated"      # the reply hit the token limit (the agent says so; the seed never reads such a reply)
 CARD, JSON = "card", "json"
+FORK_HINTS = {TRUNCATED: "_TRUNCATION_RETRY_HINT", CARD: "_CARD_PARSE_RETRY_HINT", "other": "_GENERIC_RETRY_HINT"}
 ACTION = re.compile(r"<ACTION>(.*?)</ACTION>", re.S | re.I)
 SUITS = (("\u2665", "H"), ("\u2666", "D"), ("\u2663", "C"), ("\u2660", "S"),
          ("hearts", "H"), ("diamonds", "D"), ("clubs", "C"), ("spades", "S"))   # in the order the seed tries them
@@ -151,12 +154,7 @@ class SeedWording:
         compact = _function(tree(STATE_FILE), "to_compact_string", STATE_FILE)
         empty = next((n.value for n in ast.walk(compact) if isinstance(n, ast.Return)
                       and isinstance(n.value, ast.Constant)), None)
-        player = tree(PLAYER_FILE)
-        consts = {t.id: n.value for n in player.body if isinstance(n, ast.Assign)
-                  for t in n.targets if isinstance(t, ast.Name)}
-        hint_names = {TRUNCATED: "_TRUNCATION_RETRY_HINT", CARD: "_CARD_PARSE_RETRY_HINT", "other": "_GENERIC_RETRY_HINT"}
-        if any(name not in consts for name in hint_names.values()):
-            raise _shape(PLAYER_FILE, "retry hints")
+        hints = retry_hints(tree(PLAYER_FILE))
         return cls(prompt=_parts(_returned(action, ACTION_FILE), ACTION_FILE),
                    rules=_parts(_returned(rules, RULES_FILE), RULES_FILE),
                    hand_sep=_string(hand[0].func.value, ACTION_FILE),
@@ -165,11 +163,38 @@ class SeedWording:
                    history_line=_parts(lines[1], ACTION_FILE), reasoning_line=_parts(lines[2], ACTION_FILE),
                    failed_open=_string(failed[0], ACTION_FILE), failed_line=_parts(failed[1], ACTION_FILE),
                    failed_close=_string(failed[2], ACTION_FILE), empty_board=_string(empty, STATE_FILE),
-                   hints={k: _string(consts[v], PLAYER_FILE) for k, v in hint_names.items()})
+                   hints=hints)
 
     def digest(self) -> str:
         blob = json.dumps(self.__dict__, sort_keys=True, ensure_ascii=False, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:10]
+
+
+def retry_hints(player: ast.Module) -> dict[str, str]:
+    """The text a retried request ends with, by what went wrong (truncated, card, other).
+
+    The released code (c616356, the published run's) has one hint, a local of
+    ``LLMScientist._select_move`` appended on every retry whatever failed
+    (``prompt = base_prompt + HINT if attempt > 0 else base_prompt``); the later fork
+    names three module constants and appends the one for the failure just seen."""
+    consts = {t.id: n.value for n in player.body if isinstance(n, ast.Assign)
+              for t in n.targets if isinstance(t, ast.Name)}
+    if all(name in consts for name in FORK_HINTS.values()):
+        return {k: _string(consts[v], PLAYER_FILE) for k, v in FORK_HINTS.items()}
+    select = next((n for n in ast.walk(player) if isinstance(n, ast.FunctionDef) and n.name == "_select_move"), None)
+    chosen = next((v for v in _writes(select, "prompt") if isinstance(v, ast.IfExp)
+                   and isinstance(v.body, ast.BinOp) and isinstance(v.body.op, ast.Add)
+                   and isinstance(v.body.right, ast.Name)), None) if select is not None else None
+    if chosen is None:
+        raise _shape(PLAYER_FILE, "retry hints")
+    name = chosen.body.right.id            # type: ignore[union-attr]
+    local = {t.id: n.value for n in ast.walk(select) if isinstance(n, ast.Assign)
+             for t in n.targets if isinstance(t, ast.Name)}
+    value = local.get(name, consts.get(name))
+    if value is None:
+        raise _shape(PLAYER_FILE, f"value of the retry hint {name}")
+    hint = _string(value, PLAYER_FILE)
+    return {TRUNCATED: hint, CARD: hint, "other": hint}
 
 
 # --- the seed's reading of a reply -----------------------------------------------------------------
@@ -294,6 +319,9 @@ class SeedPrompter(EleusisPrompter):
                  "wrong_guess_penalty * failed_guess_count": PENALTY * wrong,
                  "max_turns - current_turn + 1 - wrong_guess_penalty * failed_guess_count":
                      obs.max_turns - obs.turn + 1 - PENALTY * wrong,
+                 # the released code's line (c616356); the later fork added the + 1
+                 "max_turns - current_turn - wrong_guess_penalty * failed_guess_count":
+                     obs.max_turns - obs.turn - PENALTY * wrong,
                  "get_game_rules(hand_size=hand_size, wrong_guess_penalty=wrong_guess_penalty, max_turns=max_turns)":
                      rules,
                  "compact_board": self.board(obs),

@@ -10,6 +10,14 @@
 - ``complexity_ratio`` (its Figure 10): the median ratio of a confident
   (confidence 5 or more) tentative rule's complexity to the secret rule's, with
   its interquartile range.
+- ``score_breakdown`` (its Figure 2): each player's mean score and the no-stakes
+  score beside it (the gain: the points its metacognition cost it).
+- ``boldness_tradeoff`` (its Figure 3): caution against failed guesses per round;
+  ``score_boldness`` (its Figure 4): the mean score against the boldness index
+  (2 x failed guesses - caution).  Failed guesses and solved rounds are counted as
+  the seed's analysis counts them, up to the turn a positive score became impossible.
+- ``rule_scores`` (its Figure 8): every round's score by rule, with the rule's
+  share of rounds solved over every player (counted to the cutoff, as the seed does).
 Scores are floored at 0 as the seed's averages are (``mean_floored``).
 """
 
@@ -97,6 +105,37 @@ def complexity_ratio(games: list[Any], context: Any) -> list[Row]:
     return rows
 
 
+def score_breakdown(games: list[Any], context: Any) -> list[Row]:
+    rows = []
+    for (agent, lang), rounds in sorted(_rounds(games).items()):
+        floored, free = mean([r["floored"] for _, r in rounds]), mean([r["no_stakes"] for _, r in rounds])
+        rows.append({"agent": agent, "lang": lang, "rounds": len(rounds), "mean_floored": floored,
+                     "no_stakes": free, "no_stakes_gain": free - floored})
+    return rows
+
+
+def boldness(games: list[Any], context: Any) -> list[Row]:
+    rows = []
+    for (agent, lang), rounds in sorted(_rounds(games).items()):
+        failed = mean([r["counted_wrong"] for _, r in rounds])
+        caution = mean([r["caution"] for _, r in rounds if r["solved"]])
+        rows.append({"agent": agent, "lang": lang, "rounds": len(rounds), "counted_failed_guesses": failed,
+                     "caution": caution, "boldness": None if caution is None else 2 * failed - caution,
+                     "counted_success_rate": mean([float(r["counted_solved"]) for _, r in rounds]),
+                     "mean_floored": mean([r["floored"] for _, r in rounds])})
+    return rows
+
+
+def rule_scores(games: list[Any], context: Any) -> list[Row]:
+    rounds = [(agent, lang, r) for (agent, lang), rs in sorted(_rounds(games).items()) for _, r in rs
+              if r["rule"] is not None]                    # a dealer's own rule is in no library row
+    solved: dict[int, list[float]] = defaultdict(list)
+    for _, _, r in rounds:
+        solved[r["rule"]].append(float(r["counted_solved"]))
+    return [{"agent": agent, "lang": lang, "rule": r["rule"], "floored": r["floored"],
+             "rule_success_rate": mean(solved[r["rule"]])} for agent, lang, r in rounds]
+
+
 def tables() -> tuple[SeedTable, ...]:
     return (
         SeedTable("tokens_by_turn", "Eleusis Figure 7", tokens_by_turn,
@@ -107,4 +146,13 @@ def tables() -> tuple[SeedTable, ...]:
                   Figure("line", "quartile", "relative_score", ("agent", "lang"))),
         SeedTable("complexity_ratio", "Eleusis Figure 10", complexity_ratio,
                   Figure("scatter", "agent", "median_ratio", ("lang",), low="q1", high="q3")),
+        # the score, with a bar up to the no-stakes score
+        SeedTable("score_breakdown", "Eleusis Figure 2", score_breakdown,
+                  Figure("scatter", "agent", "mean_floored", ("lang",), low="mean_floored", high="no_stakes")),
+        SeedTable("boldness_tradeoff", "Eleusis Figure 3", boldness,
+                  Figure("scatter", "counted_failed_guesses", "caution", ("agent", "lang"))),
+        SeedTable("score_boldness", "Eleusis Figure 4", boldness,
+                  Figure("scatter", "boldness", "mean_floored", ("agent", "lang"))),
+        SeedTable("rule_scores", "Eleusis Figure 8", rule_scores,
+                  Figure("scatter", "rule", "floored", ("agent", "lang"))),
     )

@@ -123,6 +123,8 @@ def figure(report: Report, name: str, path: Path) -> int:
                         ecolor=line.get_color() if spec.kind == "line" else None)
     if spec.log_x:
         ax.set_xscale("log")
+    if any(isinstance(r[spec.x], str) for r in rows):        # players' names along x: slanted, not overlapping
+        plt.setp(ax.get_xticklabels(), rotation=30, ha="right")
     ax.set_xlabel(header(report, spec.x, text))
     ax.set_ylabel(header(report, spec.y, text) + (" (%)" if spec.percent_y else ""))
     ax.set_title(title(report, name, text), fontsize="medium")

@@ -30,6 +30,7 @@ import json
 import logging
 import re
 import sys
+import textwrap
 import types
 from pathlib import Path
 
@@ -42,10 +43,17 @@ def _package(name: str, path: Path) -> None:
 
 def _derive_round_seed(src: Path):
     tree = ast.parse((src / "runner.py").read_text(encoding="utf-8"))
-    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_derive_round_seed")
+    node = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_derive_round_seed"), None)
+    if node is None:        # the released code (c616356) derives it inside play_round: those statements, as a function
+        play = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "play_round")
+        start = next(i for i, n in enumerate(play.body)
+                     if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "base_seed")
+        body = textwrap.indent("\n".join(ast.unparse(n) for n in play.body[start:start + 2]), "    ")
+        node = ast.parse(f"def _derive_round_seed(config, rule, batch_round_index):\n{body}\n"
+                         "    return round_seed, None\n").body[0]
     code = compile(ast.Module([node], []), "runner.py", "exec", flags=__future__.annotations.compiler_flag,
                    dont_inherit=True)
-    scope = {"hashlib": hashlib}
+    scope = {"hashlib": hashlib, "logger": logging.getLogger("seed")}
     exec(code, scope)
     return scope["_derive_round_seed"]
 
@@ -118,10 +126,11 @@ def prompts(checkout: str, case: dict) -> list:
     for turn, (index, reasoning, failed) in enumerate(case["turns"], start=1):
         state.turn_number = turn
         hand = state.player.hand.get_all_cards()
-        out.append(action.get_action_prompt(action.ActionPromptContext(
-            compact_board=state.to_compact_string(), hand_cards=[c.to_dict() for c in hand], play_history=history,
-            failed_guesses=state.failed_rule_guesses, current_turn=turn, max_turns=30,
-            failed_guess_count=game.failed_guess_count, hand_size=12, wrong_guess_penalty=2)))
+        values = dict(compact_board=state.to_compact_string(), hand_cards=[c.to_dict() for c in hand],
+                      play_history=history, failed_guesses=state.failed_rule_guesses, current_turn=turn,
+                      max_turns=30, failed_guess_count=game.failed_guess_count, hand_size=12, wrong_guess_penalty=2)
+        context = getattr(action, "ActionPromptContext", None)        # the later fork's; the released code: keywords
+        out.append(action.get_action_prompt(context(**values)) if context else action.get_action_prompt(**values))
         result = game.play_turn(engine.PlayCardAction(hand[index]))
         history.append({"card": result["card"], "accepted": result["accepted"], "reasoning_summary": reasoning})
         if failed:

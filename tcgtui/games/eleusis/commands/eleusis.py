@@ -1,5 +1,7 @@
 """``tcgtui eleusis judge``: does a guessed rule behave as a secret rule from a given mainline?
 ``tcgtui eleusis rules``: the 26 rules of the library, by number.
+``tcgtui eleusis import DIR``: the seed's released runs (``results/RUN/*/results.json``) into the store,
+as rounds played under the seed's protocol, for ``tcgtui report --game eleusis``.
 
 The verdict is the game's own judge (``engine/eleusis/judge.py``), seeded, so the
 same question always gets the same answer.
@@ -17,6 +19,7 @@ from tcgtui.engine.eleusis.judge import judge
 from tcgtui.engine.eleusis.library import COUNT, compiled
 from tcgtui.engine.eleusis.rulelang import Rule, RuleError, compile_rule
 from tcgtui.errors import UserError
+from tcgtui.store import add_db_argument
 from tcgtui.limits import check_seed
 from tcgtui.userfiles import read_text
 
@@ -34,6 +37,11 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     r.add_argument("--code", action="store_true", help=text.t("cmd_eleusis.rules.code"))
     r.add_argument("--lang", default="en", choices=locales.available(), help=text.t("cmd_cards.lang"))
     r.add_argument("--rtl", choices=rtl.MODES, default=None, help=text.t("cmd_cards.rtl"))
+    i = sub.add_parser("import", help=text.t("cmd_eleusis.import.help"), description=text.t("cmd_eleusis.import.help"))
+    i.add_argument("folder", metavar="DIR", help=text.t("cmd_eleusis.import.dir"))
+    i.add_argument("--run", default="eleusis-seed", metavar="NAME", help=text.t("cmd_eleusis.import.run"))
+    i.add_argument("--lang", default="en", choices=locales.available(), help=text.t("cmd_cards.lang"))
+    add_db_argument(i, text)
 
 
 def _read_rule(flag: str, path: str, text: locales.Catalog) -> Rule:
@@ -58,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
     text = locales.load(args.lang)
     if args.eleusis_command == "rules":
         return show_rules(args, text)
+    if args.eleusis_command == "import":
+        return import_results(args, text)
     check_seed("--seed", args.seed)
     truth = secret_rule(args.rule, text)
     guess = _read_rule("--guess", args.guess, text)
@@ -96,4 +106,31 @@ def show_rules(args: argparse.Namespace, text: locales.Catalog) -> int:
         if args.code:
             for line in r.code.splitlines():
                 print(f"    {line}")
+    return 0
+
+
+def import_results(args: argparse.Namespace, text: locales.Catalog) -> int:
+    """Every results file of DIR checked first, then stored in one run (kind ``import``, protocol ``seed``)."""
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
+    from pathlib import Path
+
+    from tcgtui.games.eleusis.seed_results import REPOSITORY, number_rounds, read_evaluation, result_files
+    from tcgtui.store import open_store
+    from tcgtui.upstream import load
+
+    files = result_files(args.folder, text)
+    rounds = [r for f in files for r in read_evaluation(f, None, text)]    # all checked before any is stored
+    source = load("DIR", str(Path(args.folder).expanduser())).describe()
+    with open_store(args.db, create=True) as store:
+        run = store.run(args.run)
+        if run is None:
+            run = store.create_run(args.run, {"game": "eleusis", "protocol": "seed", "source": REPOSITORY,
+                                              "checkout": source}, kind="import")
+        elif run.kind != "import" or run.config.get("source") != REPOSITORY:
+            raise UserError(text.t("cmd_eleusis.import.clash", run=args.run))
+        for game, _ in rounds:
+            game.run_id = run.id
+        number_rounds(store, run.id, rounds)
+        added, skipped = store.merge_games(rounds)
+    print(clean(text.t("cmd_eleusis.import.imported", added=added, skipped=skipped, files=len(files), run=args.run)))
     return 0
