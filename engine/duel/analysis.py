@@ -150,6 +150,28 @@ def by_round(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
                 cell = asked[r["round"]]
                 cell[0] += r["outcome"] == SUCCESS
                 cell[1] += 1
+    return _round_rows(asked, context)
+
+
+def bank_by_round(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
+    """The puzzle bank's ``by_round``: per round of the duel each puzzle came from (where the bank
+    says it), the puzzles asked and the share solved; puzzles of unknown origin are left out."""
+    asked: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    seen = set()
+    for g in games:
+        record = g.record if isinstance(g.record, dict) or g.record is None else g.record.to_json()
+        if getattr(g, "status", "") != "finished" or not record or record.get("game") != "duel-bank" or g.id in seen:
+            continue
+        seen.add(g.id)
+        origin = next((e.get("from_round") for e in record.get("events", ()) if e.get("kind") == "puzzle"), None)
+        if isinstance(origin, int):
+            cell = asked[origin]
+            cell[0] += (record.get("outcome") or {}).get("reason") == SUCCESS
+            cell[1] += 1
+    return _round_rows(asked, context)
+
+
+def _round_rows(asked: dict[int, list[int]], context: Any) -> list[dict[str, Any]]:
     rows = []
     for n, (solved, total) in sorted(asked.items()):
         low, high = context.interval(solved, total, f"round {n}") or (None, None)
@@ -158,8 +180,16 @@ def by_round(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def tables() -> tuple:
+def _by_round_table(build: Any) -> Any:
     # the report's table types only when a report asks for them
     from tcgtui.engine.registry import Figure, SeedTable
-    return (SeedTable("by_round", "Token Games: solve rate by round index", by_round,
-                      Figure("line", "round", "solve_rate", (), low="ci_low", high="ci_high", percent_y=True)),)
+    return SeedTable("by_round", "Token Games: solve rate by round index", build,
+                     Figure("line", "round", "solve_rate", (), low="ci_low", high="ci_high", percent_y=True))
+
+
+def tables() -> tuple:
+    return (_by_round_table(by_round),)
+
+
+def bank_tables() -> tuple:
+    return (_by_round_table(bank_by_round),)
