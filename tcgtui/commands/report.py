@@ -41,6 +41,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--upstream", metavar="DIR", help=text.t("cmd_report.upstream"))
     p.add_argument("--settings", action="store_true", help=text.t("cmd_report.settings_help"))
     p.add_argument("--anchor", metavar="PLAYER|first", help=text.t("cmd_report.anchor"))
+    p.add_argument("--scores", metavar="FILE", help=text.t("cmd_report.scores"))
     p.add_argument("--study", metavar="ID", help=text.t("cmd_report.study"))
 
 
@@ -151,7 +152,7 @@ def _report(args: argparse.Namespace) -> int:
         if not args.out:
             raise UserError(text.t("cmd_report.errors.seed_needs_out"))
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
-    from tcgtui.report import extra, grouping
+    from tcgtui.report import external_scores, extra, grouping
     by = grouping.parse_by(args.by)
     if args.list:
         return _list(spec, text)
@@ -197,7 +198,8 @@ def _report(args: argparse.Namespace) -> int:
     anchor = args.anchor
     if anchor is not None and anchor != "first" and not any(anchor in g.seats or anchor == g.agent for g in games):
         raise UserError(text.t("cmd_report.errors.unknown_anchor", anchor=anchor))
-    context = extra.Context(facts, ci=args.ci, seed=args.ci_seed)
+    context = extra.Context(facts, ci=args.ci, seed=args.ci_seed, scores=external_scores.load(args.scores)
+                            if args.scores else {})
     report = analyses.build(games, spec, by=by, context=context, anchor=anchor)
     report.sections.update(spent)
     shown = [name for name in spent if spent[name] and (by_default or name in ("settings", "params"))]

@@ -28,12 +28,18 @@ Row = dict[str, Any]
 
 @dataclass
 class Context:
-    """What seed tables read beyond the games: each player's facts, and how to draw an interval."""
+    """What seed tables read beyond the games: each player's facts, how to draw an interval, and
+    other benchmarks' scores per model (``--scores``)."""
 
     facts_by_player: dict[str, dict[str, Any]] = field(default_factory=dict)
     base: dict[str, str] = field(default_factory=dict)      # a grouped name -> the player it names
     ci: str = "exact"
     seed: int = DEFAULT_SEED
+    scores: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def named(self, agent: str) -> str:
+        """The player a grouped name stands for (``llm:m [style=image]`` -> ``llm:m``)."""
+        return self.base.get(agent, agent)
 
     def facts(self, agent: str) -> dict[str, Any] | None:
         return self.facts_by_player.get(self.base.get(agent, agent))
