@@ -14,7 +14,7 @@ from tcgtui.engine.core import Game
 from tcgtui.engine.grid import fake_replies, seed_files
 from tcgtui.engine.grid.analysis import analyze, blocks, immediate_wins, missed, sections
 from tcgtui.engine.grid.analysis import tables as seed_tables
-from tcgtui.engine.grid.config import VARIANTS
+from tcgtui.engine.grid.config import SIZES, VARIANTS
 from tcgtui.engine.grid.game import GridGame
 from tcgtui.engine.grid.narrator import GridNarrator, rules_text
 from tcgtui.engine.grid.observation import GridObservation
@@ -77,7 +77,9 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
                 Param("position", str, "", flag="--position", metavar="ROWS", help_key="arena.position",
                       label_key="arena.position_label"),
                 Param("to_move", str, "", choices=("", "X", "O"), flag="--to-move", metavar="X|O",
-                      help_key="arena.to_move", label_key="arena.to_move_label"), PROTOCOL, UPSTREAM))
+                      help_key="arena.to_move", label_key="arena.to_move_label"),
+                *((Param("size", int, v.rows, choices=SIZES[game_id]),) if game_id in SIZES else ()),
+                PROTOCOL, UPSTREAM))
     return register(GameSpec(
         info, make=lambda params, _id=game_id: GridGame.from_params(_id, params),
         prompter=_prompter,

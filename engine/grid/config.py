@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 EMPTY, FIRST, SECOND = 0, 1, 2                    # cell values; seat s plays stone s + 1
 CHARS = ".XO"                                     # position notation: empty, first, second
@@ -30,6 +30,21 @@ VARIANTS = {
     "gomoku": Variant("gomoku", 15, 15, 5, False, 15, 400, ("B", "W")),
 }
 EMPTY_SYMBOL = "e"
+
+# Board sizes besides the seed's, the grid paper's future work: Tic-Tac-Toe on 4 by 4 (four in a row)
+# and Gomoku on 19 by 19 (five in a row, as on a Go board).  The first of each is the seed's own.
+SIZES = {"tictactoe": (3, 4), "gomoku": (15, 19)}
+
+
+def sized(variant: Variant, size: int | None) -> Variant:
+    """``variant`` on a ``size`` by ``size`` board (Tic-Tac-Toe's line as long as the board is wide)."""
+    if size is None or size == variant.rows:
+        return variant
+    if int(size) not in SIZES.get(variant.id, ()):
+        raise ValueError(f"size {size}: {variant.id} is played on boards of "
+                         f"{' or '.join(str(n) for n in SIZES.get(variant.id, (variant.rows,)))}")
+    size = int(size)
+    return replace(variant, rows=size, cols=size, connect=size if variant.id == "tictactoe" else variant.connect)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tcgtui.engine.core import Game, IllegalMove, RandomAttempt
-from tcgtui.engine.grid.config import VARIANTS, GridConfig
+from tcgtui.engine.grid.config import VARIANTS, GridConfig, sized
 from tcgtui.engine.grid.observation import GridObservation
 from tcgtui.engine.grid.position import parse_position
 from tcgtui.engine.grid.state import GridState, parse_move
@@ -16,8 +16,12 @@ class GridGame(Game[str]):
     """One of tictactoe, connect4, gomoku with its thresholds and start position."""
 
     def __init__(self, game_id: str, invalid_limit: int | None = None, move_cap: int | None = None,
-                 position: str = "", to_move: str = "", protocol: str = TCGTUI, upstream: Any = None) -> None:
-        variant = VARIANTS[game_id]
+                 position: str = "", to_move: str = "", protocol: str = TCGTUI, upstream: Any = None,
+                 size: int | None = None) -> None:
+        variant = sized(VARIANTS[game_id], size)
+        if protocol == SEED and variant != VARIANTS[game_id]:
+            raise ValueError(f"--protocol seed: the seed's simulator plays {game_id} on its own "
+                             f"{VARIANTS[game_id].rows} by {VARIANTS[game_id].cols} board only, not size {size}")
         self.name = game_id
         self.protocol = protocol or TCGTUI
         self.wording = seed_wording(game_id, upstream) if self.protocol == SEED and upstream is not None else None
@@ -40,7 +44,8 @@ class GridGame(Game[str]):
         upstream = params.get("upstream")
         return cls(game_id, params.get("invalid_limit"), params.get("move_cap"),
                    params.get("position", "") or "", params.get("to_move", "") or "",
-                   params.get("protocol") or TCGTUI, None if isinstance(upstream, (str, dict)) else upstream)
+                   params.get("protocol") or TCGTUI, None if isinstance(upstream, (str, dict)) else upstream,
+                   params.get("size"))
 
     def new_state(self, seed: int) -> GridState:
         if self._start is None:
@@ -54,6 +59,8 @@ class GridGame(Game[str]):
         which wording it read."""
         out = {"invalid_limit": self.config.invalid_limit, "move_cap": self.config.move_cap,
                "position": self.position, "to_move": self.to_move}
+        if self.config.variant != VARIANTS[self.name]:     # the seed's own board: older records have no size
+            out["size"] = self.config.rows
         if self.protocol != TCGTUI:
             out["protocol"] = self.protocol
         return out
