@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tcgtui.cli import main
 
-EXAMPLES = 16                   # per subcommand: 13 subcommands, about 210 inputs a run
+EXAMPLES = 16                   # per subcommand: 14 subcommands, about 225 inputs a run
 HANG_SECONDS = 8                # one call; the slowest valid input drawn (a 2-game bench) takes under 1 s
 CONTROL = {chr(c) for c in range(32) if c not in (9, 10)} | {chr(c) for c in range(0x7f, 0xa0)}
 HOSTILE = "\x1b]0;pwned\x07\x1b[2Jx\x9b31m[bold red]y[/]\u202e"
@@ -273,6 +273,8 @@ def argv_for(command: str, junk: dict[str, str]) -> st.SearchStrategy[list[str]]
                       st.just(["--timeout"]), small("1").map(lambda t: [t])),
             st.tuples(st.just(["duel", "mine", "--db", junk["store"], "--out"]), out.map(lambda f: [f]))),
             {"--sandbox": small("local", "docker"), "--workers": NUMBER, "--run": JUNK}),
+        "grid": (st.tuples(st.just(["grid", "import"]), paths(junk).map(lambda f: [f]), st.just(["--db"]),
+                           db.map(lambda d: [d])), {"--run": JUNK}),
         "deck": (st.tuples(st.just(["deck", "make", "--out"]), out.map(lambda f: [f])),
                  {"--pack": paths(junk, junk["pack"]), "--count": NUMBER, "--lang": small("en", "en,ar"),
                   "--playouts": NUMBER, "--games": NUMBER, "--field": NUMBER, "--seed": NUMBER,
@@ -352,8 +354,8 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
     return code, out_bytes.getvalue().decode("utf-8"), err_bytes.getvalue().decode("utf-8")
 
 
-COMMANDS = ("bench", "report", "baseline", "games", "analyze", "cards", "rules", "eleusis", "duel", "deck", "perf",
-            "play", "watch")
+COMMANDS = ("bench", "report", "baseline", "games", "analyze", "cards", "rules", "eleusis", "duel", "grid", "deck",
+            "perf", "play", "watch")
 
 
 def clear_answer(argv: list[str]) -> None:

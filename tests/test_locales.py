@@ -113,3 +113,31 @@ def test_no_arabic_literals_in_code():
                 if re.search(r"[\u0600-\u06FF]", value):
                     offenders.append(f"{path.relative_to(ROOT)}:{line}")
     assert not offenders
+
+
+def _text_keys() -> list[tuple[str, str, bool]]:
+    """(where, key or its literal start, whether whole) of every ``.t(...)`` call in the code whose key is
+    written out: a plain string is a whole key, an f-string's text before its first placeholder a start."""
+    found = []
+    for folder in ("engine", "opponents", "tcgtui"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "t" and node.args):
+                    continue
+                arg, where = node.args[0], f"{path.relative_to(ROOT)}:{node.lineno}"
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.append((where, arg.value, True))
+                elif isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant):
+                    found.append((where, arg.values[0].value, False))
+    return found
+
+
+def test_every_key_the_code_names_has_english_text():
+    """A key the code names and no locale holds errors the game or screen that reaches it."""
+    en = locales.load("en")
+    keys = _text_keys()
+    assert len(keys) > 300
+    missing = [f"{where}: {key}" for where, key, whole in keys
+               if not (en.has(key) if whole else any(k.startswith(key) for k in en.entries))]
+    assert not missing

@@ -22,7 +22,7 @@ from tcgtui.engine.prompting import Message
 
 ANSWER_RE = re.compile(r"(?i:answer):\s*\[?\s*([A-F])\s*\]?")
 KEYS = ("intro", "task", "deck_head", "card", "copies", "type", "cost", "stats", "loyalty", "text", "options_head",
-        "option", "format")
+        "option", "format", "reason.format")
 
 
 def extract(reply: str) -> tuple[str | None, str]:

@@ -35,6 +35,12 @@ def seed_tables(*args: Any, **kwargs: Any) -> Any:
     return tables(*args, **kwargs)
 
 
+def bank_tables(*args: Any, **kwargs: Any) -> Any:
+    """``analysis.bank_tables``, imported when a report runs (see ``sections``)."""
+    from tcgtui.engine.duel.analysis import bank_tables as tables
+    return tables(*args, **kwargs)
+
+
 def rated(*args: Any, **kwargs: Any) -> Any:
     """``analysis.rated``, imported when a report runs (see ``sections``)."""
     from tcgtui.engine.duel.analysis import rated as rated_records
@@ -65,13 +71,14 @@ def _puzzler(game: Game, arg: int | None) -> Any:
 
 
 def _make_bank(params: dict[str, Any]) -> Any:
-    from tcgtui.engine.duel.bank import BankGame, puzzles_from_rows, seed_solver_prompt
+    from tcgtui.engine.duel.bank import BankGame, puzzles_from_rows, rounds_from_rows, seed_solver_prompt
     from tcgtui.engine.duel.players import BUILTIN
     bank = params.get("bank") or {}
     puzzles = puzzles_from_rows(bank["rows"]) if bank else BUILTIN
     return BankGame(puzzles, bank.get("path", "") if bank else "", int(params.get("attempts", 3)),
                     float(params.get("check_timeout", 5.0)), str(params.get("sandbox", "local")),
-                    str(params.get("protocol") or TCGTUI), *seed_solver_prompt(params))
+                    str(params.get("protocol") or TCGTUI), *seed_solver_prompt(params),
+                    rounds=rounds_from_rows(bank["rows"]) if bank else ())
 
 
 def _random_move(state: DuelState, rng: Any) -> str:
@@ -130,4 +137,6 @@ BANK = register(GameSpec(
     narrator=lambda game, catalog, viewer=-1: DuelNarrator(game, catalog, viewer),
     references=(Reference("puzzler", _puzzler),),
     referee=REFEREE_HOOKS,
+    seed_tables=bank_tables,
+    report=ReportHooks(reads_records=True),
     bench=BenchHooks(deal_seed=_bank_deal_seed), fake_model=FakeModel(fake_replies.player)))

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Iterable
 
+from tcgtui.engine.duel.seed_elo import comparisons, correlation, fit
 from tcgtui.engine.duel.state import FAILURE, PUZZLE_WRONG, SUCCESS
 from tcgtui.engine.stats import clopper_pearson
 
@@ -150,6 +151,28 @@ def by_round(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
                 cell = asked[r["round"]]
                 cell[0] += r["outcome"] == SUCCESS
                 cell[1] += 1
+    return _round_rows(asked, context)
+
+
+def bank_by_round(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
+    """The puzzle bank's ``by_round``: per round of the duel each puzzle came from (where the bank
+    says it), the puzzles asked and the share solved; puzzles of unknown origin are left out."""
+    asked: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    seen = set()
+    for g in games:
+        record = g.record if isinstance(g.record, dict) or g.record is None else g.record.to_json()
+        if getattr(g, "status", "") != "finished" or not record or record.get("game") != "duel-bank" or g.id in seen:
+            continue
+        seen.add(g.id)
+        origin = next((e.get("from_round") for e in record.get("events", ()) if e.get("kind") == "puzzle"), None)
+        if isinstance(origin, int):
+            cell = asked[origin]
+            cell[0] += (record.get("outcome") or {}).get("reason") == SUCCESS
+            cell[1] += 1
+    return _round_rows(asked, context)
+
+
+def _round_rows(asked: dict[int, list[int]], context: Any) -> list[dict[str, Any]]:
     rows = []
     for n, (solved, total) in sorted(asked.items()):
         low, high = context.interval(solved, total, f"round {n}") or (None, None)
@@ -158,8 +181,63 @@ def by_round(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def tables() -> tuple:
+def _by_round_table(build: Any) -> Any:
     # the report's table types only when a report asks for them
     from tcgtui.engine.registry import Figure, SeedTable
-    return (SeedTable("by_round", "Token Games: solve rate by round index", by_round,
-                      Figure("line", "round", "solve_rate", (), low="ci_low", high="ci_high", percent_y=True)),)
+    return SeedTable("by_round", "Token Games: solve rate by round index", build,
+                     Figure("line", "round", "solve_rate", (), low="ci_low", high="ci_high", percent_y=True))
+
+
+def _seed_elo(games: Iterable[Any]) -> dict[str, dict[str, float]]:
+    """The seed's match, proposer and solver Elo of every player (``seed_elo``)."""
+    duels = [((g.seats[0], g.seats[1]), [(g.seats[r["proposer"]], g.seats[1 - r["proposer"]], r["outcome"])
+                                         for r in rounds_of(g.record)])
+             for g in _duels(games) if g.seats[0] != g.seats[1]]
+    return {kind: fit(results) for kind, results in comparisons(duels).items()}
+
+
+def seed_elo_table(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
+    """Per player, The Token Games' three Elo ratings as its ``elo.py`` computes them (its
+    ``ttg_match_elo``, ``ttg_proposer_elo``, ``ttg_solver_elo``), best match rating first."""
+    elo = _seed_elo(games)
+    players = sorted(elo["match"], key=lambda p: (-elo["match"][p], p))
+    return [{"agent": p, **{f"{kind}_elo": elo[kind].get(p) for kind in elo}} for p in players]
+
+
+def role_correlation(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
+    """How alike the proposer and solver Elo rank the players (The Token Games' ρ = 0.85)."""
+    elo = _seed_elo(games)
+    players = sorted(set(elo["proposer"]) & set(elo["solver"]))
+    return [{"ratings": "proposer_elo ~ solver_elo",
+             **correlation([elo["proposer"][p] for p in players], [elo["solver"][p] for p in players])}]
+
+
+def score_correlation(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
+    """Each of the seed's Elo ratings against each external score of ``report --scores FILE`` (the
+    seed's ``model-scores.json``: HLE, GPQA...), over the players both name."""
+    scores = getattr(context, "scores", None) or {}
+    elo = _seed_elo(games)
+    keys = sorted({k for by_key in scores.values() for k in by_key})
+    rows = []
+    for kind, ratings in elo.items():
+        for key in keys:
+            named = {p: context.named(p) for p in ratings}
+            players = sorted(p for p in ratings if key in scores.get(named[p], {}))
+            rows.append({"rating": f"{kind}_elo", "benchmark": key,
+                         **correlation([ratings[p] for p in players], [scores[named[p]][key] for p in players])})
+    return rows
+
+
+def tables() -> tuple:
+    # the report's table types only when a report asks for them
+    from tcgtui.engine.registry import SeedTable
+    return (_by_round_table(by_round),
+            SeedTable("seed_elo", "Token Games: match, proposer and solver Elo (elo.py)", seed_elo_table),
+            SeedTable("role_correlation", "Token Games: proposer–solver rank correlation (rho = 0.85)",
+                      role_correlation),
+            SeedTable("score_correlation", "Token Games: Elo against external benchmarks (analysis.py)",
+                      score_correlation))
+
+
+def bank_tables() -> tuple:
+    return (_by_round_table(bank_by_round),)

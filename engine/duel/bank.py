@@ -39,6 +39,17 @@ def puzzles_from_rows(rows: Any) -> tuple[Proposal, ...]:
     return tuple(out)
 
 
+def rounds_from_rows(rows: Any) -> tuple[int | None, ...]:
+    """The round of its duel each puzzle was proposed in, where the bank says it: ``round`` as
+    ``tcgtui duel mine`` writes it, else ``file_index`` (0-based) as the seed's ``mine_puzzles.py`` does."""
+    out: list[int | None] = []
+    for row in rows:
+        number, index = row.get("round"), row.get("file_index")
+        whole = lambda v: isinstance(v, int) and not isinstance(v, bool)      # noqa: E731
+        out.append(number if whole(number) and number >= 1 else index + 1 if whole(index) and index >= 0 else None)
+    return tuple(out)
+
+
 @dataclass
 class BankState(GameState[str]):
     puzzle: Proposal
@@ -138,8 +149,10 @@ class BankGame(Game[str]):
 
     def __init__(self, puzzles: tuple[Proposal, ...], source: str = "", attempts: int = 3,
                  check_timeout: float = 5.0, sandbox: str = "local", protocol: str = "tcgtui",
-                 solver_prompt: Parts | None = None, upstream: dict[str, str] | None = None) -> None:
+                 solver_prompt: Parts | None = None, upstream: dict[str, str] | None = None,
+                 rounds: tuple[int | None, ...] = ()) -> None:
         self.puzzles = puzzles
+        self.rounds = rounds            # each puzzle's round in the duel it came from, where known
         self.source = source
         self.protocol = protocol
         self.attempts = 1 if protocol == "seed" else attempts      # the seed asks each puzzle once
@@ -151,9 +164,11 @@ class BankGame(Game[str]):
     def new_state(self, seed: int) -> BankState:
         index = seed % len(self.puzzles)
         puzzle = self.puzzles[index]
+        origin = self.rounds[index] if index < len(self.rounds) else None
+        data = {"round": 1, "puzzle": index, "code": puzzle.code, "solution": puzzle.solution,
+                **({"from_round": origin} if origin is not None else {})}
         return BankState(puzzle, index, self.attempts, self.check_timeout, self.sandbox, protocol=self.protocol,
-                         start_events=[Event("puzzle", -1, {"round": 1, "puzzle": index, "code": puzzle.code,
-                                                            "solution": puzzle.solution}, ("solution",))])
+                         start_events=[Event("puzzle", -1, data, ("solution",))])
 
     def setup(self) -> dict[str, Any]:
         digest = hashlib.sha256("\n".join(p.text() for p in self.puzzles).encode("utf-8")).hexdigest()[:16]

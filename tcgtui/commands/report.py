@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from tcgtui import locales
-from tcgtui.arena import variants
+from tcgtui.arena import game_name, variant_flag, variants
 from tcgtui.config import default_game
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
@@ -41,6 +41,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--upstream", metavar="DIR", help=text.t("cmd_report.upstream"))
     p.add_argument("--settings", action="store_true", help=text.t("cmd_report.settings_help"))
     p.add_argument("--anchor", metavar="PLAYER|first", help=text.t("cmd_report.anchor"))
+    p.add_argument("--scores", metavar="FILE", help=text.t("cmd_report.scores"))
     p.add_argument("--study", metavar="ID", help=text.t("cmd_report.study"))
 
 
@@ -55,24 +56,32 @@ def _spec(game_id: str):  # noqa: ANN202
 
 
 def _list(spec, text: locales.Catalog) -> int:  # noqa: ANN001
-    """``--list``: every table the game's report has (shown by default or on request) and every figure."""
+    """``--list``: every table the game's report has (shown by default or on request) and every figure;
+    then its variants' (the duel's puzzle bank), whose runs the same ``--game`` reports."""
+    print(clean(text.t("cmd_report.list_title", game=spec.id)))
+    _list_tables(spec, text, "  ")
+    for other, param in variants(spec):
+        print(clean("  " + text.t("cmd_report.list_variant", flag=variant_flag(param), name=game_name(other, text))))
+        _list_tables(other, text, "    ")
+    return 0
+
+
+def _list_tables(spec, text: locales.Catalog, indent: str) -> None:  # noqa: ANN001
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.report import analyses, extra
     report = analyses.build([], spec)
-    print(clean(text.t("cmd_report.list_title", game=spec.id)))
     one_seat = analyses.ROUND_ROBIN if spec.info.seats == 1 else ()     # a one-seat game meets no one
     names = [n for n in dict.fromkeys([*report.layout, *report.sections]) if n not in one_seat]
     for name in names:
-        print(clean(f"  {name:<18} {_title(report, name, text)}"))
+        print(clean(f"{indent}{name:<18} {_title(report, name, text)}"))
     for name, table in extra.tables(spec).items():
         figure = text.t("cmd_report.list_figure") if table.figure is not None else ""
         shown = _title(report, name, text)
-        print(clean(f"  {name:<18} {shown}" + ("" if table.answers in shown else f" ({table.answers})") + figure))
+        print(clean(f"{indent}{name:<18} {shown}" + ("" if table.answers in shown else f" ({table.answers})") + figure))
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.report.plot import fixed_figures
     for name in fixed_figures(spec, report):
-        print(clean(f"  {name:<18} {text.t('cmd_report.list_plot', name=name)}"))
-    return 0
+        print(clean(f"{indent}{name:<18} {text.t('cmd_report.list_plot', name=name)}"))
 
 
 def _title(report, name: str, text: locales.Catalog) -> str:  # noqa: ANN001
@@ -143,7 +152,7 @@ def _report(args: argparse.Namespace) -> int:
         if not args.out:
             raise UserError(text.t("cmd_report.errors.seed_needs_out"))
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
-    from tcgtui.report import extra, grouping
+    from tcgtui.report import external_scores, extra, grouping
     by = grouping.parse_by(args.by)
     if args.list:
         return _list(spec, text)
@@ -191,8 +200,8 @@ def _report(args: argparse.Namespace) -> int:
         raise UserError(text.t("cmd_report.errors.unknown_anchor", anchor=anchor))
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.report import legal_moves
-    context = extra.Context(facts, ci=args.ci, seed=args.ci_seed,
-                            legal_moves=legal_moves.Reader(path))
+    context = extra.Context(facts, ci=args.ci, seed=args.ci_seed, legal_moves=legal_moves.Reader(path),
+                            scores=external_scores.load(args.scores) if args.scores else {})
     report = analyses.build(games, spec, by=by, context=context, anchor=anchor)
     report.sections.update(spent)
     shown = [name for name in spent if spent[name] and (by_default or name in ("settings", "params"))]

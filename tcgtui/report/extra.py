@@ -29,7 +29,8 @@ Row = dict[str, Any]
 
 @dataclass
 class Context:
-    """What seed tables read beyond the games: each player's facts, and how to draw an interval."""
+    """What seed tables read beyond the games: each player's facts, how to draw an interval, and
+    other benchmarks' scores per model (``--scores``)."""
 
     facts_by_player: dict[str, dict[str, Any]] = field(default_factory=dict)
     base: dict[str, str] = field(default_factory=dict)      # a grouped name -> the player it names
@@ -37,6 +38,11 @@ class Context:
     seed: int = DEFAULT_SEED
     # per game id, each decision's seat and legal moves, by replaying the stored games (None: no store)
     legal_moves: Callable[[Sequence[str]], dict[str, list[tuple[int, int]]]] | None = None
+    scores: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def named(self, agent: str) -> str:
+        """The player a grouped name stands for (``llm:m [style=image]`` -> ``llm:m``)."""
+        return self.base.get(agent, agent)
 
     def facts(self, agent: str) -> dict[str, Any] | None:
         return self.facts_by_player.get(self.base.get(agent, agent))

@@ -31,6 +31,11 @@ def _num(v: Any) -> str:
     return f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
+def _elo(v: Any) -> str:
+    """A rating to a tenth of a point, as The Token Games publishes its Elo."""
+    return "–" if v is None else f"{v:.1f}"
+
+
 def _ks(v: Any) -> str:
     return ",".join(str(k) for k in v)
 
@@ -107,6 +112,11 @@ COLUMNS: dict[str, list[Column]] = {
                   _col("tokens_estimated", _flag), _col("invalid_moves"), _col("invalid_share", _pct)],
     "errors": [_col("error", str), _col("games"), _col("agents", str)],
     "by_round": [_col("round"), _col("asked"), _col("solved"), _col("solve_rate", _pct), ("ci", _ci)],
+    "seed_elo": [_col("agent", str), _col("match_elo", _elo), _col("proposer_elo", _elo), _col("solver_elo", _elo)],
+    "role_correlation": [_col("ratings", str), _col("players"), _col("spearman"), _col("spearman_p"), _col("pearson"),
+                         _col("pearson_p")],
+    "score_correlation": [_col("rating", str), _col("benchmark", str), _col("players"), _col("spearman"), _col("spearman_p"),
+                          _col("pearson"), _col("pearson_p")],
     "families": [_col("family", str), _col("models"), _col("cards"), _col("champion", _pct), _col("spell", _pct),
                  _col("trick", _pct)],
     "matrix": [_col("agent", str), _col("opponent", str), _col("games"), _col("wins"), _col("draws"),

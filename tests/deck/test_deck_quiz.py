@@ -4,6 +4,7 @@ answer extraction exactly as ManaBench's notes list it."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -182,3 +183,43 @@ def test_the_prompt_holds_the_whole_deck_every_option_and_the_rules(lang, qset):
     assert catalog.t("rules.setup.decks") not in text           # not the whole pack: deck lists
     assert "ANSWER: X" in text and q.answer not in text.split("ANSWER")[-1][:3].strip()
     assert prompter.version.startswith(f"deck-v1-{lang}-")
+
+
+def test_a_run_asks_every_question_once_in_an_order_drawn_from_its_seed():
+    spec = registry.get("deck")
+    game = spec.make(load_resources(spec, spec.info.resolve()))
+    n = len(game.qset.questions)
+    orders = {}
+    for run_seed in range(40):
+        asked = [game.new_state(game.run_seed(run_seed, i)).index for i in range(3 * n)]
+        assert all(sorted(asked[k * n:(k + 1) * n]) == list(range(n)) for k in range(3))   # each once a round
+        assert asked == [game.new_state(game.run_seed(run_seed, i)).index for i in range(3 * n)]
+        assert all(0 <= game.run_seed(run_seed, i) < 2 ** 63 for i in range(3 * n))
+        orders[run_seed] = tuple(asked[:n])
+    assert len(set(orders.values())) == 6                    # every order of the sample's three questions
+    fixed = spec.make(load_resources(spec, spec.info.resolve({"index": 1})))
+    assert fixed.run_seed(0, 5) is None                      # one fixed question: the bench's own seeds
+
+
+def test_a_bench_run_over_a_set_asks_each_question_once_and_a_resumed_run_keeps_the_order(tmp_path: Path):
+    lines = [json.dumps(a_question(id=f"q{i:02d}")) for i in range(12)]
+    path = tmp_path / "twelve.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = tmp_path / "t.sqlite3"
+    command = ["bench", "--game", "deck", "--agent", "random", "--games", "12", "--seed", "7", "--param",
+               f"questions={path}", "--db", str(db), "--run", "once"]
+    assert main(command) == 0
+
+    def asked() -> dict[int, tuple[int, str]]:
+        with sqlite3.connect(db) as conn:
+            rows = conn.execute("SELECT game_index, seed, record_json FROM games ORDER BY game_index").fetchall()
+        return {i: (seed, json.loads(record)["events"][0]["id"]) for i, seed, record in rows}
+
+    first = asked()
+    assert sorted(q for _, q in first.values()) == [f"q{i:02d}" for i in range(12)]
+    assert [q for _, q in first.values()] != [f"q{i:02d}" for i in range(12)]       # drawn, not file order
+    with sqlite3.connect(db) as conn:                     # an interrupted run: five games never stored
+        conn.execute("DELETE FROM decisions WHERE game_id IN (SELECT id FROM games WHERE game_index >= 7)")
+        conn.execute("DELETE FROM games WHERE game_index >= 7")
+    assert main(command) == 0
+    assert asked() == first

@@ -15,7 +15,7 @@ from tcgtui.cli import main
 from tcgtui import locales
 from tcgtui.engine.deck.manabench import card, import_question, index
 from tcgtui.engine.deck.questions import LETTERS, QuestionError, parse_question
-from tcgtui.engine.deck.seed_prompter import SeedDeckPrompter, extract
+from tcgtui.engine.deck.seed_prompter import KEYS as SEED_KEYS, SeedDeckPrompter, extract
 from tcgtui.opponents.llm.testserver import ChatServer, Reply
 from tcgtui.store import Store
 
@@ -137,9 +137,28 @@ def test_a_model_answers_imported_questions_under_the_seed_protocol(tmp_path, ca
     assert sorted(g.score for g in games) == sorted(float(q.answer == "B") for q in questions)
 
 
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_reply_naming_no_option_under_the_seed_protocol_is_a_finished_wrong_answer(tmp_path, capsys, lang):
+    """It counts in accuracy as wrong (ManaBench's rule), it does not drop out as an errored game."""
+    out = imported(tmp_path)
+    db = tmp_path / "deck.sqlite3"
+    with ChatServer(policy=lambda request: Reply("I pick Rust Hound.")) as server:
+        assert main(["bench", "--game", "deck", "--protocol", "seed", "--param", f"questions={out}", "--lang", lang,
+                     "--agent", "llm:fake", "--games", "2", "--db", str(db), "--base-url", server.base_url]) == 0
+    with Store(db) as store:
+        games = store.games()
+    assert [(g.status, g.score, g.reason, g.error) for g in games] == [("finished", 0.0, "invalid", None)] * 2
+    capsys.readouterr()
+    assert main(["report", "--game", "deck", "--db", str(db), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    accuracy = report["sections"]["accuracy"] if "sections" in report else report["accuracy"]
+    assert [(r["n"], r["accuracy"]) for r in accuracy] == [(2, 0.0)]
+
+
 def test_the_seed_layout_is_in_both_languages():
     for lang in ("en", "ar"):
         catalog = locales.load(lang)
+        assert all(catalog.has(f"deck.prompts.seed.{key}") for key in SEED_KEYS)
         q = import_question(QUESTIONS[1], index(CARDS))
         from tcgtui.engine.deck.game import DeckGame
         from tcgtui.engine.deck.questions import QuestionSet

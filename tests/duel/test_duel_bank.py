@@ -97,3 +97,16 @@ def test_the_bank_is_a_variant_of_the_duel_not_a_game_of_its_own(capsys):
     assert main(["games"]) == 0
     out = capsys.readouterr().out
     assert "duel-bank" not in out and "--bank BANK" in out
+
+
+def test_a_bank_puzzle_keeps_the_round_of_the_duel_it_came_from():
+    """``round`` as ``duel mine`` writes it, ``file_index`` (from 0) as the seed's ``mine_puzzles.py`` does."""
+    from tcgtui.engine.duel.bank import rounds_from_rows
+    rows = [{"round": 3}, {"file_index": 4}, {"round": True}, {}]
+    assert rounds_from_rows(rows) == (3, 5, None, None)
+    spec = registry.get("duel-bank")
+    code = "def mystery(x):\n    return x == 1\n"
+    game = spec.make(spec.info.resolve({"bank": {"rows": [{"code": code, "value": "1", "round": 3},
+                                                          {"code": code, "value": "1"}], "path": "b.jsonl"}}))
+    assert Match(game, 0).events[0].data["from_round"] == 3
+    assert "from_round" not in Match(game, 1).events[0].data

@@ -1,0 +1,1 @@
+"""Commands this game adds to ``tcgtui``, one module per command, found by ``tcgtui.cli``."""
