@@ -15,7 +15,6 @@ from tcgtui.engine.core import CANCELLED, INVALID, GameRecord
 from tcgtui.engine.grid.config import EMPTY, GridConfig
 from tcgtui.engine.grid.lines import completes
 from tcgtui.engine.grid.state import INVALID_KINDS, GridState, result_code
-from tcgtui.engine.stats import clopper_pearson
 
 
 def _candidates(state: GridState) -> list[tuple[int, int]]:
@@ -175,6 +174,8 @@ def sections(games: Iterable[Any], catalog: Any = None) -> dict[str, list[dict[s
 def _seat_rates(who: dict[str, Any], a: dict[str, float]) -> dict[str, Any]:
     """The seed's Figures 3-11 as a row: win, draw and disqualification rates of one player in one
     seat, over its games that ended (cancelled ones apart), the win rate with its exact interval."""
+    # start-up time: the registry imports this module; the interval (scipy) only when a report asks
+    from tcgtui.engine.stats import clopper_pearson
     n, won = int(a["rated"]), int(a["won"])
     low, high = clopper_pearson(won, n) or (None, None)
     return {**who, "games": n, "cancelled": int(a["cancelled"]), "wins": won, "win_rate": _rate(won, n),

@@ -68,6 +68,12 @@ def row(out, name):
     return [c.strip() for c in line.split("\u2502")[1:-1]]
 
 
+def cell(out, name, column):
+    """A row's cell under the column headed ``column`` (columns 0 in every row are left out)."""
+    head = next(line for line in out.splitlines() if line.startswith("\u2503"))
+    return row(out, name)[[c.strip() for c in head.split("\u2503")[1:-1]].index(column)]
+
+
 def test_a_released_run_imports_with_its_scores_verdicts_and_means(tmp_path, capsys):
     db, out = imported(tmp_path, capsys, released(tmp_path))
     assert "3 rounds imported, 0 already there, from 2 results files" in out
@@ -102,7 +108,8 @@ def test_imported_means_sit_beside_tcgtuis_own_runs(tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", "--game", "eleusis", "--db", str(db), "--table", "scores"]) == 0
     scores = capsys.readouterr().out
-    assert row(scores, "Model A")[5] == "12" and row(scores, "Model A")[7] == "13" and row(scores, "scientist")
+    assert cell(scores, "Model A", "Mean score") == "12" and cell(scores, "Model A", "Mean of max(0, score)") == "13"
+    assert row(scores, "scientist")
 
 
 def bad_files(tmp_path):
