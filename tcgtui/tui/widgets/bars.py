@@ -32,6 +32,10 @@ class TopState:
     your_move_key: str = "ui.top.your_move"          # what "your move" says (the card game: choose a card)
 
 
+SEP = Piece("  ·  ", "dim", shrink=False)
+NARROW_SEP = Piece(" · ", "dim", shrink=False)
+
+
 class TopBar(Localized, Widget):
     """One line; while an agent thinks, a spinner turns (a timer, so a frozen UI shows)."""
 
@@ -59,16 +63,28 @@ class TopBar(Localized, Widget):
         self.refresh()
 
     def render(self) -> RenderResult:
+        # Narrow terminals lose the app's name first, then the word "Turn" and the thinker's name
+        # beside "thinking" (both players are named already), then the room around the dots; only then
+        # are words cut short, the
+        # longest first, never the seed (a person reporting a game needs it).
+        title = [Piece(self.tr("ui.app.title"), "bold"), SEP]
+        short = self._pieces(True)
+        for line in ([*title, *self._pieces(False)], self._pieces(False), short,
+                     [NARROW_SEP if p is SEP else p for p in short]):
+            if Line(line, self.direction).natural_width <= self.size.width:
+                break
+        return Line(line, self.direction)
+
+    def _pieces(self, short: bool) -> list[Piece]:
         s, tr = self.state, self.tr
-        sep = Piece("  ·  ", "dim", shrink=False)
-        title = [Piece(tr("ui.app.title"), "bold"), sep]
-        pieces = [Piece(tr("ui.top.vs", a=s.players[0], b=s.players[1])), sep,
-                  Piece(tr("ui.top.turn")), Piece(" ", shrink=False),
-                  Piece(f"{s.turn}/{s.limit}", "bold", shrink=False), sep]
+        turn = [] if short else [Piece(tr("ui.top.turn")), Piece(" ", shrink=False)]
+        pieces = [Piece(tr("ui.top.vs", a=s.players[0], b=s.players[1])), SEP,
+                  *turn, Piece(f"{s.turn}/{s.limit}", "bold", shrink=False), SEP]
         if s.phase == "over":
             pieces.append(Piece(tr("ui.phase.over"), "bold yellow"))
         elif s.thinking:
-            pieces += [Piece(tr("ui.top.thinking", who=s.thinking), "bold cyan"), Piece(" ", shrink=False),
+            said = tr("ui.top.thinking_short") if short else tr("ui.top.thinking", who=s.thinking)
+            pieces += [Piece(said, "bold cyan"), Piece(" ", shrink=False),
                        Piece(SPINNER[self.frame], "bold cyan", shrink=False)]
         elif s.your_move:
             pieces.append(Piece(tr(s.your_move_key), "bold green"))
@@ -76,20 +92,14 @@ class TopBar(Localized, Widget):
             pieces.append(Piece(tr(f"{s.phases}.{s.phase}")))
         if s.watch is not None:
             paused, seconds = s.watch
-            pieces += [sep, Piece(tr("ui.top.paused") if paused else tr("ui.top.running"),
+            pieces += [SEP, Piece(tr("ui.top.paused") if paused else tr("ui.top.running"),
                                   "bold yellow" if paused else ""),
                        Piece(" ", shrink=False), Piece(f"{seconds:g}s", shrink=False)]
         if s.note is not None:
             key, params = s.note
-            pieces += [sep, Piece(tr(key, **params), "bold magenta")]
-        seed = [sep, Piece(tr("ui.top.seed"), "dim"), Piece(" ", shrink=False),
-                Piece(str(s.seed), "dim", shrink=False)]
-        # Narrow terminals lose the app's name first; then the words are cut short, never the
-        # seed (a person reporting a game needs it).
-        for line in ([*title, *pieces, *seed], [*pieces, *seed]):
-            if Line(line, self.direction).natural_width <= self.size.width:
-                break
-        return Line(line, self.direction)
+            pieces += [SEP, Piece(tr(key, **params), "bold magenta")]
+        return pieces + [SEP, Piece(tr("ui.top.seed"), "dim"), Piece(" ", shrink=False),
+                         Piece(str(s.seed), "dim", shrink=False)]
 
 
 class KeyHint(Localized, Widget):
