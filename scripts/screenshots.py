@@ -141,6 +141,12 @@ async def study_progress(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyp
     await pilot.pause(0.3)
 
 
+async def replay_steps(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
+    await pilot.pause(0.2)
+    await pilot.press(*["right"] * 12)          # a position well into the game
+    await pilot.pause(0.3)
+
+
 async def home(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
@@ -201,6 +207,8 @@ SHOTS: list[tuple[str, Scene, tuple[str, ...], tuple[int, int], str]] = [
     ("deck-reveal", deck_reveal, (HUMAN,), (120, 40), "deck"),
     ("study-consent", study_consent, (), (80, 24), "study"),
     ("study-progress", study_progress, (), (80, 24), "study"),
+    ("replay-tcg", replay_steps, ("random", "mc:5"), (120, 40), "replay:tcg"),
+    ("replay-connect4", replay_steps, ("random", "random"), (80, 24), "replay:connect4"),
 ]
 # Parameters of the games other than the card game (whose pack is loaded in ``shoot``).
 PARAMS = {"duel": {"rounds": 4}, "duel-solve": {"rounds": 4, "solve_time": 90}, "deck": {"index": 0},
@@ -236,6 +244,8 @@ async def shoot(name: str, scene: Scene, seats: tuple[str, ...], size: tuple[int
                 game: str) -> str:
     if game == "study":
         return await shoot_study(name, scene, size, lang)
+    if game.startswith("replay:"):
+        return await shoot_replay(name, scene, seats, size, lang, game.removeprefix("replay:"))
     params = {"pack": load_pack("community")} if game == "tcg" else PARAMS.get(name, PARAMS.get(game, {}))
     app = ArenaApp(Settings(seats, game_id=game or "tcg", params=params, lang=lang, seed=SEEDS.get(name, 7),
                           home=not game,
@@ -260,6 +270,25 @@ async def shoot_study(name: str, scene: Scene, size: tuple[int, int], lang: str)
             async with app.run_test(size=size) as pilot:
                 await scene(pilot, app)
                 return app.export_screenshot(title=f"tcgtui {name} ({lang})")
+
+
+async def shoot_replay(name: str, scene: Scene, seats: tuple[str, ...], size: tuple[int, int], lang: str,
+                       game: str) -> str:
+    """A game played by ``tcgtui bench`` (seed 7) into a store of its own, then replayed."""
+    from tcgtui.replay.load import load
+    from tcgtui.store import Store
+    from tcgtui.tui.games import replay_board_for
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "games.sqlite3"
+        subprocess.run([sys.executable, "-m", "tcgtui", "bench", "--game", game, "--agent", seats[0], "--vs", seats[1],
+                        "--games", "1", "--seed", "7", "--db", str(db)], check=True, capture_output=True)
+        with Store(db, create=False, read_only=True) as store:
+            replay = load(store, store.games()[0].id[:12], lang)
+        assert replay_board_for(game) is not None
+        app = ArenaApp(Settings(lang=lang, replay=replay))
+        async with app.run_test(size=size) as pilot:
+            await scene(pilot, app)
+            return app.export_screenshot(title=f"tcgtui {name} ({lang})")
 
 
 def browser_shot(out: Path, lang: str) -> Path:
