@@ -16,6 +16,7 @@ from tcgtui.store import Store
 from tcgtui.tui.app import ArenaApp, Settings
 from tcgtui.tui.driving import screen_text
 from tcgtui.tui.games import replay_board_for
+from tcgtui.tui.games.tcg.cards import CardRow
 from tcgtui.tui.games.tcg.player import HiddenCards, PlayerBar
 from tcgtui.tui.screens.replay import ReplayScreen
 
@@ -97,10 +98,12 @@ def shows_position(app, screen, state, lang: str) -> None:
         bar = screen.query_one(f"#replay-{where}-bar", PlayerBar).state
         assert bar.label == screen.player_name(seat) and bar.deck == views[seat].deck_sizes[seat]
         assert bar.lp == shown_lp(views[seat].lp[seat])
-        assert screen.query_one(f"#replay-{where}-hidden", HiddenCards).hand == list(views[seat].hand)
+        hand = list(views[seat].hand)                # 120x40 is tall: the hands as cards, counted above
+        assert screen.query_one(f"#replay-{where}-hidden", HiddenCards).hand == len(hand)
+        assert [slot.card for slot in screen.query_one(f"#replay-{where}-hand", CardRow).slots] == hand
     if lang == "en":
         names = visible(screen_text(app))
-        assert all(screen.pack.card(view.hand[0]).name(lang) in names for view in views if view.hand)
+        assert all(screen.pack.card(view.hand[0]).name(lang).split()[0] in names for view in views if view.hand)
 
 
 def test_grid_moments_agree_with_the_report_analysis(stored) -> None:
@@ -217,3 +220,20 @@ async def test_a_person_is_named_by_their_handle_as_everywhere_else() -> None:
         text = screen_text(app)
         assert "llm:demo-model – ann" in text and "human:" not in text
         await pilot.press("q")
+
+
+@pytest.mark.anyio
+async def test_a_short_terminal_names_the_card_games_hands_on_a_line(stored) -> None:
+    """At 80x24 there is no room for two more rows of cards: each hand is a line of names."""
+    with Store(stored["db"], create=False, read_only=True) as store:
+        replay = load(store, stored["ids"]["tcg"][:10])
+    app = ArenaApp(Settings(lang="en", replay=replay))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("right", "right")
+        await pilot.pause()
+        views = [replay.steps[2].state.observation(seat) for seat in (0, 1)]
+        assert app.screen.query_one("#replay-bottom-hidden", HiddenCards).hand == list(views[0].hand)
+        assert not app.screen.query_one("#replay-bottom-hand", CardRow).display
+        await pilot.press("q")
+    assert app._exception is None

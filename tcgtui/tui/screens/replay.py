@@ -201,9 +201,10 @@ class ReplayScreen(LocalizedScreen[None]):
         body.move_child(first, before=0)
         body.move_child(second, after=first)
 
-    def on_resize(self) -> None:
+    async def on_resize(self) -> None:
         self._order()
         self.call_after_refresh(self.title_panes)
+        await self._draw_table()        # a table may draw differently in a taller terminal
 
     def title_panes(self) -> None:
         titled(self.query_one("#replay-board-box"), self.tr("replay.pane.board"), self.direction)
