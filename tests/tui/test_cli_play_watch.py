@@ -57,8 +57,8 @@ def test_game_flags_reach_the_settings() -> None:
                                       "XX./OO./...", "--to-move", "X", "--seed", "1"])
     settings = play.start(args, "ada")
     assert settings.game_id == "tictactoe"
-    assert settings.params == {"position": "XX./OO./...", "to_move": "X", "invalid_limit": 3, "move_cap": 20,
-                               "protocol": "tcgtui", "upstream": None}
+    assert settings.params == {"position": "XX./OO./...", "to_move": "X", "invalid_limit": 3, "move_cap": 0,
+                               "size": 3, "protocol": "tcgtui", "upstream": None}     # move_cap 0: the board's
     assert settings.seats == ("human", "random")
 
 

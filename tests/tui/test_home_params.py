@@ -40,7 +40,8 @@ async def errors(app) -> list[str]:
 def test_home_offers_the_declared_options_only() -> None:
     assert [p.name for p in offered("eleusis")] == ["rule", "max_turns"]
     assert [p.name for p in offered("duel")] == ["rounds"]
-    assert [p.name for p in offered("tictactoe")] == ["position", "to_move"]
+    assert [p.name for p in offered("tictactoe")] == ["size", "position", "to_move"]
+    assert [p.name for p in offered("connect4")] == ["position", "to_move"]           # one board only
     assert [p.name for p in offered("tcg")] == ["pack", "deck", "opp_deck"]
     assert all(p.help_key and p.label_key for s in registry.games() for p in offered(s.id))
 
