@@ -153,8 +153,9 @@ def win_rates(games: list[StoredGame]) -> list[Row]:
                      "cancelled": c.cancelled, "disqualified": c.disqualified, "errored": c.errored,
                      "abandoned": c.abandoned, "unfinished": c.unfinished,
                      "win_rate": rate, "people": len(c.people) if pooled_people(agent) else None,
-                     "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None,
-                     "interval": ANYTIME if c.sequential and not pooled_people(agent) else None})
+                     "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None})
+        if c.sequential and not pooled_people(agent):
+            rows[-1]["interval"] = ANYTIME      # only then: a fixed-size run's rows read as they always did
     return rows
 
 
