@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from tcgtui.errors import UserError
@@ -56,3 +57,15 @@ def load(flag: str, folder: str) -> Upstream:
     if not path.is_dir():
         raise UserError(f"{flag}: {folder!r} is not a folder; expected a checkout of the seed's public repository")
     return Upstream(path.resolve(), flag)
+
+
+def import_run(store: Any, name: str, config: dict[str, Any], clash: str) -> Any:
+    """The run a seed's published results go into (``duel``, ``eleusis`` and ``grid import``): made on
+    first use; after that, a run of another kind or of another seed's results is refused with the
+    one line ``clash``, so a second import adds to its own run and to nothing else."""
+    run = store.run(name)
+    if run is None:
+        return store.create_run(name, config, kind="import")
+    if run.kind != "import" or run.config.get("source") != config["source"]:
+        raise UserError(clash)
+    return run

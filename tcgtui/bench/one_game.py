@@ -44,6 +44,8 @@ class Sweep:
     game_pool: Executor | None = None     # worker processes that play cheap games whole; None: all here
     solved: str = ""                # the outcome reason of a solved round, where the game names one (Eleusis)
     budget: Any = None              # bench --budget (``tcgtui.bench.budget.Budget``): the requests' meter
+    until: float | None = None      # bench --until: a cell stops once its anytime interval is this narrow
+    right_wrong: bool = False       # ... the interval of its share right (a right/wrong game), else of its wins
 
     def round(self, index: int) -> tuple[Any, int]:
         return self.rounds(index) if self.rounds is not None else (self.game, index)

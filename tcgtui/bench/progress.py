@@ -45,20 +45,23 @@ class ProgressView:
 
 
 def summary_table(result: SweepResult, text: locales.Catalog, score: bool = False,
-                  right_wrong: bool = False, solved: bool = False) -> Table:
-    """Every cell of the sweep, stored games included: results, win rate and its exact interval;
-    for a score game (``score``), the mean score, its interval and the range instead (and with
-    ``solved``, the share of games solved and its exact interval)."""
+                  right_wrong: bool = False, solved: bool = False, anytime: bool = False) -> Table:
+    """Every cell of the sweep, stored games included: results, win rate and its exact interval
+    (``anytime``, a sequential run's: its anytime-valid one); for a score game (``score``), the mean
+    score, its interval and the range instead (and with ``solved``, the share of games solved and its
+    exact interval)."""
     from tcgtui.report.stats import clopper_pearson        # scipy: only once there is something to show
+    from tcgtui.engine.stats import confidence_sequence
     if score:
-        return score_table(result, text, right_wrong, solved)
+        return score_table(result, text, right_wrong, solved, anytime)
+    interval = confidence_sequence if anytime else clopper_pearson
     table = Table(title=text.t("cmd_bench.summary_title"), title_justify="left")
     for col in ("agent", "opponent", "lang", "finished", "wins", "draws", "losses", "cancelled", "disqualified",
-                "errored", "win_rate", "ci"):
+                "errored", "win_rate", "ci_anytime" if anytime else "ci"):
         table.add_column(text.t(f"cmd_bench.col.{col}"),
                          justify="left" if col in ("agent", "opponent", "lang") else "right")
     for cell, t in result.tallies.items():
-        ci = clopper_pearson(t.wins, t.decided)
+        ci = interval(t.wins, t.decided)
         table.add_row(safe(cell.agent), safe(cell.opponent), safe(cell.lang), str(t.decided), str(t.wins), str(t.draws),
                       str(t.decided - t.wins - t.draws), str(t.cancelled), str(t.disqualified), str(t.errored),
                       "–" if t.win_rate is None else f"{100 * t.win_rate:.1f}%",
@@ -67,13 +70,15 @@ def summary_table(result: SweepResult, text: locales.Catalog, score: bool = Fals
 
 
 def score_table(result: SweepResult, text: locales.Catalog, right_wrong: bool = False,
-                solved: bool = False) -> Table:
+                solved: bool = False, anytime: bool = False) -> Table:
     """A score game's cells: games, mean score with its interval (exact for right/wrong scores, else
-    Student's t), lowest and highest; with ``solved``, games solved and their share's exact interval."""
+    Student's t; a sequential run's right/wrong share anytime-valid), lowest and highest; with
+    ``solved``, games solved and their share's exact interval."""
     # start-up time: report.stats pulls in scipy, needed only for the summary
     from tcgtui.report.stats import clopper_pearson, score_interval
+    from tcgtui.engine.stats import confidence_sequence
     solo = all(not cell.opponent for cell in result.tallies)
-    exact = "_exact" if right_wrong else ""
+    exact = "_anytime" if anytime and right_wrong else "_exact" if right_wrong else ""
     cols = ["agent", *([] if solo else ["opponent"]), "lang", "finished", "errored", "mean_score", f"score_ci{exact}",
             "min_score", "max_score", *(["solved", "solved_ci"] if solved else [])]
     table = Table(title=text.t(f"cmd_bench.score_title{exact}"), title_justify="left")
@@ -81,7 +86,8 @@ def score_table(result: SweepResult, text: locales.Catalog, right_wrong: bool = 
         table.add_column(text.t(f"cmd_bench.col.{col}"),
                          justify="left" if col in ("agent", "opponent", "lang") else "right")
     for cell, t in result.tallies.items():
-        ci = score_interval(t.scores, right_wrong)
+        ci = confidence_sequence(int(sum(t.scores)), len(t.scores)) if anytime and right_wrong else \
+            score_interval(t.scores, right_wrong)
         mean = t.mean_score
         row = [safe(cell.agent), *([] if solo else [safe(cell.opponent)]), safe(cell.lang), str(t.finished),
                str(t.errored), "–" if mean is None else f"{mean:.2f}",

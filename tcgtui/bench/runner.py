@@ -1,5 +1,8 @@
 """Play a sweep: many games at once, each stored the moment it ends.
 
+A sequential sweep (``bench --until WIDTH``) stops a cell once its anytime-valid interval is no
+wider than WIDTH; games of that cell already under way still finish and count.
+
 Games run as asyncio tasks, at most ``concurrency`` at a time, so a sweep of
 language models keeps that many requests in flight while Monte Carlo agents
 hand their playouts to the process pool they were built with; cheap games (see
@@ -20,6 +23,7 @@ from tcgtui.bench.offload import Offload
 from tcgtui.bench.one_game import BUDGET_ERROR, AgentFactory, AgentPool, Sweep, play_game
 from tcgtui.bench.plan import Cell
 from tcgtui.store import ERRORED, EXISTS, FINISHED, REPLACED, DecisionRow, GameRow, Store
+from tcgtui.store.db import UNTIL
 from tcgtui.opponents.llm.spend import METER
 from tcgtui.store.db import StoreError
 
@@ -54,6 +58,14 @@ class Tally:
     @property
     def mean_score(self) -> float | None:
         return sum(self.scores) / len(self.scores) if self.scores else None
+
+    def narrow_enough(self, width: float, right_wrong: bool) -> bool:
+        """Whether the cell's anytime-valid interval (wins among decided games; a right/wrong game's
+        share right) is at most ``width`` wide: a sequential run (``bench --until``) stops it there."""
+        from tcgtui.engine.stats import confidence_sequence     # only a sequential run needs it
+        k, n = (int(sum(self.scores)), len(self.scores)) if right_wrong else (self.wins, self.decided)
+        cs = confidence_sequence(k, n)
+        return cs is not None and cs[1] - cs[0] <= width
 
     def add(self, status: str, winner: int | None, seat: int, sign: int = 1, score: float | None = None,
             solved: bool = False, reason: str | None = None) -> None:
@@ -126,10 +138,13 @@ def plan_jobs(sweep: Sweep, stored: list[tuple], tallies: dict[Cell, Tally],
             tallies[cell].add(st, winner, seat, score=score, solved=sweep.is_solved(reason),
                                reason=reason)
     jobs = []
+    settled = {c for c in sweep.cells
+               if sweep.until is not None and tallies[c].narrow_enough(sweep.until, sweep.right_wrong)}
     for index in range(sweep.games):
         for cell in sweep.cells:
             st = status.get((cell, index))
-            if st is None or (st == ERRORED and (sweep.retry_errored or (cell, index) in stopped)):
+            if cell not in settled and (st is None or (st == ERRORED and (sweep.retry_errored
+                                                                           or (cell, index) in stopped))):
                 jobs.append((cell, index))
     return jobs
 
@@ -155,10 +170,13 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
     offload = Offload.of(sweep.game_pool, replace(sweep, game_pool=None))
 
     errored_in_a_row = 0
+    settled: set[Cell] = set()           # --until: cells whose interval is narrow enough, played no more
 
     async def worker() -> None:
         nonlocal errored_in_a_row
         for cell, index in queue:
+            if cell in settled:
+                continue
             await asyncio.sleep(0)       # let Ctrl-C and the other games in, even when no agent ever waits
             if sweep.budget is not None and sweep.budget.reached:
                 result.over_budget = True          # no game starts; those being played stop at their next request
@@ -169,6 +187,8 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
                 row, rows = await offload.play(cell, index)
             else:
                 row, rows = await play_game(sweep, pool, cell, index)
+            if sweep.until is not None:          # the stopping rule travels with the game (the report reads it)
+                row.game_params = {**row.game_params, UNTIL: sweep.until}
             outcome = await save_with_retry(store, row, rows, sweep.retry_errored or (cell, index) in stopped)
             result.played += 1
             if row.error == BUDGET_ERROR:
@@ -185,6 +205,8 @@ async def run_sweep(store: Store, sweep: Sweep, factory: AgentFactory,
                 tally.errored -= 1
             tally.add(row.status, row.winner, row.agent_seat, score=row.score, solved=sweep.is_solved(row.reason),
                       reason=row.reason)
+            if sweep.until is not None and tally.narrow_enough(sweep.until, sweep.right_wrong):
+                settled.add(cell)
             if observer:
                 observer.game_done(cell, tally)
 

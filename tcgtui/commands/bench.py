@@ -15,7 +15,7 @@ from tcgtui import locales
 from tcgtui.arena import add_game_arguments, build_game, game_from_args, given_params
 from tcgtui.engine import registry
 from tcgtui.engine.core import Game
-from tcgtui.engine.registry import SCORE, GameSpec
+from tcgtui.engine.registry import SCORE, WDL, GameSpec
 from tcgtui.opponents.base import SeatContext
 from tcgtui.context_check import check_contexts
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options, player_keys
@@ -56,6 +56,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--timeout-per-game", type=float, default=None, metavar="S", help=text.t("cmd_bench.timeout"))
     p.add_argument("--ray", default=None, metavar="ADDRESS", help=text.t("cmd_bench.ray"))
     p.add_argument("--budget", action="append", metavar="LIMIT", help=text.t("cmd_bench.budget"))
+    p.add_argument("--until", type=str, default=None, metavar="WIDTH", help=text.t("cmd_bench.until"))
     add_endpoint_arguments(p, text)
     add_round_arguments(p, text)
 
@@ -180,6 +181,23 @@ async def _sweep(args: argparse.Namespace, store: Store, spec: GameSpec, game: G
             game_pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _until(given: str | None, spec: GameSpec) -> float | None:
+    """``--until WIDTH``: a share strictly between 0 and 1 (0.1, or 10%), for a game whose result is a
+    win or a right answer (the interval is of a share); one line otherwise."""
+    if given is None:
+        return None
+    text = locales.load()
+    try:
+        width = float(given[:-1]) / 100 if given.endswith("%") else float(given)
+    except ValueError:
+        width = float("nan")
+    if not 0 < width < 1:
+        raise UserError(text.t("cmd_bench.errors.until", value=given))
+    if spec.info.outcome != WDL and not spec.info.right_wrong:
+        raise UserError(text.t("cmd_bench.errors.until_game", game=spec.id))
+    return width
+
+
 def kept_games(store: Store, name: str) -> int:
     """The run's games kept for good: every stored one but those a budget stopped (played again on a rerun)."""
     run = store.run(name)
@@ -220,7 +238,7 @@ async def _locked_sweep(args: argparse.Namespace, store: Store, spec: GameSpec, 
     console.print(text.t("cmd_bench.starting", **safe_params(run=name, db=str(store.path))), highlight=False)
     sweep = Sweep(run, game, cells, args.games, args.seed, args.concurrency, args.timeout_per_game,
                   args.retry_errored, args.log_prompts, game_options, spec.info.seats, rounds, game_pool,
-                  solved_reason(spec), args.budget_limit)
+                  solved_reason(spec), args.budget_limit, args.until, spec.info.right_wrong)
     view = ProgressView(console)
     try:
         result = await run_sweep(store, sweep, lambda spec: make_agent(spec, **options), view)
@@ -252,6 +270,7 @@ def run(args: argparse.Namespace) -> int:
     check_seed("--seed", args.seed)
     check_name("--run", args.run)
     args.budget_limit = parse_budget(args.budget)
+    args.until = _until(args.until, spec)
     langs = _languages(args, game)
     rounds = game_rounds(args, spec, game)
     if rounds is not None:
@@ -264,6 +283,8 @@ def run(args: argparse.Namespace) -> int:
     ident = identity(game, args.seed)
     if rounds is not None:
         ident["rounds"] = rounds[2]
+    if args.until is not None:           # a sequential run is another run: its stopping rule is part of it
+        ident["until"] = args.until
     name = args.run or default_run_name(ident)
     with open_store(args.db, create=True) as store, Stop() as stop:
         try:
@@ -280,7 +301,8 @@ def run(args: argparse.Namespace) -> int:
     if not console.is_terminal:          # piped: keep rows whole instead of wrapping at 80 columns
         console = Console(width=160)
     console.print(summary_table(result, text, score=spec.info.outcome == SCORE,
-                                right_wrong=spec.info.right_wrong, solved=bool(solved_reason(spec))))
+                                right_wrong=spec.info.right_wrong, solved=bool(solved_reason(spec)),
+                                anytime=args.until is not None))
     err = Console(stderr=True)
     if not err.is_terminal:
         err = Console(stderr=True, width=160)

@@ -35,10 +35,13 @@ from tcgtui.report import people
 from tcgtui.report.data import POOLED_HUMAN, StoredGame
 from tcgtui.report.seats import met_pairwise
 from tcgtui.report.stats import clopper_pearson, mean, median, score_interval
+from tcgtui.engine.stats import confidence_sequence
 from tcgtui.store import ABANDONED, ERRORED, FINISHED
+from tcgtui.store.db import UNTIL
 
 Row = dict[str, Any]
 ROUND_ROBIN = ("matrix", "ratings", "ratings_by_role")
+ANYTIME = "anytime"        # a row's interval: a sequential run's (bench --until), valid however it stopped
 COMMON_NOTES = {"win_rates": "denominator", "scores": "scores", "decisions": "decisions", "llm": "decisions",
                 "errors": "errors", "matrix": "matrix", "ratings": "ratings", "ratings_by_role": "ratings"}
 
@@ -74,11 +77,13 @@ class _Cell:
     unfinished: int = 0
     scores: list[float] = field(default_factory=list)
     pooled: bool = False                 # the pooled row of people: each person's results are kept
+    sequential: bool = False             # its games come from a sequential run (bench --until): anytime intervals
     people: dict[str, list[float]] = field(default_factory=dict)    # a person's results (1 win, else 0; scores)
 
     def add(self, g: StoredGame, seat: int | None = None) -> None:
         """Count ``g`` for its measured player, or for the player in ``seat``."""
         self.games += 1
+        self.sequential = self.sequential or UNTIL in g.params     # never pooled with others (grouping)
         result = g.result
         if seat is not None and seat != g.seat and result is not None:
             result = "draw" if g.winner is None else "win" if g.winner == seat else "loss"
@@ -138,7 +143,7 @@ def win_rates(games: list[StoredGame]) -> list[Row]:
     estimate the mean of their own win rates, its interval a cluster bootstrap over them)."""
     rows = []
     for (agent, opponent, lang), c in _cells(games):
-        ci = clopper_pearson(c.wins, c.finished)
+        ci = (confidence_sequence if c.sequential else clopper_pearson)(c.wins, c.finished)
         rate = c.wins / c.finished if c.finished else None
         if pooled_people(agent):
             rate, ci = by_people(c, (agent, opponent, lang), binary=True)
@@ -149,6 +154,8 @@ def win_rates(games: list[StoredGame]) -> list[Row]:
                      "abandoned": c.abandoned, "unfinished": c.unfinished,
                      "win_rate": rate, "people": len(c.people) if pooled_people(agent) else None,
                      "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None})
+        if c.sequential and not pooled_people(agent):
+            rows[-1]["interval"] = ANYTIME      # only then: a fixed-size run's rows read as they always did
     return rows
 
 
@@ -159,6 +166,8 @@ def scores(games: list[StoredGame], right_wrong: bool = False) -> list[Row]:
     for (agent, opponent, lang), c in _cells(games):
         ci = score_interval(c.scores, right_wrong)
         estimate, method = mean(c.scores), "exact" if right_wrong else "t"
+        if c.sequential and right_wrong:
+            ci, method = confidence_sequence(int(sum(c.scores)), len(c.scores)), ANYTIME
         if pooled_people(agent):
             estimate, ci = by_people(c, (agent, opponent, lang), binary=right_wrong)
             method = "people"
@@ -379,6 +388,7 @@ def build(games: list[StoredGame], spec: registry.GameSpec | None = None, *, by:
     notes = list(dict.fromkeys(note_keys[name] for name in layout if name in note_keys))
     notes += ["every_seat"] if any(g.mirror for g in games) else []
     notes += ["people"] if any(pooled_people(r["agent"]) for r in sections[outcome]) else []
+    notes += [ANYTIME] if any(r.get("interval") == ANYTIME for r in sections[outcome]) else []
     meta = dict(spec.report.meta()) if spec.report.meta else {}
     if by is not None:
         meta.update(grouped_by=", ".join(grouping.all_keys(by, spec.info.params)), varied=", ".join(varied) or "–")

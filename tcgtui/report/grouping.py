@@ -30,7 +30,7 @@ from tcgtui import locales
 from tcgtui.engine.registry import Param
 from tcgtui.errors import UserError
 from tcgtui.report.data import StoredGame
-from tcgtui.store.db import BUDGET_CUT
+from tcgtui.store.db import BUDGET_CUT, UNTIL
 
 DEFAULT_PROTOCOL = "tcgtui"
 
@@ -66,10 +66,13 @@ READERS: dict[str, Callable[[StoredGame, str], str]] = {
     # decisions a time budget cut short (the TUI's games while the fast path compiles): never pooled
     # with whole ones, at the game's level (its result) or a decision's (its time, its strength)
     BUDGET_CUT: lambda g, _: "yes" if g.params.get(BUDGET_CUT) else "no",
+    # a sequential run's games (bench --until, its width): their intervals are anytime-valid, and a
+    # run that stopped on what it saw is never pooled with one of fixed size
+    UNTIL: lambda g, _: str(g.params.get(UNTIL) or "-"),
 }
 KEYS = tuple(READERS)
 DEFAULT = ("style", "protocol", "pack", "deck")
-ALWAYS = ("protocol", BUDGET_CUT)
+ALWAYS = ("protocol", BUDGET_CUT, UNTIL)
 
 
 def parse_by(text: str | None) -> tuple[str, ...]:

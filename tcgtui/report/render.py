@@ -222,6 +222,12 @@ def _columns(section: str, rows: list[Row]) -> list[Column]:
     paths its games' prompters reported."""
     if section == "win_rates" and any("rand_low" in r for r in rows):
         return [*COLUMNS[section], ("ci_randomized", _rand)]
+    if section in ("win_rates", "scores") and any(r.get("interval") == "anytime" for r in rows):
+        # a sequential run's rows (bench --until) beside others: which interval each row gives
+        shown = [("ci_any", _ci if section == "win_rates" else _ci_num) if key in ("ci", "ci_mean") else (key, fmt)
+                 for key, fmt in COLUMNS[section]]
+        return [*shown, ("interval", lambda row: str(row.get("interval") or ("exact" if section == "win_rates"
+                                                                              else "t")))]
     if section == "wide":
         return _wide(rows)
     if section == "scores" and any(r.get("interval") == "exact" for r in rows):
@@ -286,6 +292,8 @@ def _cells(report: Report, row: Row, section: str, text: locales.Catalog, cols: 
             value = _text(text, [f"{_folder(report)}.report.pattern.{value}", f"cmd_report.pattern.{value}"], value)
         elif key == "measure":
             value = _text(text, [f"cmd_report.measure.{value}"], value)
+        elif key == "interval":
+            value = _text(text, [f"cmd_report.interval_kind.{value}"], value)
         out.append(value)
     return out
 

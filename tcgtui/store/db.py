@@ -138,6 +138,10 @@ STORED, EXISTS, REPLACED = "stored", "exists", "replaced"
 # players on the TUI's interim path while the fast path compiles; ``tcgtui bench`` never gives a
 # budget).  Absent when none was: the report keeps such games apart (``tcgtui.report.grouping``).
 BUDGET_CUT = "budget_cut"
+# Among a game's parameters: the interval width a sequential run (``bench --until``) stopped its cell
+# at; absent in a run of fixed size.  The report keeps such games apart and gives them anytime-valid
+# intervals (a fixed-n interval is not valid once a run may stop on what it has seen).
+UNTIL = "until"
 
 
 def budget_cuts(decisions: list[DecisionRow]) -> int:

@@ -106,19 +106,14 @@ def import_logs(args: argparse.Namespace, text: locales.Catalog) -> int:
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from pathlib import Path
 
-    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.games.duel.seedlogs import REPOSITORY, log_files, number_duels, read_duel, replay
-    from tcgtui.upstream import load
+    from tcgtui.upstream import import_run, load
     files = log_files(args.folder)
     duels = [read_duel(f) for f in files]
     source = load("DIR", str(Path(args.folder).expanduser())).describe()
     with open_store(args.db, create=True) as store:
-        run = store.run(args.run)
-        if run is None:
-            run = store.create_run(args.run, {"game": "duel", "protocol": "seed", "source": REPOSITORY,
-                                              "checkout": source}, kind="import")
-        elif run.kind != "import" or run.config.get("source") != REPOSITORY:
-            raise UserError(text.t("cmd_duel.import_clash", run=args.run))
+        run = import_run(store, args.run, {"game": "duel", "protocol": "seed", "source": REPOSITORY,
+                                           "checkout": source}, text.t("cmd_duel.import_clash", run=args.run))
         games = [replay(d, run.id, REPOSITORY) for d in duels]
         number_duels(store, run.id, games)
         added, skipped = store.merge_games(games)

@@ -116,18 +116,14 @@ def import_results(args: argparse.Namespace, text: locales.Catalog) -> int:
 
     from tcgtui.games.eleusis.seed_results import REPOSITORY, number_rounds, read_evaluation, result_files
     from tcgtui.store import open_store
-    from tcgtui.upstream import load
+    from tcgtui.upstream import import_run, load
 
     files = result_files(args.folder, text)
     rounds = [r for f in files for r in read_evaluation(f, None, text)]    # all checked before any is stored
     source = load("DIR", str(Path(args.folder).expanduser())).describe()
     with open_store(args.db, create=True) as store:
-        run = store.run(args.run)
-        if run is None:
-            run = store.create_run(args.run, {"game": "eleusis", "protocol": "seed", "source": REPOSITORY,
-                                              "checkout": source}, kind="import")
-        elif run.kind != "import" or run.config.get("source") != REPOSITORY:
-            raise UserError(text.t("cmd_eleusis.import.clash", run=args.run))
+        run = import_run(store, args.run, {"game": "eleusis", "protocol": "seed", "source": REPOSITORY,
+                                           "checkout": source}, text.t("cmd_eleusis.import.clash", run=args.run))
         for game, _ in rounds:
             game.run_id = run.id
         number_rounds(store, run.id, rounds)

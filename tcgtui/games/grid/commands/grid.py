@@ -33,14 +33,12 @@ def import_outputs(args: argparse.Namespace, text: locales.Catalog) -> int:
     """Every moves file of DIR checked and replayed first, then stored in one run (kind ``import``)."""
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.games.grid.seed_outputs import REPOSITORY, move_files, number_games, read_games, replay
+    from tcgtui.upstream import import_run
     files = move_files(args.folder)
     games = [replay(game, None) for path in files for game in read_games(path)]    # all checked before storing
     with open_store(args.db, create=True) as store:
-        run = store.run(args.run)
-        if run is None:
-            run = store.create_run(args.run, {"protocol": "seed", "source": REPOSITORY}, kind="import")
-        elif run.kind != "import" or run.config.get("source") != REPOSITORY:
-            raise UserError(text.t("cmd_grid.import_clash", run=args.run))
+        run = import_run(store, args.run, {"protocol": "seed", "source": REPOSITORY},
+                         text.t("cmd_grid.import_clash", run=args.run))
         for row, _ in games:
             row.run_id = run.id
         fresh = [g for g in games if not store.conn.execute("SELECT 1 FROM games WHERE id = ?", (g[0].id,)).fetchone()]
