@@ -25,22 +25,23 @@ EXACT_CELLS = 9            # Tic-Tac-Toe is solved exactly on 3 by 3 boards (4 b
 @dataclass(frozen=True)
 class Evaluator:
     """``key``: the evaluator and its settings as stored beside each value (``perfect``, ``ab:8``);
-    ``values(state)``: each legal move's text -> its value for the side to move."""
+    ``values(state, seed)``: each legal move's text -> its value for the side to move (exact here:
+    the seed is for evaluators that sample)."""
 
     key: str
-    values: Callable[[Any], dict[str, float]]
+    values: Callable[[Any, int], dict[str, float]]
 
 
 def _outcome(value: float) -> float:
     return float((value > 0) - (value < 0))
 
 
-def _exact(state: Any) -> dict[str, float]:
+def _exact(state: Any, seed: int = 0) -> dict[str, float]:
     return {move: _outcome(v) for move, v in p.move_values(state).items()}
 
 
 def _alphabeta(depth: int) -> Callable[[Any], dict[str, float]]:
-    def values(state: Any) -> dict[str, float]:
+    def values(state: Any, seed: int = 0) -> dict[str, float]:
         cur, mask = p.to_bitboards(state)
         playable = (mask + p.BOTTOM) & p.FULL
         wins = p._winning_cells(cur, mask) & playable

@@ -19,7 +19,7 @@ from tcgtui import locales
 from tcgtui.console_text import clean
 from tcgtui.engine import registry
 from tcgtui.errors import UserError
-from tcgtui.quality import stored
+from tcgtui.quality import evaluators, stored
 from tcgtui.quality.judge import Judged, judge
 from tcgtui.replay.load import find, rebuild, stored_params
 from tcgtui.store import FINISHED, GameRow, Store
@@ -45,18 +45,18 @@ class Plan:
 
 
 def with_evaluator() -> str:
-    return ", ".join(s.id for s in registry.games() if s.tools.evaluate is not None) or "-"
+    return ", ".join(s.id for s in registry.games() if evaluators.judged(s)) or "-"
 
 
 def _evaluator(row: GameRow, spec: str | None, built: dict[str, Any]) -> Any:
     """The evaluator for ``row``'s game (rebuilt once per setup); None when its game has none; a spec
     the game does not take raises ValueError."""
     game_spec = registry.get(row.game)
-    if game_spec.tools.evaluate is None:
+    if not evaluators.judged(game_spec):
         return None
     key = json.dumps([row.game, row.pack_hash, stored_params(row)], sort_keys=True, default=str)
     if key not in built:
-        built[key] = game_spec.tools.evaluate(rebuild(row), spec)
+        built[key] = evaluators.resolve(game_spec, rebuild(row), spec)
     return built[key]
 
 
@@ -113,7 +113,7 @@ def judge_job(db: str, job: Job) -> list[Judged]:
     with Store(Path(db), create=False, read_only=True) as store:
         row = store.games("id = ?", (job.game_id,))[0]
         decisions = store.decisions(job.game_id)
-    evaluator = registry.get(row.game).tools.evaluate(rebuild(row), job.spec)
+    evaluator = evaluators.resolve(registry.get(row.game), rebuild(row), job.spec)
     return judge(row, decisions, evaluator, set(job.idxs))
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from tcgtui import locales
 from tcgtui.errors import UserError
+from tcgtui.quality.evaluators import decision_seed
 from tcgtui.replay.load import positions
 from tcgtui.store import DecisionRow, GameRow
 
@@ -44,7 +45,7 @@ def judge(row: GameRow, decisions: list[DecisionRow], evaluator: Any, idxs: set[
         i = step.index - 1
         if i not in idxs:
             continue
-        values = evaluator.values(before.state)
+        values = evaluator.values(before.state, decision_seed(row.id, i))
         chosen = values.get(step.move)
         if chosen is None:
             raise UserError(locales.load().t("quality.unfit", id=row.id[:12], move=step.index, text=step.move[:40]))

@@ -20,7 +20,7 @@ from tcgtui.engine.core import CANCELLED
 from tcgtui.engine.decision_facts import DecisionFacts, masks
 from tcgtui.engine.registry import Figure, SeedTable
 from tcgtui.engine.stats import clopper_pearson, median
-from tcgtui.quality import table as quality
+from tcgtui.quality import evaluators, table as quality
 from tcgtui.report.intervals import DEFAULT_SEED, randomized, uniform
 from tcgtui.report.data import StoredGame
 from tcgtui.store import FINISHED
@@ -98,14 +98,14 @@ def time_vs_win(games: list[StoredGame], context: Context) -> list[Row]:
 
 COMMON = (SeedTable("time_vs_win", "TCG-Bench Figure 6", time_vs_win,
                     Figure("scatter", "median_decision_s", "win_rate", ("agent",), percent_y=True)),)
-# Every game whose decisions an evaluator can judge (``ToolHooks.evaluate``): issue 40's decision quality.
+# Every game whose decisions an evaluator can judge (``tcgtui.quality.evaluators``): issue 40's decision quality.
 QUALITY = SeedTable("quality", "Decision quality", quality.quality)
 
 
 def tables(spec: registry.GameSpec) -> dict[str, SeedTable]:
     """The seed tables the game offers, by name."""
     common = COMMON if spec.info.outcome == registry.WDL else ()
-    judged = (QUALITY,) if spec.tools.evaluate is not None else ()
+    judged = (QUALITY,) if evaluators.judged(spec) else ()
     own = spec.seed_tables() if spec.seed_tables is not None else ()
     return {t.name: t for t in (*common, *judged, *own)}
 
