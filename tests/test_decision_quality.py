@@ -4,6 +4,7 @@ per evaluator, and the report's table against a hand computation."""
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from tcgtui.arena import build_game
 from tcgtui.cli import main
 from tcgtui.engine import registry
+from tcgtui.quality.compute import plan
 from tcgtui.quality.table import BLUNDER, interval
 from tcgtui.store import Store
 from tcgtui.store.schema import LATEST
@@ -119,9 +121,9 @@ def test_perfect_never_regrets_and_every_legal_decision_is_valued(perfect_vs_ran
     conn.close()
     assert len(values) == made > 0
     perfect = [v for v in values if v[0] == "perfect"]
-    random = [v for v in values if v[0] == "random"]
+    randoms = [v for v in values if v[0] == "random"]
     assert perfect and all(regret == 0 and agrees == 1 for _, _, _, regret, agrees, _ in perfect)
-    assert any(regret > 0 for _, _, _, regret, _, _ in random)        # the measure can tell them apart
+    assert any(regret > 0 for _, _, _, regret, _, _ in randoms)        # the measure can tell them apart
 
 
 def test_a_second_analyze_computes_and_stores_nothing(perfect_vs_random, capsys) -> None:
@@ -130,6 +132,8 @@ def test_a_second_analyze_computes_and_stores_nothing(perfect_vs_random, capsys)
     code, out, _ = _cli(capsys, "analyze", "--run", run, "--db", str(db))
     assert code == 0 and f"0 decisions valued now, {len(before)} were stored already" in out
     assert _values(db) == before                      # computed_at included: nothing was rewritten
+    with Store(db) as store:
+        assert plan(store, run).jobs == []             # nothing is judged again, not only nothing stored
 
 
 def test_analyze_resumes_what_is_missing_and_workers_give_the_same_values(tmp_path: Path, capsys) -> None:
@@ -147,7 +151,7 @@ def test_analyze_resumes_what_is_missing_and_workers_give_the_same_values(tmp_pa
     assert [v[:5] for v in _values(db)] == whole
 
 
-def test_another_evaluator_is_another_key(perfect_vs_random, tmp_path: Path, capsys) -> None:
+def test_another_evaluator_is_another_key(tmp_path: Path, capsys) -> None:
     db = tmp_path / "q.sqlite3"
     run = _bench(capsys, db, "--game", "connect4", "--agent", "random", "--vs", "random", "--games", "1")
     for spec in ("ab:2", "ab:3"):
@@ -262,7 +266,7 @@ def _card_position(moves: int = 6):  # noqa: ANN202
     spec = registry.get("tcg")
     game = build_game(spec, {p.name: p.default for p in spec.info.params})
     state = game.new_state(7)
-    rng = __import__("random").Random(1)
+    rng = random.Random(1)
     for _ in range(moves):
         state.apply(rng.choice(state.legal_moves()))
     return spec, game, state
@@ -272,7 +276,7 @@ def test_card_game_values_never_use_hidden_information() -> None:
     from tcgtui.quality.evaluators import resolve
     spec, game, state = _card_position()
     seat = state.current_player
-    other = game.resample(state.observation(seat), __import__("random").Random(2))   # the same view, other hidden cards
+    other = game.resample(state.observation(seat), random.Random(2))   # the same view, other hidden cards
     assert other.to_json() != state.to_json()
     evaluator = resolve(spec, game, "mc:200")
     assert evaluator.key == "mc:200"
