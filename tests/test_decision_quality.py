@@ -238,7 +238,7 @@ def test_the_report_asks_for_analyze_when_values_are_missing(tmp_path: Path, cap
     lines = [line for line in err.splitlines() if "tcgtui analyze" in line]
     assert code == 0 and len(lines) == 1 and run in lines[0]
     code, out, _ = _cli(capsys, "report", "--game", "tictactoe", "--db", str(db), "--list")
-    assert "quality" in out
+    assert "quality " in out and "quality_by_kind" not in out          # grid moves have no kinds
 
 
 def test_a_store_before_version_7_upgrades_and_is_analyzed(tmp_path: Path, capsys) -> None:
@@ -313,5 +313,14 @@ def test_a_card_game_run_is_judged_by_playouts(tmp_path: Path, capsys) -> None:
                           " FROM decision_values WHERE evaluator = 'mc:50'").fetchone()
     conn.close()
     assert stored == (made, 1, 1, 1) and made > 0
-    code, out, _ = _cli(capsys, "report", "--db", str(db), "--table", "quality", "--format", "csv")
-    assert code == 0 and "mc:50" in out and "random" in out
+    tables = {}
+    for name in ("quality", "quality_by_kind"):
+        code, out, _ = _cli(capsys, "report", "--db", str(db), "--table", name, "--format", "json")
+        assert code == 0
+        tables[name] = json.loads(out)[name]
+    assert {r["evaluator"] for r in tables["quality"]} == {"mc:50"} and len(tables["quality"]) == 2
+    assert {r["kind"] for r in tables["quality_by_kind"]} <= {"champion", "spell", "trick", "–"}
+    for row in tables["quality"]:          # the kinds split each player's decisions, nothing lost or added
+        kinds = [r for r in tables["quality_by_kind"] if r["agent"] == row["agent"]]
+        assert sum(r["judged"] for r in kinds) == row["judged"]
+        assert sum(r["mean_regret"] * r["judged"] for r in kinds) == pytest.approx(row["mean_regret"] * row["judged"])

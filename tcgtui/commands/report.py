@@ -205,7 +205,7 @@ def _report(args: argparse.Namespace) -> int:
     context = extra.Context(facts, ci=args.ci, seed=args.ci_seed, legal_moves=legal_moves.Reader(path),
                             scores=external_scores.load(args.scores) if args.scores else {}, decision_values=judged)
     report = analyses.build(games, spec, by=by, context=context, anchor=anchor)
-    if args.section == "quality":          # the threshold its note states (only that table is judged)
+    if args.section in ("quality", "quality_by_kind"):      # the threshold their note states
         report.meta["blunder"] = BLUNDER
     report.sections.update(spent)
     shown = [name for name in spent if spent[name] and (by_default or name in ("settings", "params"))]

@@ -38,7 +38,7 @@ def write(store: Store, game_id: str, evaluator: str, judged: Iterable[Judged]) 
         return store.conn.total_changes - before
 
 
-Value = tuple[str, int, int, str, float, int]      # game id, decision, seat, evaluator, regret, agrees
+Value = tuple[str, int, int, str, float, int, str | None]  # game id, decision, seat, evaluator, regret, agrees, kind
 
 
 def read(conn: sqlite3.Connection, ids: Sequence[str]) -> tuple[list[Value], dict[tuple[str, int], int]]:
@@ -49,8 +49,9 @@ def read(conn: sqlite3.Connection, ids: Sequence[str]) -> tuple[list[Value], dic
     for start in range(0, len(ids), CHUNK):
         chunk = list(ids[start:start + CHUNK])
         marks = ",".join("?" * len(chunk))
-        values += conn.execute(f"SELECT game_id, idx, seat, evaluator, regret, agrees FROM decision_values"
-                               f" WHERE game_id IN ({marks}) ORDER BY game_id, idx", chunk).fetchall()
+        values += conn.execute(f"SELECT v.game_id, v.idx, v.seat, v.evaluator, v.regret, v.agrees, d.kind"
+                               f" FROM decision_values v JOIN decisions d USING (game_id, idx)"
+                               f" WHERE v.game_id IN ({marks}) ORDER BY v.game_id, v.idx", chunk).fetchall()
         for gid, seat, n in conn.execute(f"SELECT game_id, seat, count(*) FROM decisions WHERE game_id IN ({marks})"
                                          f" AND move NOT LIKE '!%' GROUP BY game_id, seat", chunk):
             made[(gid, seat)] = n

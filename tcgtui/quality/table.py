@@ -65,37 +65,54 @@ def interval(sums: np.ndarray, counts: np.ndarray, seed: int) -> tuple[float, fl
     return float(low), float(high)
 
 
-def quality(games: list[Any], context: Any) -> list[Row]:
-    """The table's rows (``context.decision_values``: a ``Reader``; without one, no rows)."""
-    reader = getattr(context, "decision_values", None)
-    if reader is None:
-        return []
+def _cells(games: list[Any], context: Any, by_kind: bool) -> dict[tuple, dict[str, list[float]]]:
+    """Cell -> game id -> [regret sum, decisions, blunders, agreements]; a cell is (player, opponent,
+    language, evaluator), or with ``by_kind`` (player, language, evaluator, the move's kind)."""
+    reader = context.decision_values
     views = _views(games)
     values, made = reader(sorted({v[0] for v in views}))
     by_seat: dict[tuple[str, int], list[stored.Value]] = defaultdict(list)
     for value in values:
         by_seat[(value[0], value[2])].append(value)
-    # cell -> game id -> [regret sum, decisions, blunders, agreements]
-    cells: dict[tuple[str, str, str, str], dict[str, list[float]]] = defaultdict(dict)
+    cells: dict[tuple, dict[str, list[float]]] = defaultdict(dict)
     reader.missing = reader.decisions = 0
     for gid, seat, agent, opponent, lang in views:
         found = by_seat.get((gid, seat), [])
         reader.decisions += made.get((gid, seat), 0)
         reader.missing += made.get((gid, seat), 0) - len({v[1] for v in found})
-        for _, _, _, evaluator, regret, agrees in found:
-            tally = cells[(agent, opponent, lang, evaluator)].setdefault(gid, [0.0, 0, 0, 0])
+        for _, _, _, evaluator, regret, agrees, kind in found:
+            key = (agent, lang, evaluator, kind or "–") if by_kind else (agent, opponent, lang, evaluator)
+            tally = cells[key].setdefault(gid, [0.0, 0, 0, 0])
             tally[0] += regret
             tally[1] += 1
             tally[2] += regret > BLUNDER
             tally[3] += agrees
-    rows = []
-    for (agent, opponent, lang, evaluator), per_game in sorted(cells.items()):
-        t = np.array(list(per_game.values()), dtype=float)
-        n = int(t[:, 1].sum())
-        ci = interval(t[:, 0], t[:, 1], getattr(context, "seed", 0))
-        rows.append({"agent": agent, "opponent": opponent, "lang": lang, "evaluator": evaluator,
-                     "games": len(per_game), "judged": n, "mean_regret": float(t[:, 0].sum()) / n,
-                     "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None,
-                     "blunders": int(t[:, 2].sum()), "blunder_rate": float(t[:, 2].sum()) / n,
-                     "agreement_rate": float(t[:, 3].sum()) / n})
-    return rows
+    return cells
+
+
+def _measures(per_game: dict[str, list[float]], seed: int) -> Row:
+    t = np.array(list(per_game.values()), dtype=float)
+    n = int(t[:, 1].sum())
+    ci = interval(t[:, 0], t[:, 1], seed)
+    return {"games": len(per_game), "judged": n, "mean_regret": float(t[:, 0].sum()) / n,
+            "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None,
+            "blunders": int(t[:, 2].sum()), "blunder_rate": float(t[:, 2].sum()) / n,
+            "agreement_rate": float(t[:, 3].sum()) / n}
+
+
+def quality(games: list[Any], context: Any) -> list[Row]:
+    """The table's rows (``context.decision_values``: a ``Reader``; without one, no rows)."""
+    if getattr(context, "decision_values", None) is None:
+        return []
+    seed = getattr(context, "seed", 0)
+    return [{"agent": agent, "opponent": opponent, "lang": lang, "evaluator": evaluator, **_measures(per_game, seed)}
+            for (agent, opponent, lang, evaluator), per_game in sorted(_cells(games, context, False).items())]
+
+
+def quality_by_kind(games: list[Any], context: Any) -> list[Row]:
+    """The same measures per player, language, evaluator and kind of move (the card game: a card's type)."""
+    if getattr(context, "decision_values", None) is None:
+        return []
+    seed = getattr(context, "seed", 0)
+    return [{"agent": agent, "lang": lang, "evaluator": evaluator, "kind": kind, **_measures(per_game, seed)}
+            for (agent, lang, evaluator, kind), per_game in sorted(_cells(games, context, True).items())]

@@ -100,12 +100,14 @@ COMMON = (SeedTable("time_vs_win", "TCG-Bench Figure 6", time_vs_win,
                     Figure("scatter", "median_decision_s", "win_rate", ("agent",), percent_y=True)),)
 # Every game whose decisions an evaluator can judge (``tcgtui.quality.evaluators``): issue 40's decision quality.
 QUALITY = SeedTable("quality", "Decision quality", quality.quality)
+QUALITY_BY_KIND = SeedTable("quality_by_kind", "Decision quality", quality.quality_by_kind)   # games with kinds of move
 
 
 def tables(spec: registry.GameSpec) -> dict[str, SeedTable]:
     """The seed tables the game offers, by name."""
     common = COMMON if spec.info.outcome == registry.WDL else ()
     judged = (QUALITY,) if evaluators.judged(spec) else ()
+    judged += (QUALITY_BY_KIND,) if judged and spec.store.move_kind is not None else ()
     own = spec.seed_tables() if spec.seed_tables is not None else ()
     return {t.name: t for t in (*common, *judged, *own)}
 
