@@ -70,7 +70,7 @@ def _judge_run(args: argparse.Namespace, text: locales.Catalog) -> int:
                        disable=not Console(stderr=True).is_terminal)
         with bar:
             task = bar.add_task("", total=len(todo.jobs))
-            added = compute(store, todo.jobs, args.workers, lambda done, _: bar.update(task, completed=done))
+            added = compute(store, todo.jobs, args.workers, lambda done: bar.update(task, completed=done))
     keys = ", ".join(sorted(todo.keys))
     print(clean(text.t("cmd_analyze.done", run=args.run, games=todo.games, added=added, before=todo.judged,
                        evaluators=keys)))

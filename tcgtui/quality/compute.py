@@ -118,9 +118,9 @@ def judge_job(db: str, job: Job) -> list[Judged]:
 
 
 def compute(store: Store, jobs: list[Job], workers: int = 1,
-            progress: Callable[[int, int], None] | None = None) -> int:
+            progress: Callable[[int], None] | None = None) -> int:
     """Judge ``jobs`` and store each game's values as it is done: how many values were stored.
-    ``progress(games done, decisions stored)`` after each game."""
+    ``progress(games done)`` after each game."""
     added = done = 0
 
     def stored_one(job: Job, judged: list[Judged]) -> None:
@@ -128,7 +128,7 @@ def compute(store: Store, jobs: list[Job], workers: int = 1,
         added += stored.write(store, job.game_id, job.key, judged)
         done += 1
         if progress is not None:
-            progress(done, added)
+            progress(done)
 
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
