@@ -324,6 +324,11 @@ class ToolHooks:
 
     analyze: Callable[[GameState], dict[str, Any]] | None = None   # a state's facts (legal, wins...): tcgtui analyze
     perf: tuple[str, ...] = ()                  # players ``tcgtui perf`` times on the opening position
+    # (game, evaluator spec or None for the game's own) -> an object with ``key`` (the evaluator and its
+    # settings, stored with each value) and ``values(state, seed)`` (each legal move -> its value for the
+    # side to move, won 1, drawn 0, lost -1; ``seed`` for an evaluator that samples): ``tcgtui analyze --run`` judges stored decisions with it.  A
+    # spec the game does not take is a ValueError saying which it does.
+    evaluate: Callable[[Game, str | None], Any] | None = None
 
 
 # prompt text, whether the prompt shows an image -> the reply, or (reply, its reasoning)

@@ -145,3 +145,27 @@ def test_text_games_end_replay_and_clone_with_their_random_move(game_id, seed):
     again = replay(game, match.record())
     assert as_json(again.state) == as_json(match.state)
     assert again.record().to_json() == match.record().to_json()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_judged_values_see_only_what_the_decider_sees(game_id):
+    """Issue 40: an evaluator of stored decisions values a position from the decider's information, so two
+    states its seat cannot tell apart (the true one and a re-deal from its observation) get the same values."""
+    from tcgtui.quality.evaluators import by_playouts, judged, resolve
+    spec, game = make(game_id)
+    if not judged(spec):
+        pytest.skip(f"{game_id}: no evaluator judges its decisions")
+    rng = random.Random(3)
+    state = game.new_state(3)
+    for _ in range(6):
+        state.apply(rng.choice(state.legal_moves()))
+    seat = state.current_player
+    twin = game.resample(state.observation(seat), random.Random(4))
+    evaluators = ["mc:30"] if by_playouts(spec) else []
+    try:
+        evaluators.append(resolve(spec, game, None).key)
+    except ValueError:              # the game's own evaluator does not take this board (Gomoku)
+        pass
+    for key in evaluators:
+        evaluator = resolve(spec, game, key)
+        assert evaluator.values(state, 9) == evaluator.values(twin, 9), key

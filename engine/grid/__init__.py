@@ -58,6 +58,11 @@ def _alphabeta_anytime(game: Game, arg: int | None) -> Any:
     return alphabeta_anytime(game, arg)
 
 
+def _evaluator(game: Game, spec: str | None) -> Any:
+    from tcgtui.engine.grid.evaluators import evaluator
+    return evaluator(game, spec)
+
+
 def _threats(game: Game, arg: int | None) -> Any:
     from tcgtui.engine.grid.threats import threats
     return threats(game, arg)
@@ -91,7 +96,7 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         store=StoreHooks(result_code=result_code),
         report=ReportHooks(seed_files=seed_files,
                            reads_records=True),        # its report sections replay each game's record
-        tools=ToolHooks(analyze=analyze, perf=PERF[game_id]),
+        tools=ToolHooks(analyze=analyze, perf=PERF[game_id], evaluate=_evaluator),
         fake_model=FakeModel(fake_replies.player, fake_replies.invalid, fake_replies.INVALID_KINDS)))
 
 

@@ -1,8 +1,12 @@
-"""``tcgtui analyze``: a position's legal moves, winning moves and forced blocks, and what a player picks.
+"""``tcgtui analyze``: a position's legal moves, winning moves and forced blocks, and what a player picks;
+with ``--run``, the quality of every stored decision of a run.
 
 For games that provide an analysis (the grid games): ``--position`` sets the
 board, ``--agent SPEC`` asks any player for its move there, ``--json`` prints
-the keys ``legal``, ``wins``, ``blocks`` and ``move``.
+the keys ``legal``, ``wins``, ``blocks`` and ``move``.  ``--run RUN`` instead
+values every legal move of every decision of the run's finished games that has
+no value yet from the evaluator (``--evaluator``, else the game's own) and
+stores them (``tcgtui.quality``), for ``tcgtui report --table quality``.
 """
 
 from __future__ import annotations
@@ -15,7 +19,10 @@ from tcgtui import locales
 from tcgtui.arena import add_game_arguments, game_from_args
 from tcgtui.engine import registry
 from tcgtui.errors import UserError
-from tcgtui.limits import check_seed
+from tcgtui.limits import check_count, check_seed
+from tcgtui.store import add_db_argument
+
+MAX_WORKERS = 64
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -23,6 +30,11 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--agent", default=None, metavar="SPEC", help=text.t("cmd_analyze.agent"))
     p.add_argument("--seed", type=int, default=0, metavar="N", help=text.t("cmd_analyze.seed"))
     p.add_argument("--json", action="store_true", help=text.t("cmd_analyze.json"))
+    p.add_argument("--run", default=None, metavar="RUN", help=text.t("cmd_analyze.run"))
+    p.add_argument("--game-id", default=None, metavar="ID", help=text.t("cmd_analyze.game_id"))
+    p.add_argument("--evaluator", default=None, metavar="SPEC", help=text.t("cmd_analyze.evaluator"))
+    p.add_argument("--workers", type=int, default=1, metavar="N", help=text.t("cmd_analyze.workers"))
+    add_db_argument(p, text)
 
 
 async def _pick(spec: str, game: object, state: object, seed: int) -> str:
@@ -41,8 +53,38 @@ async def _pick(spec: str, game: object, state: object, seed: int) -> str:
         await agent.aclose()
 
 
+def _judge_run(args: argparse.Namespace, text: locales.Catalog) -> int:
+    """``--run``: value what is missing, with a progress bar on a terminal and a line when done."""
+    check_count("--workers", args.workers, 1, MAX_WORKERS)
+    # start-up time: every command module loads for `tcgtui --help`; only this path needs it
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from tcgtui.console_text import clean
+    from tcgtui.quality.compute import compute, plan
+    from tcgtui.store import open_store
+    with open_store(args.db, create=False) as store:
+        todo = plan(store, args.run, args.game_id, args.evaluator)
+        bar = Progress(TextColumn(clean(text.t("cmd_analyze.progress"))), BarColumn(), MofNCompleteColumn(),
+                       TimeRemainingColumn(), console=Console(stderr=True),
+                       disable=not Console(stderr=True).is_terminal)
+        with bar:
+            task = bar.add_task("", total=len(todo.jobs))
+            added = compute(store, todo.jobs, args.workers, lambda done: bar.update(task, completed=done))
+    keys = ", ".join(sorted(todo.keys))
+    print(clean(text.t("cmd_analyze.done", run=args.run, games=todo.games, added=added, before=todo.judged,
+                       evaluators=keys)))
+    if todo.unjudged:
+        print(clean(text.t("cmd_analyze.unjudged", count=todo.unjudged)))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     text = locales.load()
+    if args.run is not None:
+        return _judge_run(args, text)
+    if args.game_id is not None:
+        raise UserError(text.t("cmd_analyze.needs_run"))
     check_seed("--seed", args.seed)
     spec, game = game_from_args(args)
     analyze = spec.tools.analyze

@@ -20,6 +20,7 @@ from tcgtui.engine.core import CANCELLED
 from tcgtui.engine.decision_facts import DecisionFacts, masks
 from tcgtui.engine.registry import Figure, SeedTable
 from tcgtui.engine.stats import clopper_pearson, median
+from tcgtui.quality import evaluators, table as quality
 from tcgtui.report.intervals import DEFAULT_SEED, randomized, uniform
 from tcgtui.report.data import StoredGame
 from tcgtui.store import FINISHED
@@ -39,6 +40,8 @@ class Context:
     # per game id, each decision's seat and legal moves, by replaying the stored games (None: no store)
     legal_moves: Callable[[Sequence[str]], dict[str, list[tuple[int, int]]]] | None = None
     scores: dict[str, dict[str, float]] = field(default_factory=dict)
+    # the values ``tcgtui analyze --run`` stored for games by id (``tcgtui.quality.table.Reader``; None: no store)
+    decision_values: Any = None
 
     def named(self, agent: str) -> str:
         """The player a grouped name stands for (``llm:m [style=image]`` -> ``llm:m``)."""
@@ -95,13 +98,18 @@ def time_vs_win(games: list[StoredGame], context: Context) -> list[Row]:
 
 COMMON = (SeedTable("time_vs_win", "TCG-Bench Figure 6", time_vs_win,
                     Figure("scatter", "median_decision_s", "win_rate", ("agent",), percent_y=True)),)
+# Every game whose decisions an evaluator can judge (``tcgtui.quality.evaluators``): issue 40's decision quality.
+QUALITY = SeedTable("quality", "Decision quality", quality.quality)
+QUALITY_BY_KIND = SeedTable("quality_by_kind", "Decision quality", quality.quality_by_kind)   # games with kinds of move
 
 
 def tables(spec: registry.GameSpec) -> dict[str, SeedTable]:
     """The seed tables the game offers, by name."""
     common = COMMON if spec.info.outcome == registry.WDL else ()
+    judged = (QUALITY,) if evaluators.judged(spec) else ()
+    judged += (QUALITY_BY_KIND,) if judged and spec.store.move_kind is not None else ()
     own = spec.seed_tables() if spec.seed_tables is not None else ()
-    return {t.name: t for t in (*common, *own)}
+    return {t.name: t for t in (*common, *judged, *own)}
 
 
 def add_interval(rows: list[Row], context: Context, key_of: Any) -> None:

@@ -226,5 +226,28 @@ CREATE TABLE IF NOT EXISTS participants (
 );
 """
 
-MIGRATIONS: tuple[str | Callable, ...] = (V1, V2, V3, V4, V5, V6)
+# Version 7: the judged decisions (``tcgtui analyze --run``, ``tcgtui.quality``).  One row per stored
+# decision and evaluator: the evaluator and its settings (``perfect``, ``ab:8``) are part of the key,
+# so values of one evaluator are computed once and another's sit beside them.  ``move_values`` holds
+# every legal move's value (JSON, move -> value for the mover: won 1, drawn 0, lost -1); ``chosen``,
+# ``best``, ``regret`` (best minus chosen) and ``agrees`` (the chosen move is among the best) are kept
+# in columns for the report.  Invalid attempts are no choice among legal moves and get no row.
+V7 = """
+CREATE TABLE IF NOT EXISTS decision_values (
+    game_id     TEXT NOT NULL,
+    idx         INTEGER NOT NULL,
+    evaluator   TEXT NOT NULL,
+    seat        INTEGER NOT NULL CHECK (seat >= 0),
+    move_values TEXT NOT NULL,
+    chosen      REAL NOT NULL,
+    best        REAL NOT NULL,
+    regret      REAL NOT NULL CHECK (regret >= 0),
+    agrees      INTEGER NOT NULL CHECK (agrees IN (0, 1)),
+    computed_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx, evaluator),
+    FOREIGN KEY (game_id, idx) REFERENCES decisions(game_id, idx) ON DELETE CASCADE
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str | Callable, ...] = (V1, V2, V3, V4, V5, V6, V7)
 LATEST = len(MIGRATIONS)
