@@ -199,13 +199,13 @@ def _report(args: argparse.Namespace) -> int:
     if anchor is not None and anchor != "first" and not any(anchor in g.seats or anchor == g.agent for g in games):
         raise UserError(text.t("cmd_report.errors.unknown_anchor", anchor=anchor))
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
-    from tcgtui.quality.table import BLUNDER, Reader
+    from tcgtui.quality.table import BLUNDER, QUALITY_TABLES, Reader
     from tcgtui.report import legal_moves
     judged = Reader(path)
     context = extra.Context(facts, ci=args.ci, seed=args.ci_seed, legal_moves=legal_moves.Reader(path),
                             scores=external_scores.load(args.scores) if args.scores else {}, decision_values=judged)
     report = analyses.build(games, spec, by=by, context=context, anchor=anchor)
-    if args.section in ("quality", "quality_by_kind"):      # the threshold their note states
+    if args.section in QUALITY_TABLES:      # the threshold their note states
         report.meta["blunder"] = BLUNDER
     report.sections.update(spent)
     shown = [name for name in spent if spent[name] and (by_default or name in ("settings", "params"))]

@@ -13,7 +13,7 @@ seeded by ``--ci-seed``.  A cell of one game has no interval.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from tcgtui.quality import stored
 from tcgtui.store import FINISHED, open_store
 
 BLUNDER = 0.5           # a decision whose regret is above this is a blunder: it gave away a result
+QUALITY_TABLES = ("quality", "quality_by_kind", "quality_by_phase")    # the report's tables whose note states BLUNDER
 RESAMPLES = 2000
 CONFIDENCE = 0.95
 Row = dict[str, Any]
@@ -34,22 +35,36 @@ class Reader:
         self.db = db
         self.missing = self.decisions = 0
 
-    def __call__(self, ids: Sequence[str]) -> tuple[list[stored.Value], dict[tuple[str, int], int]]:
+    def __call__(self, ids: Sequence[str]) -> stored.Stored:
         with open_store(self.db, create=False, read_only=True) as store:
             return stored.read(store.conn, ids)
 
+    def choices(self, ids: Sequence[str]) -> list[stored.Choice]:
+        with open_store(self.db, create=False, read_only=True) as store:
+            return stored.choices(store.conn, ids)
 
-def _views(games: list[Any]) -> list[tuple[str, int, str, str, str]]:
-    """(game id, seat, player, opponent, language) of every seat of every finished game, once: a
-    round robin's other seat comes as its own mirrored game, a bench's is added here."""
+
+class View(NamedTuple):
+    """One seat of one finished game, as a row of the tables counts it."""
+
+    game_id: str
+    seat: int
+    agent: str
+    opponent: str
+    lang: str
+
+
+def views(games: list[Any]) -> list[View]:
+    """Every seat of every finished game, once: a round robin's other seat comes as its own mirrored
+    game, a bench's is added here."""
     mirrored = {g.id for g in games if g.mirror}
     out = []
     for g in games:
         if g.status != FINISHED:
             continue
-        out.append((g.id, g.seat, g.agent, g.opponent, g.lang))
+        out.append(View(g.id, g.seat, g.agent, g.opponent, g.lang))
         if not g.mirror and g.id not in mirrored and len(g.seats) == 2:
-            out.append((g.id, 1 - g.seat, g.opponent, g.agent, g.lang))
+            out.append(View(g.id, 1 - g.seat, g.opponent, g.agent, g.lang))
     return out
 
 
@@ -65,32 +80,39 @@ def interval(sums: np.ndarray, counts: np.ndarray, seed: int) -> tuple[float, fl
     return float(low), float(high)
 
 
-def _cells(games: list[Any], context: Any, by_kind: bool) -> dict[tuple, dict[str, list[float]]]:
-    """Cell -> game id -> [regret sum, decisions, blunders, agreements]; a cell is (player, opponent,
-    language, evaluator), or with ``by_kind`` (player, language, evaluator, the move's kind)."""
+# A decision's cells: from the seat's view, its value and its game's (moves, turns), the keys it counts under.
+Keys = Callable[[View, stored.Value, tuple[int, int]], Iterable[tuple]]
+Cells = dict[tuple, dict[str, list[float]]]
+
+
+def cells(games: list[Any], context: Any, keys: Keys) -> Cells:
+    """Cell -> game id -> [regret sum, decisions, blunders, agreements], each decision counted in
+    the cells ``keys`` gives it."""
     reader = context.decision_values
-    views = _views(games)
-    values, made = reader(sorted({v[0] for v in views}))
+    seats = views(games)
+    got = reader(sorted({v.game_id for v in seats}))
     by_seat: dict[tuple[str, int], list[stored.Value]] = defaultdict(list)
-    for value in values:
-        by_seat[(value[0], value[2])].append(value)
-    cells: dict[tuple, dict[str, list[float]]] = defaultdict(dict)
+    for value in got.values:
+        by_seat[(value.game_id, value.seat)].append(value)
+    out: Cells = defaultdict(dict)
     reader.missing = reader.decisions = 0
-    for gid, seat, agent, opponent, lang in views:
-        found = by_seat.get((gid, seat), [])
-        reader.decisions += made.get((gid, seat), 0)
-        reader.missing += made.get((gid, seat), 0) - len({v[1] for v in found})
-        for _, _, _, evaluator, regret, agrees, kind in found:
-            key = (agent, lang, evaluator, kind or "–") if by_kind else (agent, opponent, lang, evaluator)
-            tally = cells[key].setdefault(gid, [0.0, 0, 0, 0])
-            tally[0] += regret
-            tally[1] += 1
-            tally[2] += regret > BLUNDER
-            tally[3] += agrees
-    return cells
+    for view in seats:
+        found = by_seat.get((view.game_id, view.seat), [])
+        made = got.made.get((view.game_id, view.seat), 0)
+        reader.decisions += made
+        reader.missing += made - len({v.idx for v in found})
+        length = got.lengths.get(view.game_id, (0, 0))
+        for value in found:
+            for key in keys(view, value, length):
+                tally = out[key].setdefault(view.game_id, [0.0, 0, 0, 0])
+                tally[0] += value.regret
+                tally[1] += 1
+                tally[2] += value.regret > BLUNDER
+                tally[3] += value.agrees
+    return out
 
 
-def _measures(per_game: dict[str, list[float]], seed: int) -> Row:
+def measures(per_game: dict[str, list[float]], seed: int) -> Row:
     t = np.array(list(per_game.values()), dtype=float)
     n = int(t[:, 1].sum())
     ci = interval(t[:, 0], t[:, 1], seed)
@@ -105,8 +127,9 @@ def quality(games: list[Any], context: Any) -> list[Row]:
     if getattr(context, "decision_values", None) is None:
         return []
     seed = getattr(context, "seed", 0)
-    return [{"agent": agent, "opponent": opponent, "lang": lang, "evaluator": evaluator, **_measures(per_game, seed)}
-            for (agent, opponent, lang, evaluator), per_game in sorted(_cells(games, context, False).items())]
+    found = cells(games, context, lambda view, value, _: [(view.agent, view.opponent, view.lang, value.evaluator)])
+    return [{"agent": agent, "opponent": opponent, "lang": lang, "evaluator": evaluator, **measures(per_game, seed)}
+            for (agent, opponent, lang, evaluator), per_game in sorted(found.items())]
 
 
 def quality_by_kind(games: list[Any], context: Any) -> list[Row]:
@@ -114,5 +137,6 @@ def quality_by_kind(games: list[Any], context: Any) -> list[Row]:
     if getattr(context, "decision_values", None) is None:
         return []
     seed = getattr(context, "seed", 0)
-    return [{"agent": agent, "lang": lang, "evaluator": evaluator, "kind": kind, **_measures(per_game, seed)}
-            for (agent, lang, evaluator, kind), per_game in sorted(_cells(games, context, True).items())]
+    found = cells(games, context, lambda view, value, _: [(view.agent, view.lang, value.evaluator, value.kind or "–")])
+    return [{"agent": agent, "lang": lang, "evaluator": evaluator, "kind": kind, **measures(per_game, seed)}
+            for (agent, lang, evaluator, kind), per_game in sorted(found.items())]

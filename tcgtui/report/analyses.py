@@ -347,8 +347,10 @@ class Report:
         """A section's rows; a seed table is built the first time it is asked for."""
         if name not in self.sections and name in self.extra:
             self.sections[name] = self.extra[name].build(self.games, self.context)
-            if name in EXTRA_NOTES and EXTRA_NOTES[name] not in self.notes:
-                self.notes.append(EXTRA_NOTES[name])
+            brought = EXTRA_NOTES.get(name, ())
+            for note in (brought,) if isinstance(brought, str) else brought:
+                if note not in self.notes:
+                    self.notes.append(note)
         return self.sections.get(name) or []
 
 
@@ -356,7 +358,7 @@ class Report:
 EXTRA_NOTES = {"paper_scaling": "paper_scaling", "paper_fits": "paper_scaling", "wide": "wide",
                "families": "facts", "sizes": "facts", "time_vs_win": "time_vs_win", "paper_summary": "paper_summary",
                "branching": "branching", "language_scale": "facts", "thinking": "facts", "quality": "quality",
-               "quality_by_kind": "quality"}
+               "quality_by_kind": "quality", "quality_by_phase": ("quality", "quality_by_phase")}
 
 
 def build(games: list[StoredGame], spec: registry.GameSpec | None = None, *, by: tuple[str, ...] | None = None,

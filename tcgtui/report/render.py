@@ -135,6 +135,10 @@ COLUMNS: dict[str, list[Column]] = {
     "quality_by_kind": [_col("agent", str), _col("lang", str), _col("evaluator", str), _col("kind", str),
                         _col("games"), _col("judged"), _col("mean_regret"), ("ci_regret", _ci_num),
                         _col("blunders"), _col("blunder_rate", _pct), _col("agreement_rate", _pct)],
+    "quality_by_phase": [_col("agent", str), _col("opponent", str), _col("lang", str), _col("evaluator", str),
+                         _col("by", str), _col("phase", str), _col("games"), _col("judged"), _col("mean_regret"),
+                         ("ci_regret", _ci_num), _col("blunders"), _col("blunder_rate", _pct),
+                         _col("agreement_rate", _pct)],
     "study_curve": [_col("game", str), _col("measure", str), _col("position"), _col("people"),
                     ("estimate", _measured("estimate")), ("ci_people", _ci_measured("ci_low", "ci_high"))],
     "study_paired": [_col("game", str), _col("opponent", str), _col("lang", str), _col("model", str),
@@ -146,8 +150,8 @@ PARSE = "parse_"          # the llm section's parse-path columns: parse_<path>
 # Outcomes most runs never have: on a terminal a column of them, 0 in every row, is said in a line
 # under the table instead (the win-rate table fits 120 columns); Markdown, CSV and JSON keep them.
 RARE_COUNTS = ("cancelled", "disqualified", "errored", "abandoned")
-LEFT = ("agent", "opponent", "lang", "evaluator", "kind", "game", "mover", "pattern", "error", "agents", "role", "organisation",
-        "family", "form", "size_range", "style", "run", "measure", "participant")
+LEFT = ("agent", "opponent", "lang", "evaluator", "kind", "by", "phase", "game", "mover", "pattern", "error", "agents",
+        "role", "organisation", "family", "form", "size_range", "style", "run", "measure", "participant")
 PCT_SUFFIXES = ("rate", "share", "_gap")
 
 
