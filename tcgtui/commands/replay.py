@@ -25,9 +25,11 @@ def run(args: argparse.Namespace) -> int:
     if args.lang not in locales.available():
         raise UserError(f"--lang: {args.lang!r} is not a language; expected one of {', '.join(locales.available())}")
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
+    from tcgtui.quality import worst
     from tcgtui.replay.load import load
     with open_store(args.db, create=False, read_only=True) as store:
         replay = load(store, args.game_id)
+        worst.mark(store, replay)            # its blunders, where tcgtui analyze stored values
     from tcgtui.tui.app import ArenaApp, Settings        # Textual loads only once a screen is wanted
     app = ArenaApp(Settings(lang=args.lang, rtl_mode=rtl.resolve_mode(args.rtl), replay=replay))
     app.run()

@@ -26,5 +26,5 @@ def mark(replay: Replay) -> None:
 
 
 def marked(steps: list[Step]) -> list[int]:
-    """The indices of the steps that carry a mark."""
-    return [s.index for s in steps if s.moment is not None]
+    """The indices of the steps that carry a mark: the game's own, or a stored evaluator's blunder."""
+    return [s.index for s in steps if s.moment is not None or s.judged is not None]

@@ -1,5 +1,5 @@
 """A replay: a stored game's positions, one ``Step`` per move, as ``load`` rebuilds them and
-``moments`` marks them (apart from both, so neither imports the other to name them)."""
+``moments`` marks them, with ``tcgtui.quality.worst``'s blunders where values are stored (apart from both, so neither imports the other to name them)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ class Step:
     events: list[Event] = field(default_factory=list)
     decision: DecisionRow | None = None            # what the player said and tried (models: reasoning, attempts)
     moment: tuple[str, dict[str, Any]] | None = None   # a locale key and its parameters: this move decided it
+    judged: tuple[str, dict[str, Any]] | None = None   # the same, from a stored evaluator: a blunder (tcgtui.quality.worst)
 
 
 @dataclass

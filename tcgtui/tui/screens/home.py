@@ -596,10 +596,12 @@ class HomeScreen(LocalizedScreen[None]):
     @work(thread=True, exclusive=True, group="home-replay", exit_on_error=False)
     def _load_replay(self, path: Path, game_id: str, lang: str) -> None:
         # start-up time: a stored game is rebuilt only when its replay is asked for
+        from tcgtui.quality import worst
         from tcgtui.replay.load import load
         try:
             with Store(path, create=False, read_only=True) as store:
                 replay = load(store, game_id, lang)
+                worst.mark(store, replay)        # its blunders, where tcgtui analyze stored values
         except UserError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
             return

@@ -1,7 +1,7 @@
 """The replay viewer: a stored game, position by position, with what each player said and tried.
 
 ←/→ step one move, Home/End jump to the deal and the end, N/P to the next and
-previous marked moment (``tcgtui.replay.moments``).  The board pane draws the
+previous marked moment (``tcgtui.replay.moments``, and the blunders of ``tcgtui.quality.worst``).  The board pane draws the
 position after the current move with the game's own board where its screen module
 registers one (given by whoever opens the replay), else as text (``tcgtui.replay.boards``); the move pane says
 who played what, narrates it and names the moment; the decision pane shows the
@@ -88,12 +88,13 @@ class MovePane(Localized, Widget):
             rows.append(Para(self.tr("replay.played", player=who, move=shown), d, "bold"))
         for line in v.narrate(step):
             rows.append(Para(line, d))
-        if step.moment is not None:
-            key, params = step.moment
-            sep = self.tr("ui.player.list_sep")
-            shown_params = {k: sep.join(v.move_name(m) for m in p) if isinstance(p, tuple) else clean(str(p))
-                            for k, p in params.items()}
-            rows.append(Para("⚑ " + self.tr(key, **shown_params), d, "bold red"))
+        for mark in (step.moment, step.judged):
+            if mark is not None:
+                key, params = mark
+                sep = self.tr("ui.player.list_sep")
+                shown_params = {k: sep.join(v.move_name(m) for m in p) if isinstance(p, tuple) else clean(str(p))
+                                for k, p in params.items()}
+                rows.append(Para("⚑ " + self.tr(key, **shown_params), d, "bold red"))
         return Group(*rows)
 
 
