@@ -5,12 +5,17 @@ computations from the store itself."""
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tcgtui.cli import main
+from tcgtui.quality.adaptability import slope_interval, slopes, strength
+from tcgtui.quality.diversity import region, entropy
 from tcgtui.quality.phases import third
 from tcgtui.store import Store
 
@@ -94,3 +99,84 @@ def test_the_card_game_has_phases_by_its_own_turns_too(card_game: Path, capsys) 
         assert set(mine) == set(hand)
         for key, (n, total, _) in hand.items():
             assert mine[key]["judged"] == n and mine[key]["mean_regret"] == pytest.approx(total / n)
+
+
+# --- strategic diversity ---------------------------------------------------------------------------
+
+def test_entropy_and_regions_by_hand() -> None:
+    assert entropy(Counter(a=2, b=2)) == 1.0 and entropy(Counter(a=5)) == 0.0
+    assert entropy(Counter(a=1, b=1, c=2)) == pytest.approx(1.5)
+    assert [region(m, 3, 3) for m in ("1,1", "3,3", "1,2", "2,3", "2,2")] == ["corner"] * 2 + ["edge"] * 2 + ["inside"]
+    assert [region(m, 4, 4) for m in ("4,1", "4,2", "2,3")] == ["corner", "edge", "inside"]
+
+
+def test_diversity_of_cell_regions_equals_a_hand_count(tictactoe: Path, capsys) -> None:
+    rows = _table(capsys, tictactoe, "diversity", "tictactoe")
+    conn = sqlite3.connect(tictactoe)
+    regions = conn.execute(
+        "SELECT agent, CASE (substr(move, 1, 1) IN ('1', '3')) + (substr(move, 3, 1) IN ('1', '3'))"
+        " WHEN 2 THEN 'corner' WHEN 1 THEN 'edge' ELSE 'inside' END AS region, count(*) FROM decisions"
+        " WHERE move NOT LIKE '!%' GROUP BY agent, region").fetchall()
+    conn.close()
+    for agent in ("random", "perfect"):
+        counts = Counter({region: n for who, region, n in regions if who == agent})
+        whole = next(r for r in rows if r["agent"] == agent and r["phase"] == "all")
+        assert whole["choice"] == "region" and whole["counted"] == sum(counts.values())
+        assert whole["entropy_bits"] == pytest.approx(entropy(counts))
+        assert whole["max_bits"] == pytest.approx(math.log2(3)) and 0 < whole["entropy_bits"] <= whole["max_bits"]
+        phased = [r for r in rows if r["agent"] == agent and r["by"] == "move"]
+        assert [r["phase"] for r in phased] == ["opening", "middle", "end"]
+        assert sum(r["counted"] for r in phased) == whole["counted"]
+
+
+def test_diversity_of_card_types_by_the_card_games_turns(card_game: Path, capsys) -> None:
+    rows = _table(capsys, card_game, "diversity")
+    assert {r["choice"] for r in rows} == {"card type"} and {r["by"] for r in rows} == {"all", "move", "turn"}
+    conn = sqlite3.connect(card_game)
+    kinds = conn.execute("SELECT agent, kind, count(*) FROM decisions WHERE kind IS NOT NULL GROUP BY agent, kind").fetchall()
+    conn.close()
+    for agent in ("random", "mc:5"):
+        counts = Counter({kind: n for who, kind, n in kinds if who == agent})
+        whole = next(r for r in rows if r["agent"] == agent and r["phase"] == "all")
+        assert whole["counted"] == sum(counts.values()) and whole["entropy_bits"] == pytest.approx(entropy(counts))
+        assert sum(r["counted"] for r in rows if r["agent"] == agent and r["by"] == "turn") == whole["counted"]
+
+
+# --- adaptability ----------------------------------------------------------------------------------
+
+def test_the_slope_is_on_log2_k_and_a_constant_game_has_no_spread() -> None:
+    ks = np.array([1.0, 4.0, 16.0])
+    assert slopes(ks, np.array([0.3, 0.2, 0.1])) == pytest.approx(-0.05)       # 0.1 less per two doublings
+    means = np.random.default_rng(0).random(3)
+    assert slopes(ks, means) == pytest.approx(np.polyfit(np.log2(ks), means, 1)[0])
+    # every game at a K has the same mean: each resample gives the same slope
+    per_k = [np.array([[0.9, 3.0]] * 4), np.array([[0.4, 2.0]] * 3), np.array([[0.0, 5.0]] * 2)]
+    low, high = slope_interval(ks, per_k, 0)
+    assert low == pytest.approx(high) == pytest.approx(slopes(ks, np.array([0.3, 0.2, 0.0])))
+    assert slope_interval(ks, [np.array([[1.0, 2.0]])] * 3, 0) is None
+    assert [strength(s) for s in ("mc:5", "mc:1000", "mcts:5", "random", "mc:05")] == [5, 1000, None, None, None]
+
+
+def test_adaptability_against_the_ladder_equals_a_hand_fit(tmp_path: Path, capsys) -> None:
+    db = _analyzed(tmp_path / "ladder.sqlite3", "--game", "tictactoe", "--agent", "random", "--vs", "mc:1,mc:16",
+                   "--games", "8", "--seed", "6")
+    rows = _table(capsys, db, "adaptability", "tictactoe")
+    assert {r["agent"] for r in rows} == {"random"}                 # mc:K's opponent, random, has no K
+    conn = sqlite3.connect(db)
+    hand = dict((int(k.removeprefix("mc:")), (n, total)) for k, n, total in conn.execute(
+        "SELECT g.opponent, count(*), sum(v.regret) FROM decision_values v JOIN decisions d USING (game_id, idx)"
+        " JOIN games g ON g.id = v.game_id WHERE d.agent = 'random' GROUP BY g.opponent"))
+    conn.close()
+    assert [r["opponent_k"] for r in rows] == [1, 16]
+    for r in rows:
+        n, total = hand[r["opponent_k"]]
+        assert r["judged"] == n and r["mean_regret"] == pytest.approx(total / n) and r["games"] == 8
+    fit = np.polyfit([0, 4], [rows[0]["mean_regret"], rows[1]["mean_regret"]], 1)[0]
+    assert all(r["slope"] == pytest.approx(fit) for r in rows)
+    assert rows[0]["slope_low"] <= rows[0]["slope"] <= rows[0]["slope_high"]
+
+
+def test_one_strength_has_no_slope(card_game: Path, capsys) -> None:
+    rows = _table(capsys, card_game, "adaptability")
+    assert [(r["agent"], r["opponent_k"], r["evaluator"]) for r in rows] == [("random", 5, "mc:50")]
+    assert rows[0]["slope"] is None and rows[0]["mean_regret"] > 0

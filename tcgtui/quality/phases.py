@@ -31,12 +31,13 @@ def by_turns(game: str) -> bool:
     return registry.get(game).store.move_kind is not None
 
 
-def phases(value: stored.Value, length: tuple[int, int], turns: bool) -> list[tuple[str, str]]:
-    """(by, phase) of one decision: its move's third, and its turn's where the game has turns."""
+def phases(idx: int, turn: int, length: tuple[int, int], turns: bool) -> list[tuple[str, str]]:
+    """(by, phase) of decision ``idx`` made in ``turn`` of a game (moves, turns) long: its move's
+    third, and its turn's where the game has turns of its own."""
     moves, turn_count = length
-    out = [(BY_MOVE, third(value.idx, moves))]
+    out = [(BY_MOVE, third(idx, moves))]
     if turns:
-        out.append((BY_TURN, third(value.turn - 1, turn_count)))      # turns count from 1
+        out.append((BY_TURN, third(turn - 1, turn_count)))      # turns count from 1
     return out
 
 
@@ -49,7 +50,7 @@ def quality_by_phase(games: list[Any], context: Any) -> list[Row]:
 
     def keys(view: View, value: stored.Value, length: tuple[int, int]) -> list[tuple]:
         return [(view.agent, view.opponent, view.lang, value.evaluator, by, PHASES.index(phase))
-                for by, phase in phases(value, length, turns[view.game_id])]
+                for by, phase in phases(value.idx, value.turn, length, turns[view.game_id])]
 
     found = cells(games, context, keys)
     return [{"agent": agent, "opponent": opponent, "lang": lang, "evaluator": evaluator, "by": by,

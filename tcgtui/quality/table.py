@@ -21,7 +21,7 @@ from tcgtui.quality import stored
 from tcgtui.store import FINISHED, open_store
 
 BLUNDER = 0.5           # a decision whose regret is above this is a blunder: it gave away a result
-QUALITY_TABLES = ("quality", "quality_by_kind", "quality_by_phase")    # the report's tables whose note states BLUNDER
+QUALITY_TABLES = ("quality", "quality_by_kind", "quality_by_phase", "adaptability")    # the report's tables whose note states BLUNDER
 RESAMPLES = 2000
 CONFIDENCE = 0.95
 Row = dict[str, Any]

@@ -20,7 +20,7 @@ from tcgtui.engine.core import CANCELLED
 from tcgtui.engine.decision_facts import DecisionFacts, masks
 from tcgtui.engine.registry import Figure, SeedTable
 from tcgtui.engine.stats import clopper_pearson, median
-from tcgtui.quality import evaluators, phases, table as quality
+from tcgtui.quality import adaptability, diversity, evaluators, phases, table as quality
 from tcgtui.report.intervals import DEFAULT_SEED, randomized, uniform
 from tcgtui.report.data import StoredGame
 from tcgtui.store import FINISHED
@@ -102,15 +102,19 @@ COMMON = (SeedTable("time_vs_win", "TCG-Bench Figure 6", time_vs_win,
 QUALITY = SeedTable("quality", "Decision quality", quality.quality)
 QUALITY_BY_KIND = SeedTable("quality_by_kind", "Decision quality", quality.quality_by_kind)   # games with kinds of move
 QUALITY_BY_PHASE = SeedTable("quality_by_phase", "Decision quality", phases.quality_by_phase)
+# Issue 40's part 2: games whose choices fall in categories (card types, cell regions, columns).
+DIVERSITY = SeedTable("diversity", "Strategic diversity", diversity.diversity)
+ADAPTABILITY = SeedTable("adaptability", "Adaptability", adaptability.adaptability)     # every judged game
 
 
 def tables(spec: registry.GameSpec) -> dict[str, SeedTable]:
     """The seed tables the game offers, by name."""
     common = COMMON if spec.info.outcome == registry.WDL else ()
-    judged = (QUALITY, QUALITY_BY_PHASE) if evaluators.judged(spec) else ()
-    judged += (QUALITY_BY_KIND,) if judged and spec.store.move_kind is not None else ()
+    decided = (QUALITY, QUALITY_BY_PHASE, ADAPTABILITY) if evaluators.judged(spec) else ()
+    decided += (QUALITY_BY_KIND,) if decided and spec.store.move_kind is not None else ()
+    decided += (DIVERSITY,) if diversity.offered(spec) else ()
     own = spec.seed_tables() if spec.seed_tables is not None else ()
-    return {t.name: t for t in (*common, *judged, *own)}
+    return {t.name: t for t in (*common, *decided, *own)}
 
 
 def add_interval(rows: list[Row], context: Context, key_of: Any) -> None:

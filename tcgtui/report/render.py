@@ -59,6 +59,12 @@ def _ci_num(row: Row) -> str:
     return f"[{row['ci_low']:.4g}, {row['ci_high']:.4g}]"
 
 
+def _ci_slope(row: Row) -> str:
+    if row.get("slope_low") is None:
+        return "–"
+    return f"[{row['slope_low']:.4g}, {row['slope_high']:.4g}]"
+
+
 def _flag(v: Any) -> str:
     return "*" if v else ""
 
@@ -139,6 +145,11 @@ COLUMNS: dict[str, list[Column]] = {
                          _col("by", str), _col("phase", str), _col("games"), _col("judged"), _col("mean_regret"),
                          ("ci_regret", _ci_num), _col("blunders"), _col("blunder_rate", _pct),
                          _col("agreement_rate", _pct)],
+    "diversity": [_col("agent", str), _col("lang", str), _col("choice", str), _col("by", str), _col("phase", str),
+                  _col("counted"), _col("entropy_bits"), _col("max_bits"), _col("shares", str)],
+    "adaptability": [_col("agent", str), _col("lang", str), _col("evaluator", str), _col("opponent_k"), _col("games"),
+                     _col("judged"), _col("mean_regret"), ("ci_regret", _ci_num), _col("slope"),
+                     ("ci_slope", _ci_slope)],
     "study_curve": [_col("game", str), _col("measure", str), _col("position"), _col("people"),
                     ("estimate", _measured("estimate")), ("ci_people", _ci_measured("ci_low", "ci_high"))],
     "study_paired": [_col("game", str), _col("opponent", str), _col("lang", str), _col("model", str),
@@ -150,7 +161,7 @@ PARSE = "parse_"          # the llm section's parse-path columns: parse_<path>
 # Outcomes most runs never have: on a terminal a column of them, 0 in every row, is said in a line
 # under the table instead (the win-rate table fits 120 columns); Markdown, CSV and JSON keep them.
 RARE_COUNTS = ("cancelled", "disqualified", "errored", "abandoned")
-LEFT = ("agent", "opponent", "lang", "evaluator", "kind", "by", "phase", "game", "mover", "pattern", "error", "agents",
+LEFT = ("agent", "opponent", "lang", "evaluator", "kind", "by", "phase", "choice", "shares", "game", "mover", "pattern", "error", "agents",
         "role", "organisation", "family", "form", "size_range", "style", "run", "measure", "participant")
 PCT_SUFFIXES = ("rate", "share", "_gap")
 
