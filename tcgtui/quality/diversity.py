@@ -70,9 +70,9 @@ def diversity(games: list[Any], context: Any) -> list[Row]:
         return []
     seats = views(games)
     ids = sorted({v.game_id for v in seats})
-    lengths = reader(ids).lengths
+    found_choices, lengths = reader.choices(ids)
     by_seat: dict[tuple[str, int], list[stored.Choice]] = defaultdict(list)
-    for choice in reader.choices(ids):
+    for choice in found_choices:
         by_seat[(choice.game_id, choice.seat)].append(choice)
     of_game = {g.id: g for g in games}
     counted: dict[tuple, Counter] = defaultdict(Counter)

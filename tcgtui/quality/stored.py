@@ -91,8 +91,16 @@ def read(conn: sqlite3.Connection, ids: Sequence[str]) -> Stored:
         for gid, seat, n in conn.execute(f"SELECT game_id, seat, count(*) FROM decisions WHERE game_id IN ({marks})"
                                          f" AND move NOT LIKE '!%' GROUP BY game_id, seat", chunk):
             out.made[(gid, seat)] = n
+    out.lengths = lengths(conn, ids)
+    return out
+
+
+def lengths(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Each game's length in moves and in turns."""
+    out: dict[str, tuple[int, int]] = {}
+    for chunk, marks in _chunks(ids):
         for gid, moves, turns in conn.execute(f"SELECT id, moves, turns FROM games WHERE id IN ({marks})", chunk):
-            out.lengths[gid] = (moves, turns)
+            out[gid] = (moves, turns)
     return out
 
 

@@ -39,9 +39,10 @@ class Reader:
         with open_store(self.db, create=False, read_only=True) as store:
             return stored.read(store.conn, ids)
 
-    def choices(self, ids: Sequence[str]) -> list[stored.Choice]:
+    def choices(self, ids: Sequence[str]) -> tuple[list[stored.Choice], dict[str, tuple[int, int]]]:
+        """The decisions among legal moves of the games ``ids``, and each game's (moves, turns)."""
         with open_store(self.db, create=False, read_only=True) as store:
-            return stored.choices(store.conn, ids)
+            return stored.choices(store.conn, ids), stored.lengths(store.conn, ids)
 
 
 class View(NamedTuple):
