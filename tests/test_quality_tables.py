@@ -66,7 +66,8 @@ def _by_hand(db: Path, position: str, length: str) -> dict[tuple[str, str], tupl
             f"SELECT d.agent, CASE WHEN 3 * ({position}) < {length} THEN 'opening'"
             f" WHEN 3 * ({position}) < 2 * {length} THEN 'middle' ELSE 'end' END AS phase,"
             f" count(*), sum(v.regret), sum(v.regret > 0.5) FROM decision_values v"
-            f" JOIN decisions d USING (game_id, idx) JOIN games g ON g.id = v.game_id GROUP BY d.agent, phase").fetchall()
+            f" JOIN decisions d USING (game_id, idx) JOIN games g ON g.id = v.game_id"
+            f" GROUP BY d.agent, phase").fetchall()
     finally:
         conn.close()
     return {(agent, phase): (n, total, blunders) for agent, phase, n, total, blunders in rows}
@@ -133,7 +134,8 @@ def test_diversity_of_card_types_by_the_card_games_turns(card_game: Path, capsys
     rows = _table(capsys, card_game, "diversity")
     assert {r["choice"] for r in rows} == {"card type"} and {r["by"] for r in rows} == {"all", "move", "turn"}
     conn = sqlite3.connect(card_game)
-    kinds = conn.execute("SELECT agent, kind, count(*) FROM decisions WHERE kind IS NOT NULL GROUP BY agent, kind").fetchall()
+    kinds = conn.execute("SELECT agent, kind, count(*) FROM decisions WHERE kind IS NOT NULL"
+                         " GROUP BY agent, kind").fetchall()
     conn.close()
     for agent in ("random", "mc:5"):
         counts = Counter({kind: n for who, kind, n in kinds if who == agent})

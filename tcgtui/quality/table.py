@@ -21,7 +21,8 @@ from tcgtui.quality import stored
 from tcgtui.store import FINISHED, open_store
 
 BLUNDER = 0.5           # a decision whose regret is above this is a blunder: it gave away a result
-QUALITY_TABLES = ("quality", "quality_by_kind", "quality_by_phase", "adaptability")    # the report's tables whose note states BLUNDER
+# The report's tables whose note states BLUNDER.
+QUALITY_TABLES = ("quality", "quality_by_kind", "quality_by_phase", "adaptability")
 RESAMPLES = 2000
 CONFIDENCE = 0.95
 Row = dict[str, Any]
@@ -138,6 +139,7 @@ def quality_by_kind(games: list[Any], context: Any) -> list[Row]:
     if getattr(context, "decision_values", None) is None:
         return []
     seed = getattr(context, "seed", 0)
-    found = cells(games, context, lambda view, value, _: [(view.agent, view.lang, value.evaluator, value.kind or "–")])
+    found = cells(games, context,
+                  lambda view, value, _: [(view.agent, view.lang, value.evaluator, value.kind or "–")])
     return [{"agent": agent, "lang": lang, "evaluator": evaluator, "kind": kind, **measures(per_game, seed)}
             for (agent, lang, evaluator, kind), per_game in sorted(found.items())]

@@ -20,7 +20,8 @@ KEY = "replay.moment.blunder"
 
 def _evaluator(store: Store, game_id: str) -> str | None:
     """The evaluator with the most stored values of the game, or None (none stored, or a store before version 7)."""
-    if store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'decision_values'").fetchone() is None:
+    table = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'decision_values'"
+    if store.conn.execute(table).fetchone() is None:
         return None
     row = store.conn.execute("SELECT evaluator FROM decision_values WHERE game_id = ? GROUP BY evaluator"
                              " ORDER BY count(*) DESC, evaluator LIMIT 1", (game_id,)).fetchone()

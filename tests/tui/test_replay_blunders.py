@@ -4,6 +4,9 @@ do not show; a game without stored values gets no such mark."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 
 from tcgtui.cli import main
@@ -18,7 +21,7 @@ from tcgtui.tui.screens.replay import ReplayScreen
 
 
 @pytest.fixture(scope="module")
-def analyzed(tmp_path_factory) -> tuple[object, str]:
+def analyzed(tmp_path_factory) -> Path:
     db = tmp_path_factory.mktemp("blunders") / "t.sqlite3"
     assert main(["bench", "--db", str(db), "--game", "tictactoe", "--agent", "random", "--vs", "perfect",
                  "--games", "8", "--seed", "2", "--run", "blunders"]) == 0
@@ -26,7 +29,7 @@ def analyzed(tmp_path_factory) -> tuple[object, str]:
     return db
 
 
-def _quiet_blunder(db) -> tuple[str, int, dict]:
+def _quiet_blunder(db: Path) -> tuple[str, int, dict]:
     """A game, and the first step that is a stored blunder the game's own marks leave unmarked."""
     with Store(db, create=False, read_only=True) as store:
         for row in store.games():
@@ -53,6 +56,14 @@ def test_only_stored_blunders_are_marked(analyzed) -> None:
     assert main(["bench", "--db", str(bare), "--game", "tictactoe", "--agent", "random", "--vs", "perfect",
                  "--games", "1", "--seed", "2"]) == 0
     with Store(bare, create=False, read_only=True) as store:        # nothing analyzed: nothing computed here
+        replay = load(store, store.games()[0].id)
+        worst.mark(store, replay)
+        assert all(s.judged is None for s in replay.steps)
+    conn = sqlite3.connect(bare)                  # a store before version 7 has no table of values
+    conn.execute("DROP TABLE decision_values")
+    conn.commit()
+    conn.close()
+    with Store(bare, create=False, read_only=True) as store:
         replay = load(store, store.games()[0].id)
         worst.mark(store, replay)
         assert all(s.judged is None for s in replay.steps)
