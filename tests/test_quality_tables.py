@@ -182,3 +182,15 @@ def test_one_strength_has_no_slope(card_game: Path, capsys) -> None:
     rows = _table(capsys, card_game, "adaptability")
     assert [(r["agent"], r["opponent_k"], r["evaluator"]) for r in rows] == [("random", 5, "mc:50")]
     assert rows[0]["slope"] is None and rows[0]["mean_regret"] > 0
+
+
+def test_report_list_offers_the_tables_to_the_games_that_have_them(capsys) -> None:
+    def listed(game: str) -> set[str]:
+        capsys.readouterr()
+        assert main(["report", "--game", game, "--list"]) == 0
+        return {line.split()[0] for line in capsys.readouterr().out.splitlines()[1:] if line.strip()}
+
+    new = {"quality_by_phase", "diversity", "adaptability"}
+    for game in ("tictactoe", "connect4", "gomoku", "tcg"):      # gomoku: judged by --evaluator mc:K
+        assert new <= listed(game), game
+    assert not new & listed("deck")                               # no evaluator, no categories of choice
