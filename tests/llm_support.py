@@ -88,3 +88,15 @@ async def play_match(game, seed: int, agents, *, lang: str = "en", options=None,
         out.append((r.seat, Played("" if invalid else r.move, r.info, invalid, r.move == "",
                                    next(raws) if invalid else "")))
     return match, out
+
+
+def play_llm(server, game, seed: int, *, lang: str = "en", **options):
+    """One game of ``game`` played by an ``llm:`` player asking ``server`` (closed after): the match
+    and its ``(seat, Played)`` decisions, as ``play_match`` returns them."""
+    async def go():
+        agent = llm_agent(server, **options)
+        try:
+            return await play_match(game, seed, [agent], lang=lang)
+        finally:
+            await agent.aclose()
+    return run(go())

@@ -11,7 +11,7 @@ from tcgtui.errors import OptionError
 from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.llm.testserver import ChatServer, game_policy
 from tests.eleusis.helpers import state
-from tests.llm_support import llm_agent, play_match, run
+from tests.llm_support import llm_agent, play_llm, run
 
 RED_CODE = "return card.color == 'red'"
 RED_WORDS = {"en": "Only red cards.", "ar": "الأوراق الحمراء فقط."}
@@ -20,13 +20,7 @@ RED_WORDS = {"en": "Only red cards.", "ar": "الأوراق الحمراء فق�
 def play(server, guess_format, lang="en", rule=7, seed=3, **options):
     game = registry.get("eleusis").game({"rule": rule, "guess_format": guess_format})
 
-    async def go():
-        agent = llm_agent(server, **options)
-        try:
-            return await play_match(game, seed, [agent], lang=lang)
-        finally:
-            await agent.aclose()
-    return run(go())
+    return play_llm(server, game, seed, lang=lang, **options)
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])

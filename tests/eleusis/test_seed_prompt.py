@@ -27,7 +27,7 @@ from tcgtui.engine.eleusis.seed_prompter import REPOSITORY, WordingError, action
 from tcgtui.opponents.llm.testserver import ChatServer, Reply
 from tcgtui.upstream import load
 from tests.eleusis.test_seed_deals import CHECKOUT, FIXTURES, HERE, needs_checkout
-from tests.llm_support import llm_agent, play_match, run
+from tests.llm_support import play_llm, run
 
 ACTION = '''def get_action_prompt(context):
     compact_board = context.compact_board
@@ -146,14 +146,8 @@ def test_three_requests_as_fresh_prompts_then_the_seeds_random_card(tmp_path):
     hand = [c.text() for c in state.hand]
     script = [Reply("...", finish_reason="length"), Reply('<ACTION>{"card": "1X"}</ACTION>'), Reply("no action")]
 
-    async def go():
-        agent = llm_agent(server)
-        try:
-            return await play_match(game, 5, [agent])
-        finally:
-            await agent.aclose()
     with ChatServer(script=script) as server:
-        match, decisions = run(go())
+        match, decisions = play_llm(server, game, 5)
         sent = [r.json["messages"] for r in server.requests]
     assert decisions[0][1].info["fallback"] == "random" and decisions[0][1].info["invalid"] == 3
     assert [len(m) for m in sent[:3]] == [1, 1, 1]                  # never a conversation

@@ -23,7 +23,7 @@ from tcgtui.opponents.llm.testserver import ChatServer, Reply
 from tcgtui.upstream import load
 from tests.eleusis.test_seed_prompt import FILES, RULE, checkout, seed_game
 from tests.eleusis.test_seed_translated_games import COMPILE, policy
-from tests.llm_support import llm_agent, play_match, run
+from tests.llm_support import play_llm, run
 
 FORK_HEAD = "def get_action_prompt(context):\n" + "".join(
     f"    {name} = context.{name}\n" for name in ("compact_board", "hand_cards", "play_history", "failed_guesses",
@@ -76,14 +76,8 @@ def test_every_retry_of_the_released_code_ends_with_its_one_hint(tmp_path):
                                          "upstream": load("--upstream", str(checkout(tmp_path, RELEASED)))})
     script = [Reply("...", finish_reason="length"), Reply('<ACTION>{"card": "1X"}</ACTION>'), Reply("no action")]
 
-    async def go():
-        agent = llm_agent(server)
-        try:
-            return await play_match(game, 5, [agent])
-        finally:
-            await agent.aclose()
     with ChatServer(script=script) as server:
-        match, decisions = run(go())
+        match, decisions = play_llm(server, game, 5)
         sent = [r.json["messages"][0]["content"] for r in server.requests]
     assert decisions[0][1].info["invalid"] == 3 and decisions[0][1].info["fallback"] == "random"
     assert sent[1] == sent[0] + " [shorter]" and sent[2] == sent[0] + " [shorter]"

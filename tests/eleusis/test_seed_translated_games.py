@@ -23,7 +23,7 @@ from tcgtui.upstream import load
 from tests.eleusis.test_seed_prompt import FILES, checkout
 from tests.eleusis.test_seed_prompt import reply as seed_reply
 from tests.eleusis.test_seed_deals import FIXTURES
-from tests.llm_support import llm_agent, play_match, run
+from tests.llm_support import play_llm
 
 COMPILE = (FIXTURES / "seed_compile_prompt.py").read_text(encoding="utf-8")
 TRANSLATIONS = {"only red cards": "return card.color == 'red'", "anything goes": "return True"}
@@ -99,14 +99,8 @@ def test_the_translator_runs_at_the_seeds_temperature_and_its_guess_is_walked(op
     game = registry.get("eleusis").game({"rule": 7, "protocol": "seed", "translator": "llm:translator",
                                          "upstream": load("--upstream", str(fixture_checkout(tmp_path)))})
 
-    async def go():
-        agent = llm_agent(server, **options)
-        try:
-            return await play_match(game, 3, [agent])
-        finally:
-            await agent.aclose()
     with ChatServer(policy=policy(asked)) as server:
-        match, decisions = run(go())
+        match, decisions = play_llm(server, game, 3, **options)
     to_translator = [r.json for r in server.requests if r.json.get("model") == "translator"]
     assert len(to_translator) == 2 and {r["temperature"] for r in to_translator} == {temperature}
     assert match.record().setup["translator"] == "llm:translator" and match.state.score == 25
@@ -126,14 +120,8 @@ def test_a_guess_whose_translation_fails_has_no_code_and_is_wrong_and_the_record
     game = registry.get("eleusis").game({"rule": 7, "protocol": "seed", "translator": "llm:translator", "max_turns": 30,
                                          "upstream": load("--upstream", str(fixture_checkout(tmp_path)))})
 
-    async def go():
-        agent = llm_agent(server)
-        try:
-            return await play_match(game, 3, [agent])
-        finally:
-            await agent.aclose()
     with ChatServer(policy=answer) as server:
-        match, decisions = run(go())
+        match, decisions = play_llm(server, game, 3)
     translated = [d.info["follow_up"]["seed_translation"] for _, d in decisions if "follow_up" in d.info]
     assert [(t["words"], t["code"], t["status"], [a["outcome"] for a in t["attempts"]]) for t in translated] == [
         (w, None, "exhausted", ["not_code"] * 5) for w in ("only red cards", "anything goes")]
