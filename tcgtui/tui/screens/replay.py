@@ -169,12 +169,9 @@ class ReplayScreen(LocalizedScreen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar(self.title_text, id="replay-title")
         with Horizontal(id="replay-body"):
-            if self.table is not None:             # the game's own board, as it is played on
-                with VerticalScroll(id="replay-board-box", classes="-table"):
-                    yield self.table(id="replay-board")
-            else:
-                with VerticalScroll(id="replay-board-box"):
-                    yield BoardPane(self, id="replay-board")
+            with VerticalScroll(id="replay-board-box", classes="-table" if self.table else ""):
+                # the game's own board, as it is played on, else the position as text
+                yield self.table(id="replay-board") if self.table else BoardPane(self, id="replay-board")
             with Vertical(id="replay-side"):
                 with VerticalScroll(id="replay-move-box"):
                     yield MovePane(self, id="replay-move")

@@ -64,13 +64,11 @@ class TopBar(Localized, Widget):
 
     def render(self) -> RenderResult:
         # Narrow terminals lose the app's name first, then the word "Turn" and the thinker's name
-        # beside "thinking" (both players are named already), then the room around the dots; only then
-        # are words cut short, the
-        # longest first, never the seed (a person reporting a game needs it).
+        # beside "thinking" (both players are named already), then the room around the dots; only
+        # then are words cut short, the longest first, never the seed (a person reporting a game needs it).
         title = [Piece(self.tr("ui.app.title"), "bold"), SEP]
-        short = self._pieces(True)
-        for line in ([*title, *self._pieces(False)], self._pieces(False), short,
-                     [NARROW_SEP if p is SEP else p for p in short]):
+        full, short = self._pieces(False), self._pieces(True)
+        for line in ([*title, *full], full, short, [NARROW_SEP if p is SEP else p for p in short]):
             if Line(line, self.direction).natural_width <= self.size.width:
                 break
         return Line(line, self.direction)
