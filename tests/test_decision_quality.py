@@ -151,6 +151,24 @@ def test_analyze_resumes_what_is_missing_and_workers_give_the_same_values(tmp_pa
     assert [v[:5] for v in _values(db)] == whole
 
 
+def test_player_judges_only_that_players_decisions_and_the_rest_later(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "q.sqlite3"
+    run = _bench(capsys, db, "--game", "tictactoe", "--agent", "random", "--vs", "perfect", "--games", "6")
+    assert _cli(capsys, "analyze", "--run", run, "--db", str(db), "--player", "random")[0] == 0
+    only = _values(db)
+    assert only and {v[0] for v in only} == {"random"}
+    conn = sqlite3.connect(db)
+    randoms = conn.execute("SELECT count(*) FROM decisions WHERE agent = 'random' AND move NOT LIKE '!%'").fetchone()[0]
+    conn.close()
+    assert len(only) == randoms
+    code, out, _ = _cli(capsys, "analyze", "--run", run, "--db", str(db))       # the opponent's, now
+    assert code == 0 and f"{randoms} were stored already" in out
+    assert {v[0] for v in _values(db)} == {"random", "perfect"} and [v for v in _values(db) if v[0] == "random"] == only
+    code, _, err = _cli(capsys, "analyze", "--run", run, "--db", str(db), "--player", "mc:7")
+    assert code == 2 and err.count("\n") == 1
+    assert "--player: mc:7 played no game of run" in err and "perfect, random" in err
+
+
 def test_another_evaluator_is_another_key(tmp_path: Path, capsys) -> None:
     db = tmp_path / "q.sqlite3"
     run = _bench(capsys, db, "--game", "connect4", "--agent", "random", "--vs", "random", "--games", "1")

@@ -33,6 +33,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--run", default=None, metavar="RUN", help=text.t("cmd_analyze.run"))
     p.add_argument("--game-id", default=None, metavar="ID", help=text.t("cmd_analyze.game_id"))
     p.add_argument("--evaluator", default=None, metavar="SPEC", help=text.t("cmd_analyze.evaluator"))
+    p.add_argument("--player", default=None, metavar="NAME", help=text.t("cmd_analyze.player"))
     p.add_argument("--workers", type=int, default=1, metavar="N", help=text.t("cmd_analyze.workers"))
     add_db_argument(p, text)
 
@@ -64,7 +65,7 @@ def _judge_run(args: argparse.Namespace, text: locales.Catalog) -> int:
     from tcgtui.quality.compute import compute, plan
     from tcgtui.store import open_store
     with open_store(args.db, create=False) as store:
-        todo = plan(store, args.run, args.game_id, args.evaluator)
+        todo = plan(store, args.run, args.game_id, args.evaluator, args.player)
         bar = Progress(TextColumn(clean(text.t("cmd_analyze.progress"))), BarColumn(), MofNCompleteColumn(),
                        TimeRemainingColumn(), console=Console(stderr=True),
                        disable=not Console(stderr=True).is_terminal)

@@ -60,8 +60,10 @@ def _evaluator(row: GameRow, spec: str | None, built: dict[str, Any]) -> Any:
     return built[key]
 
 
-def plan(store: Store, run: str, game: str | None = None, spec: str | None = None) -> Plan:
-    """What is missing for the finished games of ``run`` (or its one game ``game``, an id or prefix)."""
+def plan(store: Store, run: str, game: str | None = None, spec: str | None = None,
+         player: str | None = None) -> Plan:
+    """What is missing for the finished games of ``run`` (or its one game ``game``, an id or prefix); with
+    ``player``, for that player's decisions only (a run's yardstick opponent need not be judged)."""
     text = locales.load()
     found = store.run(run)
     if found is None:
@@ -77,6 +79,12 @@ def plan(store: Store, run: str, game: str | None = None, spec: str | None = Non
         rows = [row]
     else:
         rows = store.games("run_id = ? AND status = ?", (found.id, FINISHED))
+    if player is not None:
+        rows = [row for row in rows if player in row.seats]
+        if not rows:
+            players = sorted({name for row in store.games("run_id = ?", (found.id,)) for name in row.seats})
+            raise UserError(text.t("quality.unknown_player", player=clean(player), run=clean(run),
+                                   players=", ".join(clean(p) for p in players) or "-"))
     out = Plan()
     built: dict[str, Any] = {}
     for row in rows:
@@ -98,7 +106,7 @@ def plan(store: Store, run: str, game: str | None = None, spec: str | None = Non
             raise UserError(text.t("quality.unfinished", id=row.id[:12], status=row.status))
         out.games += 1
         out.keys.add(evaluator.key)
-        idxs = stored.missing(store.conn, row.id, evaluator.key)
+        idxs = stored.missing(store.conn, row.id, evaluator.key, player)
         out.judged += store.conn.execute("SELECT count(*) FROM decision_values WHERE game_id = ? AND evaluator = ?",
                                          (row.id, evaluator.key)).fetchone()[0]
         if idxs:

@@ -17,12 +17,14 @@ if TYPE_CHECKING:
 CHUNK = 500          # ids per query
 
 
-def missing(conn: sqlite3.Connection, game_id: str, evaluator: str) -> set[int]:
-    """The decisions of ``game_id`` among legal moves (invalid attempts are none) with no value from ``evaluator``."""
+def missing(conn: sqlite3.Connection, game_id: str, evaluator: str, player: str | None = None) -> set[int]:
+    """The decisions of ``game_id`` among legal moves (invalid attempts are none) with no value from ``evaluator``;
+    with ``player``, only those that player made."""
     return {idx for (idx,) in conn.execute(
-        "SELECT d.idx FROM decisions d WHERE d.game_id = ? AND d.move NOT LIKE '!%' AND NOT EXISTS"
+        "SELECT d.idx FROM decisions d WHERE d.game_id = ? AND d.move NOT LIKE '!%' AND (? IS NULL OR d.agent = ?)"
+        " AND NOT EXISTS"
         " (SELECT 1 FROM decision_values v WHERE v.game_id = d.game_id AND v.idx = d.idx AND v.evaluator = ?)",
-        (game_id, evaluator))}
+        (game_id, player, player, evaluator))}
 
 
 def write(store: Store, game_id: str, evaluator: str, judged: Iterable[Judged]) -> int:
