@@ -25,8 +25,8 @@ from tcgtui.errors import OptionError, UserError
 
 # The arena's own commands, in the order ``tcgtui --help`` lists them; a game's own commands
 # (``tcgtui/games/<game>/commands/<name>.py``) follow, found by walking, in name order.
-ARENA = ("play", "replay", "watch", "bench", "report", "study", "serve", "baseline", "games", "analyze", "rules",
-         "perf", "models")
+ARENA = ("play", "replay", "watch", "bench", "report", "study", "serve", "baseline", "games", "analyze", "ladder",
+         "rules", "perf", "models")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -42,6 +42,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--settings", action="store_true", help=text.t("cmd_report.settings_help"))
     p.add_argument("--anchor", metavar="PLAYER|first", help=text.t("cmd_report.anchor"))
     p.add_argument("--scores", metavar="FILE", help=text.t("cmd_report.scores"))
+    p.add_argument("--scale", metavar="FILE", help=text.t("cmd_report.scale_help"))
     p.add_argument("--study", metavar="ID", help=text.t("cmd_report.study"))
 
 
@@ -200,10 +201,11 @@ def _report(args: argparse.Namespace) -> int:
         raise UserError(text.t("cmd_report.errors.unknown_anchor", anchor=anchor))
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from tcgtui.quality.table import BLUNDER, QUALITY_TABLES, Reader
-    from tcgtui.report import legal_moves
+    from tcgtui.report import legal_moves, scale
     judged = Reader(path)
     context = extra.Context(facts, ci=args.ci, seed=args.ci_seed, legal_moves=legal_moves.Reader(path),
-                            scores=external_scores.load(args.scores) if args.scores else {}, decision_values=judged)
+                            scores=external_scores.load(args.scores) if args.scores else {}, decision_values=judged,
+                            scales=[scale.load(Path(args.scale))] if args.scale else None)
     report = analyses.build(games, spec, by=by, context=context, anchor=anchor)
     if args.section in QUALITY_TABLES:      # the threshold their note states
         report.meta["blunder"] = BLUNDER
@@ -231,6 +233,8 @@ def _report(args: argparse.Namespace) -> int:
     if judged.missing:          # the quality table was built, and some decisions have no value yet
         print(clean(text.t("quality.missing", missing=judged.missing, decisions=judged.decisions,
                                  runs=", ".join(runs) or "-")), file=sys.stderr)
+    if args.section == "scale" and not report.section("scale"):
+        print(clean(text.t("cmd_report.no_scale", game=spec.id)), file=sys.stderr)
     if plot_path is not None and plot_dir:
         # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.report.plot import draw_all

@@ -21,6 +21,7 @@ from tcgtui.engine.decision_facts import DecisionFacts, masks
 from tcgtui.engine.registry import Figure, SeedTable
 from tcgtui.engine.stats import clopper_pearson, median
 from tcgtui.quality import adaptability, diversity, evaluators, phases, table as quality
+from tcgtui.report import scale
 from tcgtui.report.intervals import DEFAULT_SEED, randomized, uniform
 from tcgtui.report.data import StoredGame
 from tcgtui.store import FINISHED
@@ -42,6 +43,8 @@ class Context:
     scores: dict[str, dict[str, float]] = field(default_factory=dict)
     # the values ``tcgtui analyze --run`` stored for games by id (``tcgtui.quality.table.Reader``; None: no store)
     decision_values: Any = None
+    # the rating scales players are placed on (``--scale FILE``; None: those shipped for the game)
+    scales: list[Any] | None = None
 
     def named(self, agent: str) -> str:
         """The player a grouped name stands for (``llm:m [style=image]`` -> ``llm:m``)."""
@@ -107,9 +110,21 @@ DIVERSITY = SeedTable("diversity", "Strategic diversity", diversity.diversity)
 ADAPTABILITY = SeedTable("adaptability", "Adaptability", adaptability.adaptability)     # every judged game
 
 
+def on_scale(games: list[StoredGame], context: Context) -> list[Row]:
+    """Issue 38's one rating scale: each player placed from its games against a scale's rungs."""
+    if not games:
+        return []
+    scales = context.scales if context.scales is not None else scale.shipped(games[0].game)
+    return scale.table(games, scales, context.seed)
+
+
+SCALE = SeedTable("scale", "Rating scale", on_scale)        # games of two seats with a win, draw or loss
+
+
 def tables(spec: registry.GameSpec) -> dict[str, SeedTable]:
     """The seed tables the game offers, by name."""
     common = COMMON if spec.info.outcome == registry.WDL else ()
+    common += (SCALE,) if common and spec.info.seats == 2 else ()
     decided = (QUALITY, QUALITY_BY_PHASE, ADAPTABILITY) if evaluators.judged(spec) else ()
     decided += (QUALITY_BY_KIND,) if decided and spec.store.move_kind is not None else ()
     decided += (DIVERSITY,) if diversity.offered(spec) else ()

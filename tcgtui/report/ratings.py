@@ -94,16 +94,24 @@ def fit(results: Sequence[Result], prior_sd: float = PRIOR_SD) -> dict[str, floa
     return dict(zip(players, (float(x) for x in _fit(a, b, s, len(players), prior_sd=prior_sd))))
 
 
-def ratings(results: Sequence[Result], *, resamples: int = RESAMPLES, seed: int = SEED,
-            prior_sd: float = PRIOR_SD, clusters: Sequence[Hashable] | None = None,
-            anchor: str | None = None) -> list[Rating]:
-    """Ratings with percentile-bootstrap 95% intervals over games, best first.
+@dataclass(frozen=True)
+class Fitted:
+    """Every player's rating and, per bootstrap resample, all of them refitted together (a row per
+    resample: the draws keep the players' covariance, which a placement on the scale needs)."""
 
-    ``clusters`` (one label per result) resamples whole clusters instead of results: the
-    rounds of one duel stay together, so the interval is over duels."""
+    players: list[str]
+    point: np.ndarray
+    boot: np.ndarray | None
+    games: np.ndarray
+
+
+def fitted(results: Sequence[Result], *, resamples: int = RESAMPLES, seed: int = SEED,
+           prior_sd: float = PRIOR_SD, clusters: Sequence[Hashable] | None = None,
+           anchor: str | None = None) -> Fitted | None:
+    """The fit behind ``ratings``, with its resamples; None for fewer than two players."""
     players = sorted({r[0] for r in results} | {r[1] for r in results})
     if len(players) < 2:
-        return []
+        return None
     a, b, s = _arrays(results, players)
     n = len(players)
     fixed = 0 if anchor == FIRST else players.index(anchor) if anchor in players else None
@@ -112,7 +120,7 @@ def ratings(results: Sequence[Result], *, resamples: int = RESAMPLES, seed: int 
         return r if fixed is None else r - r[fixed] + ANCHOR
     point = anchored(_fit(a, b, s, n, prior_sd=prior_sd))
     games = np.bincount(a, minlength=n) + np.bincount(b, minlength=n)
-    low = high = None
+    boot = None
     if resamples > 0:
         rng = np.random.default_rng(seed)
         boot = np.empty((resamples, n))
@@ -122,7 +130,22 @@ def ratings(results: Sequence[Result], *, resamples: int = RESAMPLES, seed: int 
         for i in range(resamples):
             drawn = np.bincount(rng.integers(0, k, k), minlength=k).astype(float)
             boot[i] = anchored(_fit(a, b, s, n, drawn[groups], prior_sd))
-        low, high = np.percentile(boot, 2.5, axis=0), np.percentile(boot, 97.5, axis=0)
-    out = [Rating(p, float(point[i]), None if low is None else float(low[i]),
-                  None if high is None else float(high[i]), int(games[i])) for i, p in enumerate(players)]
+    return Fitted(players, point, boot, games)
+
+
+def ratings(results: Sequence[Result], *, resamples: int = RESAMPLES, seed: int = SEED,
+            prior_sd: float = PRIOR_SD, clusters: Sequence[Hashable] | None = None,
+            anchor: str | None = None) -> list[Rating]:
+    """Ratings with percentile-bootstrap 95% intervals over games, best first.
+
+    ``clusters`` (one label per result) resamples whole clusters instead of results: the
+    rounds of one duel stay together, so the interval is over duels."""
+    fit_ = fitted(results, resamples=resamples, seed=seed, prior_sd=prior_sd, clusters=clusters, anchor=anchor)
+    if fit_ is None:
+        return []
+    low = high = None
+    if fit_.boot is not None:
+        low, high = np.percentile(fit_.boot, 2.5, axis=0), np.percentile(fit_.boot, 97.5, axis=0)
+    out = [Rating(p, float(fit_.point[i]), None if low is None else float(low[i]),
+                  None if high is None else float(high[i]), int(fit_.games[i])) for i, p in enumerate(fit_.players)]
     return sorted(out, key=lambda r: (-r.rating, r.player))

@@ -36,6 +36,14 @@ def _elo(v: Any) -> str:
     return "–" if v is None else f"{v:.1f}"
 
 
+def _on_scale(row: Row) -> str:
+    """A placed rating; one that won (lost) every game is only a lower (upper) bound."""
+    shown = _elo(row.get("rating"))
+    if row.get("beyond"):
+        return ("≥ " if row.get("score_share") == 1 else "≤ ") + shown
+    return shown
+
+
 def _ks(v: Any) -> str:
     return ",".join(str(k) for k in v)
 
@@ -57,6 +65,12 @@ def _ci_num(row: Row) -> str:
     if row.get("ci_low") is None:
         return "–"
     return f"[{row['ci_low']:.4g}, {row['ci_high']:.4g}]"
+
+
+def _ci_elo(row: Row) -> str:
+    if row.get("ci_low") is None:
+        return "–"
+    return f"[{row['ci_low']:.1f}, {row['ci_high']:.1f}]"
 
 
 def _ci_slope(row: Row) -> str:
@@ -150,6 +164,8 @@ COLUMNS: dict[str, list[Column]] = {
     "adaptability": [_col("agent", str), _col("lang", str), _col("evaluator", str), _col("opponent_k"), _col("games"),
                      _col("judged"), _col("mean_regret"), ("ci_regret", _ci_num), _col("slope"),
                      ("ci_slope", _ci_slope)],
+    "scale": [_col("agent", str), _col("lang", str), ("rating", _on_scale), ("ci_rating", _ci_elo), _col("games"),
+              _col("score_share", _pct), _col("rungs", str), _col("scale_rating", _elo)],
     "study_curve": [_col("game", str), _col("measure", str), _col("position"), _col("people"),
                     ("estimate", _measured("estimate")), ("ci_people", _ci_measured("ci_low", "ci_high"))],
     "study_paired": [_col("game", str), _col("opponent", str), _col("lang", str), _col("model", str),
