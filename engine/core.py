@@ -16,9 +16,16 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Generic, Hashable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, TypeVar
+
+if TYPE_CHECKING:
+    from tcgtui.engine.registry import GameSpec
 
 Move = TypeVar("Move", bound=Hashable)
+
+# The registry's lookup by id, set by engine/registry.py when it loads (it imports this module, so
+# this one cannot import it): how a Game finds its spec without every layer going back by name.
+spec_lookup: Callable[[str], GameSpec] | None = None
 
 
 class SetupError(ValueError):
@@ -183,6 +190,14 @@ class Game(ABC, Generic[Move]):
     # Whether tcgtui's own search players (mc, mcts) play these rules; a protocol with rules
     # of its own (the seed's card game) brings its own opponents instead.
     tcgtui_search: bool = True
+
+    @property
+    def spec(self) -> GameSpec:
+        """The registered spec of this game (OpenSpiel's ``game.get_type()``); UnknownGame for a game
+        made outside the registry.  Looked up, not held, so a game and its states still pickle."""
+        if spec_lookup is None:           # every game package imports the registry: only a test's own game
+            raise LookupError(f"{self.name!r}: no game registry is loaded")
+        return spec_lookup(self.name)
 
     def run_seed(self, run_seed: int, index: int) -> int | None:
         """The seed of game ``index`` of a run where the protocol fixes it (the seed's code deals

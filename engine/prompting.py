@@ -86,14 +86,40 @@ class JudgeFollowUp(Protocol):
         """``move`` with the second model's answer put in."""
 
 
+class SourceMissing(LookupError):
+    """A seed's file the game needs was not given (no ``--upstream``); ``file`` names it."""
+
+    def __init__(self, file: str) -> None:
+        super().__init__(file)
+        self.file = file
+
+
+class Compiler(Protocol):
+    """How a seed's own translator turns words into code (Eleusis's rule compiler): the prompt, what it
+    keeps of a reply, whether that is code, and the seed's bounds on its requests.  The player that
+    asks the models is opponents/llm/translator.py, which names no game."""
+
+    max_retries: int                      # requests to each model in one cycle
+    max_total_attempts: int               # requests in all, across models and cycles
+    backoff: tuple[float, float]          # seconds before another cycle of every model: the first, the most
+
+    def prompt(self, words: str) -> str: ...
+    def extract(self, reply: str) -> str: ...
+    def accepts(self, code: str) -> bool: ...
+
+
 @runtime_checkable
 class SeedTranslation(Protocol):
     """A prompter whose guesses in words go to a seed's own translator (Eleusis under ``--protocol seed``
-    with ``--translator``): the agent makes that translator, sends it ``seed_words`` and plays
-    ``with_code``'s move, recording every request with the decision."""
+    with ``--translator``): the agent makes that translator from ``translator`` and ``compiler()``,
+    sends it ``seed_words`` and plays ``with_code``'s move, recording every request with the decision."""
 
     seed_translation: bool    # True: the game names the seed's translator, and the agent makes one
     translator_missing: bool  # True: guesses in words and no translator named: the player is refused
+    translator: str           # the translating models (``--translator llm:A,llm:B``)
+
+    def compiler(self) -> Compiler:
+        """The seed's compiler; SourceMissing without its file, a ValueError saying what does not read."""
 
     def seed_words(self, move: Any) -> str | None:
         """The words the translator turns into code for ``move``, or None (nothing to translate)."""

@@ -1,8 +1,9 @@
 """The game registry: every game registers itself once, under its id.
 
 A game is a package under ``engine/`` whose ``__init__`` calls ``register``;
-nothing outside that package, its screen module, its ``locales/<lang>/<id>/``
-folder and its tests names it.  ``games()`` finds the packages by walking
+nothing outside that package, its app side (``tcgtui/games/<id>/``, declaring an
+``AppSide``), its screen, its ``locales/<lang>/<id>/`` folder and its tests names
+it (tests/test_game_locality.py).  ``games()`` finds the packages by walking
 ``engine/`` (importing a game package is cheap: heavy parts such as compiled
 search load only when used), so a new game needs no list to be edited.
 
@@ -17,9 +18,14 @@ import importlib
 import math
 import pkgutil
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
+from tcgtui.engine import core
 from tcgtui.engine.core import Game, GameState, Outcome
+from tcgtui.engine.prompting import Prompter
+
+if TYPE_CHECKING:
+    from tcgtui.locales import Catalog
 
 WDL, SCORE = "wdl", "score"          # outcome kinds: win/draw/loss, or a number per seat
 LIST, TEXT = "list", "text"          # move kinds: a finite list of legal moves, or free text checked by validate()
@@ -55,7 +61,7 @@ class Param:
     choices: tuple[Any, ...] = ()
     low: float | None = None          # inclusive bounds for numbers
     high: float | None = None
-    kind: str = ""                    # "pack": a pack name or folder, loaded by the caller (the engine does no I/O)
+    kind: str = ""                    # a file kind (a pack, a question set...): a name or path, loaded by the caller (the engine does no I/O)
     words: tuple[tuple[str, Any], ...] = ()   # values a word stands for, outside the bounds (Eleusis's rule=drawn)
     # A flag of its own (``--pack``) beside ``--param NAME=VALUE``: tcgtui/arena.py adds it to every
     # command that takes ``--game``, with ``dest`` the parameter's name.  "": only ``--param``.
@@ -67,7 +73,9 @@ class Param:
     label_key: str = ""
     # Reports keep results apart by every parameter's value (tcgtui/report/grouping.py), unless it is
     # not ``keyed``: set game by game within one run (Eleusis's drawn rule), or where a seed's text was
-    # read from.  ``digest``: the setup entry naming a file parameter's content (a pack's hash).
+    # read from.  ``digest``: the setup entry naming a file parameter's content (a pack's hash); where the
+    # game also hands back the file as loaded (``GameSpec.files_of``: a ``Resource``), the setup names it
+    # by ``NAME``, ``NAME_version`` and the digest, and the run's identity, a resume and a replay hold it.
     keyed: bool = True
     digest: str = ""
 
@@ -156,7 +164,7 @@ class GameInfo:
     peek: bool = False
     variant_of: Variant | None = None           # reached through another game's flag, not as a game of its own
     # A ladder a person climbs against stronger opponents (``play --campaign``, home's "campaign"
-    # choice); its ladder and table are the game's app side (``tcgtui.games.<id>.campaign``).
+    # choice); its ladder and table are the game's app side (``AppSide.campaign``).
     campaign: bool = False
     # Every seat sees the whole position (no hand, no secret): two people at one keyboard need no
     # curtain between their turns (``tcgtui play --vs human``).  False: each sees only its own seat.
@@ -237,6 +245,19 @@ class SeedTable:
     figure: Figure | None = None
 
 
+class Resource(Protocol):
+    """A loaded file a game was built from, whose content is part of what was played (the card game's
+    pack): a run's identity records it, a resume or replay refuses one that changed, and its languages
+    bound ``--lang``."""
+
+    id: str
+    version: Any
+    hash: str                                   # of its content: the setup's ``Param.digest`` entry
+    short_hash: str
+    source: str                                 # where it was read from, named when it changed
+    languages: Sequence[str]                    # the languages its text is in
+
+
 # --- hook groups: what a layer above the engine may ask of a game, each declared once -------------
 
 class SeedFiles(Protocol):
@@ -312,7 +333,7 @@ class RefereeHooks:
     """Moves no player chooses (tcgtui/referee.py): a state with ``pending()`` waits for a service."""
 
     service: str = ""                           # the referee service that settles checks (referee.SERVICES, or the
-                                                # game's app-side referee module's SERVICES); "": none
+                                                # game's own: its ``AppSide.referee``); "": none
     # (state, rng) -> any valid move text for whoever moves now, the referee included: the conformance
     # test plays whole games of free-text moves with it and ``tcgtui perf`` makes checks with it.
     random_move: Callable[[GameState, Any], str] | None = None
@@ -329,6 +350,24 @@ class ToolHooks:
     # side to move, won 1, drawn 0, lost -1; ``seed`` for an evaluator that samples): ``tcgtui analyze --run`` judges stored decisions with it.  A
     # spec the game does not take is a ValueError saying which it does.
     evaluate: Callable[[Game, str | None], Any] | None = None
+
+
+# --- the text builders: each game passes its own Game subclass, hence ``Any`` for the game ---------
+
+class Narrator(Protocol):
+    """What a seat (or a spectator) reads of the events as they happen."""
+
+    def all(self, events: list[Any]) -> list[str]: ...
+
+
+# (game, catalog, seat, style: one of GameInfo.prompt_styles, None: the first) -> that seat's Prompter
+PrompterBuilder = Callable[[Any, "Catalog", int, Any], Prompter]
+# (game, catalog, viewer: a seat, or None/-1 for a spectator) -> its narrator
+NarratorBuilder = Callable[[Any, "Catalog", Any], Narrator]
+# (stored games, report.data.StoredGame) -> {section: rows}: the report's sections of this game
+Analyses = Callable[[list[Any]], Mapping[str, Any]]
+# (game, catalog) -> the rules as players read them: (locale key, sentence) pairs
+RulesText = Callable[[Any, "Catalog"], list[tuple[str, str]]]
 
 
 # prompt text, whether the prompt shows an image -> the reply, or (reply, its reasoning)
@@ -357,10 +396,10 @@ class GameSpec:
 
     info: GameInfo
     make: Callable[[dict[str, Any]], Game]                    # resolved params -> the Game
-    prompter: Callable[..., Any] | None = None                # (game, catalog, seat, style) -> Prompter
-    narrator: Callable[..., Any] | None = None                # (game, catalog, viewer) -> narrator with .all(events)
-    analyses: Callable[..., Any] | None = None                # report sections of this game (pure functions)
-    rules_text: Callable[..., Any] | None = None              # (game, lang) -> the rules as players read them
+    prompter: PrompterBuilder | None = None
+    narrator: NarratorBuilder | None = None
+    analyses: Analyses | None = None                          # report sections of this game (pure functions)
+    rules_text: RulesText | None = None
     references: tuple[Reference, ...] = ()
     fast: Callable[[], Any] | None = None                     # compiled search accelerator (module), when there is one
     # What search players use while ``fast`` compiles (a new install): the same protocol and the
@@ -370,9 +409,9 @@ class GameSpec:
     # (state, catalog) -> sentences the replay viewer shows beside the log at each step, for a game
     # whose position it has no picture of (a plug-in's game): the heap, the score...
     replay_facts: Callable[[Any, Any], list[str]] | None = None
-    # (game) -> the pack it was built from, for a game that has one (the card game): a run's identity
-    # records its content hash, a resume or replay refuses a pack that changed, its languages bound --lang.
-    pack_of: Callable[[Game], Any] | None = None
+    # (game) -> the files it was built from, as loaded, by the name of their file parameter (one with a
+    # ``digest``): the card game's pack.  See ``Resource`` for what the layers above do with them.
+    files_of: Callable[[Game], Mapping[str, Resource]] | None = None
     # (a record's setup) -> parameters beyond the game's own that rebuild it as played (the card game:
     # its deck lists, as seated): a resume and a replay build the same game without the files.
     setup_params: Callable[[dict[str, Any]], dict[str, Any]] | None = None
@@ -390,9 +429,12 @@ class GameSpec:
     def game(self, params: Mapping[str, Any] | None = None) -> Game:
         return self.make(self.info.resolve(params))
 
-    def pack(self, game: Game) -> Any:
-        """The pack ``game`` was built from (``pack_of``); None for a game without one."""
-        return self.pack_of(game) if self.pack_of is not None else None
+    def files(self, game: Game) -> list[tuple[Param, Resource]]:
+        """The files ``game`` was built from (``files_of``), each with its parameter; [] for a game without."""
+        if self.files_of is None:
+            return []
+        loaded = self.files_of(game)
+        return [(p, loaded[p.name]) for p in self.info.params if p.name in loaded]
 
     def reference(self, name: str) -> Reference | None:
         return next((r for r in self.references if r.name == name), None)
@@ -470,5 +512,7 @@ def get(game_id: str) -> GameSpec:
         raise UnknownGame(f"{game_id!r} is not a game; expected one of {', '.join(s.id for s in games())}")
     return spec
 
+
+core.spec_lookup = get
 
 DEFAULT = "tcg"      # the default value of the user's setting ``game`` (tcgtui.config.default_game)

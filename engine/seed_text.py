@@ -1,6 +1,6 @@
 """A seed's prompt text read from its source by syntax tree, never run: an f-string as its pieces.
 
-The seed protocols (``engine/eleusis/seed_prompter.py``, ``engine/tcg/seed/prompt.py``) need the
+The seed protocols (each game's ``seed_prompter`` or ``seed/prompt`` module) need the
 seed's exact wording, which stays in the user's checkout; they find its f-strings and keep them as
 literal text and ``("expr", source)`` for each interpolation, then fill those in themselves.
 """

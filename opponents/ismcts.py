@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from tcgtui.engine import registry
 from tcgtui.engine.core import Event, Game
 from tcgtui.opponents.base import Agent, Decision, SeatContext, refuse_other_rules
 from tcgtui.opponents.montecarlo import best_moves, compiled_ready, random_playout, score_of
@@ -64,7 +63,7 @@ class ISMCTSAgent(Agent):
     def _load(self) -> None:
         """Import (so compile, or load from numba's cache) the game's compiled path, in a thread;
         until ``compiled`` is set, the interim playouts stand in and loading is tried again next time."""
-        spec = registry.get(self.game.name)
+        spec = self.game.spec
         ready = compiled_ready(self.compiled)
         make = spec.fast if ready else spec.interim
         fast = make() if make is not None else None

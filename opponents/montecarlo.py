@@ -33,7 +33,6 @@ from typing import Any
 
 import numpy as np
 
-from tcgtui.engine import registry
 from tcgtui.engine.core import Event, Game, GameState
 from tcgtui.engine.fast import DRAW, WIN
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, refuse_other_rules
@@ -105,14 +104,14 @@ class MonteCarloAgent(Agent):
         self._loaded = False           # the compiled path loads at the first decision, off the event loop
         self._true_state = None
         refuse_other_rules(self.spec, self.game)
-        if self.peek and registry.get(self.game.name).fast is None:
+        if self.peek and self.game.spec.fast is None:
             raise AgentError(f"{self.spec}: {self.game.name} has no compiled path to peek with")
 
     def _load(self) -> None:
         """Import (so compile, or load from numba's cache) the game's compiled path: seconds
         on a new install, so it runs in a thread, never when the agent is started.  Until
         ``compiled`` is set, the interim path stands in, and loading is tried again next time."""
-        spec = registry.get(self.game.name)
+        spec = self.game.spec
         ready = compiled_ready(self.compiled)
         make = spec.fast if ready else spec.interim
         self.fast = make() if make is not None else None

@@ -19,7 +19,6 @@ import time
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.protocols import protocol_of
 from tcgtui.errors import OptionError
@@ -37,7 +36,7 @@ class ReferenceAgent(Agent):
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
         self.game = ctx.game
-        ref = registry.get(self.game.name).reference(self.parsed.kind)
+        ref = self.game.spec.reference(self.parsed.kind)
         if ref is None:
             raise ValueError(f"{self.spec} cannot play {self.game.name}")
         if ref.protocol and protocol_of(self.game.setup()) != ref.protocol:

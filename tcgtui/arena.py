@@ -137,13 +137,13 @@ def param_flag(name: str) -> str:
 
 def file_loaders(game_id: str) -> dict[str, Any]:
     """Parameter kind -> ``loader(flag, value)``: the kinds every game may use (a seed's checkout, a
-    JSON Lines file), then the game's own (``LOADERS`` of its app side's ``resources`` module)."""
+    JSON Lines file), then the game's own (``LOADERS`` of its app side's ``resources``)."""
     # start-up time: packs, question sets and checkouts are read only when a game names one
-    from tcgtui.app_side import app_side
+    from tcgtui.app_side import app_for
     from tcgtui.upstream import load as load_upstream
-    own = app_side(game_id, "resources")
+    own = app_for(game_id).resources
     return {"upstream": load_upstream, "jsonl": lambda flag, path: {"path": path, "rows": read_jsonl(path, flag)},
-            **(own.LOADERS if own is not None else {})}
+            **(own.load().LOADERS if own is not None else {})}
 
 
 def read_jsonl(path: str, flag: str) -> list[Any]:

@@ -27,7 +27,7 @@ from tcgtui.engine.core import GameRecord, Outcome
 from tcgtui.config import HANDLE_RE
 from tcgtui.console_text import shorten
 from tcgtui.errors import UserError
-from tcgtui.app_side import app_side
+from tcgtui.app_side import app_for
 from tcgtui.limits import SEED_LIMIT
 from tcgtui.live import HUMAN, RESUME_KEY, between_people
 from tcgtui.store import ABANDONED, ERRORED, FINISHED, IN_PROGRESS, DecisionRow, GameRow, Store
@@ -77,8 +77,8 @@ def export(store: Store, path: Path, *, include_text: bool, study: str | None = 
 
     def private(game: GameRow) -> Any:
         if game.game not in exporters:
-            side = app_side(game.game, "baseline")
-            exporters[game.game] = side.exporter(include_text) if side is not None else None
+            side = app_for(game.game).baseline
+            exporters[game.game] = side.load().exporter(include_text) if side is not None else None
         return exporters[game.game]
     lines = (json.dumps({**export_line(game, store.decisions(game.id), private(game)),
                          **({**tagged, "game_index": game.game_index} if tagged else {})},

@@ -69,10 +69,7 @@ class LiveGame:
         """Rebuild an unfinished game from its seed and moves (and its game's parameters)."""
         resume = row.record.get(RESUME_KEY) or {}
         game = rebuild_game(row, resume)
-        pack = registry.get(game.name).pack(game)
-        if pack is not None and pack.hash != (row.pack_hash or row.game_params.get("pack_hash")):
-            raise UserError(locales.load().t("humans.pack_changed", pack=pack.id, source=pack.source, game=row.id,
-                                             now=pack.short_hash, then=(row.pack_hash or "")[:12]))
+        check_files(game, row)
         match = replay(game, GameRecord.from_json(row.record))
         earlier = [DecisionRecord(d.idx, d.turn, d.seat, d.move, d.seconds, d.info) for d in store.decisions(row.id)]
         return cls(store, game, match, row, row.seats, resume, earlier=earlier)
@@ -104,6 +101,17 @@ class LiveGame:
         fields = outcome_fields(result, self.game.name, self.row.agent_seat)
         fields["record"] = {**fields["record"], RESUME_KEY: self.resume}
         self.store.finish_game(self.row.id, fields)
+
+
+def check_files(game: Game, row: GameRow, lang: str = locales.DEFAULT, *, unrecorded_ok: bool = False) -> None:
+    """Refuses, in one line, a game whose files (``GameSpec.files``: a pack) changed since ``row`` was
+    played: each one's content against the digest its stored setup holds.  ``unrecorded_ok``: a row
+    that holds none passes (a replay shows what it can)."""
+    for p, file in game.spec.files(game):
+        then = row.game_params.get(p.digest) if p.digest else None
+        if file.hash != then and (then or not unrecorded_ok):
+            raise UserError(locales.load(lang).t("humans.pack_changed", pack=file.id, source=file.source, game=row.id,
+                                                 now=file.short_hash, then=(then or "")[:12]))
 
 
 def resume_source(resume: dict[str, Any], row: GameRow) -> tuple[str, dict[str, Any]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Awaitable, Callable
 
-from tcgtui.app_side import app_side
+from tcgtui.app_side import app_for
 from tcgtui.engine import registry
 from tcgtui.engine.core import Game
 
@@ -52,9 +52,12 @@ READY: dict[str, Callable[[Any], None]] = {"python-check": python_check_ready}
 
 
 def _own(game_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The services (and their readiness checks) of the game's app-side ``referee`` module."""
-    side = app_side(game_id, "referee")
-    return (side.SERVICES, side.READY) if side is not None else ({}, {})
+    """The services (and their readiness checks) of the game's app-side ``referee``."""
+    side = app_for(game_id).referee
+    if side is None:
+        return {}, {}
+    own = side.load()
+    return dict(own.SERVICES), dict(own.READY)
 
 
 def ready(spec: registry.GameSpec, game: Game) -> None:
@@ -68,7 +71,7 @@ def ready(spec: registry.GameSpec, game: Game) -> None:
 def referee_for(game: Game, options: dict[str, Any] | None = None) -> Referee | None:
     """The referee ``game`` names, built with the match's options; None if it names none."""
     try:
-        service = registry.get(game.name).referee.service
+        service = game.spec.referee.service
     except registry.UnknownGame:
         return None
     if not service:

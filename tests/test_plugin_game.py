@@ -23,6 +23,8 @@ from tcgtui.store import FINISHED, Store
 from tcgtui.tui.app import ArenaApp
 from tcgtui.tui.driving import screen_text
 
+from tests.test_app_side import check as check_app_side
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "tests.plugin_game"
 
@@ -35,13 +37,13 @@ def plugin(tmp_path_factory: pytest.TempPathFactory):
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tcgtui-nim\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(f"[tcgtui.games]\nnim = {PACKAGE}\n")
-    from tcgtui.tui import games as screens
-    for spec in registry.games():                # the shipped games and screens register first, for good
-        screens.has_screen(spec.id)
+    from tcgtui import app_side
+    for spec in registry.games():                # the shipped games' app sides register first, for good
+        app_side.app_for(spec.id)
     with pytest.MonkeyPatch.context() as mp:     # the other tests' registry stays as it was: no Nim
         mp.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
         mp.setattr(registry, "_ORIGIN", dict(registry._ORIGIN))
-        mp.setattr(screens, "_SCREENS", dict(screens._SCREENS))
+        mp.setattr(app_side, "_APPS", dict(app_side._APPS))
         mp.syspath_prepend(str(site))
         locales.load.cache_clear()
         registry.discover()
@@ -62,6 +64,7 @@ def test_it_registers_with_its_text_and_its_screen(plugin) -> None:
     spec = registry.get("nim")
     assert registry.origin("nim") == PACKAGE and registry.origin("tcg") is None
     assert screen_for("nim").__module__ == f"{PACKAGE}.screen"
+    assert check_app_side("nim").roles() == {}           # its one declaration: a screen, no role
     assert locales.load("en").t("nim.games.nim.name") == "Nim"
     assert locales.load("ar").t("nim.games.nim.name") == "نيم"
     state = spec.game({"heap": 5}).new_state(0)

@@ -9,6 +9,7 @@ benchmark ship in ``rules.toml``.  Its text lives in ``locales/<lang>/eleusis/``
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from tcgtui.engine.core import Game
@@ -28,11 +29,12 @@ __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
 def _prompter(game: Game, catalog: Any, seat: int = 0, style: str | None = None) -> Any:
     from tcgtui.engine.eleusis.prompter import EleusisPrompter
     if getattr(game, "protocol", None) == SEED:          # the seed's own prompt, from the user's checkout
+        from tcgtui.engine.eleusis.seed_compile import compiler_for
         from tcgtui.engine.eleusis.seed_prompter import REPOSITORY, SeedPrompter, WordingError
         wording = getattr(game, "seed_wording", None)
         if wording is None:
             raise WordingError(catalog.t("eleusis.games.seed_upstream_needed", repository=REPOSITORY))
-        return SeedPrompter(game, catalog, wording)
+        return SeedPrompter(game, catalog, wording, partial(compiler_for, getattr(game, "compile_source", None)))
     return EleusisPrompter(game, catalog, seat, style)
 
 

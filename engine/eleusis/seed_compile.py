@@ -25,6 +25,7 @@ import textwrap
 from dataclasses import dataclass
 
 from tcgtui.engine.eleusis.seed_prompter import REPOSITORY, Parts, WordingError, _function, _parts, _shape
+from tcgtui.engine.prompting import SourceMissing
 
 COMPILE_FILE = "src/eleusis/prompts/compile.py"
 MAX_RETRIES = 10              # rule_compiler.max_retries in the seed's config.yaml: retries per model
@@ -87,3 +88,32 @@ def is_function_body(code: str) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+
+@dataclass(frozen=True)
+class SeedCompiler:
+    """The seed's translator as ``engine.prompting.Compiler``: its prompt, its reading of a reply and its
+    retry policy, for the generic player that asks the models (opponents/llm/translator.py)."""
+
+    wording: CompileWording
+    max_retries: int = MAX_RETRIES
+    max_total_attempts: int = MAX_TOTAL_ATTEMPTS
+    backoff: tuple[float, float] = (BACKOFF_FIRST, BACKOFF_MAX)
+
+    def prompt(self, words: str) -> str:
+        return self.wording.prompt(words)
+
+    @staticmethod
+    def extract(reply: str) -> str:
+        return extract_code(reply)
+
+    @staticmethod
+    def accepts(code: str) -> bool:
+        return is_function_body(code)
+
+
+def compiler_for(compile_source: str | None) -> SeedCompiler:
+    """The compiler of the checkout's src/eleusis/prompts/compile.py (None: no ``--upstream``, SourceMissing)."""
+    if compile_source is None:
+        raise SourceMissing(COMPILE_FILE)
+    return SeedCompiler(CompileWording.read(compile_source))

@@ -35,7 +35,7 @@ from tcgtui.engine.eleusis.cards import Card, parse_card
 from tcgtui.engine.eleusis.moves import Play, parse_play
 from tcgtui.engine.eleusis.prompter import EleusisPrompter
 from tcgtui.engine.eleusis.state import HAND, PENALTY
-from tcgtui.engine.prompting import Message, Parsed
+from tcgtui.engine.prompting import Compiler, Message, Parsed
 from tcgtui.engine.seed_text import Parts, fstring_parts, parse_source
 
 REPOSITORY = "github.com/scienceetonnante/eleusis-llm-benchmark"
@@ -252,11 +252,14 @@ class SeedPrompter(EleusisPrompter):
     fresh_retries = True          # a retry is the turn's prompt again with a hint, not a conversation
     attempts = ATTEMPTS
 
-    def __init__(self, game: Game, catalog: Any, wording: SeedWording) -> None:
+    def __init__(self, game: Game, catalog: Any, wording: SeedWording,
+                 compiler: Callable[[], Compiler] | None = None) -> None:
         super().__init__(game, catalog)
         self.wording = wording
         self.version = f"eleusis-seed-en-{self.format}-{wording.digest()}"
-        self.seed_translation = bool(getattr(game, "translator", ""))
+        self.translator = str(getattr(game, "translator", ""))
+        self._compiler = compiler             # seed_compile.compiler_for the game's checkout (it imports this module)
+        self.seed_translation = bool(self.translator)
         # words need the seed's translator (--translator) under this protocol, never --judge's
         self.translator_missing = self.needs_follow_up and not self.seed_translation
         self.needs_follow_up = False
@@ -267,6 +270,12 @@ class SeedPrompter(EleusisPrompter):
     def follow_up(self, move: str) -> list[Message] | None:
         """tcgtui's translator prompt only where the seed's translator is not named (a person's words)."""
         return super().follow_up(move) if self.words_by_judge else None
+
+    def compiler(self) -> Compiler:
+        """The seed's compiler for the translator (``engine.prompting.SeedTranslation``)."""
+        if self._compiler is None:
+            raise TypeError("a SeedPrompter made without its compiler cannot translate")
+        return self._compiler()
 
     def seed_words(self, move: str) -> str | None:
         """The words the seed's translator turns into code: a formal guess's tentative rule (the seed

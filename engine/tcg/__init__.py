@@ -133,7 +133,7 @@ PARAMS = (Param("pack", str, "community", kind="pack", digest="pack_hash", flag=
 register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",), peek=True, campaign=True),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
                   rules_text=_rules_text, references=SEED_REFERENCES, seed_tables=_seed_tables,
-                  pack_of=lambda game: game.pack, setup_params=_setup_params, store=StoreHooks(move_kind=_move_kind),
+                  files_of=lambda game: {"pack": game.pack}, setup_params=_setup_params, store=StoreHooks(move_kind=_move_kind),
                   report=ReportHooks(layout=REPORT_LAYOUT, meta=_report_meta,
                                      notes={"decay": "decay", "summary": "decisions", "error_patterns": "patterns",
                                             "quarters": "quarters"}),

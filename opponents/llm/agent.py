@@ -84,7 +84,7 @@ from tcgtui.opponents.llm.followup import FollowUp, judge_settings, judge_temper
 from tcgtui.opponents.llm.model_registry import cached
 from tcgtui.opponents.llm.prompts import Message, TurnLog, conversation, keep_turns, message_tokens
 from tcgtui.opponents.llm.reasoning import split_reasoning
-from tcgtui.opponents.llm.seed_translator import SeedTranslator, seed_translator
+from tcgtui.opponents.llm.translator import SeedTranslator, seed_translator
 from tcgtui.opponents.llm.spend import BUDGET_STOPPED, BudgetSpent
 from tcgtui.opponents.spec import AgentSpec
 
@@ -144,10 +144,10 @@ class LLMAgent(Agent):
             raise OptionError(locales.load().t("llm_options.translator_needed"))
         if isinstance(p, JudgeFollowUp) and p.needs_follow_up and self.translator is None:
             raise OptionError(locales.load().t("llm_options.judge_needed", game=ctx.game.name))
-        # a seed's own translator (seed_translator.py), one for the agent's games: it keeps what it translated
+        # a seed's own translator (translator.py), one for the agent's games: it keeps what it translated
         if isinstance(p, SeedTranslation) and p.seed_translation and self.seed_translator is None:
-            self.seed_translator = seed_translator({**self.judge_options, "translator": ctx.game.translator},
-                                                   ctx.game.compile_source, self.client.sleep)
+            self.seed_translator = seed_translator({**self.judge_options, "translator": p.translator},
+                                                   p.compiler, self.client.sleep)
 
     def describe(self) -> dict[str, Any]:
         s = self.settings
@@ -160,7 +160,7 @@ class LLMAgent(Agent):
             out["judge"] = self.judge.public()
         if hasattr(self, "prompter"):
             out["prompt_version"] = self.prompter.version
-            if len(registry.get(self.ctx.game.name).info.prompt_styles) > 1:
+            if len(self.ctx.game.spec.info.prompt_styles) > 1:
                 out["prompt_style"] = self.style      # only where there is a choice
         return out
 
@@ -371,7 +371,7 @@ def make_prompter(ctx: SeatContext, parse_mode: str | None = None) -> tuple[Prom
     game = ctx.game
     if game is None:
         raise OptionError("llm: players need the game they play (SeatContext.game)")
-    spec = registry.get(game.name)
+    spec = game.spec
     if spec.prompter is None:
         raise OptionError(f"llm: players cannot play {game.name}: it has no prompts")
     styles = spec.info.prompt_styles

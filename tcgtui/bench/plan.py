@@ -3,7 +3,7 @@
 Game ``i`` of every cell is dealt from the same seed (derived from the run seed
 and ``i`` only) with the measured player in the same seat (``i % 2``), so any
 two cells of a run are paired game by game.  A run's identity (the game, the
-pack's content hash, the run seed and how each player is configured) is fixed
+content hash of the files it was built from, the run seed and how each player is configured) is fixed
 when it is created; resuming under the same name with a different identity is
 refused, while new cells and more games may be added to it.
 """
@@ -44,11 +44,9 @@ def deal_seed(run_seed: int, index: int) -> int:
 
 def game_deal_seed(game: Game) -> Callable[[int, int], int]:
     """The game's own ``bench.deal_seed`` where it has one (a bank game: game i is puzzle i), else ``deal_seed``."""
-    # start-up time: the game registry only once a sweep is planned
-    from tcgtui.engine import registry
     try:
-        return registry.get(game.name).bench.deal_seed or deal_seed
-    except registry.UnknownGame:
+        return game.spec.bench.deal_seed or deal_seed
+    except LookupError:                          # a game made outside the registry (a test's own)
         return deal_seed
 
 
@@ -58,29 +56,34 @@ def agent_seat(index: int, seats: int = 2) -> int:
 
 
 def identity(game: Game, seed: int) -> dict[str, Any]:
-    """What a run is: the game, its setup and the seed (a game with a pack by its pack's content)."""
-    from tcgtui.engine import registry           # deferred, like game_deal_seed's
+    """What a run is: the game, its setup and the seed; a game built from files (``GameSpec.files``:
+    the card game's pack) by their content, each under its parameter's name, then the rest of its setup."""
     try:
-        pack = registry.get(game.name).pack(game)
-    except registry.UnknownGame:                 # a game made outside the registry (a test's own)
-        pack = None
-    if pack is not None:
-        out = {"game": game.name, "pack": {"id": pack.id, "version": pack.version, "hash": pack.hash},
-               "seed": seed}
-        setup = game.setup()
-        if "decks" in setup:                 # deck lists, when the game has them, are part of the run
-            out["decks"] = setup["decks"]
-        # A protocol's settings (--protocol seed and its loop) too; tcgtui's own adds none, so its
-        # runs keep the identity they always had.
-        out.update({k: v for k, v in setup.items() if k not in ("pack", "pack_version", "pack_hash", "decks")})
-        return out
-    return {"game": game.name, "params": game.setup(), "seed": seed}
+        files = game.spec.files(game)
+    except LookupError:                          # a game made outside the registry (a test's own)
+        files = []
+    if not files:
+        return {"game": game.name, "params": game.setup(), "seed": seed}
+    out: dict[str, Any] = {"game": game.name}
+    out.update({p.name: {"id": f.id, "version": f.version, "hash": f.hash} for p, f in files})
+    out["seed"] = seed
+    setup = game.setup()
+    named = {k for p, _ in files for k in (p.name, f"{p.name}_version", p.digest)}    # said by the file's block
+    # Other files' contents first (deck lists, when the game has them, are part of the run), then a
+    # protocol's settings (--protocol seed and its loop; tcgtui's own adds none): the order runs were
+    # always stored in.
+    contents = [p.digest for p in game.spec.info.params if p.digest and p.digest not in named]
+    out.update({k: setup[k] for k in contents if k in setup})
+    out.update({k: v for k, v in setup.items() if k not in named})
+    return out
 
 
 def default_run_name(ident: dict[str, Any]) -> str:
-    """Readable and stable: the same game setup and seed always resume the same run."""
+    """Readable and stable: the same game setup and seed always resume the same run; named after the
+    first file the game was built from (a pack), else the game."""
     digest = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:8]
-    prefix = ident["pack"]["id"] if "pack" in ident else ident["game"]
+    files = [v["id"] for v in ident.values() if isinstance(v, dict) and set(v) == {"id", "version", "hash"}]
+    prefix = files[0] if "params" not in ident and files else ident["game"]
     return f"{prefix}-seed{ident['seed']}-{digest}"
 
 

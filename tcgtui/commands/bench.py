@@ -218,8 +218,9 @@ def plan_cells(agents: list[str], opponents: list[str], langs: list[str], seats:
 
 def _languages(args: argparse.Namespace, game: Game) -> list[str]:
     text = locales.load()
-    pack = registry.get(game.name).pack(game)
-    have = set(locales.available()) & (set(pack.languages) if pack is not None else set(locales.available()))
+    have = set(locales.available())
+    for _, file in game.spec.files(game):          # a file's text (a pack's) bounds them too
+        have &= set(file.languages)
     langs = [lang.strip() for lang in args.lang.split(",")]
     for lang in langs:
         if lang not in have:

@@ -59,14 +59,14 @@ class Hub:
     def campaign(self, settings: Any) -> Callable[[str], Any]:
         """The game's ladder where the person left it (tcgtui play --campaign; GameInfo.campaign)."""
         # start-up time: every command module loads for `tcgtui --help`; only this path needs it
-        from tcgtui.app_side import app_side
-        return app_side(settings.game_id, "campaign").home_dealer(self.store, settings)
+        from tcgtui.app_side import app_for
+        return app_for(settings.game_id).campaign.load().home_dealer(self.store, settings)  # type: ignore[union-attr]
 
     def resume(self, settings: Any, game_id: str) -> None:
         """Set ``settings`` to carry on the person's unfinished game ``game_id`` where it stopped."""
         # start-up time: every command module loads for `tcgtui --help`; only this path needs it
         from tcgtui.arena import load_resources
-        from tcgtui.app_side import app_side
+        from tcgtui.app_side import app_for
         from tcgtui.live import RESUME_KEY, LiveGame, resume_source
         from tcgtui.deals import FreeDealer, person_seats
         row = next(r for r in self.store.games("id = ?", (game_id,)))
@@ -75,12 +75,13 @@ class Hub:
         spec = registry.get(game_id)
         names = {p.name for p in spec.info.params}
         given = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
-        pack = spec.pack(live.game)             # the pack as checked against its hash: not loaded again
-        settings.params = load_resources(spec, {**given, **({"pack": pack} if pack is not None else {})})
+        loaded = {p.name: file for p, file in spec.files(live.game)}    # as checked against their digests
+        settings.params = load_resources(spec, {**given, **loaded})
         settings.game_id, settings.seats, settings.game = game_id, person_seats(row), live.game
         settings.person = row.agent_seat
         run = next((r for r in self.store.runs() if r.id == row.run_id), None)
-        side = app_side(game_id, "campaign")
+        role = app_for(game_id).campaign
+        side = role.load() if role is not None else None
         if run is not None and side is not None and run.kind == side.KIND:
             ladder = side.resume_dealer(self.store, live, params, settings.handle, row.lang, run.config)
             settings.dealer_for = lambda person: ladder

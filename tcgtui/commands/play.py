@@ -16,7 +16,7 @@ from typing import Any
 from tcgtui import locales
 from tcgtui.llm_options import add_endpoint_arguments, endpoint_options
 from tcgtui import config
-from tcgtui.app_side import app_side
+from tcgtui.app_side import app_for
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.live import RESUME_KEY, LiveGame, human_spec, resume_source, unfinished
@@ -52,8 +52,8 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 
 def ladder_defaults() -> list[int]:
     """Games per level of each registered ladder (GameInfo.campaign), as its app side declares them."""
-    sides = (app_side(g.id, "campaign") for g in registry.games() if g.info.campaign)
-    return sorted({side.DEFAULT_GAMES for side in sides if side is not None})
+    roles = (app_for(g.id).campaign for g in registry.games() if g.info.campaign)
+    return sorted({role.load().DEFAULT_GAMES for role in roles if role is not None})
 
 
 def campaign_games(args: argparse.Namespace, ladder: Any) -> int:
@@ -144,8 +144,8 @@ def as_given(settings: Any) -> dict[str, Any]:
     """The game's parameters as the command line gave them, for --resume to load again: a loaded
     file (a question set, a pack) cannot be stored, its name can; a file or folder by its absolute path."""
     params = dict(settings.given)
-    own = app_side(settings.game_id, "resources")
-    kinds = FILE_KINDS + (own.BY_PATH if own is not None else ())
+    own = app_for(settings.game_id).resources
+    kinds = FILE_KINDS + (own.load().BY_PATH if own is not None else ())
     for p in registry.get(settings.game_id).info.params:
         value = params.get(p.name)
         if p.kind in kinds and isinstance(value, str) and value and Path(value).expanduser().exists():
@@ -163,7 +163,7 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     opponent, mine = settings.opponent, settings.person_seat     # "": a one-seat game; "human": hot-seat
     game = settings.game.seated(mine)
     where = {"game": settings.game_id, "params": as_given(settings)}
-    spec = registry.get(settings.game_id)
+    spec = game.spec
     seated = spec.setup_params(game.setup()) if spec.setup_params is not None else {}
     if seated:          # --resume rebuilds the game as seated (the card game's deck lists), without the files
         where["params"].update(seated)
@@ -174,7 +174,8 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
         rivals = WatchDealer(store, game, (settings.rival,), settings.seed)
         settings.keep_rival = rivals.keep
 
-    ladder = app_side(settings.game_id, "campaign") if args.campaign else None    # GameInfo.campaign: checked
+    role = app_for(settings.game_id).campaign if args.campaign else None    # GameInfo.campaign: checked
+    ladder = role.load() if role is not None else None
 
     def dealer(person: str) -> Any:
         if ladder is not None:
@@ -192,7 +193,7 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
 
 def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     """An unfinished game of this handle (--resume GAME: the one whose id starts so; --resume: the one
-    started last), with its own pack, language, opponent and seat."""
+    started last), with its own files (a pack), language, opponent and seat."""
     rows = unfinished(store, human_spec(handle))
     if not rows:
         raise UserError(locales.load().t("humans.nothing_to_resume", handle=handle, db=str(store.path)))
@@ -201,17 +202,17 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     run = next((r for r in store.runs() if r.id == row.run_id), None)
     game_id, params = resume_source(row.record.get(RESUME_KEY) or {}, row)
     args.lang, args.game = row.lang, game_id
-    pack = registry.get(game_id).pack(live.game)
-    loaded = {"pack": pack} if pack is not None else None          # the pack as checked against its hash
-    settings = settings_from(args, person_seats(row), handle=handle, loaded=loaded)
+    loaded = {p.name: file for p, file in live.game.spec.files(live.game)}    # as checked against their digests
+    settings = settings_from(args, person_seats(row), handle=handle, loaded=loaded or None)
     settings.person = row.agent_seat
-    if pack is None:         # the parameters as stored (files by name, loaded again), else the game's setup's
+    if not loaded:           # the parameters as stored (files by name, loaded again), else the game's setup's
         names = {p.name for p in registry.get(game_id).info.params}
         settings.params = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
-    else:                    # the card game: its pack as loaded, its deck lists as seated (stored)
-        settings.params.update({k: v for k, v in params.items() if k != "pack"})
+    else:                    # its files as loaded, the rest as stored (the card game's deck lists, as seated)
+        settings.params.update({k: v for k, v in params.items() if k not in loaded})
     settings.game = live.game            # the game as stored, rebuilt once: the app's is the dealer's
-    ladder = app_side(game_id, "campaign")
+    role = app_for(game_id).campaign
+    ladder = role.load() if role is not None else None
     if run is not None and ladder is not None and run.kind == ladder.KIND:
         campaign = ladder.resume_dealer(store, live, params, handle, row.lang, run.config)
         settings.dealer_for = lambda person: campaign

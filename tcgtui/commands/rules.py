@@ -15,7 +15,7 @@ from rich.console import Console
 from tcgtui import locales, rtl
 from tcgtui.arena import add_game_arguments, game_from_args, game_name
 from tcgtui.console_text import ProsePrinter
-from tcgtui.engine import registry
+from tcgtui.engine.core import Game
 from tcgtui.errors import UserError
 
 
@@ -25,14 +25,14 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--rtl", choices=rtl.MODES, default=None, help=text.t("cmd_cards.rtl"))
 
 
-def check_lang(lang: str, game: object) -> locales.Catalog:
-    """The catalog for ``--lang``, which the locales and (for card games) the pack must have."""
+def check_lang(lang: str, game: Game) -> locales.Catalog:
+    """The catalog for ``--lang``, which the locales and the files the game was built from (a pack) must have."""
     if lang not in locales.available():
         raise UserError(f"--lang: {lang!r} is not a language; expected one of {', '.join(locales.available())}")
-    pack = registry.get(game.name).pack(game)
-    if pack is not None and lang not in pack.languages:
-        raise UserError(f"--lang: pack {pack.id!r} ({pack.source}) has no text in {lang!r}; "
-                        f"it has {', '.join(pack.languages)}")
+    for p, file in game.spec.files(game):
+        if lang not in file.languages:
+            raise UserError(f"--lang: {p.kind} {file.id!r} ({file.source}) has no text in {lang!r}; "
+                            f"it has {', '.join(file.languages)}")
     return locales.load(lang)
 
 

@@ -2,7 +2,8 @@
 one package per game, ``tcgtui.games.<game id>``, named by nothing outside it but the game's
 own screen, locale folder and tests.
 
-A generic module reaches a game's part in a role (``baseline``: what an export may write of
-its games; ``figures``: the report figures it draws itself) through ``tcgtui.app_side.app_side(game_id, role)``, found by name as screens are, so adding a game
-edits no list here or there.
+Each package declares its games' app side once, in its ``__init__``:
+``register_app(game_id, AppSide(...))`` (``tcgtui/app_side.py``: the roles, each a module with a
+typed shape, and the screen).  A generic module reaches a game's part through ``app_for(game_id)``,
+so adding a game edits no list here or there.
 """

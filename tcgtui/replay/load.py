@@ -16,7 +16,7 @@ from tcgtui.console_text import clean, shorten
 from tcgtui.engine import registry
 from tcgtui.engine.core import INVALID, GameRecord, Match
 from tcgtui.errors import UserError
-from tcgtui.live import RESUME_KEY, rebuild_game
+from tcgtui.live import RESUME_KEY, check_files, rebuild_game
 from tcgtui.opponents.human import HUMAN
 from tcgtui.replay.moments import mark
 from tcgtui.replay.steps import Replay, Step
@@ -56,7 +56,7 @@ def stored_params(row: GameRow) -> dict[str, Any]:
 
 
 def rebuild(row: GameRow, lang: str = locales.DEFAULT) -> Any:
-    """The game object ``row`` was played on; a pack that changed since is one line."""
+    """The game object ``row`` was played on; a file (a pack) that changed since is one line."""
     try:
         registry.get(row.game)
     except registry.UnknownGame:
@@ -66,11 +66,7 @@ def rebuild(row: GameRow, lang: str = locales.DEFAULT) -> Any:
         game = rebuild_game(row, resume)
     else:
         game = rebuild_game(row, {"game": row.game, "params": stored_params(row)})
-    pack = registry.get(row.game).pack(game)
-    stored_hash = row.pack_hash or row.game_params.get("pack_hash")
-    if pack is not None and stored_hash and pack.hash != stored_hash:
-        raise UserError(locales.load(lang).t("humans.pack_changed", pack=pack.id, source=pack.source, game=row.id,
-                                         now=pack.short_hash, then=stored_hash[:12]))
+    check_files(game, row, lang, unrecorded_ok=True)
     return game
 
 

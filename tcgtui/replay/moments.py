@@ -1,6 +1,6 @@
 """The moves that decided a game, marked on a replay's steps.
 
-Each game marks its own (``tcgtui/games/<game>/replay.py``'s ``mark``), by the test its report
+Each game marks its own (its app side's ``replay``: ``mark``), by the test its report
 already counts, asked of one position: the grid games' missed wins and blocks, lethal in the
 card game (a card that ends the game now, or a reply to the opponent's), Eleusis's wrong
 guesses, a duel's failed checks, the deck quiz's wrong answer.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtui.app_side import app_side
+from tcgtui.app_side import app_for
 from tcgtui.replay.steps import Replay, Step
 
 Mark = tuple[str, dict[str, Any]]
@@ -20,9 +20,9 @@ Mark = tuple[str, dict[str, Any]]
 
 def mark(replay: Replay) -> None:
     """Mark the steps that decided the game, by the game's own test (its app side's ``mark``)."""
-    own = app_side(replay.row.game, "replay")
+    own = app_for(replay.row.game).replay
     if own is not None:
-        own.mark(replay)
+        own.load().mark(replay)
 
 
 def marked(steps: list[Step]) -> list[int]:

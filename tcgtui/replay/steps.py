@@ -33,4 +33,4 @@ class Replay:
 
     @property
     def spec(self) -> registry.GameSpec:
-        return registry.get(self.row.game)
+        return self.game.spec

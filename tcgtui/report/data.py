@@ -2,7 +2,7 @@
 
 The reading itself is ``tcgtui.store.queries`` (no SQL here); this module
 turns its rows into the ``StoredGame`` objects the analyses use, the common ones and
-each game's own (see ``tcgtui.engine.tcg.analysis``).  A large store holds
+each game's own (its rules package's ``analysis`` module).  A large store holds
 hundreds of thousands of decisions, so they are never read one by one: each
 game's stored decision facts (``tcgtui.store.facts``) go into one shared
 ``DecisionFacts`` of arrays, which each game points into (``facts``, ``position``).

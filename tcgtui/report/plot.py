@@ -2,7 +2,7 @@
 
 The calibration plot and the seeds' figures are drawn here; a game's own figures
 (the card game's decay curves) come from its app side's ``figures`` module, whose
-``FIGURES`` maps a section to the function drawing it (``app_side(game, "figures")``).
+``FIGURES`` maps a section to the function drawing it (``AppSide.figures``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np  # noqa: E402
 
 from tcgtui import locales, userfiles  # noqa: E402
 from tcgtui.errors import UserError  # noqa: E402
-from tcgtui.app_side import app_side  # noqa: E402
+from tcgtui.app_side import app_for  # noqa: E402
 from tcgtui.report.analyses import Report  # noqa: E402
 
 FORMATS = (".png", ".svg")
@@ -83,9 +83,9 @@ def save(fig: Any, path: Path) -> None:
 
 
 def game_figures(report: Report) -> dict[str, Callable[[Report, Path], int]]:
-    """The game's own figures, by the section each draws (its app side's ``figures.FIGURES``)."""
-    side = app_side(report.game, "figures")
-    return dict(side.FIGURES) if side is not None else {}
+    """The game's own figures, by the section each draws (its app side's ``figures``)."""
+    side = app_for(report.game).figures
+    return dict(side.load().FIGURES) if side is not None else {}
 
 
 def fixed_figures(spec: Any, report: Report) -> list[str]:

@@ -7,8 +7,8 @@ small win rates strong opponents produce.  So are right/wrong scores' (a deck
 quiz's accuracy), whose t interval collapses to a point at none or all right.
 Other mean scores get Student's t interval, computed as ``scipy.stats.t.ppf``
 does from ``scipy.special`` without importing ``scipy.stats`` (0.9 s, a fifth of
-a large report's time).  The card game's decay fit lives with the card game
-(``tcgtui.engine.tcg.analysis``); its figure on its app side (``tcgtui.games.tcg.figures``).
+a large report's time).  A game's own fits (the card game's decay) live with the game
+(its ``analysis`` module); their figures on its app side (``AppSide.figures``).
 """
 
 from __future__ import annotations

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from tcgtui.engine.eleusis.cards import parse_card
-from tcgtui.engine.eleusis.seed_compile import COMPILE_FILE, CompileWording, extract_code, is_function_body
+from tcgtui.engine.eleusis.seed_compile import COMPILE_FILE, CompileWording, compiler_for, extract_code, is_function_body
 from tcgtui.engine.eleusis.seed_prompter import WordingError
 from tcgtui.errors import UserError
 from tcgtui.games.eleusis.seed_judge import SAME, WALK_LIMITS, judge_code
-from tcgtui.opponents.llm.seed_translator import (ENDPOINT, EXHAUSTED, NOT_CODE, OK, RETRY_SUCCESS, SUCCESS,
+from tcgtui.opponents.llm.translator import (ENDPOINT, EXHAUSTED, NOT_CODE, OK, RETRY_SUCCESS, SUCCESS,
                                                   TRUNCATED, SeedTranslator, seed_translator, translator_models)
 from tcgtui.opponents.llm.testserver import ChatServer, Fault, Reply
 from tcgtui.sandbox import Sandbox
@@ -38,7 +39,7 @@ def translate(models: list[ChatServer], words: str = "only red cards", sleeps: l
     settings = [replace(s, base_url=m.base_url) for s, m in zip(settings, models)]
 
     async def go():
-        t = SeedTranslator(CompileWording.read(SOURCE), settings, sleep=sleep, **limits)
+        t = SeedTranslator(compiler_for(SOURCE), settings, sleep=sleep, **limits)
         try:
             return await t.translate(words), await t.translate(words)
         finally:
@@ -121,10 +122,10 @@ def test_a_translation_is_judged_in_the_sandbox():
 
 def test_refusals_name_the_flag():
     with pytest.raises(UserError, match=r"^--upstream: .*compile\.py"):
-        seed_translator({"translator": "llm:m"}, None)
+        seed_translator({"translator": "llm:m"}, partial(compiler_for, None))
     with pytest.raises(UserError, match=r"^--translator: "):
-        seed_translator({"base_url": "http://127.0.0.1:9/v1"}, SOURCE)
+        seed_translator({"base_url": "http://127.0.0.1:9/v1"}, partial(compiler_for, SOURCE))
     with pytest.raises(UserError, match=r"^--translator: 'gpt' is not a model"):
-        seed_translator({"translator": "gpt"}, SOURCE)
+        seed_translator({"translator": "gpt"}, partial(compiler_for, SOURCE))
     with pytest.raises(UserError, match=r"^--upstream: .*no function get_rule_compile_prompt"):
-        seed_translator({"translator": "llm:m"}, "x = 1\n")
+        seed_translator({"translator": "llm:m"}, partial(compiler_for, "x = 1\n"))

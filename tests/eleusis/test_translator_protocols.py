@@ -22,10 +22,14 @@ from tests.llm_support import llm_agent, run
 
 
 class Translated:
-    """Declares the seed's translation: both flags and both methods."""
+    """Declares the seed's translation: its flags, its models and its methods."""
 
     seed_translation = True
     translator_missing = False
+    translator = "llm:t"
+
+    def compiler(self) -> Any:
+        return None
 
     def seed_words(self, move: Any) -> str | None:
         return "words"
@@ -73,6 +77,7 @@ def test_a_declared_feature_is_recognised_and_a_missing_one_is_not(tmp_path):
     seed = prompter(eleusis(tmp_path, protocol="seed", guess_format="text", translator="llm:t"))
     assert isinstance(seed, SeedTranslation) and isinstance(seed, SeedRetries) and isinstance(seed, JudgeFollowUp)
     assert seed.seed_translation and not seed.translator_missing and not seed.needs_follow_up
+    assert seed.translator == "llm:t" and seed.compiler().accepts("return True")
     grid = prompter(registry.get("tictactoe").game({}))
     assert not isinstance(grid, (JudgeFollowUp, SeedTranslation, SeedRetries))
 

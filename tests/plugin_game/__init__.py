@@ -1,8 +1,8 @@
 """A game defined outside tcgtui, plugged in only through the declared surface.
 
 A plug-in is a package found through the entry point group ``tcgtui.games``; importing it
-registers its game.  Beside its rules it carries its text (``locales/<lang>/<id>/``) and its
-screen (``screen.py``); tcgtui finds both by that layout (docs/arena.md, "A game from
+registers its game and its app side.  Beside its rules it carries its text (``locales/<lang>/<id>/``) and its
+screen (``screen.py``, declared in its ``AppSide``); tcgtui finds its text by that layout (docs/arena.md, "A game from
 another package").  tests/test_plugin_game.py plays it through every command.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tcgtui.app_side import AppSide, register_app
 from tcgtui.engine.core import Event
 from tcgtui.engine.registry import WDL, GameInfo, GameSpec, Param, Reference, register
 
@@ -53,3 +54,6 @@ SPEC = register(GameSpec(
     make=lambda params: NimGame(params["heap"], params["most"]),
     prompter=_prompter, narrator=NimNarrator, rules_text=rules_text,
     references=(Reference("perfect", perfect),), replay_facts=replay_facts))
+
+# Its app side: only a screen (the replay draws its heap from ``replay_facts``).
+APP = register_app("nim", AppSide(screen=f"{__name__}.screen:NimScreen"))

@@ -13,7 +13,6 @@ from textual.widgets import Static
 from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
-from tcgtui.tui.games import register
 from tcgtui.tui.games.base import SPECTATOR, GameScreen
 
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
@@ -23,7 +22,6 @@ KEYS = [("1-3", "nim.ui.keys.take", "noop"), ("?", "ui.keys.rules", "rules"),
         ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 
 
-@register("nim")
 class NimScreen(GameScreen):
     DEFAULT_CSS = """
     NimScreen #main { height: 1fr; }
@@ -49,8 +47,7 @@ class NimScreen(GameScreen):
         self.run_game()
 
     def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
-        from tcgtui.engine import registry
-        lines = registry.get("nim").narrator(self.session.game, catalog, None if seat == SPECTATOR else seat).all([event])
+        lines = self.session.game.spec.narrator(self.session.game, catalog, None if seat == SPECTATOR else seat).all([event])
         return " ".join(lines) if lines else None
 
     def redraw(self) -> None:

@@ -103,7 +103,7 @@ def shows_position(app, screen, state, lang: str) -> None:
         assert [slot.card for slot in screen.query_one(f"#replay-{where}-hand", CardRow).slots] == hand
     if lang == "en":
         names = visible(screen_text(app))
-        assert all(screen.pack.card(view.hand[0]).name(lang).split()[0] in names for view in views if view.hand)
+        assert all(screen.files[0].card(view.hand[0]).name(lang).split()[0] in names for view in views if view.hand)
 
 
 def test_grid_moments_agree_with_the_report_analysis(stored) -> None:

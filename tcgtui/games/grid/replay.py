@@ -6,6 +6,8 @@ from __future__ import annotations
 from tcgtui.engine.core import INVALID
 from tcgtui.replay.steps import Replay
 
+board = None        # the position is drawn by the screen's widget (``tcgtui.tui.games.replay_board``)
+
 
 def _cells(cells: list[tuple[int, int]], gravity: bool) -> str:
     return ", ".join(str(c + 1) if gravity else f"{r + 1},{c + 1}" for r, c in cells)

@@ -177,7 +177,7 @@ class CampaignDealer:
 
 
 # What ``tcgtui play --campaign``, ``--resume`` and home ask of a game with a ladder (GameInfo.campaign),
-# through ``tcgtui.app_side.app_side(game_id, "campaign")``.
+# through its app side's ``campaign`` (``tcgtui.app_side.Ladder``).
 
 def open_dealer(store: Store, params: dict[str, Any], given: dict[str, Any], person: str, lang: str, games: int,
                 seed: int) -> CampaignDealer:

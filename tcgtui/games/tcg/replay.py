@@ -8,6 +8,8 @@ from typing import Any
 from tcgtui.engine.core import INVALID
 from tcgtui.replay.steps import Replay
 
+board = None        # the position is drawn by the screen's widget (``tcgtui.tui.games.replay_board``)
+
 
 def _wins_now(state: Any, seat: int) -> list[str]:
     """The cards ``seat`` (to move) could play that end the game in its favour at once."""

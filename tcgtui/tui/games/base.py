@@ -20,7 +20,6 @@ from textual.binding import Binding
 from textual.widget import Widget
 
 from tcgtui import compile_cache
-from tcgtui.engine import registry
 from tcgtui.engine.core import Event, Game
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
@@ -65,7 +64,6 @@ class GameScreen(LocalizedScreen[None]):
         Binding("minus", "speed(-1)", show=False),
     ]
 
-    GAME_IDS: ClassVar[tuple[str, ...]] = ()
     RACES: ClassVar[bool] = False          # it shows a race's rival beside the person's own round (--race)
     # Panes named on their border (selector -> locale key), in the reader's language.
     PANE_TITLES: ClassVar[dict[str, str]] = {}
@@ -101,7 +99,7 @@ class GameScreen(LocalizedScreen[None]):
         this process keeps the GIL for the screen, and a notice says for a few seconds what
         happens, that it happens once and that the opponent plays meanwhile (on the interim
         path); the code is then loaded from the cache in a thread (about 1 s)."""
-        spec = registry.get(game.name)
+        spec = game.spec
         if spec.fast is None or not any(s != HUMAN and parse_spec(s).kind in SEARCH_KINDS for s in seats):
             host.search_ready.set()
             return
@@ -147,7 +145,7 @@ class GameScreen(LocalizedScreen[None]):
     def curtained(self) -> bool:
         """Two people at one keyboard in a game with hidden information (``GameInfo.public`` false):
         the board goes behind a curtain between their turns, so neither sees the other's seat."""
-        return self.session.hot_seat and not registry.get(self.session.game.name).info.public
+        return self.session.hot_seat and not self.session.game.spec.info.public
 
     def curtain(self, seat: int, then: Any = None) -> None:
         """Cover the board until ``seat``'s player says they are the one looking (``then``: what
@@ -213,7 +211,7 @@ class GameScreen(LocalizedScreen[None]):
 
     def rules(self, catalog: Catalog, direction: Direction) -> list[RenderableType]:
         """What the rules screen shows (default: the registry's rules text)."""
-        spec = registry.get(self.session.game.name)
+        spec = self.session.game.spec
         sentences = spec.rules_text(self.session.game, catalog) if spec.rules_text is not None else []
         return rules_lines(list(sentences), catalog, direction, spec.info.locale_folder)
 

@@ -30,7 +30,6 @@ from tcgtui.engine.deck.view import NO_TYPE, deck_groups, in_language
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Line, Para, Piece, display_line
-from tcgtui.tui.games import register
 from tcgtui.tui.games.base import GameScreen
 from tcgtui.tui.keys import keys
 from tcgtui.tui.session import GameSession
@@ -104,7 +103,6 @@ class OptionCard(Localized, Widget):
         self.deck_screen.clicked(self.index)
 
 
-@register("deck")
 class DeckScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     PANE_TITLES = {"#options": "deck.ui.options_title", "#question": "deck.ui.question_title", "#log": "ui.log.title"}

@@ -34,7 +34,6 @@ from tcgtui.engine.duel.moves import TimeUp, parse_answer, parse_proposal
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Line, Piece
-from tcgtui.tui.games import register
 from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
 from tcgtui.tui.session import GameSession
 from tcgtui.tui.widgets.bars import KeyBar, TopBar
@@ -81,7 +80,6 @@ class DuelPanel(BoardPanel):
         return Group(*lines)
 
 
-@register("duel")
 class DuelScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS = [Binding("ctrl+s", "send", show=False, priority=True),

@@ -26,7 +26,6 @@ from textual.widget import Widget
 from textual.worker import WorkerCancelled, WorkerFailed, get_current_worker
 
 from tcgtui.console_text import clean
-from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.eleusis.cards import Card, parse_card
 from tcgtui.engine.eleusis.library import library
@@ -36,7 +35,6 @@ from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.store.db import now
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
-from tcgtui.tui.games import register
 from tcgtui.tui.keys import DIGITS, TypedNumber, keys
 from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
 from tcgtui.tui.rival import Round, play_round
@@ -227,7 +225,6 @@ class RivalPanel(BoardPanel):
                        turns=result.turns), d, "bold magenta")
 
 
-@register("eleusis")
 class EleusisScreen(GameScreen):
     RACES = True
     CSS_PATH = Path(__file__).with_suffix(".tcss")
@@ -360,7 +357,7 @@ class EleusisScreen(GameScreen):
         viewer = None if seat == SPECTATOR else seat
         key = (catalog.code, viewer)
         if key not in self._narrators:
-            self._narrators[key] = registry.get("eleusis").narrator(self.session.game, catalog, viewer)
+            self._narrators[key] = self.session.game.spec.narrator(self.session.game, catalog, viewer)
         lines = self._narrators[key].all([event])
         return clean(" ".join(lines)) if lines else None
 
@@ -554,7 +551,7 @@ class EleusisScreen(GameScreen):
         card = parse_card(self.obs.hand[index])
         game = self.session.game.public()
         game.guess_format = "text"           # a person's words are always text, whatever the round's format
-        prompter = registry.get("eleusis").prompter(game, self.catalog, 0, None)
+        prompter = game.spec.prompter(game, self.catalog, 0, None)
         self.notify(self.tr("eleusis.ui.guess.translating"), timeout=3)
         translator = FollowUp(judge_settings(dict(self.host.settings.agent_options), game.protocol))  # type: ignore[arg-type]
         try:

@@ -23,12 +23,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 
-from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Line, Piece
-from tcgtui.tui.games import register, replay_board
+from tcgtui.tui.games import replay_board
 from tcgtui.tui.keys import DIGITS, TypedNumber
 from tcgtui.tui.games.base import SPECTATOR, BoardPanel, GameScreen
 from tcgtui.tui.session import GameSession
@@ -269,7 +268,6 @@ class GridPanel(BoardPanel):
         return Group(*lines)
 
 
-@register("tictactoe", "connect4", "gomoku")
 class GridScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     PANE_TITLES = {"#grid-area": "grid.ui.board", "#panel": "grid.ui.panel.title", "#log": "grid.ui.log.title",
@@ -354,7 +352,7 @@ class GridScreen(GameScreen):
     # --- hooks -----------------------------------------------------------------------
 
     def narrate(self, event: Event, seat: int, catalog: Catalog) -> str | None:
-        spec = registry.get(self.game_id)
+        spec = self.session.game.spec
         viewer = None if seat == SPECTATOR else seat
         if spec.narrator is not None:
             key = (catalog.code, viewer)

@@ -19,7 +19,6 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from tcgtui import config, rtl
-from tcgtui.engine import registry
 from tcgtui.errors import UserError
 from tcgtui.match import ERRORED, MatchResult
 from tcgtui.tui.bidi_text import Line, Para, Piece
@@ -58,7 +57,7 @@ class Summary(Localized, Widget):
         """The game's own sentence for how it ended, else the shared one, else the reason's name."""
         cat = self.catalog
         try:
-            folder = registry.get(self.board.session.game.name).info.locale_folder
+            folder = self.board.session.game.spec.info.locale_folder
         except LookupError:
             folder = ""
         for key in (f"{folder}.ui.over.reason.{reason}", f"ui.over.reason.{reason}"):

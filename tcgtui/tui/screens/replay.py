@@ -23,7 +23,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 
 from tcgtui.console_text import clean, shorten
-from tcgtui.engine import registry
 from tcgtui.opponents.human import HUMAN
 from tcgtui.replay.boards import draw
 from tcgtui.replay.steps import Replay, Step
@@ -158,9 +157,9 @@ class ReplayScreen(LocalizedScreen[None]):
         return self.replay.steps[self.index]
 
     @property
-    def pack(self) -> Any:
-        """The card game's pack the game was played with (None for other games): its cards' names."""
-        return registry.get(self.replay.row.game).pack(self.replay.game)
+    def files(self) -> list[Any]:
+        """The files the game was built from (``GameSpec.files``: the card game's pack), which may name moves."""
+        return [file for _, file in self.replay.spec.files(self.replay.game)]
 
     @property
     def last(self) -> int:
@@ -236,14 +235,15 @@ class ReplayScreen(LocalizedScreen[None]):
         return self.tr("replay.referee")
 
     def move_name(self, move: str) -> str:
-        """A move as a person reads it: a card game's card by its name, else the stored text."""
-        pack = self.pack
-        if pack is not None and move in getattr(pack, "index", {}):
-            return pack.card(move).name(self.catalog.code)
+        """A move as a person reads it: a card of a pack the game was built from by its name, else the
+        stored text."""
+        for file in self.files:
+            if move in getattr(file, "index", {}):
+                return file.card(move).name(self.catalog.code)
         return clean(shorten(move, 300))
 
     def narrate(self, step: Step) -> list[str]:
-        spec = registry.get(self.replay.row.game)
+        spec = self.replay.spec
         if spec.narrator is None:
             return []
         try:

@@ -24,11 +24,12 @@ HAND, BOARD, TRICK = "hand", "board", "trick"
 
 def card_pack(widget: Localized) -> Pack:
     """The pack of the card game on screen: held by the screen the card is on, or, for a card not
-    yet mounted, by the topmost screen that holds one (the game's screen, or a replay's)."""
+    yet mounted, by the topmost screen that holds one (the game's screen, or a replay's among the
+    files its game was built from)."""
     for node in [*widget.ancestors_with_self, *reversed(widget.app.screen_stack)]:
-        pack = getattr(node, "pack", None)
-        if isinstance(pack, Pack):
-            return pack
+        for pack in (getattr(node, "pack", None), *getattr(node, "files", ())):
+            if isinstance(pack, Pack):
+                return pack
     raise LookupError("a card drawn outside any card game's screen")
 
 

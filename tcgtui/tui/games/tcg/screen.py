@@ -17,7 +17,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 
-from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.tcg import Pack
 from tcgtui.engine.tcg.describe import card_text, rules_sentences, shown_lp
@@ -25,7 +24,6 @@ from tcgtui.engine.tcg.observation import TcgObservation
 from tcgtui.locales import Catalog
 from tcgtui.match import MatchResult
 from tcgtui.tui.bidi_text import Direction, Line, Para, Piece
-from tcgtui.tui.games import register
 from tcgtui.tui.games.base import Column, GameScreen
 from tcgtui.tui.keys import DIGITS, TypedNumber
 from tcgtui.tui.games.tcg.narration import narrate
@@ -67,7 +65,6 @@ def split_stages(events: Sequence[Event]) -> list[list[Event]]:
     return [s for s in stages if s]
 
 
-@register("tcg")
 class BoardScreen(GameScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     PANE_TITLES = {"#detail": "tcg.ui.detail.title", "#log": "ui.log.title", "#stream": "ui.stream.title"}
@@ -98,7 +95,7 @@ class BoardScreen(GameScreen):
     def rules(self, catalog: Catalog, direction: Direction) -> list[RenderableType]:
         """The rules with this pack's numbers, then every card of the pack with its text."""
         game = self.session.game                   # the game's own rules text (--protocol seed has its own)
-        return rules_lines(registry.get(game.name).rules_text(game, catalog),
+        return rules_lines(game.spec.rules_text(game, catalog),
                            catalog, direction) + self.cards(catalog, direction)
 
     def cards(self, catalog: Catalog, d: Direction) -> list[RenderableType]:

@@ -1,15 +1,16 @@
-"""The seed's translating models under ``--protocol seed``: a guess in words becomes Python over the seed's card API.
+"""A seed's own translating models (Eleusis under ``--protocol seed``): words become code.
 
-The prompt is the seed's compile prompt (``engine/eleusis/seed_compile.py``, read from
-``--upstream``); the models are ``--translator``'s, the first one primary and the
-rest its fallbacks, each a models.toml entry or ``llm:MODEL`` at the seed's
+What to ask and what to keep is the game's (``engine.prompting.Compiler``, from its prompter's
+``SeedTranslation.compiler``: Eleusis's ``seed_compile`` module, read from ``--upstream``);
+this module imports no game.  The models are ``--translator``'s, the first one
+primary and the rest its fallbacks, each a models.toml entry or ``llm:MODEL`` at the seed's
 temperature (0.7; ``--judge-temperature`` sets it).  The retries follow the seed's
 coordinator: each model up to ``max_retries`` + 1 requests, all models in turn, at
-most ``max_total_attempts`` requests in all (then the guess has no code), another
+most ``max_total_attempts`` requests in all (then the words have no code), another
 cycle after a doubling pause when every model failed below that bound.  A request
 fails when the endpoint fails (after tcgtui's own retries of it), the reply was cut
-at its token limit, or what the seed keeps of it does not compile as a function
-body.  A translation that succeeded is kept per words for the translator's life.
+at its token limit, or what the compiler keeps of it is not code it accepts.  A
+translation that succeeded is kept per words for the translator's life.
 
 Every request, its reply and the code kept of it travel with the translation
 (``Translation.to_json``), so a record can show how a guess got its code.
@@ -19,12 +20,10 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from tcgtui import locales
-from tcgtui.engine.eleusis.seed_compile import (BACKOFF_FIRST, BACKOFF_MAX, COMPILE_FILE, MAX_RETRIES,
-                                               MAX_TOTAL_ATTEMPTS, CompileWording, extract_code, is_function_body)
-from tcgtui.engine.eleusis.seed_prompter import WordingError
+from tcgtui.engine.prompting import Compiler, SourceMissing
 from tcgtui.errors import UserError
 from tcgtui.opponents.base import agent_rng
 from tcgtui.opponents.llm.client import ChatClient, Sleep
@@ -75,14 +74,15 @@ class Translation:
 class SeedTranslator:
     """The seed's rule compiler over tcgtui's endpoints (see the module's docstring)."""
 
-    def __init__(self, wording: CompileWording, models: list[EndpointSettings], max_retries: int = MAX_RETRIES,
-                 max_total_attempts: int = MAX_TOTAL_ATTEMPTS, sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(self, compiler: Compiler, models: list[EndpointSettings], max_retries: int | None = None,
+                 max_total_attempts: int | None = None, sleep: Sleep = asyncio.sleep) -> None:
         if not models:
             raise ValueError("a translator needs at least one model")
-        self.wording = wording
+        self.compiler = compiler
         self.models = models
         self.clients = [ChatClient(s, agent_rng(0, i, "llm-translator"), sleep) for i, s in enumerate(models)]
-        self.max_retries, self.max_total_attempts = max_retries, max_total_attempts
+        self.max_retries = compiler.max_retries if max_retries is None else max_retries
+        self.max_total_attempts = compiler.max_total_attempts if max_total_attempts is None else max_total_attempts
         self.sleep = sleep
         self._kept: dict[str, Translation] = {}
 
@@ -90,7 +90,7 @@ class SeedTranslator:
         kept = self._kept.get(words)
         if kept is not None:
             return replace(kept, cached=True)
-        prompt = self.wording.prompt(words)
+        prompt = self.compiler.prompt(words)
         attempts: list[Attempt] = []
         cycle = 0
 
@@ -114,10 +114,10 @@ class SeedTranslator:
                 self._kept[words] = found
                 return found
             cycle += 1
-            await self.sleep(min(BACKOFF_FIRST * 2 ** (cycle - 1), BACKOFF_MAX))
+            first, most = self.compiler.backoff
+            await self.sleep(min(first * 2 ** (cycle - 1), most))
 
-    @staticmethod
-    async def _ask(model: str, client: ChatClient, prompt: str) -> Attempt:
+    async def _ask(self, model: str, client: ChatClient, prompt: str) -> Attempt:
         try:
             reply = await client.complete([{"role": "user", "content": prompt}], None)
         except BudgetSpent:
@@ -126,8 +126,8 @@ class SeedTranslator:
             return Attempt(model, ENDPOINT, error=str(exc)[:300])
         if reply.finish_reason == "length":
             return Attempt(model, TRUNCATED, reply.content)
-        code = extract_code(reply.content)
-        return Attempt(model, OK if is_function_body(code) else NOT_CODE, reply.content, code)
+        code = self.compiler.extract(reply.content)
+        return Attempt(model, OK if self.compiler.accepts(code) else NOT_CODE, reply.content, code)
 
     async def aclose(self) -> None:
         for client in self.clients:
@@ -150,14 +150,15 @@ def translator_models(options: dict[str, Any]) -> list[EndpointSettings]:
     return out
 
 
-def seed_translator(options: dict[str, Any], compile_source: str | None, sleep: Sleep = asyncio.sleep) -> SeedTranslator:
-    """The translator ``--protocol seed`` needs, or one line naming the flag that is missing:
-    ``compile_source`` is the checkout's src/eleusis/prompts/compile.py (None: no ``--upstream``)."""
-    if compile_source is None:
-        raise UserError(locales.load().t("llm_options.translator_upstream", file=COMPILE_FILE))
+def seed_translator(options: dict[str, Any], compiler: Callable[[], Compiler],
+                    sleep: Sleep = asyncio.sleep) -> SeedTranslator:
+    """The translator a seed's protocol needs, or one line naming what is missing: ``compiler`` is the
+    prompter's (``SeedTranslation.compiler``), SourceMissing without the seed's file (no ``--upstream``)."""
     try:
-        wording = CompileWording.read(compile_source)
-    except WordingError as exc:
+        made = compiler()
+    except SourceMissing as exc:
+        raise UserError(locales.load().t("llm_options.translator_upstream", file=exc.file)) from None
+    except ValueError as exc:             # the checkout's file is not in the shape the game reads
         raise UserError(str(exc)) from None
     models = translator_models(options)
-    return SeedTranslator(wording, models, sleep=sleep)
+    return SeedTranslator(made, models, sleep=sleep)
