@@ -76,7 +76,9 @@ def test_nothing_outside_the_test_only_games_folders_names_it() -> None:
     pattern = re.compile(r"plugin_game|[\"']nim[\"']")
     files = tracked(*SHIPPED, "tests/")
     own = ("tests/plugin_game/", "tests/test_plugin_game.py",
-           "tests/test_core.py")            # a toy game of its own that happens to be called "nim"
+           "tests/test_core.py",            # a toy game of its own that happens to be called "nim"
+           "tests/test_app_side.py",        # says where the test-only game's own check runs
+           "tests/test_game_locality.py")   # this test, which spells the pattern
     assert strangers(pattern, own, files) == []
 
 
