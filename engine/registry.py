@@ -317,6 +317,11 @@ class ReportHooks:
     # (a game's stored parameters, its bench run's identity) -> those parameters with one the game began
     # recording later read from what the run was given (Eleusis's ``rule_from``); the same dict if nothing is
     unrecorded: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
+    # Keys its setups add to what reports keep apart (``--by NAME``): name -> (a stored game, the default
+    # prompt style) -> the game's value.  Every report offers every game's keys (a game without the setup
+    # reads ``-``), so one list of ``--by`` keys serves all games; ``default_keys``: those kept apart by default.
+    group_keys: Mapping[str, Callable[[Any, str], str]] = field(default_factory=dict)
+    default_keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM, protocol_of
 from tcgtui.engine.registry import FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks, StoreHooks, register
 from tcgtui.engine.tcg.cards import Card, Pack
 from tcgtui.engine.tcg.game import TcgGame
+from tcgtui.engine.tcg.grouping import GROUP_KEYS
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
 from tcgtui.engine.tcg.pack import PackError, build_pack
 from tcgtui.engine.tcg.redeal import determinize
@@ -134,7 +135,8 @@ register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
                   rules_text=_rules_text, references=SEED_REFERENCES, seed_tables=_seed_tables,
                   files_of=lambda game: {"pack": game.pack}, setup_params=_setup_params, store=StoreHooks(move_kind=_move_kind),
-                  report=ReportHooks(layout=REPORT_LAYOUT, meta=_report_meta,
+                  report=ReportHooks(layout=REPORT_LAYOUT, meta=_report_meta, group_keys=GROUP_KEYS,
+                                     default_keys=tuple(GROUP_KEYS),
                                      notes={"decay": "decay", "summary": "decisions", "error_patterns": "patterns",
                                             "quarters": "quarters"}),
                   fake_model=FakeModel(_fake_player)))

@@ -1,7 +1,8 @@
 """What the report keeps apart: runs that differ in anything that changes a result.
 
 A row of every table is a player; games of one player that differ in prompt
-style, protocol, pack, deck, any of the game's parameters (or, on request,
+style, protocol, the keys a game's setup adds (``ReportHooks.group_keys``: the card game's
+pack and deck lists), any of the game's parameters (or, on request,
 language or run) are not pooled: the player's name carries the values that
 differ, e.g. ``llm:m [style=image]`` or ``llm:m [move_cap=20]``.  ``--by`` chooses
 the keys; the protocol, the game's parameters and whether a time budget cut some
@@ -24,9 +25,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cache
 from typing import Any, Callable, Sequence
 
 from tcgtui import locales
+from tcgtui.engine import registry
 from tcgtui.engine.registry import Param
 from tcgtui.errors import UserError
 from tcgtui.report.data import StoredGame
@@ -39,16 +42,6 @@ def _style(g: StoredGame, default: str) -> str:
     return str(g.params.get("prompt_style") or default)
 
 
-def _deck(g: StoredGame, default: str) -> str:
-    """The deck lists the card game's setup holds (``decks``), by their content; a quiz's question
-    set is its own parameter's key."""
-    p = g.params
-    parts = [str(p[k]) for k in ("deck", "opp_deck") if p.get(k)]
-    if p.get("decks"):
-        parts.append(_digest(p["decks"]))
-    return "/".join(parts) or "-"
-
-
 def _digest(content: Any) -> str:
     """A file's content as a short key: its digest as stored, or one of its JSON."""
     text = content if isinstance(content, str) else hashlib.sha256(
@@ -56,12 +49,13 @@ def _digest(content: Any) -> str:
     return text[:12]
 
 
-READERS: dict[str, Callable[[StoredGame, str], str]] = {
+# Keys every game has, before and after the ones games declare (``ReportHooks.group_keys``).
+FIRST: dict[str, Callable[[StoredGame, str], str]] = {
     "style": _style,
     "protocol": lambda g, _: str(g.params.get("protocol") or DEFAULT_PROTOCOL),
     "lang": lambda g, _: g.lang,
-    "pack": lambda g, _: g.pack or "-",
-    "deck": _deck,
+}
+LAST: dict[str, Callable[[StoredGame, str], str]] = {
     "run": lambda g, _: g.run or "-",
     # decisions a time budget cut short (the TUI's games while the fast path compiles): never pooled
     # with whole ones, at the game's level (its result) or a decision's (its time, its strength)
@@ -70,19 +64,28 @@ READERS: dict[str, Callable[[StoredGame, str], str]] = {
     # run that stopped on what it saw is never pooled with one of fixed size
     UNTIL: lambda g, _: str(g.params.get(UNTIL) or "-"),
 }
-KEYS = tuple(READERS)
-DEFAULT = ("style", "protocol", "pack", "deck")
 ALWAYS = ("protocol", BUDGET_CUT, UNTIL)
+
+
+@cache
+def readers() -> dict[str, Callable[[StoredGame, str], str]]:
+    """Every ``--by`` key and its reader: the common ones, and each registered game's own in registry order."""
+    own = {k: f for spec in registry.games() for k, f in spec.report.group_keys.items()}
+    return {**FIRST, **own, **LAST}
+
+
+def default_keys() -> tuple[str, ...]:
+    return ("style", "protocol", *(k for spec in registry.games() for k in spec.report.default_keys))
 
 
 def parse_by(text: str | None) -> tuple[str, ...]:
     """``--by style,lang``: the keys in order, ALWAYS's added; an unknown key is one line."""
     if text is None:
-        return tuple(dict.fromkeys([*DEFAULT, *ALWAYS]))
+        return tuple(dict.fromkeys([*default_keys(), *ALWAYS]))
     keys = [k.strip() for k in text.split(",") if k.strip()]
     for k in keys:
-        if k not in READERS:
-            raise UserError(locales.load().t("cmd_report.errors.by", key=k, keys=", ".join(KEYS)))
+        if k not in readers():
+            raise UserError(locales.load().t("cmd_report.errors.by", key=k, keys=", ".join(readers())))
     return tuple(dict.fromkeys([*keys, *ALWAYS]))
 
 
@@ -116,7 +119,8 @@ def apply(games: Sequence[StoredGame], keys: Sequence[str], default_style: str =
     the game's keyed ``params``; a key named like a parameter reads it its own way, the pack by the
     store's pack columns, whether ``keys`` name it or not); return those keys and each new name's
     player.  Games that agree on every key keep their names."""
-    by_name = {p.name: p for p in keyed_params(params) if p.name not in READERS}
+    read = readers()
+    by_name = {p.name: p for p in keyed_params(params) if p.name not in read}
     keys = all_keys(keys, params)
     cache: dict[tuple, tuple[str, ...]] = {}
     values = []
@@ -125,7 +129,7 @@ def apply(games: Sequence[StoredGame], keys: Sequence[str], default_style: str =
         found = cache.get(ident)
         if found is None:
             found = cache[ident] = tuple(param_value(by_name[k], g.params) if k in by_name
-                                         else READERS[k](g, default_style) for k in keys)
+                                         else read[k](g, default_style) for k in keys)
         values.append(found)
     varied = [i for i, k in enumerate(keys) if len({v[i] for v in values}) > 1]
     base: dict[str, str] = {}
