@@ -96,15 +96,15 @@ def _count(db) -> int:
 def test_ladder_builds_a_scale_resumes_and_report_places_a_player_on_it(tmp_path, capsys) -> None:
     from tcgtui.cli import main
     db, out = tmp_path / "l.sqlite3", tmp_path / "scale.json"
-    argv = ["ladder", "--game", "tictactoe", "--rungs", "random,mc:1,perfect", "--games", "12", "--db", str(db),
+    argv = ["ladder", "--game", "tictactoe", "--rungs", "random,mc:1,2,perfect", "--games", "12", "--db", str(db),
             "--out", str(out)]
     assert main(argv) == 0
     built = sc.load(out)
     assert built.game == "tictactoe" and built.zero == "random" and built.ratings["random"] == 0
     assert built.ratings["perfect"] > built.ratings["mc:1"] > built.ratings["random"] - 150
-    assert built.games == {"random": 24, "mc:1": 24, "perfect": 24} and "--rungs random,mc:1,perfect" in built.command
+    assert built.games == {"random": 36, "mc:1": 36, "mc:2": 36, "perfect": 36} and "--rungs random,mc:1,2,perfect" in built.command
     games = _count(db)
-    assert games == 36 and main(argv) == 0 and _count(db) == games          # resumed: nothing played again
+    assert games == 72 and main(argv) == 0 and _count(db) == games          # resumed: nothing played again
     assert sc.load(out).ratings == built.ratings
     capsys.readouterr()
     other = tmp_path / "m.sqlite3"

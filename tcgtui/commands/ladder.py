@@ -44,8 +44,7 @@ def _bench(args: argparse.Namespace, rungs: list[str], name: str, text: locales.
     argv = ["--round-robin", "--game", args.game, "--games", str(args.games), "--seed", str(args.seed), "--run", name]
     argv += ["--db", str(args.db)] if args.db else []
     argv += _game_flags(args)
-    for rung in rungs:
-        argv += ["--agent", rung]
+    argv += ["--agent", ",".join(rungs)]           # bench expands mc:1,2,5 to mc:1, mc:2, mc:5
     return bench.run(parser.parse_args(argv))
 
 
