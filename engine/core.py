@@ -15,8 +15,9 @@ free-text games): the match loop and the players read nothing else generic.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Generic, Hashable, TypeVar
+from typing import Any, Generic, TypeVar
 
 Move = TypeVar("Move", bound=Hashable)
 

@@ -38,6 +38,13 @@ class AgentError(Exception):
     (an endpoint that stays down).  The game ends as errored, never as a loss."""
 
 
+def game_of(ctx: SeatContext, spec: str) -> Game:
+    """The game a searching player plays: a runner that starts one without it is at fault."""
+    if ctx.game is None:
+        raise AgentError(f"{spec} needs the game, and this runner did not hand it over")
+    return ctx.game
+
+
 def refuse_other_rules(spec: str, game: Game) -> None:
     """tcgtui's search plays tcgtui's rules: a protocol with rules of its own (``Game.tcgtui_search``
     false) is refused in one line rather than searched under the wrong rules."""

@@ -1,7 +1,7 @@
 """A game's app-side module in a role, found by name under ``tcgtui.games.<game>`` (a plug-in
-game's: ``<its package>.<role>``; ``tcgtui/games/__init__.py`` says what a role is).  Apart from that package so that generic
-modules reach a game's part without importing ``tcgtui.games`` itself (the games' modules build
-on those generic modules)."""
+game's: ``<its package>.<role>``; ``tcgtui/games/__init__.py`` says what a role is).  Apart from
+that package so that generic modules reach a game's part without importing ``tcgtui.games`` itself
+(the games' modules build on those generic modules)."""
 
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """The two-player trading card game of TCG-Bench, with cards as data."""
 
+from typing import Any
+
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM, protocol_of
 from tcgtui.engine.registry import FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks, StoreHooks, register
 from tcgtui.engine.tcg.cards import Card, Pack
@@ -64,8 +66,9 @@ def _fast() -> object:
     return importlib.import_module("tcgtui.engine.tcg.fast.search")
 
 
-def _move_kind(game: TcgGame, text: str) -> str | None:
-    """A move's kind as the store keeps it: the card's type (the released search's ``card+kept`` too)."""
+def _move_kind(game: Any, text: str) -> str | None:
+    """A move's kind as the store keeps it: the card's type (the released search's ``card+kept`` too).
+    ``game``: a ``TcgGame``, or under --protocol seed a ``SeedGame``; each carries its pack."""
     from tcgtui.engine.tcg.seed.rules import strip_move
     try:
         return game.pack.card(strip_move(text)[0]).type
@@ -86,6 +89,10 @@ def _analyses(games: list) -> dict:
 def _seed_tables() -> tuple:
     from tcgtui.engine.tcg.seed_tables import tables
     return tables()
+
+
+def _pack_of(game: Any) -> Pack:
+    return game.pack            # a TcgGame's, or a SeedGame's (the community pack)
 
 
 def _rules_text(game: TcgGame, catalog) -> list:
@@ -133,7 +140,7 @@ PARAMS = (Param("pack", str, "community", kind="pack", digest="pack_hash", flag=
 register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",), peek=True, campaign=True),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
                   rules_text=_rules_text, references=SEED_REFERENCES, seed_tables=_seed_tables,
-                  pack_of=lambda game: game.pack, setup_params=_setup_params, store=StoreHooks(move_kind=_move_kind),
+                  pack_of=_pack_of, setup_params=_setup_params, store=StoreHooks(move_kind=_move_kind),
                   report=ReportHooks(layout=REPORT_LAYOUT, meta=_report_meta,
                                      notes={"decay": "decay", "summary": "decisions", "error_patterns": "patterns",
                                             "quarters": "quarters"}),

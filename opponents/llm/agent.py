@@ -69,14 +69,15 @@ import hashlib
 import json
 import re
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.prompting import NO_PARSE, JudgeFollowUp, Parsed, Prompter, SeedRetries, SeedTranslation
 from tcgtui.errors import OptionError
-from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng
+from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng, game_of
 from tcgtui.opponents.llm.client import ChatClient, ContextOverflow, Sleep, StreamHook
 from tcgtui.opponents.llm.context import ContextFit
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
@@ -127,8 +128,9 @@ class LLMAgent(Agent):
 
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
+        self.game = game = game_of(ctx, self.spec)
         self.prompter, self.style, self.rules_count_invalid = make_prompter(ctx, self.settings.parse)
-        if hasattr(self.prompter, "model"):     # a seed's prompt that depends on the model's name (TCG-Bench's Qwen3 suffix)
+        if hasattr(self.prompter, "model"):     # a seed's prompt that depends on the model's name (TCG-Bench's Qwen3)
             self.prompter.model = self.settings.model
         self.system = self.prompter.system()
         self.history: list[TurnLog] = []
@@ -137,17 +139,19 @@ class LLMAgent(Agent):
         self.client.rng = agent_rng(ctx.game_seed, ctx.seat, "llm-backoff")
         protocol = str(getattr(ctx.game, "protocol", "tcgtui"))
         if self.judge is not None and self.judge.temperature != judge_temperature(self.judge_options, protocol):
-            self.judge = judge_settings(self.judge_options, protocol)
-            self.translator = FollowUp(self.judge, self.translator.sleep if self.translator else asyncio.sleep)
+            self.judge = judge = judge_settings(self.judge_options, protocol)
+            assert judge is not None                 # the options that made the judge make it again
+            self.translator = FollowUp(judge, self.translator.sleep if self.translator else asyncio.sleep)
         p = self.prompter
         if isinstance(p, SeedTranslation) and p.translator_missing:
             raise OptionError(locales.load().t("llm_options.translator_needed"))
         if isinstance(p, JudgeFollowUp) and p.needs_follow_up and self.translator is None:
-            raise OptionError(locales.load().t("llm_options.judge_needed", game=ctx.game.name))
+            raise OptionError(locales.load().t("llm_options.judge_needed", game=game.name))
         # a seed's own translator (seed_translator.py), one for the agent's games: it keeps what it translated
         if isinstance(p, SeedTranslation) and p.seed_translation and self.seed_translator is None:
-            self.seed_translator = seed_translator({**self.judge_options, "translator": ctx.game.translator},
-                                                   ctx.game.compile_source, self.client.sleep)
+            eleusis: Any = game                     # the seed's translation is Eleusis's: its translator and prompt
+            self.seed_translator = seed_translator({**self.judge_options, "translator": eleusis.translator},
+                                                   eleusis.compile_source, self.client.sleep)
 
     def describe(self) -> dict[str, Any]:
         s = self.settings
@@ -160,7 +164,7 @@ class LLMAgent(Agent):
             out["judge"] = self.judge.public()
         if hasattr(self, "prompter"):
             out["prompt_version"] = self.prompter.version
-            if len(registry.get(self.ctx.game.name).info.prompt_styles) > 1:
+            if len(registry.get(self.game.name).info.prompt_styles) > 1:
                 out["prompt_style"] = self.style      # only where there is a choice
         return out
 
@@ -219,7 +223,7 @@ class LLMAgent(Agent):
                 self.fit.overflowed(exc.size)
         if self.fit.n_ctx is not None and need > self.fit.n_ctx:
             raise OptionError(locales.load().t(
-                "llm_options.context.too_small", game=self.ctx.game.name, lang=self.ctx.lang, need=need,
+                "llm_options.context.too_small", game=self.game.name, lang=self.ctx.lang, need=need,
                 prompt=prompt, reply=self.fit.reserve, context=self.fit.n_ctx, model=self.settings.model,
                 url=self.settings.public()["base_url"]))
 
@@ -234,7 +238,7 @@ class LLMAgent(Agent):
         if move is None or isinstance(move, str):
             return move
         try:
-            return self.ctx.game.move_to_text(move)
+            return self.game.move_to_text(move)
         except Exception:       # a game that cannot name it: its repr still tells what it was
             return repr(move)
 
