@@ -77,7 +77,7 @@ from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.prompting import NO_PARSE, JudgeFollowUp, Parsed, Prompter, SeedRetries, SeedTranslation
 from tcgtui.errors import OptionError
-from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng, game_of
+from tcgtui.opponents.base import Agent, Decision, ModelDecisionInfo, SeatContext, agent_rng, game_of
 from tcgtui.opponents.llm.client import ChatClient, ContextOverflow, Sleep, StreamHook
 from tcgtui.opponents.llm.context import ContextFit
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
@@ -86,7 +86,7 @@ from tcgtui.opponents.llm.model_registry import cached
 from tcgtui.opponents.llm.prompts import Message, TurnLog, conversation, keep_turns, message_tokens
 from tcgtui.opponents.llm.reasoning import split_reasoning
 from tcgtui.opponents.llm.seed_translator import SeedTranslator, seed_translator
-from tcgtui.opponents.llm.spend import BUDGET_STOPPED, BudgetSpent
+from tcgtui.opponents.llm.spend import BudgetSpent
 from tcgtui.opponents.spec import AgentSpec
 
 RECORD_CHARS = 64_000      # per text field of an attempt in the record
@@ -339,16 +339,18 @@ class LLMAgent(Agent):
             move, follow = await self._follow_up(p, move)
         if p.keeps_history:
             self.history.append(TurnLog(current, sum(message_tokens(m) for m in current)))
-        info: dict[str, Any] = {
+        info: ModelDecisionInfo = {
             "prompt_version": p.version, "model": s.model,
-            "latency_s": round(time.perf_counter() - started, 6), **totals,
+            "latency_s": round(time.perf_counter() - started, 6), "prompt_tokens": totals["prompt_tokens"],
+            "completion_tokens": totals["completion_tokens"], "reasoning_tokens": totals["reasoning_tokens"],
             "tokens_estimated": estimated, "reasoning_estimated": reasoning_estimated,
             "retries": len(faults), "faults": faults,
             "invalid": sum(1 for a in attempts if a["error"] is not None),
             "fallback": fallback, "parse_path": path, "attempts": attempts,
             "history_turns": len(kept), "overflow_retries": shrunk,
-            **({BUDGET_STOPPED: True} if budget_stopped else {}),
         }
+        if budget_stopped:
+            info["budget_stopped"] = True
         if follow is not None:
             info["follow_up"] = follow
         if self.log_prompts:
