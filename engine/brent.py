@@ -10,7 +10,7 @@ numbers do not change (tests/test_report_speed.py compares them with scipy's).
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 XTOL = 2e-12                           # scipy's defaults
 RTOL = 4 * 2.220446049250313e-16

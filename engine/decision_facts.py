@@ -12,8 +12,9 @@ in the order a loop over the games' moves would.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -105,15 +106,15 @@ def codes(games: Sequence[Any], attribute: str) -> tuple[np.ndarray, list[Any]]:
     appearance), and those values.  Worked out once per list the store read (kept with its
     facts): the analyses group the same games by the same few attributes many times over."""
     facts = games[0].facts if games else None
-    shared = facts is not None and facts.read_for(games)
-    if shared and attribute in facts._codes:
-        return facts._codes[attribute]
+    shared = facts if facts is not None and facts.read_for(games) else None
+    if shared is not None and attribute in shared._codes:
+        return shared._codes[attribute]
     index: dict[Any, int] = {}
     found = np.fromiter((index.setdefault(v, len(index)) for v in map(attrgetter(attribute), games)),
                         np.int64, len(games))
     out = found, list(index)
-    if shared:
-        facts._codes[attribute] = out
+    if shared is not None:
+        shared._codes[attribute] = out
     return out
 
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 import importlib
 import math
 import pkgutil
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tcgtui.engine import core
 from tcgtui.engine.core import Game, GameState, Outcome
@@ -274,19 +275,25 @@ class SeedFiles(Protocol):
 
 
 class BenchFlag(Protocol):
-    """A flag a game adds to ``tcgtui bench`` (Eleusis's ``--rules``)."""
+    """A flag a game adds to ``tcgtui bench`` (Eleusis's ``--rules``); read only, so a frozen dataclass is one."""
 
-    flag: str
-    dest: str
-    metavar: str
-    help_key: str                               # the locale key of its --help text
-    type: type
+    @property
+    def flag(self) -> str: ...
+    @property
+    def dest(self) -> str: ...
+    @property
+    def metavar(self) -> str: ...
+    @property
+    def help_key(self) -> str: ...              # the locale key of its --help text
+    @property
+    def type(self) -> type: ...
 
 
 class Rounds(Protocol):
     """A game's own benchmark protocol as rounds of several setups (Eleusis: rules x deals)."""
 
-    FLAGS: Sequence[BenchFlag]                  # the flags that ask for it
+    @property
+    def FLAGS(self) -> Sequence[BenchFlag]: ...  # the flags that ask for it
     SOLVED: str                                 # the outcome reason of a solved round (the summary's share)
 
     def plan(self, values: dict[str, Any], params: dict[str, Any]) -> Any: ...
@@ -352,8 +359,8 @@ class ToolHooks:
     perf: tuple[str, ...] = ()                  # players ``tcgtui perf`` times on the opening position
     # (game, evaluator spec or None for the game's own) -> an object with ``key`` (the evaluator and its
     # settings, stored with each value) and ``values(state, seed)`` (each legal move -> its value for the
-    # side to move, won 1, drawn 0, lost -1; ``seed`` for an evaluator that samples): ``tcgtui analyze --run`` judges stored decisions with it.  A
-    # spec the game does not take is a ValueError saying which it does.
+    # side to move, won 1, drawn 0, lost -1; ``seed`` for an evaluator that samples): ``tcgtui analyze --run``
+    # judges stored decisions with it.  A spec the game does not take is a ValueError saying which it does.
     evaluate: Callable[[Game, str | None], Any] | None = None
 
 

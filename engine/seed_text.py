@@ -8,7 +8,8 @@ literal text and ``("expr", source)`` for each interpolation, then fill those in
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 Parts = tuple[Any, ...]
 SOURCE_LIMIT = 4 << 20          # bytes of one seed source file: the seeds' own are below 100 KiB

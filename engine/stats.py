@@ -10,7 +10,7 @@ report 0.9 s to import.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -12,7 +12,8 @@ import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from tcgtui import locales
 from tcgtui.engine.core import Event, Game
@@ -38,6 +39,13 @@ class AgentError(Exception):
     (an endpoint that stays down).  The game ends as errored, never as a loss."""
 
 
+def game_of(ctx: SeatContext, spec: str) -> Game:
+    """The game a searching player plays: a runner that starts one without it is at fault."""
+    if ctx.game is None:
+        raise AgentError(f"{spec} needs the game, and this runner did not hand it over")
+    return ctx.game
+
+
 def refuse_other_rules(spec: str, game: Game) -> None:
     """tcgtui's search plays tcgtui's rules: a protocol with rules of its own (``Game.tcgtui_search``
     false) is refused in one line rather than searched under the wrong rules."""
@@ -45,12 +53,44 @@ def refuse_other_rules(spec: str, game: Game) -> None:
         raise OptionError(locales.load().t("arena.search_other_rules", spec=spec))
 
 
+class _ModelRecord(TypedDict):
+    """The keys every model decision records (``ModelDecisionInfo``)."""
+
+    prompt_version: str
+    model: str
+    latency_s: float
+    prompt_tokens: int
+    completion_tokens: int
+    reasoning_tokens: int
+    tokens_estimated: bool            # the server gave no usage: counted from the text
+    reasoning_estimated: bool
+    retries: int                      # requests that failed and were sent again
+    faults: list[str]                 # why each of those failed
+    invalid: int                      # replies that named no legal move
+    fallback: str | None              # how a move was chosen when no reply named one (None: a reply did)
+    parse_path: str                   # how the reply was read (tcgtui.opponents.llm.parse)
+    attempts: list[dict[str, Any]]    # each reply: its text, reasoning, error
+    history_turns: int                # earlier turns sent with the prompt
+    overflow_retries: int             # times the history was halved to fit the context
+
+
+class ModelDecisionInfo(_ModelRecord, total=False):
+    """What a language model's decision records (``opponents/llm/agent.py`` builds it), kept as the
+    decision's ``info_json``; the store copies six of its keys into columns of their own
+    (``tcgtui/store/facts.py``'s ``DETAILS``).  The order is the stored JSON's: these last, when there."""
+
+    budget_stopped: bool                  # the sweep's budget stopped it after some replies
+    follow_up: dict[str, Any]             # a second model's answer completing the move
+    messages: list[dict[str, Any]]        # the conversation, with --log-prompts only
+
+
 @dataclass
 class Decision:
-    """A chosen move and what the agent wants recorded about choosing it."""
+    """A chosen move and what the agent wants recorded about choosing it (a model's:
+    ``ModelDecisionInfo``; other players record a few keys of their own)."""
 
     move: str
-    info: dict[str, Any] = field(default_factory=dict)
+    info: Mapping[str, Any] = field(default_factory=dict)
     forfeit: bool = False      # the agent gives up (e.g. an LLM past its invalid-move budget)
     # An unusable reply in a game whose rules count invalid moves (GameInfo.invalid == "rules"):
     # its kind (e.g. "format", "taken") and the raw text; the match loop hands both to the game.

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tcgtui.engine.core import Event
 from tcgtui.opponents.base import Agent, Decision

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from tcgtui.engine.core import Event, Game
-from tcgtui.opponents.base import Agent, Decision, SeatContext, refuse_other_rules
+from tcgtui.opponents.base import Agent, Decision, SeatContext, game_of, refuse_other_rules
 from tcgtui.opponents.montecarlo import best_moves, compiled_ready, random_playout, score_of
 from tcgtui.opponents.search import (BATCH_PLAYOUTS, BUDGET_CORE_UNITS, BUDGET_UNITS, Budget, Progress,
                                      Workers, growing, is_cheap, run_batches, split)
@@ -56,7 +56,7 @@ class ISMCTSAgent(Agent):
 
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
-        self.game = ctx.game
+        self.game = game_of(ctx, self.spec)
         refuse_other_rules(self.spec, self.game)
         self._loaded = False           # the compiled path loads at the first decision, off the event loop
 

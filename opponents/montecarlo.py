@@ -35,7 +35,7 @@ import numpy as np
 
 from tcgtui.engine.core import Event, Game, GameState
 from tcgtui.engine.fast import DRAW, WIN
-from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, refuse_other_rules
+from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, game_of, refuse_other_rules
 from tcgtui.opponents.search import (BATCH_PLAYOUTS, BUDGET_CORE_UNITS, BUDGET_UNITS, Budget, Progress,
                                      Workers, growing, is_cheap, run_batches, split)
 from tcgtui.opponents.spec import AgentSpec
@@ -95,11 +95,11 @@ class MonteCarloAgent(Agent):
         self.interim_budget = interim_budget     # a decision's time budget while on the interim path
         self.progress = Progress()
         self._true_state: np.ndarray | None = None
-        self._prepared: dict[int, Any] = {}
+        self._prepared: dict[tuple[int, str], Any] = {}
 
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
-        self.game = ctx.game
+        self.game = game_of(ctx, self.spec)
         self.fast = None
         self._loaded = False           # the compiled path loads at the first decision, off the event loop
         self._true_state = None

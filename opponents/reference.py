@@ -22,7 +22,7 @@ from tcgtui import locales
 from tcgtui.engine.core import Event
 from tcgtui.engine.protocols import protocol_of
 from tcgtui.errors import OptionError
-from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
+from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, game_of
 from tcgtui.opponents.search import Budget
 from tcgtui.opponents.spec import AgentSpec
 
@@ -35,7 +35,7 @@ class ReferenceAgent(Agent):
 
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
-        self.game = ctx.game
+        self.game = game_of(ctx, self.spec)
         ref = self.game.spec.reference(self.parsed.kind)
         if ref is None:
             raise ValueError(f"{self.spec} cannot play {self.game.name}")

@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeVar
+from functools import partial
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -86,7 +88,7 @@ async def run_batches(fn: Callable[[T], R], tasks: Sequence[T], executor: Execut
     starts once it is spent (the first always runs): the results of a prefix of ``tasks``."""
     progress.done, progress.total = 0, sum(units)
     if budget is not None:
-        results = []
+        results: list[Any] = []
         for task, unit in zip(tasks, units):
             if results and budget.spent():
                 break
@@ -106,7 +108,7 @@ async def run_batches(fn: Callable[[T], R], tasks: Sequence[T], executor: Execut
     loop = asyncio.get_running_loop()
     futures = [loop.run_in_executor(executor, fn, task) for task in tasks]
     for fut, unit in zip(futures, units):
-        fut.add_done_callback(lambda f, u=unit: _count(f, progress, u))
+        fut.add_done_callback(partial(_count, progress=progress, unit=unit))
     try:
         return [await fut for fut in futures]
     finally:

@@ -10,8 +10,8 @@ alpha–beta) are kinds too: their names come from the games that provide them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from tcgtui.engine import registry
 from tcgtui.engine.registry import LIST, GameSpec

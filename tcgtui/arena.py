@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Iterable
 
+from tcgtui.flags import GAME, PARAM
 from tcgtui import locales
 from tcgtui.config import default_game
 from tcgtui.engine import registry
@@ -23,8 +24,8 @@ from tcgtui.referee import ready
 def add_game_arguments(p: argparse.ArgumentParser, text: locales.Catalog,
                        games: Iterable[GameSpec] | None = None) -> None:
     """--game, --param and the flags of the parameters of ``games`` (default: every game)."""
-    p.add_argument("--game", default=default_game(), metavar="ID", help=text.t("arena.game"))
-    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("arena.param"))
+    GAME.add(p, text.t("arena.game"))
+    PARAM.add(p, text.t("arena.param"))
     add_param_flags(p, text, games)
 
 

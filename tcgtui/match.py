@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Mapping
 
 from tcgtui.engine.core import INVALID, Event, Game, GameRecord, IllegalMove, Match, Outcome
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext
@@ -28,7 +28,7 @@ class DecisionRecord:
     seat: int
     move: str
     seconds: float        # wall time the agent took
-    info: dict[str, Any] = field(default_factory=dict)
+    info: Mapping[str, Any] = field(default_factory=dict)   # the agent's (Decision.info)
 
 
 @dataclass

@@ -132,7 +132,7 @@ def test_resume_takes_the_game_started_last_or_the_one_named(store, community):
     def resumed(*flags: str) -> str:
         args = build_parser().parse_args(["play", "--resume", *flags, "--pause", "0"])
         settings = play_command.resume(args, store, "ada")
-        return settings.dealer_for("ada").first.row.id
+        return settings.dealer_for(settings).first.row.id
 
     assert resumed() == second.row.id
     assert resumed(first.row.id[:8]) == first.row.id
@@ -159,7 +159,8 @@ def test_play_deals_the_seed_sequence_it_is_given_else_a_fresh_seed_per_game(sto
     monkeypatch.setattr("tcgtui.deals.secrets", SimpleNamespace(randbelow=lambda n: next(draws)))
     for flags, seeds in ((["--seed", "5"], [5, 6]), ([], [7, 9])):
         args = build_parser().parse_args(["play", "--game", "tictactoe", "--vs", "random", "--pause", "0", *flags])
-        dealer = play_command.seat(play_command.start(args, "ada"), args, store, "ada").dealer_for("ada")
+        settings = play_command.seat(play_command.start(args, "ada"), args, store, "ada")
+        dealer = settings.dealer_for(settings)
         first = dealer.deal(None, "en")
         assert [first.seed, dealer.deal(first, "en").seed] == seeds
 

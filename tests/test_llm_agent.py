@@ -8,7 +8,10 @@ import pytest
 
 from tcgtui.engine.tcg import TcgGame
 from tests.llm_support import first_turn, llm_agent, prompt_version, run
+from tcgtui.opponents.base import ModelDecisionInfo
 from tcgtui.opponents.llm.agent import HISTORY_REPLY_CHARS, RECORD_CHARS
+from tcgtui.opponents.llm.spend import BUDGET_STOPPED
+from tcgtui.store.facts import DETAILS
 from tcgtui.opponents.llm.testserver import ChatServer, Fault, Reply, game_policy
 from tcgtui.opponents.registry import BUILDERS, make_agent
 from tcgtui.match import ERRORED, FINISHED, run_match
@@ -74,6 +77,14 @@ def test_a_valid_move_and_everything_recorded_about_it(community):
         tag(card), "Let me think.", obs.hand[0], None)
     assert agent.describe()["prompt_version"] == info["prompt_version"]
     json.dumps(info)                                   # records are JSON
+
+
+def test_the_typed_info_is_what_a_decision_records_and_the_store_reads():
+    """The keys the decision above records, the ones some decisions add, and the store's columns
+    (copied from the info) are ``ModelDecisionInfo``'s."""
+    assert ModelDecisionInfo.__required_keys__ == INFO_KEYS
+    assert ModelDecisionInfo.__optional_keys__ == {BUDGET_STOPPED, "follow_up", "messages"}
+    assert set(DETAILS) <= INFO_KEYS
 
 
 def test_without_usage_the_tokens_are_estimated_and_flagged(community):

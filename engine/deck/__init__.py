@@ -41,7 +41,7 @@ def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
     return [(f"deck.rules.{k}", catalog.t(f"deck.rules.{k}")) for k in RULE_KEYS]
 
 
-def _oracle(game: Game, arg: int | None) -> Any:
+def _oracle(game: DeckGame, arg: int | None) -> Any:
     from tcgtui.engine.deck.players import policy
     return policy(game, arg)
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 _OPTION_LINE = re.compile(r"^([A-F])\. ", re.MULTILINE)
 FORMS = ("answer", "letter", "boxed", "none")

@@ -55,7 +55,7 @@ class DeckGame(Game[str]):
             out["protocol"] = self.protocol
         return out
 
-    def resample(self, obs: DeckObservation, rng: random.Random) -> DeckState:  # type: ignore[override]
+    def resample(self, obs: DeckObservation, rng: random.Random) -> DeckState:
         """The hidden part is the answer: any letter, as far as the player knows."""
         q = replace(obs.question, answer=rng.choice(LETTERS[:len(obs.question.options)]))
         state = DeckState(q, -1)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tcgtui.engine.deck.questions import LETTERS, Option, Question, QuestionError, _show
 

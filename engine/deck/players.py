@@ -9,20 +9,23 @@ the option that scored best.  Questions without ``sim`` (ManaBench's) get a rand
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.deck.questions import LETTERS, Question
 from tcgtui.engine.deck.simulate import run_task, scores, tasks
+
+if TYPE_CHECKING:
+    from tcgtui.engine.deck.game import DeckGame
 
 
 def completions(question: Question, packs: dict[str, Any]) -> tuple[Any, list[tuple[int, ...]],
                                                                      list[tuple[int, ...]], int] | None:
     """(pack, each option's deck, the field, playouts per move) of a question from our cards."""
     sim = question.sim or {}
-    pack = packs.get(sim.get("pack"))
+    pack = packs.get(name) if isinstance(name := sim.get("pack"), str) else None
     if pack is None:
         return None
     index = pack.index
@@ -55,7 +58,7 @@ def answer(question: Question, packs: dict[str, Any], games: int, seed: int) -> 
     return int(np.argmax(rates)), rates
 
 
-def policy(game: Game, k: int | None) -> Callable[[Any, random.Random], str]:
+def policy(game: DeckGame, k: int | None) -> Callable[[Any, random.Random], str]:
     games = k or 100
 
     def choose(state: Any, rng: random.Random) -> str:

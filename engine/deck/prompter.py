@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.deck.questions import LETTERS
 from tcgtui.engine.prompting import Message, Parsed
+
+if TYPE_CHECKING:
+    from tcgtui.engine.deck.game import DeckGame
 
 ANSWER_RE = re.compile(r"ANSWER:\s*\[?\s*([A-F])\s*\]?")
 BOXED_RE = re.compile(r"\\boxed\{\s*([A-F])\s*\}")
@@ -43,7 +45,7 @@ def extract(reply: str, answer: re.Pattern = ANSWER_RE, last: bool = True) -> tu
 class DeckPrompter:
     keeps_history = False
 
-    def __init__(self, game: Game, catalog: Any, seat: int) -> None:
+    def __init__(self, game: DeckGame, catalog: Any, seat: int) -> None:
         self.game, self.catalog, self.seat = game, catalog, seat
         used = "\n".join(repr(catalog.raw(f"deck.prompts.{k}")) for k in KEYS)
         self.version = f"deck-v1-{catalog.code}-{hashlib.sha1(used.encode('utf-8')).hexdigest()[:8]}"
@@ -56,7 +58,8 @@ class DeckPrompter:
 
     def rules(self, question: Any) -> list[str]:
         """The card game's rules, when the question names one of the packs loaded with the set."""
-        pack = self.game.qset.packs.get((question.sim or {}).get("pack"))
+        name = (question.sim or {}).get("pack")
+        pack = self.game.qset.packs.get(name) if isinstance(name, str) else None
         if pack is None:
             return []
         # only a question drawn from a card pack states the card game's rules

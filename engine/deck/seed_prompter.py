@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.deck.prompter import DeckPrompter, extract as deck_extract
 from tcgtui.engine.deck.questions import LETTERS, Option
 from tcgtui.engine.prompting import Message
+
+if TYPE_CHECKING:
+    from tcgtui.engine.deck.game import DeckGame
 
 ANSWER_RE = re.compile(r"(?i:answer):\s*\[?\s*([A-F])\s*\]?")
 KEYS = ("intro", "task", "deck_head", "card", "copies", "type", "cost", "stats", "loyalty", "text", "options_head",
@@ -33,7 +35,7 @@ def extract(reply: str) -> tuple[str | None, str]:
 class SeedDeckPrompter(DeckPrompter):
     """tcgtui's deck prompter with ManaBench's layout and reading of a reply."""
 
-    def __init__(self, game: Game, catalog: Any, seat: int) -> None:
+    def __init__(self, game: DeckGame, catalog: Any, seat: int) -> None:
         super().__init__(game, catalog, seat)
         used = "\n".join(repr(catalog.raw(f"deck.prompts.seed.{k}")) for k in KEYS)
         self.version = f"deck-seed-{catalog.code}-{hashlib.sha1(used.encode('utf-8')).hexdigest()[:8]}"

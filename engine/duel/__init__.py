@@ -10,9 +10,9 @@ Unusable replies are handled by the rules (re-asked, then the round is scored).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Game
+from tcgtui.engine.core import GameState
 from tcgtui.engine.duel import fake_replies
 from tcgtui.engine.duel.game import DuelGame
 from tcgtui.engine.duel.moves import Answer, Proposal, Verdict
@@ -34,6 +34,8 @@ def seed_tables(*args: Any, **kwargs: Any) -> Any:
     from tcgtui.engine.duel.analysis import tables
     return tables(*args, **kwargs)
 
+if TYPE_CHECKING:
+    from tcgtui.engine.duel.bank import BankGame
 
 def bank_tables(*args: Any, **kwargs: Any) -> Any:
     """``analysis.bank_tables``, imported when a report runs (see ``sections``)."""
@@ -57,7 +59,7 @@ SANDBOX = Param("sandbox", str, "local", choices=("local", "docker", "unsafe"), 
                 help_key="duel.games.sandbox_flag")
 
 
-def _prompter(game: Game, catalog: Any, seat: int, style: str = "") -> Any:
+def _prompter(game: DuelGame | BankGame, catalog: Any, seat: int, style: str = "") -> Any:
     if getattr(game, "protocol", TCGTUI) == SEED:     # The Token Games' own prompts, from the user's checkout
         from tcgtui.engine.duel.seed_prompter import seed_prompter
         return seed_prompter(game, catalog, seat)
@@ -65,7 +67,7 @@ def _prompter(game: Game, catalog: Any, seat: int, style: str = "") -> Any:
     return DuelPrompter(game, catalog, seat)
 
 
-def _puzzler(game: Game, arg: int | None) -> Any:
+def _puzzler(game: DuelGame | BankGame, arg: int | None) -> Any:
     from tcgtui.engine.duel.players import puzzler
     return puzzler(game, arg)
 
@@ -81,15 +83,18 @@ def _make_bank(params: dict[str, Any]) -> Any:
                     rounds=rounds_from_rows(bank["rows"]) if bank else ())
 
 
-def _random_move(state: DuelState, rng: Any) -> str:
+def _random_move(state: GameState, rng: Any) -> str:
     """Any valid move for whoever moves now, the referee included: conformance tests play
     whole duels with it, without a sandbox."""
+    from tcgtui.engine.duel.bank import BankState
     from tcgtui.engine.duel.players import BUILTIN, guess
+    assert isinstance(state, (DuelState, BankState))       # registered for the duel and the bank
     check = state.pending()
     if check is not None:
         return Verdict(rng.choice(("true", "true", "false", "error", "timeout")), rng.random(), "").text()
     if getattr(state, "phase", "") == "propose":
         return rng.choice(BUILTIN).text()
+    assert state.current is not None               # a round is running
     return Answer(guess(state.current.code, rng)).text()
 
 

@@ -17,7 +17,8 @@ proposer's sample failed 1, else 0), whose order The Token Games publishes.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from tcgtui.engine.duel.seed_elo import comparisons, correlation, fit
 from tcgtui.engine.duel.state import FAILURE, PUZZLE_WRONG, SUCCESS

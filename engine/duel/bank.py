@@ -205,7 +205,7 @@ def deal_seed(run_seed: int, index: int) -> int:
 def seed_solver_prompt(params: dict[str, Any]) -> tuple[Parts | None, dict[str, str] | None]:
     """Under ``--protocol seed`` with the user's checkout loaded: the solver prompt ``mine_puzzles.py``
     uses (``llm_utils.promptSolvePuzzle``) and what the record says of the checkout; else nothing."""
-    upstream = params.get("upstream")
+    upstream: Any = params.get("upstream")      # duck-typed: the engine imports no app module
     if params.get("protocol") != "seed" or not hasattr(upstream, "text"):
         return None, None
     return solver_parts(lambda path: upstream.text(path, REPOSITORY), UTILS), upstream.describe()

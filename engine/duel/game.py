@@ -81,7 +81,7 @@ def seed_wording(params: dict[str, Any]) -> tuple[DuelWording | None, dict[str, 
     """Under ``--protocol seed`` with the user's checkout loaded (``tcgtui.upstream.Upstream``): the
     seed's prompts and what the record says of the checkout; else nothing (a record's stored path
     is not read again: the engine does no I/O)."""
-    upstream = params.get("upstream")
+    upstream: Any = params.get("upstream")      # duck-typed: the engine imports no app module
     if params.get("protocol") != "seed" or not hasattr(upstream, "text"):
         return None, None
     return DuelWording.read(lambda path: upstream.text(path, REPOSITORY)), upstream.describe()

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Event, Game
+from tcgtui.engine.core import Event
+
+if TYPE_CHECKING:
+    from tcgtui.engine.duel.bank import BankGame
+    from tcgtui.engine.duel.game import DuelGame
 
 RULES = ("rounds", "propose", "value", "sample", "solve", "success", "failure", "only_true", "errors", "sandbox",
          "history", "attempts", "solve_time", "time_up", "score")
@@ -14,7 +18,7 @@ TIMED = ("solve_time", "time_up")      # told only in duels with a time to solve
 class DuelNarrator:
     """``names``: how a screen calls the two seats (its labels); by default "the first player"."""
 
-    def __init__(self, game: Game, catalog: Any, viewer: int = -1, names: tuple[str, str] | None = None) -> None:
+    def __init__(self, game: DuelGame | BankGame, catalog: Any, viewer: int = -1, names: tuple[str, str] | None = None) -> None:
         self.game = game
         self.catalog = catalog
         self.viewer = viewer
@@ -51,9 +55,9 @@ class DuelNarrator:
         return [s for s in (self.one(e) for e in events) if s]
 
 
-def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
+def rules_text(game: DuelGame, catalog: Any) -> list[tuple[str, str]]:
     """The rules as (key, sentence) pairs, keys ``duel.rules.*``."""
-    params = {"rounds": {"rounds": game.rounds}, "attempts": {"attempts": game.attempts},
+    params: dict[str, dict[str, Any]] = {"rounds": {"rounds": game.rounds}, "attempts": {"attempts": game.attempts},
               "sandbox": {"timeout": f"{game.check_timeout:g}"}, "solve_time": {"seconds": f"{game.solve_time:g}"}}
     keys = [k for k in RULES if k not in TIMED or game.solve_time > 0]
     return [(f"duel.rules.{k}", catalog.t(f"duel.rules.{k}", **params.get(k, {}))) for k in keys]

@@ -10,7 +10,8 @@ a floor to measure models against, not a strong player.
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tcgtui.engine.core import Game
 from tcgtui.engine.duel.moves import Answer, Proposal
@@ -70,7 +71,7 @@ def puzzler(game: Game, arg: int | None) -> Callable[[DuelState, Any], str]:
             used = {r.code for r in state.history}
             fresh = [p for p in BUILTIN if p.code not in used] or list(BUILTIN)
             return rng.choice(fresh).text()
-        if state.phase == SOLVE:
+        if state.phase == SOLVE and state.current is not None:
             return Answer(guess(state.current.code, rng)).text()
         raise ValueError(f"the puzzler has nothing to do in the {state.phase} phase")
     return choose

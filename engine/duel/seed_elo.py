@@ -16,7 +16,8 @@ no prior, so a player who never loses drifts as far as the iterations take it, a
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -65,8 +66,8 @@ def fit(results: list[Comparison]) -> dict[str, float]:
     for winner, loser, draw in results:
         a, b = sorted((index[winner], index[loser]))
         counts[(a, b)][2 if draw else 0 if index[winner] == a else 1] += 1
-    a = np.array([k[0] for k in counts])
-    b = np.array([k[1] for k in counts])
+    first = np.array([k[0] for k in counts])
+    second = np.array([k[1] for k in counts])
     c = np.array(list(counts.values()), dtype=float)
     n = len(players)
     x = np.full(n, BASE)
@@ -75,7 +76,7 @@ def fit(results: list[Comparison]) -> dict[str, float]:
     for iteration in range(ITERATIONS):
         trial = np.tile(x, (n, 1))          # row 0: x; row i: x with player i moved by STEP
         trial[shifted, shifted] += STEP
-        p = 1.0 / (1.0 + np.power(10.0, (trial[:, b] - trial[:, a]) / 400.0))
+        p = 1.0 / (1.0 + np.power(10.0, (trial[:, second] - trial[:, first]) / 400.0))
         log_p, log_q = np.log(np.maximum(p, FLOOR)), np.log(np.maximum(1.0 - p, FLOOR))
         nll = -(c[:, 0] * log_p + c[:, 1] * log_q + c[:, 2] * 0.5 * (log_p + log_q)).sum(axis=1)
         grad = (nll[1:] - nll[0]) / STEP

@@ -14,21 +14,23 @@ asks once).  The wording comes from the game (``DuelGame.wording``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.duel.bank import BankGame
 from tcgtui.engine.duel.prompter import DuelPrompter
 from tcgtui.engine.duel.seed_wording import REPOSITORY, DuelWording, Parts, parts_digest, render
 from tcgtui.engine.duel.state import PROPOSE
 from tcgtui.engine.prompting import Message
 
+if TYPE_CHECKING:
+    from tcgtui.engine.duel.game import DuelGame
 
-def seed_prompter(game: Game, catalog: Any, seat: int) -> SeedDuelPrompter:
+
+def seed_prompter(game: DuelGame | BankGame, catalog: Any, seat: int) -> SeedDuelPrompter:
     """The seed's prompter for ``game`` (a duel or a bank); ValueError, one line, without the checkout."""
     bank = isinstance(game, BankGame)
-    wording: DuelWording | None = None if bank else game.wording
-    solver: Parts | None = game.solver_prompt if bank else (wording.solver if wording else None)
+    wording: DuelWording | None = None if isinstance(game, BankGame) else game.wording
+    solver: Parts | None = game.solver_prompt if isinstance(game, BankGame) else (wording.solver if wording else None)
     if solver is None:
         raise ValueError(catalog.t("duel.seed.upstream_needed", repository=REPOSITORY,
                                    file="llm_utils.py" if bank else "arena.py"))
@@ -38,7 +40,7 @@ def seed_prompter(game: Game, catalog: Any, seat: int) -> SeedDuelPrompter:
 class SeedDuelPrompter(DuelPrompter):
     """The seed's prompts for one seat; parsing, as the parent does it under the seed's protocol."""
 
-    def __init__(self, game: Game, catalog: Any, seat: int, wording: DuelWording | None, solver: Parts) -> None:
+    def __init__(self, game: DuelGame | BankGame, catalog: Any, seat: int, wording: DuelWording | None, solver: Parts) -> None:
         super().__init__(game, catalog, seat)
         self.wording, self.solver = wording, solver
         self.version = f"ttg-seed-{wording.digest()}" if wording else f"ttg-seed-bank-{parts_digest(solver)}"

@@ -20,8 +20,9 @@ import ast
 import hashlib
 import json
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from tcgtui.engine.seed_text import parse_source
 
@@ -58,27 +59,28 @@ class DuelWording:
         tree = _tree(text, ARENA)
         propose = _function(tree, PROPOSER_FN, ARENA)
         returns = [n for n in ast.walk(propose) if isinstance(n, ast.Return) and n.value is not None]
-        plain = next((r.value for r in returns if isinstance(r.value, ast.Name)), None)
-        joined = next((r.value for r in returns if isinstance(r.value, ast.BinOp) and isinstance(r.value.op, ast.Add)
-                       and isinstance(r.value.left, ast.Name) and isinstance(r.value.right, ast.JoinedStr)), None)
+        plain = next((v for r in returns if isinstance(v := r.value, ast.Name)), None)
+        joined = next((v.right for r in returns if isinstance(v := r.value, ast.BinOp) and isinstance(v.op, ast.Add)
+                       and isinstance(v.left, ast.Name) and isinstance(v.right, ast.JoinedStr)), None)
         if plain is None or joined is None:
             raise _shape(ARENA, f"{PROPOSER_FN} returning the proposer's prompt, alone and with an f-string added")
         call = next((n for n in ast.walk(propose) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                      and n.func.attr == "format" and isinstance(n.func.value, ast.Name)), None)
-        if call is None:
+        template = call.func.value if call is not None and isinstance(call.func, ast.Attribute) else None
+        if call is None or not isinstance(template, ast.Name):
             raise _shape(ARENA, f"a template's .format call in {PROPOSER_FN}")
         keywords = {k.arg: k.value for k in call.keywords}
         if set(keywords) != PAST_FIELDS:
             raise _shape(ARENA, f".format({', '.join(sorted(PAST_FIELDS))}) in {PROPOSER_FN}")
-        past = _constant(tree, call.func.value.id, ARENA)
+        past = _constant(tree, template.id, ARENA)
         fields = {name for _, name, _, _ in string.Formatter().parse(past) if name is not None}
         if not fields <= PAST_FIELDS:
-            raise _shape(ARENA, f"{call.func.value.id} filled with only {', '.join(sorted(PAST_FIELDS))}")
+            raise _shape(ARENA, f"{template.id} filled with only {', '.join(sorted(PAST_FIELDS))}")
         yours, theirs = _choice(keywords["proposer"], "proposer")
         _, hidden = _choice(keywords["expl"], "expl", body_literal=False)
         return cls(proposer=_constant(tree, plain.id, ARENA), past=past, yours=yours, theirs=theirs, hidden=hidden,
                    outcomes=_outcomes(_function(tree, TURN_FN, ARENA)), empty=_empty(propose),
-                   history=_parts(joined.right, ARENA, {"past"}), solver=solver_parts(text, ARENA))
+                   history=_parts(joined, ARENA, {"past"}), solver=solver_parts(text, ARENA))
 
     def digest(self) -> str:
         blob = json.dumps([self.proposer, self.past, self.yours, self.theirs, self.hidden, self.outcomes, self.empty,

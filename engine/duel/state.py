@@ -123,11 +123,13 @@ class DuelState(GameState[str]):
 
     def pending(self) -> Check | None:
         judge = "seed" if self.protocol == "seed" else "strict"
+        if self.phase not in (SAMPLE, ANSWER):
+            return None
+        cur = self.current
+        assert cur is not None                     # a round runs in these phases
         if self.phase == SAMPLE:
-            return Check(self.current.code, self.current.solution, "sample", self.timeout, self.backend, judge)
-        if self.phase == ANSWER:
-            return Check(self.current.code, self.current.value or "", "answer", self.timeout, self.backend, judge)
-        return None
+            return Check(cur.code, cur.solution, "sample", self.timeout, self.backend, judge)
+        return Check(cur.code, cur.value or "", "answer", self.timeout, self.backend, judge)
 
     def validate(self, move: str) -> str | None:
         if self.phase == OVER:
@@ -205,6 +207,7 @@ class DuelState(GameState[str]):
                                            "reason": GAVE_UP})]
 
     def _score(self, outcome: str, cause: str = "") -> list[Event]:
+        assert self.current is not None           # only a running round is scored
         cur = replace(self.current, outcome=outcome, cause=cause)
         if outcome.startswith(FAILURE):
             self.wins[cur.proposer] += 1

@@ -26,7 +26,7 @@ from tcgtui.engine.registry import (AGENT, LIST, SCORE, BenchHooks, FakeModel, G
 __all__ = ["EleusisGame", "EleusisNarrator", "rules_text"]
 
 
-def _prompter(game: Game, catalog: Any, seat: int = 0, style: str | None = None) -> Any:
+def _prompter(game: EleusisGame, catalog: Any, seat: int = 0, style: str | None = None) -> Any:
     from tcgtui.engine.eleusis.prompter import EleusisPrompter
     if getattr(game, "protocol", None) == SEED:          # the seed's own prompt, from the user's checkout
         from tcgtui.engine.eleusis.seed_compile import compiler_for

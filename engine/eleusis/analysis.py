@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from tcgtui.engine.eleusis.library import COUNT, compiled
 from tcgtui.engine.eleusis.moves import parse_play, parse_walk

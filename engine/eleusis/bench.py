@@ -8,8 +8,9 @@ flags and this plan through the game's ``bench.rounds``; nothing here does I/O.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.state import SOLVED  # noqa: F401  (a solved round: the bench summary shows their share)

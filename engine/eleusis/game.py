@@ -29,7 +29,7 @@ DRAWN = -1          # the ``rule`` parameter's default: a library rule drawn fro
 FROM_DRAWN, FROM_CODE = "drawn", "code"
 
 
-def rule_source(rule: int, rule_code: str) -> str:
+def rule_source(rule: int | None, rule_code: str) -> str:
     """Where a game's rule came from when its run gave no rule set: a person's code, drawn, or the number."""
     return FROM_CODE if rule_code else FROM_DRAWN if rule == DRAWN else str(rule)
 
@@ -141,7 +141,8 @@ class EleusisGame(Game[str]):
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> EleusisGame:
-        upstream, rules, described, wording, compile_source = params.get("upstream"), None, None, None, None
+        upstream: Any = params.get("upstream")     # duck-typed: the engine imports no app module
+        rules, described, wording, compile_source = None, None, None, None
         if params.get("protocol") == SEED and hasattr(upstream, "text"):      # the user's checkout (tcgtui.upstream)
             try:
                 rules = seed_deals.parse_rules(upstream.text(seed_deals.RULES_FILE, seed_deals.REPOSITORY))
@@ -205,7 +206,7 @@ class EleusisGame(Game[str]):
     def public(self) -> EleusisGame:
         """The game as the scientist may know it: the guess format and the turns, never the rule."""
         copy = EleusisGame.__new__(EleusisGame)
-        copy.rule_number, copy.rule_code, copy.rule = None, "", None   # type: ignore[assignment]
+        copy.rule_number, copy.rule_code, copy.rule = None, "", None
         copy.rule_from = ""
         copy.guess_format, copy.max_turns = self.guess_format, self.max_turns
         copy.protocol, copy.seed_round, copy.seed_base, copy.seed_deal = self.protocol, 0, seed_deals.BASE, -1

@@ -19,8 +19,9 @@ twice on one mainline is judged alike, and never spends a draw it will not use.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from tcgtui.engine.eleusis.cards import DISTINCT, SUITS, Card
 from tcgtui.engine.eleusis.rulelang import BUDGET, MAX_STEPS, Rule, RuleError
@@ -30,7 +31,7 @@ STEPS = 40
 SEED_SIMULATION = 42           # the seed's configured simulation seed (rule_compiler.simulation_seed)
 SEED_WALK = "seed-walk"        # ``remembered``'s seed for a verdict of ``seed_walk`` (a round's seeds have a ':')
 RANK_MAJOR: tuple[Card, ...] = tuple(Card(r, s) for r in range(1, 14) for s in SUITS)   # the seed's card order
-VERDICT_STEPS = 40_000_000     # the guess's steps over a whole verdict (about 10 s; the library's rules need at most 8 million)
+VERDICT_STEPS = 40_000_000     # the guess's steps over a verdict (about 10 s; the library's rules need at most 8M)
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def _disagreement(truth: Rule, guess: Rule, mainline: list[Card], spent: _Steps,
                   truth_errs: bool = False) -> tuple[Verdict | None, list[Card]]:
     """Compare both rules on the 52 cards after ``mainline``; the first disagreement, and the cards accepted.
     ``truth_errs``: an error of the secret rule is a disagreement too (the seed), not a rejection."""
-    accepted = []
+    accepted: list[Card] = []
     for card in cards:
         if truth_errs:
             try:

@@ -51,7 +51,7 @@ def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
     params = {"hand": {"hand": HAND}, "turns": {"turns": turns}, "correct": {"top": turns + 1,
               "penalty": PENALTY}, "wrong": {"penalty": PENALTY}, "unsolved": {"penalty": PENALTY},
               "silent": {"confidence": SILENT_CONFIDENCE}}
-    keys = RULE_KEYS
+    keys: tuple[str, ...] = RULE_KEYS
     if getattr(game, "protocol", "tcgtui") == "seed":      # judged after the card, no bankruptcy (docs/protocols.md)
         keys = tuple("guess_seed" if k == "guess" else k for k in RULE_KEYS if k != "bankrupt")
     return [(f"eleusis.rules.{k}", catalog.t(f"eleusis.rules.{k}", **params.get(k, {}))) for k in keys]

@@ -14,7 +14,8 @@ a player can be measured against.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from tcgtui.engine.core import Game
 from tcgtui.engine.eleusis.cards import DISTINCT, Card, parse_card

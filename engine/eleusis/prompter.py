@@ -16,14 +16,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.eleusis.cards import CardError, parse_card
 from tcgtui.engine.eleusis.moves import Play, parse_play
 from tcgtui.engine.eleusis.narrator import rules_text
 from tcgtui.engine.eleusis.state import PENALTY
 from tcgtui.engine.prompting import Message, Parsed
+
+if TYPE_CHECKING:
+    from tcgtui.engine.eleusis.game import EleusisGame
 
 HISTORY = 3
 ACTION = re.compile(r"<ACTION>(.*?)</ACTION>", re.S | re.I)
@@ -39,7 +41,7 @@ def card_symbols(text: str) -> str:
 class EleusisPrompter:
     keeps_history = False
 
-    def __init__(self, game: Game, catalog: Any, seat: int = 0, style: str | None = None) -> None:
+    def __init__(self, game: EleusisGame, catalog: Any, seat: int = 0, style: str | None = None) -> None:
         self.game = game
         self.catalog = catalog
         self.seat = seat

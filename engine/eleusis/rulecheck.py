@@ -8,7 +8,8 @@ for the complexity measure.
 from __future__ import annotations
 
 import ast
-from typing import Sequence
+from collections.abc import Sequence
+from typing import NoReturn
 
 from tcgtui.engine.eleusis.rulespec import (ARGS, ATTRIBUTES, BINOPS, CALL, CALLS, CMPOPS, MAX_DEPTH, MAX_NUMBER,
                                             NOT_ALLOWED, NUMBER, TOO_DEEP, UNARY, UNKNOWN_NAME, ATTRIBUTE,
@@ -43,7 +44,7 @@ class Checker:
         self.nodes = 0
         self.branches = 0
 
-    def fail(self, kind: str, detail: str, node: ast.AST) -> None:
+    def fail(self, kind: str, detail: str, node: ast.AST) -> NoReturn:
         raise RuleError(kind, detail, getattr(node, "lineno", 0))
 
     def stmts(self, body: Sequence[ast.stmt], depth: int) -> None:

@@ -9,7 +9,8 @@ one each time it appears), so no comparison or hash can take long.
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from tcgtui.engine.eleusis.cards import Card
 from tcgtui.engine.eleusis.rulespec import (BINOPS, BUDGET, CALLS, CMPOPS, CONSTRUCTS, LENGTH, MAX_LENGTH,
@@ -242,8 +243,8 @@ class Compiler:
 
     def expr(self, e: ast.expr) -> Callable[[dict, Budget], Any]:     # noqa: C901 - one case per node
         if isinstance(e, ast.Constant):
-            value = e.value
-            return lambda env, b: value
+            literal = e.value
+            return lambda env, b: literal
         if isinstance(e, ast.Name):
             name = e.id
             if name in ("True", "False", "None"):
@@ -308,7 +309,7 @@ class Compiler:
         if isinstance(e, ast.Compare):
             left = self.expr(e.left)
             if len(e.ops) == 1 and isinstance(e.comparators[0], ast.Constant):
-                cmp1, const = CMPOPS[type(e.ops[0])], e.comparators[0].value
+                cmp1, bound = CMPOPS[type(e.ops[0])], e.comparators[0].value
                 what = construct(e.ops[0])
 
                 def run_cmp_const(env: dict, b: Budget) -> Any:
@@ -319,7 +320,7 @@ class Compiler:
                         a = left(env, b)
                         if a.__class__ in _CONTAINERS:
                             _charge((a,), b)
-                        return cmp1(a, const)
+                        return cmp1(a, bound)
                     except TypeError:
                         raise RuleError(TYPE, what) from None
                 return run_cmp_const

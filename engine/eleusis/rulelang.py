@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from tcgtui.engine.eleusis.cards import Card
 from tcgtui.engine.eleusis.rulecheck import Checker, assigned, unwrap

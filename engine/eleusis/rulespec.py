@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ast
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 MAX_SOURCE = 4_000          # characters of rule text
 MAX_STEPS = 20_000          # evaluation steps per call (a rule of the library needs under 100)
@@ -19,7 +20,7 @@ MAX_SIZE = 10_000           # the elements of any value, nested ones counted (a 
 MAX_DEPTH = 40              # nesting of the syntax tree
 ARGS = ("card", "mainline")
 ATTRIBUTES = frozenset({"rank", "suit", "color", "is_face"})
-CALLS = {"len": len, "abs": abs, "min": min, "max": max, "sum": sum, "all": all, "any": any, "range": range}
+CALLS: dict[str, Callable[..., Any]] = {"len": len, "abs": abs, "min": min, "max": max, "sum": sum, "all": all, "any": any, "range": range}
 
 # Syntax error kinds (each one a key under eleusis.lang)
 SYNTAX, NOT_ALLOWED, UNKNOWN_NAME, ATTRIBUTE, CALL, TOO_LONG, TOO_DEEP = (

@@ -26,17 +26,20 @@ import hashlib
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.eleusis.cards import Card, parse_card
 from tcgtui.engine.eleusis.moves import Play, parse_play
 from tcgtui.engine.eleusis.prompter import EleusisPrompter
 from tcgtui.engine.eleusis.state import HAND, PENALTY
 from tcgtui.engine.prompting import Compiler, Message, Parsed
 from tcgtui.engine.seed_text import Parts, fstring_parts, parse_source
+
+if TYPE_CHECKING:
+    from tcgtui.engine.eleusis.game import EleusisGame
 
 REPOSITORY = "github.com/scienceetonnante/eleusis-llm-benchmark"
 ACTION_FILE, RULES_FILE = "src/eleusis/prompts/action.py", "src/eleusis/prompts/game_rules.py"
@@ -145,7 +148,8 @@ class SeedWording:
             and isinstance(loop.iter.slice, ast.Slice) else None
         verdict = next((n.value for n in ast.walk(history) if isinstance(n, ast.Assign)
                         and isinstance(n.value, ast.IfExp)), None)
-        if not (isinstance(count, ast.UnaryOp) and isinstance(count.operand, ast.Constant)) or verdict is None:
+        if not (isinstance(count, ast.UnaryOp) and isinstance(count.operand, ast.Constant)
+                and isinstance(count.operand.value, int)) or verdict is None:
             raise _shape(ACTION_FILE, "loop over the last turns with their verdicts")
         lines = _writes(history, "history_str")
         failed = _writes(_if_on(action, "failed_guesses", ACTION_FILE), "failed_guesses_str")
@@ -182,12 +186,12 @@ def retry_hints(player: ast.Module) -> dict[str, str]:
     if all(name in consts for name in FORK_HINTS.values()):
         return {k: _string(consts[v], PLAYER_FILE) for k, v in FORK_HINTS.items()}
     select = next((n for n in ast.walk(player) if isinstance(n, ast.FunctionDef) and n.name == "_select_move"), None)
-    chosen = next((v for v in _writes(select, "prompt") if isinstance(v, ast.IfExp)
-                   and isinstance(v.body, ast.BinOp) and isinstance(v.body.op, ast.Add)
-                   and isinstance(v.body.right, ast.Name)), None) if select is not None else None
-    if chosen is None:
+    chosen = next((right for v in _writes(select, "prompt") if isinstance(v, ast.IfExp)
+                   and isinstance(body := v.body, ast.BinOp) and isinstance(body.op, ast.Add)
+                   and isinstance(right := body.right, ast.Name)), None) if select is not None else None
+    if chosen is None or select is None:
         raise _shape(PLAYER_FILE, "retry hints")
-    name = chosen.body.right.id            # type: ignore[union-attr]
+    name = chosen.id
     local = {t.id: n.value for n in ast.walk(select) if isinstance(n, ast.Assign)
              for t in n.targets if isinstance(t, ast.Name)}
     value = local.get(name, consts.get(name))
@@ -252,7 +256,7 @@ class SeedPrompter(EleusisPrompter):
     fresh_retries = True          # a retry is the turn's prompt again with a hint, not a conversation
     attempts = ATTEMPTS
 
-    def __init__(self, game: Game, catalog: Any, wording: SeedWording,
+    def __init__(self, game: EleusisGame, catalog: Any, wording: SeedWording,
                  compiler: Callable[[], Compiler] | None = None) -> None:
         super().__init__(game, catalog)
         self.wording = wording

@@ -89,6 +89,7 @@ def relative_quartiles(games: list[Any], context: Any) -> list[Row]:
                 by_q[quartile(r["rule"])].append(r["floored"])
         for q, scores in sorted(by_q.items()):
             m = mean(scores)
+            assert m is not None                    # a quartile is listed for its rounds
             rows.append({"agent": agent, "lang": lang, "quartile": q, "rounds": len(scores), "mean_floored": m,
                          "relative_score": m / overall if overall else None})
     return rows
@@ -109,6 +110,7 @@ def score_breakdown(games: list[Any], context: Any) -> list[Row]:
     rows = []
     for (agent, lang), rounds in sorted(_rounds(games).items()):
         floored, free = mean([r["floored"] for _, r in rounds]), mean([r["no_stakes"] for _, r in rounds])
+        assert floored is not None and free is not None     # a group is listed for its rounds
         rows.append({"agent": agent, "lang": lang, "rounds": len(rounds), "mean_floored": floored,
                      "no_stakes": free, "no_stakes_gain": free - floored})
     return rows
@@ -118,6 +120,7 @@ def boldness(games: list[Any], context: Any) -> list[Row]:
     rows = []
     for (agent, lang), rounds in sorted(_rounds(games).items()):
         failed = mean([r["counted_wrong"] for _, r in rounds])
+        assert failed is not None                   # a group is listed for its rounds
         caution = mean([r["caution"] for _, r in rounds if r["solved"]])
         rows.append({"agent": agent, "lang": lang, "rounds": len(rounds), "counted_failed_guesses": failed,
                      "caution": caution, "boldness": None if caution is None else 2 * failed - caution,

@@ -8,9 +8,10 @@ a column ``"c"``.  Invalid replies are handled by the rules (``apply_invalid``).
 from __future__ import annotations
 
 import importlib
+from functools import partial
 from typing import Any
 
-from tcgtui.engine.core import Game
+from tcgtui.engine.core import Game, GameState
 from tcgtui.engine.grid import fake_replies, seed_files
 from tcgtui.engine.grid.analysis import analyze, blocks, immediate_wins, missed, sections
 from tcgtui.engine.grid.analysis import tables as seed_tables
@@ -31,7 +32,7 @@ __all__ = ["GridGame", "GridNarrator", "GridObservation", "GridState", "Position
 STYLES = ("list", "illustration", "image")
 
 
-def _prompter(game: Game, catalog: Any, seat: int, style: str = "list") -> Any:
+def _prompter(game: GridGame, catalog: Any, seat: int, style: str = "list") -> Any:
     if game.protocol == SEED:
         from tcgtui.engine.grid.seed import REPOSITORY
         from tcgtui.engine.grid.seed_prompter import SeedGridPrompter
@@ -43,17 +44,17 @@ def _prompter(game: Game, catalog: Any, seat: int, style: str = "list") -> Any:
     return GridPrompter(game, catalog, seat, style or "list")
 
 
-def _perfect(game: Game, arg: int | None) -> Any:
+def _perfect(game: GridGame, arg: int | None) -> Any:
     from tcgtui.engine.grid.players import perfect
     return perfect(game, arg)
 
 
-def _alphabeta(game: Game, arg: int | None) -> Any:
+def _alphabeta(game: GridGame, arg: int | None) -> Any:
     from tcgtui.engine.grid.players import alphabeta
     return alphabeta(game, arg)
 
 
-def _alphabeta_anytime(game: Game, arg: int | None) -> Any:
+def _alphabeta_anytime(game: GridGame, arg: int | None) -> Any:
     from tcgtui.engine.grid.players import alphabeta_anytime
     return alphabeta_anytime(game, arg)
 
@@ -63,7 +64,12 @@ def _evaluator(game: Game, spec: str | None) -> Any:
     return evaluator(game, spec)
 
 
-def _threats(game: Game, arg: int | None) -> Any:
+def _analyze(state: GameState) -> dict[str, list]:
+    assert isinstance(state, GridState)            # registered for the grid games only
+    return analyze(state)
+
+
+def _threats(game: GridGame, arg: int | None) -> Any:
     from tcgtui.engine.grid.threats import threats
     return threats(game, arg)
 
@@ -87,7 +93,7 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
                 Param("to_move", str, "", choices=("", "X", "O"), flag="--to-move", metavar="X|O",
                       help_key="arena.to_move", label_key="arena.to_move_label"), PROTOCOL, UPSTREAM))
     return register(GameSpec(
-        info, make=lambda params, _id=game_id: GridGame.from_params(_id, params),
+        info, make=partial(GridGame.from_params, game_id),
         prompter=_prompter,
         narrator=lambda game, catalog, viewer=-1: GridNarrator(game, catalog, viewer),
         analyses=sections, rules_text=rules_text, references=references, seed_tables=seed_tables,
@@ -96,7 +102,7 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         store=StoreHooks(result_code=result_code),
         report=ReportHooks(seed_files=seed_files,
                            reads_records=True),        # its report sections replay each game's record
-        tools=ToolHooks(analyze=analyze, perf=PERF[game_id], evaluate=_evaluator),
+        tools=ToolHooks(analyze=_analyze, perf=PERF[game_id], evaluate=_evaluator),
         fake_model=FakeModel(fake_replies.player, fake_replies.invalid, fake_replies.INVALID_KINDS)))
 
 

@@ -9,7 +9,8 @@ Connect Four counts only playable cells (each column's landing cell).
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from tcgtui.engine.core import CANCELLED, INVALID, GameRecord
 from tcgtui.engine.grid.config import EMPTY, GridConfig

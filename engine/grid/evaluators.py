@@ -11,8 +11,9 @@ so the decider's own information is the whole position.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from tcgtui.engine.core import Game
 from tcgtui.engine.grid import players as p
@@ -40,7 +41,7 @@ def _exact(state: Any, seed: int = 0) -> dict[str, float]:
     return {move: _outcome(v) for move, v in p.move_values(state).items()}
 
 
-def _alphabeta(depth: int) -> Callable[[Any], dict[str, float]]:
+def _alphabeta(depth: int) -> Callable[[Any, int], dict[str, float]]:
     def values(state: Any, seed: int = 0) -> dict[str, float]:
         cur, mask = p.to_bitboards(state)
         playable = (mask + p.BOTTOM) & p.FULL

@@ -10,14 +10,16 @@ from its own stream seeded by (seed, m, i), so any batching gives the same talli
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.fast import DRAW, LOSS, WIN
 from tcgtui.engine.grid.playouts import HEADER, encode, move_index, prepare
+
+if TYPE_CHECKING:
+    from tcgtui.engine.grid.game import GridGame
 
 __all__ = ["encode", "move_index", "playouts", "prepare", "warm_up"]
 
@@ -214,7 +216,7 @@ def playouts(prepared: Any, encoded: np.ndarray, seat: int, moves: np.ndarray,
     return out
 
 
-def warm_up(game: Game) -> None:
+def warm_up(game: GridGame) -> None:
     prepared = prepare(game)
     state = game.new_state(0)
     if state.is_terminal():

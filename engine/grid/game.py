@@ -32,6 +32,7 @@ class GridGame(Game[str]):
                                  variant.move_cap if not move_cap else int(move_cap))     # None, 0: the board's
         self.position = position
         self.to_move = to_move
+        self._start: tuple[list[int], int] | None = None
         if position:
             self._start = parse_position(position, self.config, to_move)   # raises PositionError early
         else:
@@ -39,7 +40,6 @@ class GridGame(Game[str]):
                 # only a bad --to-move needs the error
                 from tcgtui.engine.grid.position import PositionError
                 raise PositionError(f"on an empty board X moves first, not {to_move}")
-            self._start = None
 
     @classmethod
     def from_params(cls, game_id: str, params: dict[str, Any]) -> GridGame:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import CANCELLED, Event, Game
+from tcgtui.engine.core import CANCELLED, Event
+
+if TYPE_CHECKING:
+    from tcgtui.engine.grid.game import GridGame
 
 
 class GridNarrator:
-    def __init__(self, game: Game, catalog: Any, viewer: int = -1) -> None:
+    def __init__(self, game: GridGame, catalog: Any, viewer: int = -1) -> None:
         self.game = game
         self.catalog = catalog
         self.viewer = viewer
@@ -45,7 +48,7 @@ class GridNarrator:
         return [s for s in (self.one(e) for e in events) if s]
 
 
-def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
+def rules_text(game: GridGame, catalog: Any) -> list[tuple[str, str]]:
     """The rules of ``game`` as (key, sentence) pairs, keys ``grid.rules.*``."""
     cfg = game.config
     first = catalog.t(f"grid.games.{game.name}.first")

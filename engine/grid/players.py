@@ -9,12 +9,15 @@ search that completes its depth plays exactly the move the full-depth one would.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.grid.analysis import blocks
 from tcgtui.engine.grid.config import EMPTY
 from tcgtui.engine.grid.lines import line_through
+
+if TYPE_CHECKING:
+    from tcgtui.engine.grid.game import GridGame
 
 # --- perfect play (small boards) -------------------------------------------------------------------
 
@@ -65,7 +68,7 @@ def move_values(state: Any) -> dict[str, int]:
     return out
 
 
-def perfect(game: Game, arg: int | None = None) -> Callable[[Any, Any], str]:
+def perfect(game: GridGame, arg: int | None = None) -> Callable[[Any, Any], str]:
     if game.config.rows * game.config.cols > 16 or game.config.gravity:
         raise ValueError(f"perfect play is only offered for tictactoe, not {game.name}")
 
@@ -246,7 +249,7 @@ def deepening(state: Any, depth: int, stop: Callable[[], bool]) -> tuple[dict[st
     return values, reached
 
 
-def _depth(game: Game, arg: int | None) -> int:
+def _depth(game: GridGame, arg: int | None) -> int:
     if not game.config.gravity:
         raise ValueError(f"ab plays connect4, not {game.name}")
     return DEFAULT_DEPTH if arg is None else max(1, min(MAX_DEPTH, int(arg)))
@@ -257,7 +260,7 @@ def _pick(values: dict[str, int], rng: Any) -> str:
     return rng.choice(sorted(m for m, v in values.items() if v == best))
 
 
-def alphabeta(game: Game, arg: int | None = None) -> Callable[[Any, Any], str]:
+def alphabeta(game: GridGame, arg: int | None = None) -> Callable[[Any, Any], str]:
     depth = _depth(game, arg)
 
     def choose(state: Any, rng: Any) -> str:
@@ -265,7 +268,7 @@ def alphabeta(game: Game, arg: int | None = None) -> Callable[[Any, Any], str]:
     return choose
 
 
-def alphabeta_anytime(game: Game, arg: int | None = None) -> Callable[[Any, Any, Callable[[], bool]], tuple[str, int, int]]:
+def alphabeta_anytime(game: GridGame, arg: int | None = None) -> Callable[[Any, Any, Callable[[], bool]], tuple[str, int, int]]:
     """``ab:D`` under a time budget: (move, depth completed, D)."""
     depth = _depth(game, arg)
 

@@ -17,12 +17,14 @@ the kernel checks), else it is a draw: board full or the move cap reached.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.fast import DRAW, LOSS, WIN
+
+if TYPE_CHECKING:
+    from tcgtui.engine.grid.game import GridGame
 
 HEADER = 6          # [rows, cols, connect, gravity, to_move, moves_left, cell...], as the kernel reads it
 NEVER = 10_000      # the step of a cell no move takes
@@ -33,7 +35,7 @@ FEW = 4              # rows drawn one by one in plain integers (numpy's per-call
 _U = np.uint64
 
 
-def prepare(game: Game) -> Any:
+def prepare(game: GridGame) -> Any:
     return game.config
 
 
@@ -94,9 +96,9 @@ def _steps_free(board: np.ndarray, first: np.ndarray, rs: np.ndarray) -> np.ndar
     empties = np.flatnonzero(board == 0)
     e = len(empties)
     free = np.tile(empties, rows_n)
-    pos = np.zeros((rows_n, n), dtype=np.int64)
-    pos[:, empties] = np.arange(e)
-    pos = pos.ravel()
+    grid = np.zeros((rows_n, n), dtype=np.int64)
+    grid[:, empties] = np.arange(e)
+    pos = grid.ravel()
     at = np.full(rows_n * n, NEVER, dtype=np.int32)
     on_free, on_board = np.arange(rows_n) * e, np.arange(rows_n) * n
     cell = first

@@ -10,11 +10,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.grid.config import EMPTY_SYMBOL, VARIANTS
 from tcgtui.engine.prompting import Message, Parsed
+
+if TYPE_CHECKING:
+    from tcgtui.engine.grid.game import GridGame
 
 STYLES = ("list", "illustration", "image")
 QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
@@ -24,7 +26,7 @@ QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '
 class GridPrompter:
     keeps_history = False
 
-    def __init__(self, game: Game, catalog: Any, seat: int, style: str = "list") -> None:
+    def __init__(self, game: GridGame, catalog: Any, seat: int, style: str = "list") -> None:
         if style not in STYLES:
             raise ValueError(f"prompt style {style!r}: expected one of {', '.join(STYLES)}")
         self.game = game

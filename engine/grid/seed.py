@@ -275,5 +275,6 @@ def judge_reply(config: GridConfig, board: list[str], reply: str) -> Judged:
 def random_reply(config: GridConfig, rng: Any) -> str:
     """The seed's random player: any row and column (Connect Four: any column), taken or not."""
     if config.gravity:
-        return '{"column": %d}' % rng.randint(1, config.cols)
-    return '{"row": %d, "column": %d}' % (rng.randint(1, config.rows), rng.randint(1, config.cols))
+        return json.dumps({"column": rng.randint(1, config.cols)})
+    row, column = rng.randint(1, config.rows), rng.randint(1, config.cols)
+    return json.dumps({"row": row, "column": column})

@@ -106,9 +106,9 @@ def seed_game(record_json: dict[str, Any], players: list[str], style: str, versi
         said = json.dumps({"column": c + 1} if cfg.gravity else {"row": r + 1, "column": c + 1}, separators=(",", ":"))
         out.moves.append(_move(number, seat, r + 1, c + 1, VALID, status, said))
         out.log += _visual(list(state.observation(seat).board), symbols)
-        if state.is_terminal() and state.outcome.winner == seat and state.outcome.reason == "line":
+        if (ended := state.outcome) is not None and ended.winner == seat and ended.reason == "line":
             out.moves_per_win[seat] = out.counts[seat]
-    code = result_code(state.outcome) if state.is_terminal() else "in_progress"
+    code = result_code(ended) if (ended := state.outcome) is not None else "in_progress"
     out.result = "Cancelled" if code == "cancelled" else code
     out.final_rows = tuple(state.observation(0).board)
     out.final_state = status_text(board_text(cfg, list(state.observation(0).board), symbols, style, wording), style, wording)

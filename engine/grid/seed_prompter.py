@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import base64
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.grid.config import VARIANTS
 from tcgtui.engine.grid.seed import OUTCOMES, SeedWording, judge_reply, prompt
 from tcgtui.engine.prompting import Message, Parsed
+
+if TYPE_CHECKING:
+    from tcgtui.engine.grid.game import GridGame
 
 JSON = "json"
 
@@ -18,7 +20,7 @@ class SeedGridPrompter:
 
     keeps_history = False
 
-    def __init__(self, game: Game, wording: SeedWording, seat: int, style: str) -> None:
+    def __init__(self, game: GridGame, wording: SeedWording, seat: int, style: str) -> None:
         cfg = game.config
         if (cfg.invalid_limit, cfg.move_cap) != (wording.max_invalid, wording.max_moves):
             raise ValueError(f"--protocol seed plays {game.name} with the seed's limits: "

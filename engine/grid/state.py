@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from tcgtui.engine.core import CANCELLED, DISQUALIFIED, Event, GameState, IllegalMove, Outcome
 from tcgtui.engine.grid.config import CHARS, EMPTY, GridConfig
@@ -13,6 +13,10 @@ INVALID_KINDS = ("format", "out_of_bounds", "taken")
 LINE, FULL = "line", "full"
 
 
+@overload
+def result_code(outcome: Outcome | dict) -> str: ...
+@overload
+def result_code(outcome: None) -> None: ...
 def result_code(outcome: Outcome | dict | None) -> str | None:
     """``winner1st|winner2nd|draw|disqualified1st|disqualified2nd|cancelled`` (None while playing)."""
     if outcome is None:

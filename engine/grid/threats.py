@@ -10,11 +10,14 @@ open four outranks everything but a win or a block, and so does stopping the opp
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Game
 from tcgtui.engine.grid.analysis import blocks, immediate_wins
 from tcgtui.engine.grid.config import EMPTY
+
+if TYPE_CHECKING:
+    from tcgtui.engine.grid.game import GridGame
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 # (stones in the run through the cell, open ends) -> worth; a run of five is found as a win first
@@ -75,7 +78,7 @@ def threat_choice(state: Any, rng: Any) -> tuple[int, int]:
     return rng.choice([cell for s, cell in scored if s == best])
 
 
-def threats(game: Game, arg: int | None = None) -> Callable[[Any, Any], str]:
+def threats(game: GridGame, arg: int | None = None) -> Callable[[Any, Any], str]:
     if game.config.gravity:
         raise ValueError(f"the threat player is offered for free-placement boards, not {game.name}")
 

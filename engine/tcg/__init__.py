@@ -1,5 +1,7 @@
 """The two-player trading card game of TCG-Bench, with cards as data."""
 
+from typing import Any
+
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM, protocol_of
 from tcgtui.engine.registry import FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks, StoreHooks, register
 from tcgtui.engine.tcg.cards import Card, Pack
@@ -65,8 +67,9 @@ def _fast() -> object:
     return importlib.import_module("tcgtui.engine.tcg.fast.search")
 
 
-def _move_kind(game: TcgGame, text: str) -> str | None:
-    """A move's kind as the store keeps it: the card's type (the released search's ``card+kept`` too)."""
+def _move_kind(game: Any, text: str) -> str | None:
+    """A move's kind as the store keeps it: the card's type (the released search's ``card+kept`` too).
+    ``game``: a ``TcgGame``, or under --protocol seed a ``SeedGame``; each carries its pack."""
     from tcgtui.engine.tcg.seed.rules import strip_move
     try:
         return game.pack.card(strip_move(text)[0]).type
@@ -87,6 +90,10 @@ def _analyses(games: list) -> dict:
 def _seed_tables() -> tuple:
     from tcgtui.engine.tcg.seed_tables import tables
     return tables()
+
+
+def _pack_of(game: Any) -> Pack:
+    return game.pack            # a TcgGame's, or a SeedGame's (the community pack)
 
 
 def _rules_text(game: TcgGame, catalog) -> list:

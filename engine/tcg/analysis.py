@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -116,7 +117,7 @@ def decay_fits(rates: list[Row]) -> list[Row]:
     series: dict[tuple[str, str, str], list[tuple[int, float]]] = defaultdict(list)
     for r in rates:
         family, k = opponent_k(r["opponent"])
-        if family and r["win_rate"] is not None:
+        if family and k is not None and r["win_rate"] is not None:     # a family comes with its K
             series[(r["agent"], r["lang"], family)].append((k, r["win_rate"]))
     rows = []
     for (agent, lang, family), points in sorted(series.items()):

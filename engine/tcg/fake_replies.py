@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 
 def hand_of(prompt: str, catalogs: Sequence[Any]) -> list[str]:

@@ -10,7 +10,8 @@ is simply absent and the ``other_hidden`` sentence is used.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Protocol
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from tcgtui.engine.core import Event
 from tcgtui.engine.tcg.describe import shown_lp

@@ -17,15 +17,18 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.core import Event, Game
+from tcgtui.engine.core import Event
 from tcgtui.engine.prompting import Message, Parsed
 from tcgtui.engine.tcg import cards as C
 from tcgtui.engine.tcg.describe import DECK_LIST_RULES, card_text, rules_sentences
 from tcgtui.engine.tcg.narrator import Narrator
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
 from tcgtui.engine.tcg.parse import STRICT, CardMatcher, CardParsed, parse_answer
+
+if TYPE_CHECKING:
+    from tcgtui.engine.tcg.game import TcgGame
 
 PROMPT_VERSION = 1          # bump when the structure (not only the wording) of prompts changes
 TEMPLATE_PREFIXES = ("prompts.", "events.", "rules.", "cards.")
@@ -192,6 +195,6 @@ class TcgPrompter:
                                                         list=self.names(obs.hand), left=left)}
 
 
-def build(game: Game, catalog: Any, seat: int, style: str | None = None) -> TcgPrompter:
+def build(game: TcgGame, catalog: Any, seat: int, style: str | None = None) -> TcgPrompter:
     """``GameSpec.prompter`` of the card game."""
     return TcgPrompter(game.pack, catalog, seat, style, deck_lists=not game.default_decks)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -54,7 +55,7 @@ def _exp_k(k: np.ndarray, a: float, b: float) -> np.ndarray:
     return a * np.exp(-b * k)
 
 
-def fit_exp_k(ks: list[float], rates: list[float]) -> tuple[float, float, float | None] | None:
+def fit_exp_k(ks: Sequence[float], rates: Sequence[float]) -> tuple[float, float, float | None] | None:
     """The paper's form, ``a·exp(−b·K)``, by least squares on the win rates; (a, b, R²)."""
     # start-up time: scipy only when the decay is fitted
     from scipy.optimize import curve_fit
@@ -75,7 +76,7 @@ def _levels(games: list[Any], context: Any) -> dict[tuple[str, str], dict[int, d
     out: dict[tuple[str, str], dict[int, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
     for r in _rates(games):
         family, k = opponent_k(r["opponent"])
-        if family and r["win_rate"] is not None and is_model(r["agent"], context):
+        if family and k is not None and r["win_rate"] is not None and is_model(r["agent"], context):
             out[(family, r["lang"])][k][r["agent"]] = r["win_rate"]
     return out
 
@@ -96,7 +97,9 @@ def paper_fits(games: list[Any], context: Any) -> list[Row]:
     rows = []
     for (family, lang), by_k in sorted(_levels(games, context).items()):
         ks = sorted(by_k)
-        means = [mean(list(by_k[k].values())) for k in ks]
+        found = [mean(list(by_k[k].values())) for k in ks]
+        means = [m for m in found if m is not None]
+        assert len(means) == len(ks)                # each K has its models' rates
         paper = fit_exp_k(ks, means)
         ours = fit_decay(ks, means)
         rows.append({"opponent": family, "lang": lang, "form": PAPER_FORM, "points": len(ks),
@@ -112,7 +115,7 @@ def wide(games: list[Any], context: Any) -> list[Row]:
     cells: dict[tuple[str, str, str], dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for g in games:
         family, k = opponent_k(g.opponent)
-        if family is None or g.result is None:
+        if family is None or k is None or g.result is None:       # a family comes with its K
             continue
         for name in g.groups():
             c = cells[(name, g.lang, family)][k]
@@ -208,7 +211,7 @@ def paper_summary(games: list[Any], context: Any) -> list[Row]:
         rows.append({"run": run, "games": len(done), "models": len(models),
                      "players": len({g.agent for g in done}), "languages": len({g.lang for g in done}),
                      "levels": len({g.opponent for g in done if g.agent in models}),
-                     "mean_turns": mean(turns), "mean_turns_per_player": None if not turns else mean(turns) / 2,
+                     "mean_turns": mean(turns), "mean_turns_per_player": None if (m := mean(turns)) is None else m / 2,
                      "median_decision_s": median(facts.seconds[decisions]),
                      "mean_tokens_per_turn": mean(facts.tokens[decisions & facts.has_tokens]),
                      "branching_factor": None if replay is None else mean([n for _, n in replay[0]])})
@@ -265,7 +268,7 @@ def thinking(games: list[Any], context: Any) -> list[Row]:
     cells: dict[tuple[str, str, str, str, int], list[int]] = defaultdict(lambda: [0, 0])
     for g in games:
         family, k = opponent_k(g.opponent)
-        if family is None or g.result is None:
+        if family is None or k is None or g.result is None:       # a family comes with its K
             continue
         for name in g.groups():
             mode = (context.facts(name) or {}).get("mode")

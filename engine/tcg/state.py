@@ -82,6 +82,22 @@ class TcgState(GameState[str]):
 
     __slots__ = ("pack", "cards", "rules", "lp", "decks", "hands", "tricks", "boards", "graves",
                  "turn", "current", "_outcome", "rng", "_events", "_depth", "start_events")
+    pack: C.Pack
+    cards: tuple[C.Card, ...]
+    rules: C.Rules
+    lp: list[int]
+    decks: list[list[int]]          # per seat, pack indices; the end of a list is its top
+    hands: list[list[int]]
+    tricks: list[list[int]]
+    boards: list[list[Champion]]
+    graves: list[list[int]]
+    turn: int
+    current: int
+    _outcome: Outcome | None
+    rng: random.Random
+    _events: list[Event]
+    _depth: int
+    start_events: list[Event]
 
     # --- construction -----------------------------------------------------------------
 
@@ -369,12 +385,12 @@ class TcgState(GameState[str]):
                     if self._outcome is not None:
                         return
         for idx in list(self.tricks[p]):
-            ab = self.cards[idx].trigger
-            if ab is not None and ab.when in whens and self._condition(p, ab) and idx in self.tricks[p]:
+            trigger = self.cards[idx].trigger
+            if trigger is not None and trigger.when in whens and self._condition(p, trigger) and idx in self.tricks[p]:
                 self.tricks[p].remove(idx)
                 self.graves[p].append(idx)
                 self._emit("trick", p, card=self._id(idx))
-                self._run_ability(p, idx, ab, _Ctx(p, idx, None, ctx.attack, None, ctx.spell))
+                self._run_ability(p, idx, trigger, _Ctx(p, idx, None, ctx.attack, None, ctx.spell))
                 if self._outcome is not None:
                     return
 

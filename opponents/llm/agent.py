@@ -69,14 +69,15 @@ import hashlib
 import json
 import re
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import Event
 from tcgtui.engine.prompting import NO_PARSE, JudgeFollowUp, Parsed, Prompter, SeedRetries, SeedTranslation
 from tcgtui.errors import OptionError
-from tcgtui.opponents.base import Agent, Decision, SeatContext, agent_rng
+from tcgtui.opponents.base import Agent, Decision, ModelDecisionInfo, SeatContext, agent_rng, game_of
 from tcgtui.opponents.llm.client import ChatClient, ContextOverflow, Sleep, StreamHook
 from tcgtui.opponents.llm.context import ContextFit
 from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_options
@@ -85,7 +86,7 @@ from tcgtui.opponents.llm.model_registry import cached
 from tcgtui.opponents.llm.prompts import Message, TurnLog, conversation, keep_turns, message_tokens
 from tcgtui.opponents.llm.reasoning import split_reasoning
 from tcgtui.opponents.llm.translator import SeedTranslator, seed_translator
-from tcgtui.opponents.llm.spend import BUDGET_STOPPED, BudgetSpent
+from tcgtui.opponents.llm.spend import BudgetSpent
 from tcgtui.opponents.spec import AgentSpec
 
 RECORD_CHARS = 64_000      # per text field of an attempt in the record
@@ -127,8 +128,9 @@ class LLMAgent(Agent):
 
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
+        self.game = game = game_of(ctx, self.spec)
         self.prompter, self.style, self.rules_count_invalid = make_prompter(ctx, self.settings.parse)
-        if hasattr(self.prompter, "model"):     # a seed's prompt that depends on the model's name (TCG-Bench's Qwen3 suffix)
+        if hasattr(self.prompter, "model"):     # a seed's prompt that depends on the model's name (TCG-Bench's Qwen3)
             self.prompter.model = self.settings.model
         self.system = self.prompter.system()
         self.history: list[TurnLog] = []
@@ -137,13 +139,14 @@ class LLMAgent(Agent):
         self.client.rng = agent_rng(ctx.game_seed, ctx.seat, "llm-backoff")
         protocol = str(getattr(ctx.game, "protocol", "tcgtui"))
         if self.judge is not None and self.judge.temperature != judge_temperature(self.judge_options, protocol):
-            self.judge = judge_settings(self.judge_options, protocol)
-            self.translator = FollowUp(self.judge, self.translator.sleep if self.translator else asyncio.sleep)
+            self.judge = judge = judge_settings(self.judge_options, protocol)
+            assert judge is not None                 # the options that made the judge make it again
+            self.translator = FollowUp(judge, self.translator.sleep if self.translator else asyncio.sleep)
         p = self.prompter
         if isinstance(p, SeedTranslation) and p.translator_missing:
             raise OptionError(locales.load().t("llm_options.translator_needed"))
         if isinstance(p, JudgeFollowUp) and p.needs_follow_up and self.translator is None:
-            raise OptionError(locales.load().t("llm_options.judge_needed", game=ctx.game.name))
+            raise OptionError(locales.load().t("llm_options.judge_needed", game=game.name))
         # a seed's own translator (translator.py), one for the agent's games: it keeps what it translated
         if isinstance(p, SeedTranslation) and p.seed_translation and self.seed_translator is None:
             self.seed_translator = seed_translator({**self.judge_options, "translator": p.translator},
@@ -160,7 +163,7 @@ class LLMAgent(Agent):
             out["judge"] = self.judge.public()
         if hasattr(self, "prompter"):
             out["prompt_version"] = self.prompter.version
-            if len(self.ctx.game.spec.info.prompt_styles) > 1:
+            if len(self.game.spec.info.prompt_styles) > 1:
                 out["prompt_style"] = self.style      # only where there is a choice
         return out
 
@@ -219,7 +222,7 @@ class LLMAgent(Agent):
                 self.fit.overflowed(exc.size)
         if self.fit.n_ctx is not None and need > self.fit.n_ctx:
             raise OptionError(locales.load().t(
-                "llm_options.context.too_small", game=self.ctx.game.name, lang=self.ctx.lang, need=need,
+                "llm_options.context.too_small", game=self.game.name, lang=self.ctx.lang, need=need,
                 prompt=prompt, reply=self.fit.reserve, context=self.fit.n_ctx, model=self.settings.model,
                 url=self.settings.public()["base_url"]))
 
@@ -234,7 +237,7 @@ class LLMAgent(Agent):
         if move is None or isinstance(move, str):
             return move
         try:
-            return self.ctx.game.move_to_text(move)
+            return self.game.move_to_text(move)
         except Exception:       # a game that cannot name it: its repr still tells what it was
             return repr(move)
 
@@ -335,16 +338,18 @@ class LLMAgent(Agent):
             move, follow = await self._follow_up(p, move)
         if p.keeps_history:
             self.history.append(TurnLog(current, sum(message_tokens(m) for m in current)))
-        info: dict[str, Any] = {
+        info: ModelDecisionInfo = {
             "prompt_version": p.version, "model": s.model,
-            "latency_s": round(time.perf_counter() - started, 6), **totals,
+            "latency_s": round(time.perf_counter() - started, 6), "prompt_tokens": totals["prompt_tokens"],
+            "completion_tokens": totals["completion_tokens"], "reasoning_tokens": totals["reasoning_tokens"],
             "tokens_estimated": estimated, "reasoning_estimated": reasoning_estimated,
             "retries": len(faults), "faults": faults,
             "invalid": sum(1 for a in attempts if a["error"] is not None),
             "fallback": fallback, "parse_path": path, "attempts": attempts,
             "history_turns": len(kept), "overflow_retries": shrunk,
-            **({BUDGET_STOPPED: True} if budget_stopped else {}),
         }
+        if budget_stopped:
+            info["budget_stopped"] = True
         if follow is not None:
             info["follow_up"] = follow
         if self.log_prompts:

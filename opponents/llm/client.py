@@ -28,10 +28,11 @@ import random
 import re
 import time
 import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import httpx
 
@@ -159,8 +160,8 @@ def retry_after_seconds(value: str | None, now: datetime | None = None) -> float
     except (TypeError, ValueError, IndexError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - (now or datetime.now(timezone.utc))).total_seconds())
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
 class ThinkSplitter:
@@ -455,7 +456,7 @@ class ChatClient:
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             raise Fault("no_choices", "reply has no choices")
         choice = choices[0]
-        msg = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        msg = given if isinstance(given := choice.get("message"), dict) else {}
         content = content_text(msg.get("content"))
         reasoning = content_text(msg.get("reasoning_content")) or content_text(msg.get("reasoning"))
         finish = choice.get("finish_reason")

@@ -20,8 +20,9 @@ The prompt gets what the context leaves after the reply: ``max_tokens`` when set
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import httpx
 

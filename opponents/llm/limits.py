@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
 
 from tcgtui.opponents.llm.endpoint import EndpointSettings
 

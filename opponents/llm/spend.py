@@ -10,8 +10,9 @@ budget is never exceeded by more than the requests already in flight when it was
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextvars import ContextVar
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 from tcgtui.opponents.llm.prompts import Message, estimate_tokens, message_tokens
 
@@ -39,8 +40,8 @@ def usage_counts(usage: dict[str, Any] | None, sent: list[Message], answer: str,
     """(prompt, completion, reasoning tokens, estimated, reasoning estimated) for one reply: the
     server's ``usage``, else estimated from the text sent and received."""
     if usage is None:
-        think = estimate_tokens(reasoning)
-        return (sum(message_tokens(m) for m in sent), estimate_tokens(answer) + think, think, True, False)
+        thought = estimate_tokens(reasoning)
+        return (sum(message_tokens(m) for m in sent), estimate_tokens(answer) + thought, thought, True, False)
     details = usage.get("completion_tokens_details") or {}
     think = details.get("reasoning_tokens") if isinstance(details, dict) else None
     think = think if think is not None else usage.get("reasoning_tokens")

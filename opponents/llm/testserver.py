@@ -35,9 +35,10 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine import registry
@@ -439,6 +440,7 @@ class ChatServer:
     @property
     def base_url(self) -> str:
         host, port = self._httpd.server_address[:2]
+        assert isinstance(host, str)                # an AF_INET server's address
         return f"http://{host}:{port}/v1"
 
     def _next(self, received: Received) -> tuple[Fault | None, Reply | None]:

@@ -122,7 +122,7 @@ class SeedTranslator:
             reply = await client.complete([{"role": "user", "content": prompt}], None)
         except BudgetSpent:
             raise                    # not the endpoint's failure: the sweep's budget is reached
-        except Exception as exc:     # the endpoint failed after its own retries: one failed request, as the seed counts it
+        except Exception as exc:     # the endpoint failed after its retries: one failed request, as the seed counts it
             return Attempt(model, ENDPOINT, error=str(exc)[:300])
         if reply.finish_reason == "length":
             return Attempt(model, TRUNCATED, reply.content)

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from rich.console import Console
 
+from tcgtui.flags import LANGS
 from tcgtui import locales
 from tcgtui.arena import add_game_arguments, build_game, game_from_args, given_params
 from tcgtui.engine import registry
@@ -44,7 +45,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--vs", default=None, metavar="SPECS", help=text.t("cmd_bench.vs", default=PAPER_LADDER))
     p.add_argument("--round-robin", action="store_true", help=text.t("cmd_bench.round_robin"))
     p.add_argument("--prompt-style", default=None, metavar="STYLE", help=text.t("cmd_bench.prompt_style"))
-    p.add_argument("--lang", default="en", metavar="LANGS", help=text.t("cmd_bench.lang"))
+    LANGS.add(p, text.t("cmd_bench.lang"))
     p.add_argument("--games", type=int, default=600, metavar="N", help=text.t("cmd_bench.games"))
     p.add_argument("--concurrency", type=int, default=16, metavar="N", help=text.t("cmd_bench.concurrency"))
     p.add_argument("--run", metavar="NAME", help=text.t("cmd_bench.run"))

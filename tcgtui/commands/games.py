@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from tcgtui.flags import LANG_LISTED
 from tcgtui import locales, rtl
 from tcgtui.arena import game_description, game_name, variant_flag, variants
 from tcgtui.engine import registry
@@ -15,7 +16,7 @@ from tcgtui.opponents.spec import grammars
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    p.add_argument("--lang", default="en", choices=locales.available(), help=text.t("cmd_cards.lang"))
+    LANG_LISTED.add(p, text.t("cmd_cards.lang"))
     p.add_argument("--rtl", choices=rtl.MODES, default=None, help=text.t("cmd_cards.rtl"))
 
 

@@ -1,6 +1,6 @@
 """Command-line options shared by ``play`` and ``watch``, and their checks.
 
-Both commands build a ``Settings`` here, so a new option (a ``--db`` store,
+Both commands build their ``Settings`` (``tcgtui.play_config``) here, so a new option (a ``--db`` store,
 say) is added in one place.  The endpoint flags of ``llm:`` players are the
 LLM player's (``tcgtui.llm_options``), shared with ``bench``.
 """
@@ -13,6 +13,7 @@ import secrets
 
 from typing import Any
 
+from tcgtui.flags import GAME, LANG, PARAM
 from tcgtui import locales
 from tcgtui.config import default_game, saved_language
 from tcgtui.engine import registry
@@ -21,6 +22,7 @@ from tcgtui.arena import add_param_flags, game_spec, given_params, load_resource
 from tcgtui.llm_options import endpoint_options, player_keys
 from tcgtui.opponents.registry import runnable
 from tcgtui.opponents.spec import SpecError
+from tcgtui.play_config import Settings
 from tcgtui import rtl
 from tcgtui.errors import UserError
 from tcgtui.limits import check_seed
@@ -30,10 +32,9 @@ from tcgtui.tui import games as game_screens
 def add_display_arguments(p: argparse.ArgumentParser, text: locales.Catalog, prefix: str) -> None:
     """--game, --param, the games' parameter flags (arena.add_param_flags), --lang, --seed, --rtl, --pause;
     help texts under ``<prefix>.*`` (``cli.game``/``cli.param`` for the two every game shares)."""
-    p.add_argument("--game", default=default_game(), metavar="ID",
-                   help=text.t("cli.game", games=", ".join(playable_games()), default=default_game()))
-    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help=text.t("cli.param"))
-    p.add_argument("--lang", default=saved_language(), metavar="LANG", help=text.t(f"{prefix}.lang"))
+    GAME.add(p, text.t("cli.game", games=", ".join(playable_games()), default=default_game()))
+    PARAM.add(p, text.t("cli.param"))
+    LANG.add(p, text.t(f"{prefix}.lang"), default=saved_language())      # the language the person chose last
     add_param_flags(p, text)
     p.add_argument("--seed", type=int, default=None, metavar="N", help=text.t(f"{prefix}.seed"))
     p.add_argument("--rtl", default=None, metavar="MODE", help=text.t(f"{prefix}.rtl"))
@@ -71,9 +72,8 @@ def check_game(args: argparse.Namespace) -> str:
 
 
 def settings_from(args: argparse.Namespace, seats: tuple[str, ...], handle: str = "",
-                  loaded: dict[str, Any] | None = None) -> Any:
+                  loaded: dict[str, Any] | None = None) -> Settings:
     """Settings from the flags; ``loaded``: parameters the caller has loaded already (a resumed game's pack)."""
-    from tcgtui.tui.app import Settings           # Textual loads only once a screen is wanted
     if args.lang not in locales.available():
         raise UserError(f"--lang: {args.lang!r} is not a language; expected one of {', '.join(locales.available())}")
     check_seed("--seed", args.seed)

@@ -10,6 +10,7 @@ bench's, under the person's anonymous handle, saved after every move.
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from tcgtui.store import Store, add_db_argument, open_store
 from tcgtui.opponents.human import HUMAN
 from tcgtui.opponents.spec import SpecError, check_supported, parse_spec
 from tcgtui.deals import FreeDealer, WatchDealer, person_seats
+from tcgtui.play_config import Settings
 from tcgtui.commands.options import add_display_arguments, check_spec, own_players, settings_from
 
 DEFAULT_VS = "mc:100"
@@ -92,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
-def start(args: argparse.Namespace, handle: str | None) -> Any:
+def start(args: argparse.Namespace, handle: str | None) -> Settings:
     """The settings of a new game against --vs, or of the campaign; every flag checked.
     A one-seat game (Eleusis) seats the person alone: --vs and --seat have nothing to choose."""
     for flag, given in (("--dealer", args.dealer), ("--race", args.race)):
@@ -106,14 +108,13 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
                 raise UserError(locales.load().t("humans.one_seat", flag=flag, game=args.game))
         if args.dealer is not None:      # the person deals (writes the secret rule) and watches SPEC play
             settings = settings_from(args, (check_spec("--dealer", args.dealer, args.game),), handle=handle or "")
-            settings.setup = True
-            return settings
+            return replace(settings, setup=True)
         if args.judge:                   # --judge: checked before the screen opens (a person's guesses in words)
             from tcgtui.opponents.llm.followup import judge_settings   # httpx: only when a judge is asked for
             judge_settings(endpoint_options(args))
         settings = settings_from(args, (HUMAN,), handle=handle or "")
         if args.race is not None:        # the same deal for SPEC, side by side, out of sight until the end
-            settings.rival = check_spec("--race", args.race, args.game)
+            settings = replace(settings, rival=check_spec("--race", args.race, args.game))
         return settings
     if args.vs is not None and args.vs.strip() == HUMAN:     # two people at one keyboard (hot-seat)
         opponent = HUMAN
@@ -121,8 +122,7 @@ def start(args: argparse.Namespace, handle: str | None) -> Any:
         opponent = DEFAULT_VS if args.campaign else check_spec("--vs", args.vs or default_opponent(args.game), args.game)
     seats = (HUMAN, opponent) if (args.seat or 1) == 1 else (opponent, HUMAN)
     settings = settings_from(args, seats, handle=handle or "")
-    settings.person = (args.seat or 1) - 1           # with --vs human, the seat kept under the handle
-    return settings
+    return replace(settings, person=(args.seat or 1) - 1)    # with --vs human, the seat kept under the handle
 
 
 def default_opponent(game_id: str) -> str:
@@ -140,7 +140,7 @@ def default_opponent(game_id: str) -> str:
     return DEFAULT_VS          # no player of its own either: --vs's check says which ones it takes
 
 
-def as_given(settings: Any) -> dict[str, Any]:
+def as_given(settings: Settings) -> dict[str, Any]:
     """The game's parameters as the command line gave them, for --resume to load again: a loaded
     file (a question set, a pack) cannot be stored, its name can; a file or folder by its absolute path."""
     params = dict(settings.given)
@@ -153,13 +153,12 @@ def as_given(settings: Any) -> dict[str, Any]:
     return params
 
 
-def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | None) -> Any:
+def seat(settings: Settings, args: argparse.Namespace, store: Store, handle: str | None) -> Settings:
     """Wire the games to the store: the campaign where the person left it, or games against --vs;
     a dealer's rounds are stored whole, like watched games, once the rule is written."""
-    if args.dealer is not None:
-        settings.dealer_for = lambda person: WatchDealer(store, registry.get(settings.game_id).game(settings.params),
-                                                    settings.seats, settings.seed)
-        return settings
+    if args.dealer is not None:         # the game as the dealer set it up (the setup dialog's answer)
+        return replace(settings, dealer_for=lambda now: WatchDealer(store, registry.get(now.game_id).game(now.params),
+                                                                    now.seats, now.seed))
     opponent, mine = settings.opponent, settings.person_seat     # "": a one-seat game; "human": hot-seat
     game = settings.game.seated(mine)
     where = {"game": settings.game_id, "params": as_given(settings)}
@@ -167,31 +166,29 @@ def seat(settings: Any, args: argparse.Namespace, store: Store, handle: str | No
     seated = spec.setup_params(game.setup()) if spec.setup_params is not None else {}
     if seated:          # --resume rebuilds the game as seated (the card game's deck lists), without the files
         where["params"].update(seated)
-        settings.params.update(seated)
-    settings.game = game                    # the app's game is the dealer's: players search the decks as seated
+    # the app's game is the dealer's: players search the decks as seated
+    settings = replace(settings, params={**settings.params, **seated}, game=game)
 
     if settings.rival:
         rivals = WatchDealer(store, game, (settings.rival,), settings.seed)
-        settings.keep_rival = rivals.keep
+        settings = replace(settings, keep_rival=rivals.keep)
 
     role = app_for(settings.game_id).campaign if args.campaign else None    # GameInfo.campaign: checked
     ladder = role.load() if role is not None else None
 
-    def dealer(person: str) -> Any:
+    def dealer(now: Settings) -> Any:
         if ladder is not None:
-            return ladder.open_dealer(store, settings.params, where["params"], person, settings.lang,
+            return ladder.open_dealer(store, now.params, where["params"], now.handle, now.lang,
                                       campaign_games(args, ladder), args.seed or 0)
         # --seed S deals S, S+1, ... as ever (a session dealt again); without it, a fresh unmet seed per game
-        return FreeDealer(store, game, where, person, opponent, mine, args.seed)
+        return FreeDealer(store, game, where, now.handle, opponent, mine, args.seed)
     if handle is None:
-        settings.dealer_for, settings.ask_handle = dealer, True
-    else:
-        ready = dealer(handle)       # a finished ladder is an error before the screen opens
-        settings.dealer_for = lambda person: ready
-    return settings
+        return replace(settings, dealer_for=dealer, ask_handle=True)
+    ready = dealer(settings)       # a finished ladder is an error before the screen opens
+    return replace(settings, dealer_for=lambda now: ready)
 
 
-def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
+def resume(args: argparse.Namespace, store: Store, handle: str) -> Settings:
     """An unfinished game of this handle (--resume GAME: the one whose id starts so; --resume: the one
     started last), with its own files (a pack), language, opponent and seat."""
     rows = unfinished(store, human_spec(handle))
@@ -204,24 +201,22 @@ def resume(args: argparse.Namespace, store: Store, handle: str) -> Any:
     args.lang, args.game = row.lang, game_id
     loaded = {p.name: file for p, file in live.game.spec.files(live.game)}    # as checked against their digests
     settings = settings_from(args, person_seats(row), handle=handle, loaded=loaded or None)
-    settings.person = row.agent_seat
     if not loaded:           # the parameters as stored (files by name, loaded again), else the game's setup's
         names = {p.name for p in registry.get(game_id).info.params}
-        settings.params = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
+        stored = dict(params) if params else {k: v for k, v in live.game.setup().items() if k in names}
     else:                    # its files as loaded, the rest as stored (the card game's deck lists, as seated)
-        settings.params.update({k: v for k, v in params.items() if k not in loaded})
-    settings.game = live.game            # the game as stored, rebuilt once: the app's is the dealer's
+        stored = {**settings.params, **{k: v for k, v in params.items() if k not in loaded}}
+    # the game as stored, rebuilt once: the app's is the dealer's
+    settings = replace(settings, person=row.agent_seat, params=stored, game=live.game)
     role = app_for(game_id).campaign
     ladder = role.load() if role is not None else None
     if run is not None and ladder is not None and run.kind == ladder.KIND:
         campaign = ladder.resume_dealer(store, live, params, handle, row.lang, run.config)
-        settings.dealer_for = lambda person: campaign
-    else:
-        where = {"game": game_id, "params": params}
-        # rematches go on from the game's seed, as under --seed (a session dealt again carries on alike)
-        settings.dealer_for = lambda person: FreeDealer(store, live.game, where, handle, row.opponent,
-                                                   row.agent_seat, row.seed + 1, first=live)
-    return settings
+        return replace(settings, dealer_for=lambda now: campaign)
+    where = {"game": game_id, "params": params}
+    # rematches go on from the game's seed, as under --seed (a session dealt again carries on alike)
+    return replace(settings, dealer_for=lambda now: FreeDealer(store, live.game, where, handle, row.opponent,
+                                                               row.agent_seat, row.seed + 1, first=live))
 
 
 def chosen_game(rows: list[Any], given: str, handle: str) -> Any:

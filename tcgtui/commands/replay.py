@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from tcgtui.flags import LANG
 from tcgtui import locales, rtl
 from tcgtui.errors import UserError
 from tcgtui.store import add_db_argument, open_store
@@ -16,7 +17,7 @@ from tcgtui.store import add_db_argument, open_store
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("game_id", metavar="GAME_ID", help=text.t("cmd_replay.game_id"))
-    p.add_argument("--lang", default=locales.DEFAULT, metavar="LANG", help=text.t("cmd_replay.lang"))
+    LANG.add(p, text.t("cmd_replay.lang"))
     p.add_argument("--rtl", default=None, metavar="MODE", help=text.t("cmd_play.rtl"))
     add_db_argument(p, text)
 

@@ -13,9 +13,9 @@ import os
 import sys
 from pathlib import Path
 
+from tcgtui.flags import GAME
 from tcgtui import locales
 from tcgtui.arena import game_name, variant_flag, variants
-from tcgtui.config import default_game
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 from tcgtui.report import COMMON
@@ -25,7 +25,7 @@ FORMATS = ("table", "md", "csv", "json", "seed")
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    p.add_argument("--game", default=default_game(), metavar="ID", help=text.t("cmd_report.game"))
+    GAME.add(p, text.t("cmd_report.game"))
     p.add_argument("--run", nargs="+", action="extend", metavar="NAME", help=text.t("cmd_report.run"))
     add_db_argument(p, text)
     p.add_argument("--format", choices=FORMATS, default="table", help=text.t("cmd_report.format"))

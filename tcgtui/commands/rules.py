@@ -12,6 +12,7 @@ import argparse
 
 from rich.console import Console
 
+from tcgtui.flags import LANG
 from tcgtui import locales, rtl
 from tcgtui.arena import add_game_arguments, game_from_args, game_name
 from tcgtui.console_text import ProsePrinter
@@ -21,7 +22,7 @@ from tcgtui.errors import UserError
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     add_game_arguments(p, text)
-    p.add_argument("--lang", default="en", help=text.t("cmd_rules.lang"))
+    LANG.add(p, text.t("cmd_rules.lang"))
     p.add_argument("--rtl", choices=rtl.MODES, default=None, help=text.t("cmd_cards.rtl"))
 
 

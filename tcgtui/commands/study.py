@@ -15,6 +15,7 @@ from pathlib import Path
 
 import platformdirs
 
+from tcgtui.flags import LANG
 from tcgtui import locales, rtl
 from tcgtui.commands import study_status
 from tcgtui.console_text import clean
@@ -27,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     sub = p.add_subparsers(dest="study_command", metavar="SUBCOMMAND", parser_class=type(p))
     new = sub.add_parser("new", help=text.t("cmd_study.new"), description=text.t("cmd_study.new"))
     new.add_argument("file", metavar="FILE", help=text.t("cmd_study.new_file"))
-    new.add_argument("--lang", default=locales.DEFAULT, metavar="LANG", help=text.t("cmd_study.new_lang"))
+    LANG.add(new, text.t("cmd_study.new_lang"))
     new.add_argument("--force", action="store_true", help=text.t("cmd_study.force"))
     check = sub.add_parser("check", help=text.t("cmd_study.check"), description=text.t("cmd_study.check"))
     check.add_argument("file", metavar="FILE", help=text.t("cmd_study.file"))
@@ -35,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     join = sub.add_parser("join", help=text.t("cmd_study.join"), description=text.t("cmd_study.join"))
     join.add_argument("file", metavar="FILE|URL", help=text.t("cmd_study.join_file"))
     join.add_argument("--token", default=None, metavar="TOKEN", help=text.t("cmd_study.token"))
-    join.add_argument("--lang", default=None, metavar="LANG", help=text.t("cmd_study.lang"))
+    LANG.add(join, text.t("cmd_study.lang"), default=None)     # none given: the person's, else the study's first
     join.add_argument("--rtl", default=None, metavar="MODE", help=text.t("cmd_play.rtl"))
     add_db_argument(join, text)
     status = sub.add_parser("status", help=text.t("cmd_study.status_help"), description=text.t("cmd_study.status_help"))

@@ -6,6 +6,7 @@ Every game that ends (or errors) is stored like a bench game, in the run ``watch
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
 from tcgtui import locales
@@ -29,8 +30,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
 def prepare(args: argparse.Namespace, store: Store) -> Any:
     settings = settings_from(args, seats(args))
     dealer = WatchDealer(store, registry.get(settings.game_id).game(settings.params), settings.seats, settings.seed)
-    settings.dealer_for = lambda handle: dealer
-    return settings
+    return replace(settings, dealer_for=lambda now: dealer)
 
 
 def seats(args: argparse.Namespace) -> tuple[str, ...]:

@@ -115,7 +115,8 @@ def stored_row(move: str, kind: str | None, seconds: float, info: dict[str, Any]
                                    for v in map(info.get, DETAILS)))
 
 
-# The decision details in the order ``facts`` takes them (the v3 columns of the same names).
+# The decision details in the order ``facts`` takes them (the v3 columns of the same names): keys of
+# a model's decision info (``tcgtui.opponents.base.ModelDecisionInfo``).
 DETAILS = ("prompt_tokens", "completion_tokens", "tokens_estimated", "parse_path", "invalid", "fallback")
 _PLAIN = (str, int, float)
 

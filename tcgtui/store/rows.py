@@ -10,7 +10,7 @@ player's score.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from tcgtui.engine import registry
 from tcgtui.engine.core import INVALID, Game, Outcome
@@ -124,7 +124,7 @@ def _clip_reasoning(attempt: dict[str, Any]) -> dict[str, Any]:
             "reasoning_chars": attempt.get("reasoning_chars", len(text))}
 
 
-def scrub_info(info: dict[str, Any], log_prompts: bool) -> dict[str, Any]:
+def scrub_info(info: Mapping[str, Any], log_prompts: bool) -> Mapping[str, Any]:
     """Drop the prompts from a decision's info, and clip long reasoning, unless the user asked to
     keep everything; replies always stay (see above)."""
     if log_prompts:

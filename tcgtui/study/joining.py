@@ -4,12 +4,13 @@ nothing here imports the interface."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from dataclasses import dataclass, replace
+from typing import Callable
 
 from tcgtui.arena import load_resources
 from tcgtui.engine import registry
 from tcgtui.opponents.human import HUMAN
+from tcgtui.play_config import Settings
 from tcgtui.store import Store
 from tcgtui.study.dealer import StudyDealer
 from tcgtui.study.roster import Participant, Standing, enrol, find, set_lang, standing
@@ -50,26 +51,22 @@ class Joining:
         assert self.person is not None
         return standing(self.store, self.study, self.person)
 
-    def prepare(self, settings: Any) -> bool:
-        """Point ``settings`` at the next game of the schedule; False when every game is played."""
+    def prepare(self, settings: Settings) -> Settings | None:
+        """``settings`` for the next game of the schedule; None when every game is played."""
         assert self.person is not None
         found = self.standing().next()
         if found is None:
-            return False
+            return None
         slot, _ = found
         rung = slot.rung
         spec = registry.get(rung.game)
         params = load_resources(spec, spec.info.resolve(rung.given))
         game = spec.game(params)
-        settings.game_id, settings.params, settings.given, settings.game = rung.game, params, rung.given, game
         if rung.opponent:
-            settings.seats = (HUMAN, rung.opponent) if slot.seat == 0 else (rung.opponent, HUMAN)
+            seats: tuple[str, ...] = (HUMAN, rung.opponent) if slot.seat == 0 else (rung.opponent, HUMAN)
         else:
-            settings.seats = (HUMAN,)
-        settings.person = slot.seat
-        settings.handle, settings.ask_handle = self.person.id, False
-        settings.rival, settings.keep_rival, settings.setup = "", None, False
-        settings.move_seconds = self.study.move_seconds
+            seats = (HUMAN,)
         dealer = StudyDealer(self.store, self.study, self.person, rung, game, slot.practice)
-        settings.dealer_for = lambda person: dealer
-        return True
+        return replace(settings, game_id=rung.game, params=params, given=rung.given, game=game, seats=seats,
+                       person=slot.seat, handle=self.person.id, ask_handle=False, rival="", keep_rival=None,
+                       setup=False, move_seconds=self.study.move_seconds, dealer_for=lambda now: dealer)

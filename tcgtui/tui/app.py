@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,7 +25,6 @@ from textual.message import Message
 from textual.notifications import Notification, Notify
 
 from tcgtui import config, locales
-from tcgtui.config import default_game
 from tcgtui.arena import load_resources
 from tcgtui.console_text import clean
 from tcgtui.crash import report_crash
@@ -37,6 +36,7 @@ from tcgtui.opponents.base import Agent
 from tcgtui.opponents.human import HUMAN, HumanAgent
 from tcgtui.opponents.registry import make_agent
 from tcgtui.opponents.search import INTERIM_BUDGET_S
+from tcgtui.play_config import Settings
 from tcgtui.opponents.spec import parse_spec
 from tcgtui.tui.bidi_text import Direction, Para
 from tcgtui.deals import Deal, Dealer, Note, PlainDealer
@@ -63,47 +63,6 @@ class StreamChunk(Message):
     def __init__(self, kind: str, text: str) -> None:
         super().__init__()
         self.kind, self.text = kind, text
-
-
-@dataclass
-class Settings:
-    seats: tuple[str, ...] = ()             # agent specs; "human" is the person at the keyboard
-    person: int = 0                        # two "human" seats (hot-seat): the seat of the handle's person
-    game_id: str = field(default_factory=default_game)
-    params: dict[str, Any] = field(default_factory=dict)   # the game's parameters, files and packs loaded
-    game: Game | None = None               # the game built from ``params`` by the command; None: the app builds it
-    given: dict[str, Any] = field(default_factory=dict)    # the parameters as the command line gave them
-    lang: str = "en"
-    rtl_mode: str = "app"
-    seed: int = 0
-    handle: str = ""
-    pause: float = 1.0                     # seconds each opponent move stays on screen
-    agent_options: dict[str, Any] = field(default_factory=dict)   # endpoint settings for llm:
-    # Given the person's handle, where games come from and go; None: PlainDealer(seed, seats).
-    dealer_for: Callable[[str], Dealer] | None = None   # the source of the games a person plays, once the handle is known
-    ask_handle: bool = False               # no handle yet: ask for one (and keep it) before the first game
-    home: bool = False                     # open on the home screen (choose a game, an opponent, a language)
-    setup: bool = False                    # ask the game's setup dialog first (Eleusis's dealer: the secret rule)
-    # A race (one-seat games): this player plays the person's deal at the same time, out of sight
-    # until both rounds end; ``keep_rival`` stores its round (result, lang, start time).
-    rival: str = ""
-    keep_rival: Callable[[MatchResult, str, str], None] | None = None
-    replay: Any = None                     # a stored game to step through (tcgtui.replay.load.Replay), alone
-    hub: Any = None                        # home's way into the store (tcgtui.commands.home.Hub); None: no store
-    study: Any = None                      # a study being joined (tcgtui.study.joining.Joining): its screen is home
-    move_seconds: float = 0.0              # a study's per-move limit for the person (0: none)
-
-    @property
-    def person_seat(self) -> int:
-        """The seat of the person whose handle keeps the games: the one "human" seat, or, with two
-        people at one keyboard, ``person`` (the other is a guest without a handle)."""
-        humans = [i for i, s in enumerate(self.seats) if s == HUMAN]
-        return self.person if len(humans) > 1 else humans[0] if humans else 0
-
-    @property
-    def opponent(self) -> str:
-        """Who sits opposite that person: a spec, "human" (a second person), or "" (a one-seat game)."""
-        return next((s for i, s in enumerate(self.seats) if i != self.person_seat), "")
 
 
 SWITCH_S = 0.0002
@@ -146,7 +105,8 @@ class ArenaApp(App[None]):
     def set_language(self, code: str, keep: bool = False) -> None:
         """Speak ``code`` from now on; ``keep``: a person chose it, and the next start speaks it too
         (the settings file's ``lang``; not a study's participant, whose language is the study's)."""
-        self.lang = self.settings.lang = code
+        self.settings = replace(self.settings, lang=code)
+        self.lang = code
         self.catalog = locales.load(code)
         if keep and self.settings.study is None:
             config.save_language(code)
@@ -233,7 +193,8 @@ class ArenaApp(App[None]):
                 self.game = self.settings.game
             else:
                 spec = registry.get(self.settings.game_id)
-                self.settings.params = load_resources(spec, spec.info.resolve(self.settings.params))
+                self.settings = replace(self.settings,
+                                        params=load_resources(spec, spec.info.resolve(self.settings.params)))
                 self.game = spec.game(self.settings.params)
         except (LookupError, ValueError) as exc:
             self.refuse(UserError(str(exc)))
@@ -249,18 +210,19 @@ class ArenaApp(App[None]):
         if params is None:
             self.leave()
             return
-        self.settings.params = {**self.settings.params, **params}
-        self.settings.setup, self.settings.game = False, None      # the game is built with the dialog's answer
+        # the game is built with the dialog's answer
+        self.settings = replace(self.settings, params={**self.settings.params, **params}, setup=False, game=None)
         self.start()
 
     def _open_dealer(self, handle: str | None) -> None:
         if handle is None:
             self.leave()
             return
-        self.settings.handle, self.settings.ask_handle = handle, False
+        self.settings = replace(self.settings, handle=handle, ask_handle=False)
         make = self.settings.dealer_for
         try:
-            self.dealer = make(handle) if make is not None else PlainDealer(self.settings.seed, self.settings.seats)
+            self.dealer = make(self.settings) if make is not None else PlainDealer(self.settings.seed,
+                                                                                   self.settings.seats)
         except (UserError, OptionError) as exc:
             self.refuse(exc)
             return

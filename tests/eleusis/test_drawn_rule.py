@@ -120,7 +120,7 @@ async def test_a_persons_round_resumes_on_its_drawn_rule_and_a_rematch_draws_ane
             await settle(pilot, app)
             assert app.board.session.match.state.rule.source == rule
             assert len(app.board.session.match.moves) == 2
-            dealer = app.settings.dealer_for("ada")
+            dealer = app.settings.dealer_for(app.settings)
             first = dealer.deal(None, "en")
             rematch = dealer.deal(first, "en")                       # the next seed, its own rule
             assert rematch.seed == 4 and rematch.resume.state.rule.source == compiled(drawn_rule(4)).source

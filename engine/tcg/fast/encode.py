@@ -96,7 +96,8 @@ def observed_slots(obs: TcgObservation, program: L.Program
     me, opp = obs.seat, 1 - obs.seat
     slots = _Slots(program)
     hand, my_tricks = slots.take(me, obs.hand), slots.take(me, obs.my_tricks)
-    graves, boards = [[], []], [[], []]
+    graves: list[list[int]] = [[], []]
+    boards: list[list[int]] = [[], []]
     for p in (me, opp):
         graves[p] = slots.take(p, obs.graves[p])
         boards[p] = slots.take(p, [v.card for v in obs.boards[p]])

@@ -49,8 +49,8 @@ def jit(signature: str):
     literals otherwise), and without reference counting (``_nrt=False``): they never
     allocate, and counting references to the arrays on every call cost 40% of the speed."""
     sig = re.sub(r"\bU\b", "u8[::1]", re.sub(r"\bA\b", "i8[::1]", signature))
-    return njit(sig, cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True,
-                _nrt=False)
+    return njit(sig, cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True,  # type: ignore[call-overload]
+                _nrt=False)               # (numba's typed signature leaves out these three options of its own)
 
 
 entry = njit(cache=True, nogil=True)   # called from Python; may allocate
@@ -1066,7 +1066,7 @@ def mc_games(P, k, seed, first, count, out):
                     if seen:
                         continue
                     value = 0.0
-                    for j in range(k):
+                    for _ in range(k):
                         rt[0] = rng_next(rs)
                         determinize(P, O, T, W, rt, n)
                         apply_move(P, T, W, rt, n, c)

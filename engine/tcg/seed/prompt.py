@@ -23,9 +23,10 @@ import ast
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 from tcgtui.engine.prompting import Message, Parsed
 from tcgtui.engine.seed_text import fstring_parts, parse_source
@@ -201,7 +202,7 @@ def _qwen_suffixes(choose: ast.AST) -> tuple[str, dict[str, str]]:
                 and "model_name" in ast.unparse(name.comparators[0])):
             continue
         negated = isinstance(flag, ast.UnaryOp) and isinstance(flag.op, ast.Not)
-        if ast.unparse(flag.operand if negated else flag).endswith("qwen_think"):
+        if ast.unparse(flag.operand if isinstance(flag, ast.UnaryOp) and negated else flag).endswith("qwen_think"):
             marker = name.left.value
             out[NO_THINK if negated else THINK] = node.body[0].value.value
     return marker, out

@@ -318,7 +318,7 @@ class SeedState(GameState[str]):
 
     def resolve(self, p: int, card: SeedCard) -> None:
         """What a card does when played (the card itself has already left the hand, or not)."""
-        side, other = self.sides[p], self.sides[1 - p]
+        side = self.sides[p]
         if card.kind == CHAMPION:
             card.summon_turn = self.turn
             side.board.append(card)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from tcgtui.engine.tcg.cards import SPELL
 from tcgtui.engine.tcg.seed.rules import KEPT, STALE, TURN_CAP, SeedState

@@ -10,9 +10,9 @@ ladder's games to the app (a ``Dealer``, as ``tcgtui.deals``' are).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from typing import Any, Callable
+from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine.tcg import Pack, TcgGame
@@ -22,6 +22,7 @@ from tcgtui.live import LiveGame, abandon_unfinished, human_spec
 from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
 from tcgtui.store import FINISHED, IN_PROGRESS, GameRow, Run, Store
 from tcgtui.deals import Deal, Note, person_deal
+from tcgtui.play_config import Settings
 
 LADDER = ("mc:1", "mc:2", "mc:5", "mc:10", "mc:100", "mc:1000")
 DEFAULT_GAMES = 3
@@ -192,8 +193,9 @@ def resume_dealer(store: Store, live: LiveGame, stored: dict[str, Any], handle: 
                           int(config["seed"]), first=live)
 
 
-def home_dealer(store: Store, settings: Any) -> Callable[[str], CampaignDealer]:
-    """Home's campaign: the built-in default pack's ladder, where the person left it."""
-    settings.params, settings.game = {"pack": load_pack(DEFAULT_PACK)}, None
-    return lambda person: CampaignDealer.open(store, settings.params["pack"], DEFAULT_PACK, person, settings.lang,
-                                              DEFAULT_GAMES, 0)
+def home_dealer(store: Store, settings: Settings) -> Settings:
+    """Home's campaign: ``settings`` for the built-in default pack's ladder, where the person left it
+    (in the language the person plays in when the game starts)."""
+    return replace(settings, params={"pack": load_pack(DEFAULT_PACK)}, game=None,
+                   dealer_for=lambda now: CampaignDealer.open(store, now.params["pack"], DEFAULT_PACK, now.handle,
+                                                              now.lang, DEFAULT_GAMES, 0))

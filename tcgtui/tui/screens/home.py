@@ -14,6 +14,7 @@ the replay viewer.  Reading the store runs in a thread worker.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -542,31 +543,31 @@ class HomeScreen(LocalizedScreen[None]):
         opponent = self.opponent()
         if opponent is None:
             return
-        settings = self.host.settings
         game_id = self.query_one("#games", ChoiceList).value
         try:                        # the options as tcgtui play --param reads them: a bad one is one line
             given, params, game = chosen(game_id, self.query_one("#params", ParamsBox).given(), self.catalog)
         except UserError as exc:
             self.notify(clean(exc), severity="error", timeout=8)
             return
-        settings.game_id, settings.params, settings.game, settings.given = game_id, params, game, given
+        settings = replace(self.host.settings, game_id=game_id, params=params, game=game, given=given,
+                           rival="", keep_rival=None)
         seat = self.query_one("#seats", ChoiceList).value      # ALONE in one-seat games
         hub = settings.hub
-        settings.rival, settings.keep_rival = "", None
         if opponent.startswith(RACE):
-            settings.rival, opponent = opponent[len(RACE):], ALONE
+            settings, opponent = replace(settings, rival=opponent[len(RACE):]), ALONE
             if hub is not None:
-                settings.keep_rival = hub.rival_keeper(settings)
+                settings = replace(settings, keep_rival=hub.rival_keeper(settings))
         if opponent == CAMPAIGN:
-            settings.seats = (HUMAN, "mc:100")
+            settings = replace(settings, seats=(HUMAN, "mc:100"))
             if hub is not None:
-                settings.dealer_for = hub.campaign(settings)
+                settings = hub.campaign(settings)
         else:
-            settings.seats = (HUMAN,) if opponent == ALONE else \
-                (HUMAN, opponent) if seat == "1" else (opponent, HUMAN)
-            settings.person = 1 if seat == "2" else 0       # with a second person: the handle's seat
+            seats = (HUMAN,) if opponent == ALONE else (HUMAN, opponent) if seat == "1" else (opponent, HUMAN)
+            # with a second person: the handle's seat
+            settings = replace(settings, seats=seats, person=1 if seat == "2" else 0)
             if hub is not None:
-                settings.dealer_for = hub.free(settings)
+                settings = replace(settings, dealer_for=hub.free())
+        self.host.settings = settings
         self.host.start()  # type: ignore[attr-defined]
 
     def open_stored(self) -> None:
@@ -575,7 +576,7 @@ class HomeScreen(LocalizedScreen[None]):
             return
         if game.status == "in_progress" and game.mine and self.host.settings.hub is not None:
             try:
-                self.host.settings.hub.resume(self.host.settings, game.id)
+                self.host.settings = self.host.settings.hub.resume(self.host.settings, game.id)
             except Exception as exc:        # UserError (a pack changed...): one line, stay home
                 if not isinstance(exc, UserError):
                     raise

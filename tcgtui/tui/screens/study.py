@@ -195,7 +195,8 @@ class StudyScreen(StudyPage[None]):
         except UserError as exc:          # a pack changed under a game left unfinished, say: one line, stay
             self.notify(clean(exc), severity="error", timeout=8)
             return
-        if ready:
+        if ready is not None:
+            self.host.settings = ready
             self.host.start()  # type: ignore[attr-defined]
 
     def action_leave(self) -> None:

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tcgtui.flags import LANGS
 from tcgtui import locales
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
@@ -36,7 +37,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     m.add_argument("--pack", default=DEFAULTS["pack"], metavar="DIR", help=text.t("cmd_deck.pack"))
     m.add_argument("--count", type=int, default=DEFAULTS["count"], metavar="N", help=text.t("cmd_deck.count"))
     m.add_argument("--out", required=True, metavar="FILE", help=text.t("cmd_deck.out"))
-    m.add_argument("--lang", default="en", metavar="LANGS", help=text.t("cmd_deck.lang"))
+    LANGS.add(m, text.t("cmd_deck.lang"))
     m.add_argument("--playouts", type=int, default=DEFAULTS["playouts"], metavar="K", help=text.t("cmd_deck.playouts"))
     m.add_argument("--games", type=int, default=DEFAULTS["games"], metavar="G", help=text.t("cmd_deck.games"))
     m.add_argument("--field", type=int, default=DEFAULTS["field"], metavar="F", help=text.t("cmd_deck.field"))

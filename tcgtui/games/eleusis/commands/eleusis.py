@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from tcgtui.flags import LANG_LISTED
 from tcgtui import locales, rtl
 from tcgtui.console_text import clean
 from tcgtui.engine.eleusis.cards import CardError, parse_cards
@@ -32,15 +33,15 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     j.add_argument("--mainline", default="", metavar="CARDS", help=text.t("cmd_eleusis.judge.mainline"))
     j.add_argument("--seed", type=int, default=0, help=text.t("cmd_eleusis.judge.seed"))
     j.add_argument("--json", action="store_true", help=text.t("cmd_eleusis.judge.json"))
-    j.add_argument("--lang", default="en", choices=locales.available(), help=text.t("cmd_cards.lang"))
+    LANG_LISTED.add(j, text.t("cmd_cards.lang"))
     r = sub.add_parser("rules", help=text.t("cmd_eleusis.rules.help"), description=text.t("cmd_eleusis.rules.help"))
     r.add_argument("--code", action="store_true", help=text.t("cmd_eleusis.rules.code"))
-    r.add_argument("--lang", default="en", choices=locales.available(), help=text.t("cmd_cards.lang"))
+    LANG_LISTED.add(r, text.t("cmd_cards.lang"))
     r.add_argument("--rtl", choices=rtl.MODES, default=None, help=text.t("cmd_cards.rtl"))
     i = sub.add_parser("import", help=text.t("cmd_eleusis.import.help"), description=text.t("cmd_eleusis.import.help"))
     i.add_argument("folder", metavar="DIR", help=text.t("cmd_eleusis.import.dir"))
     i.add_argument("--run", default="eleusis-seed", metavar="NAME", help=text.t("cmd_eleusis.import.run"))
-    i.add_argument("--lang", default="en", choices=locales.available(), help=text.t("cmd_cards.lang"))
+    LANG_LISTED.add(i, text.t("cmd_cards.lang"))
     add_db_argument(i, text)
 
 

@@ -6,6 +6,7 @@ import argparse
 
 from rich.console import Console
 
+from tcgtui.flags import LANG
 from tcgtui import locales
 from tcgtui.engine.tcg.describe import card_text
 from tcgtui import rtl
@@ -16,7 +17,7 @@ from tcgtui.games.tcg.packs import DEFAULT_PACK, load_pack
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--pack", default=DEFAULT_PACK, metavar="DIR", help=text.t("cmd_cards.pack"))
-    p.add_argument("--lang", default="en", help=text.t("cmd_cards.lang"))
+    LANG.add(p, text.t("cmd_cards.lang"))
     p.add_argument("--rtl", choices=rtl.MODES, default=None, help=text.t("cmd_cards.rtl"))
 
 
