@@ -127,3 +127,14 @@ def test_ladder_without_random_is_refused_before_playing(tmp_path, capsys) -> No
     assert main(["ladder", "--game", "tictactoe", "--rungs", "mc:1,perfect", "--games", "2", "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--rungs: mc:1,perfect has no random rung" in err and not db.exists()
+
+
+def test_the_shipped_card_game_scale_is_of_the_pack_as_it_is_now() -> None:
+    """A pack changed without its ladder rated again would place players on another game's scale."""
+    from tcgtui.games.tcg.packs import load_pack
+    [shipped] = sc.shipped("tcg")
+    pack = load_pack("community")
+    assert shipped.setup == {"pack": pack.id, "pack_version": pack.version, "pack_hash": pack.hash}
+    assert shipped.zero == "random" and shipped.ratings["random"] == 0
+    assert {"random", "mc:1", "mc:10", "mc:100", "mc:1000", "mcts:1000"} <= set(shipped.ratings)
+    assert all(len(v) == len(shipped.samples["random"]) for v in shipped.samples.values())
