@@ -61,6 +61,7 @@ def _judge_run(args: argparse.Namespace, text: locales.Catalog) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from tcgtui.bench.cluster import RayExecutor
     from tcgtui.console_text import clean
     from tcgtui.quality.compute import compute, plan
     from tcgtui.store import open_store
@@ -72,7 +73,7 @@ def _judge_run(args: argparse.Namespace, text: locales.Catalog) -> int:
         with bar:
             task = bar.add_task("", total=len(todo.jobs))
             added = compute(store, todo.jobs, args.workers, lambda done: bar.update(task, completed=done),
-                            ray=args.ray)
+                            cluster=(lambda: RayExecutor(args.ray)) if args.ray else None)
     keys = ", ".join(sorted(todo.keys))
     print(clean(text.t("cmd_analyze.done", run=args.run, games=todo.games, added=added, before=todo.judged,
                        evaluators=keys)))

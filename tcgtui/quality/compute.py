@@ -3,7 +3,7 @@ evaluator, game by game, each game's values written in one transaction as it is 
 interrupted analysis resumes where it stopped and a second one computes nothing.
 
 The judging runs in ``workers`` processes (spawned: the parent holds an open store) or as tasks on a
-Ray cluster (``--ray ADDRESS``, ``tcgtui.bench.cluster``).  Work items are plain data, the game's row
+Ray cluster (``--ray ADDRESS``: the bench's ``RayExecutor``, handed in by the command).  Work items are plain data, the game's row
 and its decisions read by the parent, so a worker never opens the store; the parent alone writes it.
 On Ray, several games go in one task (``batches``) so that a task's overhead does not dominate.
 """
@@ -147,9 +147,10 @@ def batches(jobs: list[Job], tasks: int) -> Iterator[list[Job]]:
 
 
 def compute(store: Store, jobs: list[Job], workers: int = 1,
-            progress: Callable[[int], None] | None = None, ray: str | None = None) -> int:
+            progress: Callable[[int], None] | None = None, cluster: Callable[[], Any] | None = None) -> int:
     """Judge ``jobs`` and store each game's values as it is done: how many values were stored.
-    ``progress(games done)`` after each game; ``ray``: a Ray cluster's address instead of ``workers``."""
+    ``progress(games done)`` after each game; ``cluster``: makes the Ray executor to use instead of
+    ``workers`` (``tcgtui.bench.cluster.RayExecutor``, given by the command: this package sits beside the bench)."""
     added = done = 0
 
     def stored_one(job: Job, judged: list[Judged]) -> None:
@@ -159,10 +160,8 @@ def compute(store: Store, jobs: list[Job], workers: int = 1,
         if progress is not None:
             progress(done)
 
-    if ray and jobs:
-        # start-up time: Ray loads only for --ray
-        from tcgtui.bench.cluster import RayExecutor
-        pool = RayExecutor(ray)
+    if cluster is not None and jobs:
+        pool = cluster()
         try:
             _drain(pool, [(pool.submit(judge_batch, [_work(store, j) for j in batch]), batch)
                           for batch in batches(jobs, TASKS_PER_SLOT * pool.slots())], stored_one)
