@@ -42,7 +42,8 @@ def test_batches_hold_several_games_and_every_game_once() -> None:
 def test_analyze_on_ray_stores_the_values_of_one_process(tmp_path: Path, capsys) -> None:
     db = tmp_path / "t.sqlite3"
     runs = [(_run(db, "--agent", "random", "--vs", "mc:5", "--games", "3", "--seed", "3"), "mc:20"),
-            (_run(db, "--game", "connect4", "--agent", "random", "--vs", "ab:2", "--games", "3", "--seed", "1"), "ab:3")]
+            (_run(db, "--game", "connect4", "--agent", "random", "--vs", "ab:2", "--games", "3", "--seed", "1"),
+             "ab:3")]
     for run, evaluator in runs:
         assert main(["analyze", "--run", run, "--db", str(db), "--evaluator", evaluator, "--workers", "1"]) == 0
     alone = _values(db)

@@ -211,7 +211,8 @@ class _Values:
     def __call__(self, ids: list[str]) -> stored.Stored:
         out = stored.Stored()
         for gid in ids:
-            out.values += [stored.Value(gid, i, 0, "e", r, int(r == 0), None, i) for i, r in enumerate(self.regrets[gid])]
+            out.values += [stored.Value(gid, i, 0, "e", r, int(r == 0), None, i)
+                           for i, r in enumerate(self.regrets[gid])]
             out.made[(gid, 0)] = len(self.regrets[gid])
             out.lengths[gid] = (len(self.regrets[gid]), len(self.regrets[gid]))
         return out

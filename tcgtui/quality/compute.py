@@ -3,9 +3,10 @@ evaluator, game by game, each game's values written in one transaction as it is 
 interrupted analysis resumes where it stopped and a second one computes nothing.
 
 The judging runs in ``workers`` processes (spawned: the parent holds an open store) or as tasks on a
-Ray cluster (``--ray ADDRESS``: the bench's ``RayExecutor``, handed in by the command).  Work items are plain data, the game's row
-and its decisions read by the parent, so a worker never opens the store; the parent alone writes it.
-On Ray, several games go in one task (``batches``) so that a task's overhead does not dominate.
+Ray cluster (``--ray ADDRESS``: the bench's ``RayExecutor``, handed in by the command).  Work items
+are plain data, the game's row and its decisions read by the parent, so a worker never opens the
+store; the parent alone writes it.  On Ray, several games go in one task (``batches``) so that a
+task's overhead does not dominate.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def judge_game(row: GameRow, decisions: list[DecisionRow], job: Job) -> list[Jud
 
 
 def judge_batch(batch: list[Work]) -> list[list[Judged]]:
-    """A Ray task's part: several games, each judged as alone."""
+    """A task's part (in a worker process or on Ray): several games, each judged as alone."""
     return [judge_game(*work) for work in batch]
 
 
@@ -150,7 +151,8 @@ def compute(store: Store, jobs: list[Job], workers: int = 1,
             progress: Callable[[int], None] | None = None, cluster: Callable[[], Any] | None = None) -> int:
     """Judge ``jobs`` and store each game's values as it is done: how many values were stored.
     ``progress(games done)`` after each game; ``cluster``: makes the Ray executor to use instead of
-    ``workers`` (``tcgtui.bench.cluster.RayExecutor``, given by the command: this package sits beside the bench)."""
+    ``workers`` (``tcgtui.bench.cluster.RayExecutor``, given by the command: the bench imports the
+    report, which imports this package)."""
     added = done = 0
 
     def stored_one(job: Job, judged: list[Judged]) -> None:

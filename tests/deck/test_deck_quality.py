@@ -86,7 +86,8 @@ def test_stored_answers_are_judged_and_ranked(tmp_path: Path, capsys) -> None:
     for run in runs:
         assert main(["analyze", "--run", run, "--db", str(db), "--evaluator", "oracle:6"]) == 0
     conn = sqlite3.connect(db)
-    rows = conn.execute("SELECT d.agent, d.move, v.move_values, v.chosen, v.best, v.regret, v.agrees FROM decision_values v"
+    rows = conn.execute("SELECT d.agent, d.move, v.move_values, v.chosen, v.best, v.regret, v.agrees"
+                        " FROM decision_values v"
                         " JOIN decisions d USING (game_id, idx) WHERE v.evaluator = 'oracle:6'").fetchall()
     made = conn.execute("SELECT count(*) FROM decisions WHERE move NOT LIKE '!%'").fetchone()[0]
     conn.close()
