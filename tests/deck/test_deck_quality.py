@@ -5,6 +5,7 @@ stored answers judged by ``tcgtui analyze --run``."""
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -63,6 +64,8 @@ def test_values_never_read_the_answer_key() -> None:
                     sim={**q.sim, "p_values": [0.0] * 6, "removed": q.sim["options"][0]})
     assert judge.values(type(state)(other, state.index), 7) == values
     assert judge.values(_Seen(state), 7) == values and len(set(values.values())) > 1
+    redealt = [game.resample(state.observation(0), random.Random(k)) for k in range(4)]    # any answer key
+    assert len({r.question.answer for r in redealt}) > 1 and all(judge.values(r, 7) == values for r in redealt)
     assert judge.values(state, 8) != values                 # the decision's seed deals the games: it is used
 
 
