@@ -9,6 +9,7 @@ import math
 import sqlite3
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -16,8 +17,10 @@ import pytest
 from tcgtui.cli import main
 from tcgtui.quality.adaptability import slope_interval, slopes, strength
 from tcgtui.quality.diversity import region, entropy
+from tcgtui.quality import stored
 from tcgtui.quality.phases import third
-from tcgtui.store import Store
+from tcgtui.quality.ranking import difference, regret_ranking
+from tcgtui.store import FINISHED, Store
 
 
 def _table(capsys: pytest.CaptureFixture, db: Path, name: str, game: str | None = None) -> list[dict]:
@@ -190,7 +193,72 @@ def test_report_list_offers_the_tables_to_the_games_that_have_them(capsys) -> No
         assert main(["report", "--game", game, "--list"]) == 0
         return {line.split()[0] for line in capsys.readouterr().out.splitlines()[1:] if line.strip()}
 
-    new = {"quality_by_phase", "diversity", "adaptability"}
+    new = {"quality_by_phase", "diversity", "adaptability", "regret_ranking"}
     for game in ("tictactoe", "connect4", "gomoku", "tcg"):      # gomoku: judged by --evaluator mc:K
         assert new <= listed(game), game
-    assert not new & listed("deck")                               # no evaluator, no categories of choice
+    # the quiz is judged (oracle:K) but has one answer a game, no opponent and no categories of choice
+    assert new & listed("deck") == {"regret_ranking"} and "quality" in listed("deck")
+
+
+# --- a ranking from mean regret (part 3b) ----------------------------------------------------------
+
+class _Values:
+    """A stand-in for the store's reader: per game, its one seat's regrets."""
+
+    def __init__(self, regrets: dict[str, list[float]]) -> None:
+        self.regrets, self.missing, self.decisions = regrets, 0, 0
+
+    def __call__(self, ids: list[str]) -> stored.Stored:
+        out = stored.Stored()
+        for gid in ids:
+            out.values += [stored.Value(gid, i, 0, "e", r, int(r == 0), None, i)
+                           for i, r in enumerate(self.regrets[gid])]
+            out.made[(gid, 0)] = len(self.regrets[gid])
+            out.lengths[gid] = (len(self.regrets[gid]), len(self.regrets[gid]))
+        return out
+
+
+def _ranked(players: dict[str, list[list[float]]]) -> list[dict]:
+    games, regrets = [], {}
+    for agent, per_game in players.items():
+        for i, values in enumerate(per_game):
+            gid = f"{agent}-{i}"
+            regrets[gid] = values
+            games.append(SimpleNamespace(id=gid, seat=0, agent=agent, opponent="x", lang="en", status=FINISHED,
+                                         mirror=False, seats=(agent,)))
+    return regret_ranking(games, SimpleNamespace(decision_values=_Values(regrets), seed=0))
+
+
+def test_the_difference_resamples_each_players_games_apart() -> None:
+    zero, one = np.array([[0.0, 3.0], [0.0, 3.0]]), np.array([[3.0, 3.0], [3.0, 3.0]])
+    assert difference(zero, one, 0) == (1.0, 1.0)
+    half = np.array([[0.0, 3.0], [3.0, 3.0]])       # each mean 0, 1/2 or 1 (1/4, 1/2, 1/4): the difference -1 .. 1
+    assert difference(half, half, 0) == (-1.0, 1.0)
+    assert difference(zero[:1], one, 0) is None
+
+
+def test_players_are_ranked_by_mean_regret_with_the_order_established_or_not() -> None:
+    # beta's two games: mean 0 or 1 each, so its resampled mean is 0, 1/2 or 1 (1/4, 1/2, 1/4)
+    rows = _ranked({"alpha": [[2, 2]] * 3, "beta": [[0, 0], [1, 1]], "gamma": [[0, 0], [0, 0]]})
+    got = [(r["rank"], r["agent"], r["mean_regret"], r["ci_low"], r["ci_high"], r["next"], r["gap"], r["gap_low"],
+            r["gap_high"], r["established"]) for r in rows]
+    assert got == [(1, "gamma", 0.0, 0.0, 0.0, "beta", 0.5, 0.0, 1.0, False),      # 0 in the interval: not known
+                   (2, "beta", 0.5, 0.0, 1.0, "alpha", 1.5, 1.0, 2.0, True),        # 2 - (0, 1/2 or 1): at least 1
+                   (3, "alpha", 2.0, 2.0, 2.0, None, None, None, None, None)]
+    one = _ranked({"a": [[1.0]], "b": [[0.0], [0.0]]})           # one game: no interval, no order established
+    assert [(r["agent"], r["established"]) for r in one] == [("b", False), ("a", None)] and one[1]["ci_low"] is None
+
+
+def test_the_ranking_of_a_stored_run_agrees_with_the_quality_table(tictactoe: Path, capsys) -> None:
+    quality = {r["agent"]: r for r in _table(capsys, tictactoe, "quality", "tictactoe")}
+    rows = _table(capsys, tictactoe, "regret_ranking", "tictactoe")
+    assert [(r["rank"], r["agent"], r["next"]) for r in rows] == [(1, "perfect", "random"), (2, "random", None)]
+    for r in rows:
+        assert (r["mean_regret"], r["ci_low"], r["ci_high"]) == tuple(quality[r["agent"]][k] for k in
+                                                                       ("mean_regret", "ci_low", "ci_high"))
+    assert rows[0]["gap"] == quality["random"]["mean_regret"] > 0 and rows[0]["established"]
+    assert 0 < rows[0]["gap_low"] < rows[0]["gap"] < rows[0]["gap_high"]
+    capsys.readouterr()
+    assert main(["report", "--db", str(tictactoe), "--game", "tictactoe", "--table", "regret_ranking"]) == 0
+    out = capsys.readouterr().out
+    assert "Order at 95%" in out and "excludes 0" in out

@@ -16,7 +16,7 @@ from tcgtui.engine.deck.game import DeckGame
 from tcgtui.engine.deck.questions import LETTERS, Option, Question, QuestionError, QuestionSet, parse_question
 from tcgtui.engine.protocols import PROTOCOL, SEED, TCGTUI
 from tcgtui.engine.registry import (LIST, RULES, SCORE, FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks,
-                                    register)
+                                    ToolHooks, register)
 
 __all__ = ["DeckGame", "LETTERS", "Option", "Question", "QuestionError", "QuestionSet", "parse_question"]
 
@@ -46,6 +46,12 @@ def _oracle(game: DeckGame, arg: int | None) -> Any:
     return policy(game, arg)
 
 
+def _evaluator(game: Game, spec: str | None) -> Any:
+    # start-up time: the simulations (numpy, the compiled playouts) load only when answers are judged
+    from tcgtui.engine.deck.evaluators import evaluator
+    return evaluator(game, spec)
+
+
 def _analyses(games: list) -> dict:
     from tcgtui.engine.deck.analysis import sections
     return sections(games)
@@ -59,4 +65,5 @@ SPEC = register(GameSpec(
                      Param("index", int, -1, low=-1, high=1_000_000), PROTOCOL)),
     make=_make, prompter=_prompter, rules_text=rules_text, analyses=_analyses,
     references=(Reference("oracle", _oracle, takes_arg=True, default_arg=100, max_arg=100_000),),
-    report=ReportHooks(reads_records=True), fake_model=FakeModel(fake_replies.player)))
+    report=ReportHooks(reads_records=True), tools=ToolHooks(evaluate=_evaluator),
+    fake_model=FakeModel(fake_replies.player)))

@@ -42,6 +42,10 @@ class RayExecutor(Executor):
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
         return self._task.remote(fn, args, kwargs).future()
 
+    def slots(self) -> int:
+        """The cluster's CPUs: how many tasks run at once."""
+        return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._ray.shutdown()
 

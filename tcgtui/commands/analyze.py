@@ -35,6 +35,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--evaluator", default=None, metavar="SPEC", help=text.t("cmd_analyze.evaluator"))
     p.add_argument("--player", default=None, metavar="NAME", help=text.t("cmd_analyze.player"))
     p.add_argument("--workers", type=int, default=1, metavar="N", help=text.t("cmd_analyze.workers"))
+    p.add_argument("--ray", default=None, metavar="ADDRESS", help=text.t("cmd_analyze.ray"))
     add_db_argument(p, text)
 
 
@@ -61,6 +62,7 @@ def _judge_run(args: argparse.Namespace, text: locales.Catalog) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from tcgtui.bench.cluster import RayExecutor
     from tcgtui.console_text import clean
     from tcgtui.quality.compute import compute, plan
     from tcgtui.store import open_store
@@ -71,7 +73,8 @@ def _judge_run(args: argparse.Namespace, text: locales.Catalog) -> int:
                        disable=not Console(stderr=True).is_terminal)
         with bar:
             task = bar.add_task("", total=len(todo.jobs))
-            added = compute(store, todo.jobs, args.workers, lambda done: bar.update(task, completed=done))
+            added = compute(store, todo.jobs, args.workers, lambda done: bar.update(task, completed=done),
+                            cluster=(lambda: RayExecutor(args.ray)) if args.ray else None)
     keys = ", ".join(sorted(todo.keys))
     print(clean(text.t("cmd_analyze.done", run=args.run, games=todo.games, added=added, before=todo.judged,
                        evaluators=keys)))

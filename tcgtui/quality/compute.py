@@ -2,18 +2,20 @@
 evaluator, game by game, each game's values written in one transaction as it is done, so an
 interrupted analysis resumes where it stopped and a second one computes nothing.
 
-The judging runs in ``workers`` processes (spawned: the parent holds an open store); each reads its
-game from the store itself, so only ids and values cross between processes.
+The judging runs in ``workers`` processes (spawned: the parent holds an open store) or as tasks on a
+Ray cluster (``--ray ADDRESS``: the bench's ``RayExecutor``, handed in by the command).  Work items
+are plain data, the game's row and its decisions read by the parent, so a worker never opens the
+store; the parent alone writes it.  On Ray, several games go in one task (``batches``) so that a
+task's overhead does not dominate.
 """
 
 from __future__ import annotations
 
 import json
 import multiprocessing
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from tcgtui import locales
 from tcgtui.console_text import clean
@@ -22,7 +24,9 @@ from tcgtui.errors import UserError
 from tcgtui.quality import evaluators, stored
 from tcgtui.quality.judge import Judged, judge
 from tcgtui.replay.load import find, rebuild, stored_params
-from tcgtui.store import FINISHED, GameRow, Store
+from tcgtui.store import FINISHED, DecisionRow, GameRow, Store
+
+TASKS_PER_SLOT = 4      # on Ray: tasks per CPU of the cluster, enough to even out games of unequal length
 
 
 @dataclass(frozen=True)
@@ -116,19 +120,47 @@ def plan(store: Store, run: str, game: str | None = None, spec: str | None = Non
     return out
 
 
-def judge_job(db: str, job: Job) -> list[Judged]:
-    """A worker's part: one game's missing decisions judged, read from the store at ``db``."""
-    with Store(Path(db), create=False, read_only=True) as store:
-        row = store.games("id = ?", (job.game_id,))[0]
-        decisions = store.decisions(job.game_id)
+# What a worker needs to judge one game: its stored row and decisions, and the job.
+Work = tuple[GameRow, list[DecisionRow], Job]
+
+
+def judge_game(row: GameRow, decisions: list[DecisionRow], job: Job) -> list[Judged]:
+    """A worker's part: one game's missing decisions judged from its shipped row and decisions."""
     evaluator = evaluators.resolve(registry.get(row.game), rebuild(row), job.spec)
     return judge(row, decisions, evaluator, set(job.idxs))
 
 
+def judge_batch(batch: list[Work]) -> list[list[Judged]]:
+    """A task's part (in a worker process or on Ray): several games, each judged as alone."""
+    return [judge_game(*work) for work in batch]
+
+
+def _work(store: Store, job: Job) -> Work:
+    return store.games("id = ?", (job.game_id,))[0], store.decisions(job.game_id), job
+
+
+def batches(jobs: list[Job], tasks: int) -> Iterator[list[Job]]:
+    """``jobs`` cut in order into at most ``tasks`` runs of about equal numbers of decisions."""
+    total = sum(len(j.idxs) for j in jobs)
+    per_task = max(1, -(-total // max(1, tasks)))
+    batch: list[Job] = []
+    held = 0
+    for job in jobs:
+        batch.append(job)
+        held += len(job.idxs)
+        if held >= per_task:
+            yield batch
+            batch, held = [], 0
+    if batch:
+        yield batch
+
+
 def compute(store: Store, jobs: list[Job], workers: int = 1,
-            progress: Callable[[int], None] | None = None) -> int:
+            progress: Callable[[int], None] | None = None, cluster: Callable[[], Any] | None = None) -> int:
     """Judge ``jobs`` and store each game's values as it is done: how many values were stored.
-    ``progress(games done)`` after each game."""
+    ``progress(games done)`` after each game; ``cluster``: makes the Ray executor to use instead of
+    ``workers`` (``tcgtui.bench.cluster.RayExecutor``, given by the command: the bench imports the
+    report, which imports this package)."""
     added = done = 0
 
     def stored_one(job: Job, judged: list[Judged]) -> None:
@@ -138,15 +170,29 @@ def compute(store: Store, jobs: list[Job], workers: int = 1,
         if progress is not None:
             progress(done)
 
+    if cluster is not None and jobs:
+        pool = cluster()
+        try:
+            _drain(pool, [(pool.submit(judge_batch, [_work(store, j) for j in batch]), batch)
+                          for batch in batches(jobs, TASKS_PER_SLOT * pool.slots())], stored_one)
+        finally:
+            pool.shutdown()
+        return added
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
-            stored_one(job, judge_job(str(store.path), job))
+            stored_one(job, judge_game(*_work(store, job)))
         return added
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        pending = {pool.submit(judge_job, str(store.path), job): job for job in jobs}
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                stored_one(pending.pop(future), future.result())
+        _drain(pool, [(pool.submit(judge_batch, [_work(store, job)]), [job]) for job in jobs], stored_one)
     return added
 
+
+def _drain(pool: Executor, submitted: list[tuple[Any, list[Job]]], stored_one: Callable[[Job, list[Judged]], None]) \
+        -> None:
+    """Store each batch's games as its task ends, in whatever order tasks end."""
+    pending = dict(submitted)
+    while pending:
+        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for future in finished:
+            for job, judged in zip(pending.pop(future), future.result()):
+                stored_one(job, judged)

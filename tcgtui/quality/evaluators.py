@@ -1,6 +1,6 @@
 """Which evaluator judges a game's decisions: the game's own (``ToolHooks.evaluate``: the grid games'
-exact or alpha-beta values), else ``mc:K`` for any game of two seats with a move list that ends in a
-win, draw or loss (the card game).
+exact or alpha-beta values, the deck quiz's ``oracle:K``), else ``mc:K`` for any game of two seats
+with a move list that ends in a win, draw or loss (the card game).
 
 ``mc:K`` values each legal move by K playouts of the ``mc:K`` player from the decider's observation:
 each playout re-deals what the decider cannot see (``Game.resample``), so a value never uses hidden

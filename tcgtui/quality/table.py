@@ -22,7 +22,7 @@ from tcgtui.store import FINISHED, open_store
 
 BLUNDER = 0.5           # a decision whose regret is above this is a blunder: it gave away a result
 # The report's tables whose note states BLUNDER.
-QUALITY_TABLES = ("quality", "quality_by_kind", "quality_by_phase", "adaptability")
+QUALITY_TABLES = ("quality", "quality_by_kind", "quality_by_phase", "adaptability", "regret_ranking")
 RESAMPLES = 2000
 CONFIDENCE = 0.95
 Row = dict[str, Any]
@@ -70,16 +70,26 @@ def views(games: list[Any]) -> list[View]:
     return out
 
 
+def resampled(sums: np.ndarray, counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``RESAMPLES`` means of total regret over total decisions, each of the games (``sums`` and
+    ``counts`` per game) drawn with replacement."""
+    picks = rng.integers(0, len(sums), size=(RESAMPLES, len(sums)))
+    return sums[picks].sum(axis=1) / counts[picks].sum(axis=1)
+
+
+def percentiles(draws: np.ndarray) -> tuple[float, float]:
+    """The central ``CONFIDENCE`` interval of bootstrap draws."""
+    tail = (1 - CONFIDENCE) / 2
+    low, high = np.quantile(draws, [tail, 1 - tail])
+    return float(low), float(high)
+
+
 def interval(sums: np.ndarray, counts: np.ndarray, seed: int) -> tuple[float, float] | None:
     """The percentile interval of total regret over total decisions, resampling games (``sums`` and
     ``counts`` per game); None below two games."""
     if len(sums) < 2:
         return None
-    picks = np.random.default_rng(seed).integers(0, len(sums), size=(RESAMPLES, len(sums)))
-    means = sums[picks].sum(axis=1) / counts[picks].sum(axis=1)
-    tail = (1 - CONFIDENCE) / 2
-    low, high = np.quantile(means, [tail, 1 - tail])
-    return float(low), float(high)
+    return percentiles(resampled(sums, counts, np.random.default_rng(seed)))
 
 
 # A decision's cells: from the seat's view, its value and its game's (moves, turns), the keys it counts under.

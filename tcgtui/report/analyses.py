@@ -360,7 +360,7 @@ EXTRA_NOTES = {"paper_scaling": "paper_scaling", "paper_fits": "paper_scaling", 
                "branching": "branching", "language_scale": "facts", "thinking": "facts", "quality": "quality",
                "quality_by_kind": "quality", "quality_by_phase": ("quality", "quality_by_phase"),
                "diversity": ("diversity", "quality_by_phase"), "adaptability": ("quality", "adaptability"),
-               "scale": "scale"}
+               "scale": "scale", "regret_ranking": ("quality", "regret_ranking")}
 
 
 def build(games: list[StoredGame], spec: registry.GameSpec | None = None, *, by: tuple[str, ...] | None = None,

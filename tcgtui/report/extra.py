@@ -20,7 +20,7 @@ from tcgtui.engine.core import CANCELLED
 from tcgtui.engine.decision_facts import DecisionFacts, masks
 from tcgtui.engine.registry import Figure, SeedTable
 from tcgtui.engine.stats import clopper_pearson, median
-from tcgtui.quality import adaptability, diversity, evaluators, phases, table as quality
+from tcgtui.quality import adaptability, diversity, evaluators, phases, ranking, table as quality
 from tcgtui.report import scale
 from tcgtui.report.intervals import DEFAULT_SEED, randomized, uniform
 from tcgtui.report.data import StoredGame
@@ -108,6 +108,7 @@ QUALITY_BY_PHASE = SeedTable("quality_by_phase", "Decision quality", phases.qual
 # Issue 40's part 2: games whose choices fall in categories (card types, cell regions, columns).
 DIVERSITY = SeedTable("diversity", "Strategic diversity", diversity.diversity)
 ADAPTABILITY = SeedTable("adaptability", "Adaptability", adaptability.adaptability)     # every judged game
+REGRET_RANKING = SeedTable("regret_ranking", "Ranking by regret", ranking.regret_ranking)  # issue 40's part 3b
 
 
 def on_scale(games: list[StoredGame], context: Context) -> list[Row]:
@@ -125,7 +126,9 @@ def tables(spec: registry.GameSpec) -> dict[str, SeedTable]:
     """The seed tables the game offers, by name."""
     common = COMMON if spec.info.outcome == registry.WDL else ()
     common += (SCALE,) if common and spec.info.seats == 2 else ()
-    decided = (QUALITY, QUALITY_BY_PHASE, ADAPTABILITY) if evaluators.judged(spec) else ()
+    decided = (QUALITY, REGRET_RANKING) if evaluators.judged(spec) else ()
+    # phases and opponents' strength need games of several moves and an opponent (not the one-answer quiz)
+    decided += (QUALITY_BY_PHASE, ADAPTABILITY) if decided and spec.info.seats == 2 else ()
     decided += (QUALITY_BY_KIND,) if decided and spec.store.move_kind is not None else ()
     decided += (DIVERSITY,) if diversity.offered(spec) else ()
     own = spec.seed_tables() if spec.seed_tables is not None else ()

@@ -79,6 +79,12 @@ def _ci_slope(row: Row) -> str:
     return f"[{row['slope_low']:.4g}, {row['slope_high']:.4g}]"
 
 
+def _ci_gap(row: Row) -> str:
+    if row.get("gap_low") is None:
+        return "–"
+    return f"[{row['gap_low']:.4g}, {row['gap_high']:.4g}]"
+
+
 def _flag(v: Any) -> str:
     return "*" if v else ""
 
@@ -166,6 +172,9 @@ COLUMNS: dict[str, list[Column]] = {
                      ("ci_slope", _ci_slope)],
     "scale": [_col("agent", str), _col("lang", str), ("rating", _on_scale), ("ci_rating", _ci_elo), _col("games"),
               _col("score_share", _pct), _col("rungs", str), _col("scale_rating", _elo)],
+    "regret_ranking": [_col("lang", str), _col("evaluator", str), _col("rank"), _col("agent", str), _col("games"),
+                       _col("judged"), _col("mean_regret"), ("ci_regret", _ci_num), _col("next", lambda v: v or "–"),
+                       _col("gap"), ("ci_gap", _ci_gap), _col("established", _flag)],
     "study_curve": [_col("game", str), _col("measure", str), _col("position"), _col("people"),
                     ("estimate", _measured("estimate")), ("ci_people", _ci_measured("ci_low", "ci_high"))],
     "study_paired": [_col("game", str), _col("opponent", str), _col("lang", str), _col("model", str),
@@ -177,7 +186,7 @@ PARSE = "parse_"          # the llm section's parse-path columns: parse_<path>
 # Outcomes most runs never have: on a terminal a column of them, 0 in every row, is said in a line
 # under the table instead (the win-rate table fits 120 columns); Markdown, CSV and JSON keep them.
 RARE_COUNTS = ("cancelled", "disqualified", "errored", "abandoned")
-LEFT = ("agent", "opponent", "lang", "evaluator", "kind", "by", "phase", "choice", "shares", "game", "mover", "pattern", "error", "agents",
+LEFT = ("agent", "next", "opponent", "lang", "evaluator", "kind", "by", "phase", "choice", "shares", "game", "mover", "pattern", "error", "agents",
         "role", "organisation", "family", "form", "size_range", "style", "run", "measure", "participant")
 PCT_SUFFIXES = ("rate", "share", "_gap")
 
