@@ -16,6 +16,7 @@ from typing import Any
 
 LETTERS = "ABCDEF"
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
+SIM_PRIVATE = ("removed", "p_values", "seed")     # a made question's answer, and what measured it
 FIELDS = {"id", "deck", "options", "answer", "source", "language", "win_rates", "games", "sim", "format"}
 CARD_FIELDS = {"name", "text", "type", "cost", "stats", "loyalty"}     # an option's; a deck entry adds its count
 PUBLISHED = {"id", "deck", "golden", "alternatives", "format"}   # ManaBench's own shape (tcgtui deck import)
@@ -62,8 +63,11 @@ class Question:
         return best - max(r for i, r in enumerate(self.win_rates) if i != self.answer_index)
 
     def public(self) -> Question:
-        """What a player may see: no answer, no win rates."""
-        return replace(self, answer="", win_rates=None, games=0)
+        """What a player may see: no answer, no win rates, and of the simulation's setup only what
+        poses the question (the card removed is the answer; the verdict's p-values and seed give the
+        measured win rates away)."""
+        sim = None if self.sim is None else {k: v for k, v in self.sim.items() if k not in SIM_PRIVATE}
+        return replace(self, answer="", win_rates=None, games=0, sim=sim)
 
     def to_json(self) -> dict[str, Any]:
         deck = [{"name": n, "count": c} for n, c in self.deck]

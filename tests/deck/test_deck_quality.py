@@ -108,3 +108,16 @@ def test_stored_answers_are_judged_and_ranked(tmp_path: Path, capsys) -> None:
     assert main(["report", "--game", "deck", "--db", str(db), "--table", "regret_ranking", "--format", "json"]) == 0
     ranking = json.loads(capsys.readouterr().out)["regret_ranking"]
     assert [r["agent"] for r in ranking] == sorted(by_hand, key=lambda a: (by_hand[a], a))
+
+
+def test_a_players_question_keeps_no_trace_of_its_answer() -> None:
+    """A made question's setup names the card removed (the answer) and the verdict's p-values and seed:
+    what a player observes holds none of them, only what poses the question."""
+    game = _sample()
+    state = game.new_state(0)
+    full = state.question if hasattr(state, "question") else game.qset.questions[0]
+    assert full.sim is not None and {"removed", "p_values", "seed"} <= set(full.sim)
+    seen = state.observation(0).question
+    assert seen.answer == "" and seen.win_rates is None
+    assert not {"removed", "p_values", "seed"} & set(seen.sim)
+    assert {k: v for k, v in full.sim.items() if k not in ("removed", "p_values", "seed")} == seen.sim
