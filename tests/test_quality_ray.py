@@ -3,7 +3,9 @@ game stored once by the starting process; several games go in one task."""
 
 from __future__ import annotations
 
+import socket
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -63,7 +65,16 @@ def test_a_bad_address_is_one_line(tmp_path: Path, capsys) -> None:
     db = tmp_path / "t.sqlite3"
     run = _run(db, "--game", "tictactoe", "--agent", "random", "--vs", "random", "--games", "1")
     capsys.readouterr()
-    # (a well-formed address nobody answers at is no error: Ray waits for it, retrying)
     code = main(["analyze", "--run", run, "--db", str(db), "--ray", "no-port-here"])
     err = capsys.readouterr().err
     assert code == 2 and "--ray: no-port-here: Invalid address" in err and len(err.strip().splitlines()) == 1, err
+    # a well-formed address where nothing listens: one line at once (Ray itself would retry for minutes)
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        started = time.monotonic()
+        code = main(["analyze", "--run", run, "--db", str(db), "--ray", address])
+        err = capsys.readouterr().err
+        assert code == 2 and f"--ray: {address}: no Ray cluster answers there" in err, err
+        assert len(err.strip().splitlines()) == 1 and time.monotonic() - started < 30

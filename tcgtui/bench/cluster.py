@@ -8,10 +8,12 @@ and the output files: a cluster only computes, so every result lands exactly onc
 
 from __future__ import annotations
 
+import socket
 from concurrent.futures import Executor, Future
 from typing import Any, Callable
 
 from tcgtui import locales
+from tcgtui.console_text import clean
 from tcgtui.errors import UserError
 
 LOCAL = "local"
@@ -19,6 +21,27 @@ LOCAL = "local"
 
 def _call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     return fn(*args, **kwargs)
+
+
+REACH_SECONDS = 5.0
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse an address where nothing answers, in one line: Ray itself retries such a one for minutes.
+    ``local`` and ``auto`` (a cluster this machine belongs to) are Ray's to find."""
+    if address in (LOCAL, "auto"):
+        return
+    where = address.removeprefix("ray://")
+    host, _, port = where.rpartition(":")
+    if not host or not port.isdigit():
+        return                                  # Ray's own parser says what is wrong with it
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_SECONDS):
+            pass
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise UserError(locales.load().t("cmd_bench.errors.ray_unreachable", address=clean(address),
+                                         why=clean(str(why)))) from None
 
 
 class RayExecutor(Executor):
@@ -31,6 +54,7 @@ class RayExecutor(Executor):
         except ImportError:
             raise UserError(locales.load().t("cmd_bench.errors.no_ray")) from None
         self._ray = ray
+        _check_reachable(address)
         try:
             ray.init(address=None if address == LOCAL else address, ignore_reinit_error=True,
                      log_to_driver=False, include_dashboard=False)
