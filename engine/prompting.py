@@ -99,9 +99,12 @@ class Compiler(Protocol):
     keeps of a reply, whether that is code, and the seed's bounds on its requests.  The player that
     asks the models is opponents/llm/translator.py, which names no game."""
 
-    max_retries: int                      # requests to each model in one cycle
-    max_total_attempts: int               # requests in all, across models and cycles
-    backoff: tuple[float, float]          # seconds before another cycle of every model: the first, the most
+    @property
+    def max_retries(self) -> int: ...                    # requests to each model in one cycle
+    @property
+    def max_total_attempts(self) -> int: ...             # requests in all, across models and cycles
+    @property
+    def backoff(self) -> tuple[float, float]: ...        # seconds before another cycle of every model: first, most
 
     def prompt(self, words: str) -> str: ...
     def extract(self, reply: str) -> str: ...

@@ -91,7 +91,7 @@ SPEC = register(GameSpec(
                            help_key="eleusis.games.translator_flag"))),
     make=EleusisGame.from_params,
     prompter=_prompter,
-    narrator=lambda game, catalog, viewer=-1: EleusisNarrator(game, catalog, viewer),
+    narrator=EleusisNarrator,
     rules_text=rules_text,
     analyses=_sections,
     seed_tables=_seed_tables,

@@ -95,7 +95,7 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
     return register(GameSpec(
         info, make=partial(GridGame.from_params, game_id),
         prompter=_prompter,
-        narrator=lambda game, catalog, viewer=-1: GridNarrator(game, catalog, viewer),
+        narrator=GridNarrator,
         analyses=sections, rules_text=rules_text, references=references, seed_tables=seed_tables,
         fast=lambda: importlib.import_module("tcgtui.engine.grid.fast"),
         interim=lambda: importlib.import_module("tcgtui.engine.grid.playouts"),

@@ -138,10 +138,15 @@ PARAMS = (Param("pack", str, "community", kind="pack", digest="pack_hash", flag=
                 keyed=False, label_key="arena.opp_deck_label"),
           PROTOCOL, UPSTREAM, SEED_LOOP, SEED_PROMPT, SEED_QWEN)
 
+def _files_of(game: Any) -> dict[str, Any]:
+    """The one file a card game is played with, its pack (a seed-protocol game has one too)."""
+    return {"pack": game.pack}
+
+
 register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",), peek=True, campaign=True),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
                   rules_text=_rules_text, references=SEED_REFERENCES, seed_tables=_seed_tables,
-                  files_of=lambda game: {"pack": game.pack}, setup_params=_setup_params, store=StoreHooks(move_kind=_move_kind),
+                  files_of=_files_of, setup_params=_setup_params, store=StoreHooks(move_kind=_move_kind),
                   report=ReportHooks(layout=REPORT_LAYOUT, meta=_report_meta, group_keys=GROUP_KEYS,
                                      default_keys=tuple(GROUP_KEYS),
                                      notes={"decay": "decay", "summary": "decisions", "error_patterns": "patterns",

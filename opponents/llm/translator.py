@@ -114,8 +114,8 @@ class SeedTranslator:
                 self._kept[words] = found
                 return found
             cycle += 1
-            first, most = self.compiler.backoff
-            await self.sleep(min(first * 2 ** (cycle - 1), most))
+            wait_first, wait_most = self.compiler.backoff
+            await self.sleep(min(wait_first * 2 ** (cycle - 1), wait_most))
 
     async def _ask(self, model: str, client: ChatClient, prompt: str) -> Attempt:
         try:

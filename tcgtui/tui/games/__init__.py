@@ -52,7 +52,7 @@ def screen_for(game_id: str) -> type[GameScreen]:
     path = app_for(game_id).screen
     if not path:
         raise NoScreen(f"no screen shows the game {game_id!r}")
-    return load_screen(path)  # type: ignore[no-any-return]
+    return load_screen(path)
 
 
 def has_screen(game_id: str) -> bool:
