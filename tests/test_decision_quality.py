@@ -342,3 +342,11 @@ def test_a_card_game_run_is_judged_by_playouts(tmp_path: Path, capsys) -> None:
         kinds = [r for r in tables["quality_by_kind"] if r["agent"] == row["agent"]]
         assert sum(r["judged"] for r in kinds) == row["judged"]
         assert sum(r["mean_regret"] * r["judged"] for r in kinds) == pytest.approx(row["mean_regret"] * row["judged"])
+
+
+def test_the_quality_figures_are_drawn(perfect_vs_random, tmp_path: Path, capsys) -> None:
+    db, _ = perfect_vs_random
+    assert main(["report", "--game", "tictactoe", "--db", str(db), "--plot", str(tmp_path)]) == 0
+    drawn = {p.name for p in tmp_path.iterdir()}
+    assert {"quality_by_phase.png", "regret_ranking.png"} <= drawn, drawn
+    assert "adaptability.png" not in drawn          # no mc:K opponent: nothing to draw

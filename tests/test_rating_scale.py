@@ -116,6 +116,10 @@ def test_ladder_builds_a_scale_resumes_and_report_places_a_player_on_it(tmp_path
     [row] = json.loads(capsys.readouterr().out)["scale"]
     assert row["agent"] == "mc:2" and row["games"] == 20 and row["rungs"] == "random, perfect"
     assert row["ci_low"] <= row["rating"] <= row["ci_high"]
+    assert main(["report", "--game", "tictactoe", "--scale", str(out), "--db", str(other), "--plot",
+                 str(tmp_path / "figures")]) == 0
+    assert (tmp_path / "figures" / "scale.png").stat().st_size > 1000
+    capsys.readouterr()
     # the same games without a matching scale: one line saying so, no rows
     assert main(["report", "--game", "tictactoe", "--table", "scale", "--db", str(other)]) == 0
     assert "rating scale" in capsys.readouterr().err

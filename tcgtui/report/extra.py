@@ -104,11 +104,16 @@ COMMON = (SeedTable("time_vs_win", "TCG-Bench Figure 6", time_vs_win,
 # Every game whose decisions an evaluator can judge (``tcgtui.quality.evaluators``): issue 40's decision quality.
 QUALITY = SeedTable("quality", "Decision quality", quality.quality)
 QUALITY_BY_KIND = SeedTable("quality_by_kind", "Decision quality", quality.quality_by_kind)   # games with kinds of move
-QUALITY_BY_PHASE = SeedTable("quality_by_phase", "Decision quality", phases.quality_by_phase)
+QUALITY_BY_PHASE = SeedTable("quality_by_phase", "Decision quality", phases.quality_by_phase,
+                             Figure("line", "phase", "mean_regret", ("agent", "opponent", "lang", "evaluator", "by"), "ci_low",
+                                    "ci_high"))
 # Issue 40's part 2: games whose choices fall in categories (card types, cell regions, columns).
 DIVERSITY = SeedTable("diversity", "Strategic diversity", diversity.diversity)
-ADAPTABILITY = SeedTable("adaptability", "Adaptability", adaptability.adaptability)     # every judged game
-REGRET_RANKING = SeedTable("regret_ranking", "Ranking by regret", ranking.regret_ranking)  # issue 40's part 3b
+ADAPTABILITY = SeedTable("adaptability", "Adaptability", adaptability.adaptability,    # every judged game
+                         Figure("line", "opponent_k", "mean_regret", ("agent", "lang", "evaluator"), "ci_low",
+                                "ci_high", log_x=True))
+REGRET_RANKING = SeedTable("regret_ranking", "Ranking by regret", ranking.regret_ranking,  # issue 40's part 3b
+                           Figure("scatter", "agent", "mean_regret", ("lang", "evaluator"), "ci_low", "ci_high"))
 
 
 def on_scale(games: list[StoredGame], context: Context) -> list[Row]:
@@ -119,7 +124,8 @@ def on_scale(games: list[StoredGame], context: Context) -> list[Row]:
     return scale.table(games, scales, context.seed)
 
 
-SCALE = SeedTable("scale", "Rating scale", on_scale)        # games of two seats with a win, draw or loss
+SCALE = SeedTable("scale", "Rating scale", on_scale,        # games of two seats with a win, draw or loss
+                  Figure("scatter", "agent", "rating", ("lang",), "ci_low", "ci_high"))
 
 
 def tables(spec: registry.GameSpec) -> dict[str, SeedTable]:

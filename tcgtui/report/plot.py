@@ -108,7 +108,8 @@ def figure(report: Report, name: str, path: Path) -> int:
         series[tuple(r.get(k) for k in spec.series)].append(r)
     fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
     for key, points in sorted(series.items(), key=lambda kv: str(kv[0])):
-        points.sort(key=lambda r: r[spec.x])
+        if not any(isinstance(r[spec.x], str) for r in points):
+            points.sort(key=lambda r: r[spec.x])        # names (players, phases) keep the table's order
         x = [r[spec.x] for r in points]
         y = [scale * r[spec.y] for r in points]
         label = " ".join(str(k) for k in key)
