@@ -2,7 +2,7 @@
 
 Seeded games against ``random``, no pause; each grid scene plays two moves of
 the person (so the last move, an opponent's reply and the log show).  Review
-changed SVGs in tests/tui/__snapshots__ before accepting them.
+changed SVGs in tests/grid/__snapshots__ before accepting them.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Pictures of Eleusis's key screens in English and Arabic: the table after a few plays and a
 wrong guess, the rule editor with a refused rule, and the game-over summary with the true rule.
 
-Seeded (rule 0, seed 3), no pause.  Review changed SVGs in tests/tui/__snapshots__ before accepting them.
+Seeded (rule 0, seed 3), no pause.  Review changed SVGs in tests/eleusis/__snapshots__ before accepting them.
 """
 
 from __future__ import annotations
