@@ -249,16 +249,27 @@ def test_players_are_ranked_by_mean_regret_with_the_order_established_or_not() -
     assert [(r["agent"], r["established"]) for r in one] == [("b", False), ("a", None)] and one[1]["ci_low"] is None
 
 
-def test_the_ranking_of_a_stored_run_agrees_with_the_quality_table(tictactoe: Path, capsys) -> None:
-    quality = {r["agent"]: r for r in _table(capsys, tictactoe, "quality", "tictactoe")}
-    rows = _table(capsys, tictactoe, "regret_ranking", "tictactoe")
-    assert [(r["rank"], r["agent"], r["next"]) for r in rows] == [(1, "perfect", "random"), (2, "random", None)]
+@pytest.fixture(scope="module")
+def two_against_one(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """random and mc:16 each against perfect, 30 games, judged by perfect."""
+    return _analyzed(tmp_path_factory.mktemp("two") / "t.sqlite3", "--game", "tictactoe", "--agent", "random",
+                     "--agent", "mc:16", "--vs", "perfect", "--games", "30", "--seed", "4")
+
+
+def test_the_ranking_of_a_stored_run_agrees_with_the_quality_table(two_against_one: Path, capsys) -> None:
+    quality = {(r["agent"], r["opponent"]): r for r in _table(capsys, two_against_one, "quality", "tictactoe")}
+    rows = _table(capsys, two_against_one, "regret_ranking", "tictactoe")
+    against = [r for r in rows if r["opponent"] == "perfect"]       # perfect's own rows: one player a group
+    assert [(r["rank"], r["agent"], r["next"]) for r in against] == [(1, "mc:16", "random"), (2, "random", None)]
+    assert {(r["opponent"], r["agent"], r["rank"]) for r in rows if r not in against} == {
+        ("mc:16", "perfect", 1), ("random", "perfect", 1)}
     for r in rows:
-        assert (r["mean_regret"], r["ci_low"], r["ci_high"]) == tuple(quality[r["agent"]][k] for k in
+        assert (r["mean_regret"], r["ci_low"], r["ci_high"]) == tuple(quality[(r["agent"], r["opponent"])][k] for k in
                                                                        ("mean_regret", "ci_low", "ci_high"))
-    assert rows[0]["gap"] == quality["random"]["mean_regret"] > 0 and rows[0]["established"]
-    assert 0 < rows[0]["gap_low"] < rows[0]["gap"] < rows[0]["gap_high"]
+    top = against[0]
+    assert top["gap"] == pytest.approx(quality[("random", "perfect")]["mean_regret"] - top["mean_regret"])
+    assert top["gap"] > 0 and top["established"] and 0 < top["gap_low"] < top["gap"] < top["gap_high"]
     capsys.readouterr()
-    assert main(["report", "--db", str(tictactoe), "--game", "tictactoe", "--table", "regret_ranking"]) == 0
+    assert main(["report", "--db", str(two_against_one), "--game", "tictactoe", "--table", "regret_ranking"]) == 0
     out = capsys.readouterr().out
     assert "Order at 95%" in out and "excludes 0" in out

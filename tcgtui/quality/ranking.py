@@ -1,5 +1,6 @@
 """``tcgtui report --table regret_ranking``: players ordered by mean regret (issue 40, part 3b), per
-language and evaluator, each with the ``quality`` table's interval (bootstrap over games), and for
+opponent, language and evaluator (players are compared against the same opponent: regret depends on
+it, docs/quality.md's adaptability), each with the ``quality`` table's interval (bootstrap over games), and for
 each player and the next one down whether their order is established at 95%.
 
 The order of two adjacent players is established when the percentile interval of the difference in
@@ -29,20 +30,20 @@ def difference(lower: np.ndarray, higher: np.ndarray, seed: int) -> tuple[float,
 
 
 def regret_ranking(games: list[Any], context: Any) -> list[Row]:
-    """The table's rows: per language and evaluator, players from the least mean regret up."""
+    """The table's rows: per opponent, language and evaluator, players from the least mean regret up."""
     if getattr(context, "decision_values", None) is None:
         return []
     seed = getattr(context, "seed", 0)
-    found = cells(games, context, lambda view, value, _: [(view.lang, value.evaluator, view.agent)])
-    groups: dict[tuple[str, str], list[tuple[str, np.ndarray, Row]]] = {}
-    for (lang, evaluator, agent), per_game in found.items():
+    found = cells(games, context, lambda view, value, _: [(view.opponent, view.lang, value.evaluator, view.agent)])
+    groups: dict[tuple[str, str, str], list[tuple[str, np.ndarray, Row]]] = {}
+    for (opponent, lang, evaluator, agent), per_game in found.items():
         tallies = np.array(list(per_game.values()), dtype=float)[:, :2]
-        groups.setdefault((lang, evaluator), []).append((agent, tallies, measures(per_game, seed)))
+        groups.setdefault((opponent, lang, evaluator), []).append((agent, tallies, measures(per_game, seed)))
     rows = []
-    for (lang, evaluator), players in sorted(groups.items()):
+    for (opponent, lang, evaluator), players in sorted(groups.items()):
         players.sort(key=lambda p: (p[2]["mean_regret"], p[0]))
         for rank, (agent, tallies, measured) in enumerate(players, 1):
-            row = {"lang": lang, "evaluator": evaluator, "rank": rank, "agent": agent,
+            row = {"opponent": opponent, "lang": lang, "evaluator": evaluator, "rank": rank, "agent": agent,
                    **{k: measured[k] for k in ("games", "judged", "mean_regret", "ci_low", "ci_high")},
                    "next": None, "gap": None, "gap_low": None, "gap_high": None, "established": None}
             if rank < len(players):

@@ -113,7 +113,8 @@ ADAPTABILITY = SeedTable("adaptability", "Adaptability", adaptability.adaptabili
                          Figure("line", "opponent_k", "mean_regret", ("agent", "lang", "evaluator"), "ci_low",
                                 "ci_high", log_x=True))
 REGRET_RANKING = SeedTable("regret_ranking", "Ranking by regret", ranking.regret_ranking,  # issue 40's part 3b
-                           Figure("scatter", "agent", "mean_regret", ("lang", "evaluator"), "ci_low", "ci_high"))
+                           Figure("scatter", "agent", "mean_regret", ("opponent", "lang", "evaluator"), "ci_low",
+                                  "ci_high"))
 
 
 def on_scale(games: list[StoredGame], context: Context) -> list[Row]:

@@ -172,7 +172,7 @@ COLUMNS: dict[str, list[Column]] = {
                      ("ci_slope", _ci_slope)],
     "scale": [_col("agent", str), _col("lang", str), ("rating", _on_scale), ("ci_rating", _ci_elo), _col("games"),
               _col("score_share", _pct), _col("rungs", str), _col("scale_rating", _elo)],
-    "regret_ranking": [_col("lang", str), _col("evaluator", str), _col("rank"), _col("agent", str), _col("games"),
+    "regret_ranking": [_col("opponent", str), _col("lang", str), _col("evaluator", str), _col("rank"), _col("agent", str), _col("games"),
                        _col("judged"), _col("mean_regret"), ("ci_regret", _ci_num), _col("next", lambda v: v or "–"),
                        _col("gap"), ("ci_gap", _ci_gap), _col("established", _flag)],
     "study_curve": [_col("game", str), _col("measure", str), _col("position"), _col("people"),
