@@ -1,24 +1,38 @@
 """Random playouts per second: the reference rules against the fast path.
 
 A playout here is a whole game of uniformly random moves from a fresh deal of
-the community pack, the public engine's own yardstick (about 2,000 per second
-per core on these machines).
+the community pack, the public engine's own yardstick.  With ``--upstream DIR``
+(the user's checkout of the public engine, AdaMLLab/tcg-bench) that engine's own
+rollouts are timed too, in a subprocess from the checkout in the same run, and
+the fast path's ratio over them is reported: a ratio, so the machine's load
+weighs on both sides alike.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 
 from tcgtui import locales
+from tcgtui.console_text import clean
+from tcgtui.errors import UserError
 from tcgtui.engine.tcg.fast import layout as L
 from tcgtui.engine.tcg.fast import kernel as R
 from tcgtui.opponents.search import split
 from tcgtui.games.tcg.packs import load_pack
 from tcgtui.perf import Metric, PerfOptions
 from tcgtui.perf._positions import random_game
+from tcgtui.upstream import Upstream
+
+REPOSITORY = "AdaMLLab/tcg-bench"
+UPSTREAM_FILES = ("src/game.py", "src/community_engine.py")
+DRIVER = Path(__file__).with_name("_upstream_playouts.py")
 
 NAME = "playouts"
 ORDER = 10
@@ -47,6 +61,30 @@ def _deck_rate(options: PerfOptions, games: int) -> Metric:
                   locales.load().t("perf_opponents.deck_playouts", games=games, turns=round(turns / games, 1)))
 
 
+def check_upstream(upstream: Upstream) -> None:
+    """One line now, before any benchmark runs, if the folder is not a checkout of the public engine."""
+    for name in UPSTREAM_FILES:
+        upstream.text(name, REPOSITORY)
+
+
+def upstream_rate(upstream: Upstream, games: int, seed: int) -> tuple[float, float]:
+    """The public engine's random playouts per second and turns per game, measured in a subprocess
+    inside the checkout (its code runs there, never copied here)."""
+    src = upstream.path("src")
+    try:
+        done = subprocess.run([sys.executable, "-I", str(DRIVER), str(src), str(games), str(seed)], cwd=src,
+                              capture_output=True, text=True, timeout=600, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise UserError(f"{upstream.flag}: {upstream.root}: the public engine's playouts did not run ({exc})") from None
+    try:
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+        return result["games"] / result["seconds"], result["turns"]
+    except (IndexError, ValueError, KeyError, TypeError, ZeroDivisionError):
+        last = clean((done.stderr.strip().splitlines() or ["no output"])[-1][:200])   # the checkout's text
+        raise UserError(f"{upstream.flag}: {upstream.root}: the public engine's playouts failed ({last}); "
+                        f"expected a checkout of {REPOSITORY}") from None
+
+
 def run(options: PerfOptions) -> list[Metric]:
     text = locales.load()
     pack = load_pack("community")
@@ -68,6 +106,16 @@ def run(options: PerfOptions) -> list[Metric]:
                text.t("perf_opponents.fast_playouts", games=games, turns=round(fast_turns / games, 1))),
         Metric("fast_speedup", fast_rate / ref_rate, "x", text.t("perf_opponents.speedup")),
     ]
+    upstream = options.extra.get("upstream")
+    if upstream is not None:
+        up_games = 300 if options.quick else 3000
+        up_rate, up_turns = upstream_rate(upstream, up_games, options.seed)
+        metrics += [
+            Metric("upstream_playouts_per_second", up_rate, "1/s",
+                   text.t("perf_opponents.upstream_playouts", games=up_games, turns=round(up_turns, 1),
+                          checkout=upstream.describe().get("commit", "")[:12] or upstream.root)),
+            Metric("fast_speedup_upstream", fast_rate / up_rate, "x", text.t("perf_opponents.speedup_upstream")),
+        ]
     metrics.append(_deck_rate(options, games))
     if options.workers > 1:
         parts = split(games, options.workers)
