@@ -15,6 +15,7 @@ from tcgtui import locales
 from tcgtui.errors import UserError
 from tcgtui.limits import MAX_CONCURRENCY, check_count, check_seed
 from tcgtui.perf import Metric, PerfOptions, benchmarks
+from tcgtui.upstream import load as load_upstream
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -39,10 +40,7 @@ def run(args: argparse.Namespace) -> int:
     check_seed("--seed", args.seed)
     extra = {}
     if args.upstream is not None:
-        from tcgtui.perf.playouts import check_upstream
-        from tcgtui.upstream import load as load_upstream
         extra["upstream"] = load_upstream("--upstream", args.upstream)
-        check_upstream(extra["upstream"])
     options = PerfOptions(workers=args.workers, quick=args.quick, seed=args.seed, extra=extra)
     results: dict[str, list[Metric]] = {}
     console = Console(stderr=True)

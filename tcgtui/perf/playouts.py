@@ -64,7 +64,7 @@ def _deck_rate(options: PerfOptions, games: int) -> Metric:
 
 
 def check_upstream(upstream: Upstream) -> None:
-    """One line now, before any benchmark runs, if the folder is not a checkout of the public engine."""
+    """One line before anything is timed if the folder is not a checkout of the public engine."""
     for name in UPSTREAM_FILES:
         upstream.text(name, REPOSITORY)
 
@@ -89,6 +89,9 @@ def upstream_rate(upstream: Upstream, games: int, seed: int) -> tuple[float, flo
 
 def run(options: PerfOptions) -> list[Metric]:
     text = locales.load()
+    upstream = options.extra.get("upstream")
+    if upstream is not None:
+        check_upstream(upstream)
     pack = load_pack("community")
     program = L.compile_pack(pack)
     ref_games = 300 if options.quick else 3000
@@ -108,7 +111,6 @@ def run(options: PerfOptions) -> list[Metric]:
                text.t("perf_opponents.fast_playouts", games=games, turns=round(fast_turns / games, 1))),
         Metric("fast_speedup", fast_rate / ref_rate, "x", text.t("perf_opponents.speedup")),
     ]
-    upstream = options.extra.get("upstream")
     if upstream is not None:
         up_games = 300 if options.quick else 3000
         up_rate, up_turns = upstream_rate(upstream, up_games, options.seed)
