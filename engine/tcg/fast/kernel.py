@@ -596,8 +596,7 @@ def step_react(P, S, W, rs, n, f, sp):
     pop(S, W, n, f)
 
 
-@jit("void(A, A, A, U, i8)", outline=True)
-def drive(P, S, W, rs, n):
+def _drive(P, S, W, rs, n):
     """Run stacked frames until the chain has played out."""
     while W[w_sp(n)] > 0:
         sp = W[w_sp(n)] - 1
@@ -606,6 +605,11 @@ def drive(P, S, W, rs, n):
             step_resolve(P, S, W, rs, n, f)
         else:
             step_react(P, S, W, rs, n, f, sp)
+
+
+drive = jit("void(A, A, A, U, i8)", outline=True)(_drive)
+# The same loop inlined where a spell resolves, the one call made on most turns.
+drive_spell = jit("void(A, A, A, U, i8)")(_drive)
 
 
 @jit("void(A, A, A, U, i8, i8, i8, i8, i8)")
@@ -684,7 +688,7 @@ def play(P, S, W, rs, n, p, c):
                 run_ability(P, S, W, rs, n, p, c, a, c, 0)
     elif kind == CT_SPELL:
         push_resolve(S, W, n, P[cr + C_EF_LO], P[cr + C_EF_HI], p, c, -1, 0, 0, c, 0)
-        drive(P, S, W, rs, n)
+        drive_spell(P, S, W, rs, n)
         append(S, o_grave(n, p), S_GRAVEN + p, c)
         if S[S_OUT] == OUT_NONE:
             react(P, S, W, rs, n, p, T_CAST, 0, c)
