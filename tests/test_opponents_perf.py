@@ -25,3 +25,4 @@ def test_scoring_decisions_is_timed_in_worker_processes_and_scaled_to_ten_thousa
     minutes, per = metrics["score_10000_decisions_minutes"], metrics["score_decision_ms"]
     assert minutes["value"] == pytest.approx(per["value"] * 10_000 / 60_000)
     assert "10,000" in minutes["note"] and "8 mid-game positions" in minutes["note"] and "2 worker" in minutes["note"]
+    assert metrics["score_10000_decisions_core_minutes"]["value"] > 0

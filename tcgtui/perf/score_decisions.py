@@ -44,10 +44,11 @@ def _ready(_: int) -> bool:
     return "evaluator" in _worker
 
 
-def _score(i: int) -> int:
-    """Position ``i`` valued; how many legal moves it had."""
+def _score(i: int) -> tuple[int, float]:
+    """Position ``i`` valued: how many legal moves it had, and the processor seconds it took."""
+    started = time.thread_time()
     values = _worker["evaluator"].values(_worker["positions"][i], evaluators.decision_seed("perf", i))
-    return len(values)
+    return len(values), time.thread_time() - started
 
 
 def run(options: PerfOptions) -> list[Metric]:
@@ -58,10 +59,15 @@ def run(options: PerfOptions) -> list[Metric]:
                              initargs=(count, options.seed, context.Barrier(workers))) as pool:
         assert all(pool.map(_ready, range(workers)))        # every worker set up before the clock
         started = time.perf_counter()
-        moves = sum(pool.map(_score, range(count)))
+        done = list(pool.map(_score, range(count)))
         seconds = time.perf_counter() - started
-    note = locales.load().t("perf_opponents.score_decisions", spec=SPEC, sample=count, target=f"{TARGET:,}",
-                            workers=workers, moves=round(moves / count, 1))
+    text = locales.load()
+    moves = sum(m for m, _ in done)
+    cpu = sum(c for _, c in done)
+    note = text.t("perf_opponents.score_decisions", spec=SPEC, sample=count, target=f"{TARGET:,}",
+                  workers=workers, moves=round(moves / count, 1))
     return [Metric("score_10000_decisions_minutes", seconds / count * TARGET / 60, "min", note),
             Metric("score_decision_ms", seconds / count * 1000, "ms",
-                   locales.load().t("perf_opponents.score_decision", spec=SPEC, workers=workers))]
+                   text.t("perf_opponents.score_decision", spec=SPEC, workers=workers)),
+            Metric("score_10000_decisions_core_minutes", cpu / count * TARGET / 60, "min",
+                   text.t("perf_opponents.score_decisions_cpu", target=f"{TARGET:,}"))]
