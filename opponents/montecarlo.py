@@ -35,7 +35,7 @@ import numpy as np
 
 from tcgtui.engine.core import Event, Game, GameState
 from tcgtui.engine.fast import DRAW, WIN
-from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, game_of, refuse_other_rules
+from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, agent_rng, game_of, refuse_other_rules
 from tcgtui.opponents.search import (BATCH_PLAYOUTS, BUDGET_CORE_UNITS, BUDGET_UNITS, Budget, Progress,
                                      Workers, growing, is_cheap, run_batches, split)
 from tcgtui.opponents.spec import AgentSpec
@@ -76,6 +76,29 @@ def generic_playouts(game: Game, obs: Any, moves: list[Any], first: int, count: 
             s = score_of(end, obs.seat)
             out[m, WIN if s == 1.0 else DRAW if s == 0.5 else 2] += 1
     return out
+
+
+_PREPARED: dict[int, tuple[Any, Any, Any]] = {}     # id(game) -> (game, compiled module, its prepared data)
+
+
+def fast_scores(game: Game, k: int, seat: int, game_seed: int, obs: Any) -> dict[Any, float] | None:
+    """The scores an ``mc:K`` decision records (``decide``'s ``info["scores"]``, for an agent started
+    with ``game_seed`` at ``seat``), from one call of the game's compiled path: no event loop, no
+    thread, no batches, so judging many stored decisions pays the kernel alone (the agent's way
+    added 6 ms to a card-game decision's 17).  None when the game has no compiled path."""
+    spec = game.spec
+    if spec.fast is None:
+        return None
+    if id(game) not in _PREPARED or _PREPARED[id(game)][0] is not game:
+        _PREPARED.clear()
+        fast = spec.fast()
+        _PREPARED[id(game)] = (game, fast, fast.prepare(game))
+    _, fast, program = _PREPARED[id(game)]
+    seed = agent_rng(game_seed, seat, f"turn{obs.turn}").getrandbits(63)     # as begin_turn, then decide
+    moves = list(obs.legal_moves)
+    tally = fast.playouts(program, fast.encode(program, obs), obs.seat, fast.move_index(program, obs, moves), 0, k,
+                          seed)
+    return {m: round((int(t[WIN]) + 0.5 * int(t[DRAW])) / k, 4) for m, t in zip(moves, tally)}
 
 
 class MonteCarloAgent(Agent):

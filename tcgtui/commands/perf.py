@@ -15,6 +15,7 @@ from tcgtui import locales
 from tcgtui.errors import UserError
 from tcgtui.limits import MAX_CONCURRENCY, check_count, check_seed
 from tcgtui.perf import Metric, PerfOptions, benchmarks
+from tcgtui.upstream import load as load_upstream
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
@@ -23,6 +24,7 @@ def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     p.add_argument("--quick", action="store_true", help=text.t("cmd_perf.quick"))
     p.add_argument("--seed", type=int, default=0, help=text.t("cmd_perf.seed"))
     p.add_argument("--json", action="store_true", help=text.t("cmd_perf.json"))
+    p.add_argument("--upstream", metavar="DIR", help=text.t("cmd_perf.upstream"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,7 +38,10 @@ def run(args: argparse.Namespace) -> int:
         mods = [m for m in mods if m.NAME in args.only]
     check_count("--workers", args.workers, 1, MAX_CONCURRENCY)
     check_seed("--seed", args.seed)
-    options = PerfOptions(workers=args.workers, quick=args.quick, seed=args.seed)
+    extra = {}
+    if args.upstream is not None:
+        extra["upstream"] = load_upstream("--upstream", args.upstream)
+    options = PerfOptions(workers=args.workers, quick=args.quick, seed=args.seed, extra=extra)
     results: dict[str, list[Metric]] = {}
     console = Console(stderr=True)
     for mod in mods:
@@ -45,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         results[mod.NAME] = mod.run(options)
     machine = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "machine": platform.machine(),
                "workers": args.workers, "quick": args.quick}
+    if "upstream" in extra:
+        machine["upstream"] = extra["upstream"].describe()
     if args.json:
         print(json.dumps({"machine": machine, "results": {
             k: [m.__dict__ for m in v] for k, v in results.items()}}, indent=2))

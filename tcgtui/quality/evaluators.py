@@ -59,9 +59,17 @@ def _mc(game: Game, given: str) -> MonteCarlo:
         moves = list(obs.legal_moves)
         if len(moves) == 1:
             return {game.move_to_text(moves[0]): 0.0}
-        scores = asyncio.run(_scores(game, k, seat, seed, obs))
+        scores = _fast_scores(game, k, seat, seed, obs)
+        if scores is None:
+            scores = asyncio.run(_scores(game, k, seat, seed, obs))
         return {game.move_to_text(m): 2 * scores[m] - 1 for m in moves}
     return MonteCarlo(f"mc:{k}", values)
+
+
+def _fast_scores(game: Game, k: int, seat: int, seed: int, obs: Any) -> dict[Any, float] | None:
+    """The same scores in one call of the game's compiled path, when it has one."""
+    from tcgtui.opponents.montecarlo import fast_scores      # numpy and the kernels: loaded only to judge
+    return fast_scores(game, k, seat, seed, obs)
 
 
 async def _scores(game: Game, k: int, seat: int, seed: int, obs: Any) -> dict[Any, float]:

@@ -32,8 +32,8 @@ from tcgtui.engine.tcg.fast.layout import (
     F_PHASE, F_POS, F_SOURCE, F_SPELL, F_WHEN, FW, K_REACT, K_RESOLVE, KW_ATTACKS_TWICE,
     KW_CANNOT_ATTACK, KW_HASTE, MAX_CHAIN, MAX_FRAMES, N_PICKS, O_BOARDN, O_CUR, O_DECKN,
     O_GRAVEN, O_HANDN, O_LP, O_OPP_HAND, O_OPP_TRICKS, O_SEAT, O_TRICKN, O_TURN, OH, OUT_DRAW,
-    OUT_NONE, P_ABILITIES, P_CARDS, P_EFFECTS, P_HAND, P_LIMIT, P_LP, P_N, PICK_HIGHEST_GUARD,
-    PICK_LOWEST_GUARD, PICK_LOWEST_POWER, PICK_NEWEST, PICK_OLDEST, REASON_LP, REASON_TURN_LIMIT,
+    OUT_NONE, P_ABILITIES, P_EFFECTS, P_HAND, P_LIMIT, P_LP, P_N, PICK_HIGHEST_GUARD,
+    PH, PICK_LOWEST_GUARD, PICK_LOWEST_POWER, PICK_NEWEST, PICK_OLDEST, REASON_LP, REASON_TURN_LIMIT,
     S_ATK_BLOCKS, S_ATK_CANCEL, S_ATK_CARD, S_ATK_OWNER, S_BOARDN, S_CUR, S_DECKN, S_DEPTH,
     S_GRAVEN, S_HANDN, S_LP, S_NBLK, S_OUT, S_REASON, S_TRICKN, S_TURN, SH, SIDE_YOUR,
     STAT_POWER, T_ATTACKED_DIRECTLY, T_CAST, T_END, T_ENEMY_ATTACKS, T_LP_BELOW, T_LP_EXACTLY,
@@ -43,14 +43,19 @@ from tcgtui.engine.tcg.fast.layout import (
 )
 
 
-def jit(signature: str):
+def jit(signature: str, outline: bool = False):
     """For the inner functions: eager, cached and GIL-free, with explicit types so that
     constant arguments do not spawn one compiled copy per value (numba specialises on
     literals otherwise), and without reference counting (``_nrt=False``): they never
-    allocate, and counting references to the arrays on every call cost 40% of the speed."""
+    allocate, and counting references to the arrays on every call cost 40% of the speed.
+    They are forced inline into their callers: a call hands over each array as seven words, and
+    the calls LLVM had left in (a trigger, an attack, a turn) cost a third of a playout's time
+    (forcing them made random games 1.4 times as fast).  The few big functions called from many
+    places (``outline``: the frame stack's driver, a whole move, a deal, a re-deal) stay calls,
+    so each is compiled once (inlining those too took minutes to compile, for a few percent)."""
     sig = re.sub(r"\bU\b", "u8[::1]", re.sub(r"\bA\b", "i8[::1]", signature))
     return njit(sig, cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True,  # type: ignore[call-overload]
-                _nrt=False)               # (numba's typed signature leaves out these three options of its own)
+                forceinline=not outline, _nrt=False)      # (numba's typed signature leaves out these options)
 
 
 entry = njit(cache=True, nogil=True)   # called from Python; may allocate
@@ -79,7 +84,7 @@ def rng_below(rs, bound):
     return np.int64(((rng_next(rs) >> _U32) * np.uint64(bound)) >> _U32)
 
 
-@jit("void(U, i8, i8, i8)")
+@jit("void(U, i8, i8, i8)", outline=True)
 def rng_seed(rs, seed, a, b):
     """Independent streams per (seed, a, b): one per playout, so any split of work agrees."""
     rs[0] = np.uint64(seed)
@@ -127,7 +132,9 @@ def o_board(n, p):
 
 @jit("i8(A, i8)")
 def card_row(P, c):
-    return P[P_CARDS] + c * CW
+    """Card rows start right after the header (``P[P_CARDS]`` is always ``PH``): a constant, not a
+    load that every write to the state would force again."""
+    return PH + c * CW
 
 
 @jit("b1(A, i8, i8)")
@@ -330,23 +337,28 @@ def push_resolve(S, W, n, lo, hi, owner, source, champ, has_attack, has_blockers
         S[S_DEPTH] += 1
 
 
-@jit("void(A, A, A, i8, i8, i8, i8, i8)")
-def push_react(P, S, W, n, p, when, has_attack, spell):
-    """``_react``'s entry: nothing to do once the game is over or the chain is too long."""
+@jit("b1(A, A, i8, i8, i8)")
+def heard(P, S, n, p, when):
+    """Whether ``_react`` has anything to do: the game goes on, the chain is short enough and one of
+    seat ``p``'s champions or tricks listens to ``when``.  Checked before the frame is stacked, so a
+    trigger nobody listens to costs no call."""
     if S[S_OUT] != OUT_NONE or S[S_DEPTH] >= MAX_CHAIN:
-        return
+        return False
     want = DAMAGE_MASK if when == T_TAKE_DAMAGE else (1 << when)
-    heard = False
     b = o_board(n, p)
     for k in range(S[S_BOARDN + p]):
         if P[card_row(P, S[b + k * CHW]) + C_WMASK] & want:
-            heard = True
+            return True
     t = o_trick(n, p)
     for k in range(S[S_TRICKN + p]):
         if P[card_row(P, S[t + k]) + C_WMASK] & want:
-            heard = True
-    if not heard:
-        return
+            return True
+    return False
+
+
+@jit("void(A, A, i8, i8, i8, i8, i8)")
+def push_react(S, W, n, p, when, has_attack, spell):
+    """``_react``'s frame, once ``heard`` says it has work."""
     sp = W[w_sp(n)]
     if sp >= MAX_FRAMES:
         raise RuntimeError("reaction chain deeper than the frame stack")
@@ -361,6 +373,7 @@ def push_react(P, S, W, n, p, when, has_attack, spell):
     W[f + F_I] = 0
     W[f + F_J] = 0
     snap = w_snap(n, sp)
+    b = o_board(n, p)
     bn = S[S_BOARDN + p]
     for k in range(bn):
         W[snap + k] = S[b + k * CHW + CH_CARD]
@@ -512,7 +525,8 @@ def step_resolve(P, S, W, rs, n, f):
         if S[S_LP + q] <= 0:
             finish(S, 1 - q, REASON_LP)
             return
-        push_react(P, S, W, n, q, T_TAKE_DAMAGE, 0, -1)
+        if heard(P, S, n, q, T_TAKE_DAMAGE):
+            push_react(S, W, n, q, T_TAKE_DAMAGE, 0, -1)
         return
     if do == DO_REPEAT_SPELL:
         spell = W[f + F_SPELL]
@@ -582,8 +596,7 @@ def step_react(P, S, W, rs, n, f, sp):
     pop(S, W, n, f)
 
 
-@jit("void(A, A, A, U, i8)")
-def drive(P, S, W, rs, n):
+def _drive(P, S, W, rs, n):
     """Run stacked frames until the chain has played out."""
     while W[w_sp(n)] > 0:
         sp = W[w_sp(n)] - 1
@@ -594,10 +607,17 @@ def drive(P, S, W, rs, n):
             step_react(P, S, W, rs, n, f, sp)
 
 
+drive = jit("void(A, A, A, U, i8)", outline=True)(_drive)
+# The same loop inlined where a spell resolves, the one call made on most turns.
+drive_spell = jit("void(A, A, A, U, i8)")(_drive)
+
+
 @jit("void(A, A, A, U, i8, i8, i8, i8, i8)")
 def react(P, S, W, rs, n, p, when, has_attack, spell):
-    push_react(P, S, W, n, p, when, has_attack, spell)
-    drive(P, S, W, rs, n)
+    if heard(P, S, n, p, when):
+        push_react(S, W, n, p, when, has_attack, spell)
+    if W[w_sp(n)] > 0:
+        drive(P, S, W, rs, n)
 
 
 @jit("void(A, A, A, U, i8, i8, i8, i8, i8, i8)")
@@ -668,7 +688,7 @@ def play(P, S, W, rs, n, p, c):
                 run_ability(P, S, W, rs, n, p, c, a, c, 0)
     elif kind == CT_SPELL:
         push_resolve(S, W, n, P[cr + C_EF_LO], P[cr + C_EF_HI], p, c, -1, 0, 0, c, 0)
-        drive(P, S, W, rs, n)
+        drive_spell(P, S, W, rs, n)
         append(S, o_grave(n, p), S_GRAVEN + p, c)
         if S[S_OUT] == OUT_NONE:
             react(P, S, W, rs, n, p, T_CAST, 0, c)
@@ -768,7 +788,7 @@ def combat(P, S, W, rs, n, p):
             return
 
 
-@jit("void(A, A, A, U, i8, i8)")
+@jit("void(A, A, A, U, i8, i8)", outline=True)
 def apply_move(P, S, W, rs, n, c):
     """``TcgState.apply``: play card ``c`` from the current player's hand (assumed legal)."""
     p = S[S_CUR]
@@ -792,7 +812,7 @@ def apply_move(P, S, W, rs, n, c):
             end_turn(P, S, W, rs, n, q)
 
 
-@jit("void(A, A, A, U, i8)")
+@jit("void(A, A, A, U, i8)", outline=True)
 def deal(P, S, W, rs, n):
     """``TcgState.new`` with this file's random stream."""
     S[:] = 0
@@ -815,7 +835,7 @@ def deal(P, S, W, rs, n):
     next_turn(P, S, W, rs, n)
 
 
-@jit("i8(A, A, A, U, i8)")
+@jit("i8(A, A, A, U, i8)", outline=True)
 def playout(P, S, W, rs, n):
     """Uniformly random moves for both players to the end; returns the outcome code."""
     while S[S_OUT] == OUT_NONE:
@@ -829,7 +849,7 @@ def playout(P, S, W, rs, n):
 
 # --- re-dealing: the fast twin of engine.tcg.redeal.determinize -------------------------------
 
-@jit("void(A, A, A, A, U, i8)")
+@jit("void(A, A, A, A, U, i8)", outline=True)
 def determinize(P, O, S, W, rs, n):
     """Fill ``S`` with a state drawn uniformly from those consistent with observation ``O``.
 
@@ -994,7 +1014,7 @@ def mc_playouts(P, base, redeal, seat, moves, first, count, seed, out):
                 out[m, LOSS] += 1
 
 
-@jit("void(A, A, i8, i8)")
+@jit("void(A, A, i8, i8)", outline=True)
 def observe(S, O, n, me):
     """What seat ``me`` sees of state ``S``, as ``encode.encode_observation`` writes it."""
     O[:] = 0
