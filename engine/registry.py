@@ -362,6 +362,20 @@ class ToolHooks:
     # side to move, won 1, drawn 0, lost -1; ``seed`` for an evaluator that samples): ``tcgtui analyze --run``
     # judges stored decisions with it.  A spec the game does not take is a ValueError saying which it does.
     evaluate: Callable[[Game, str | None], Any] | None = None
+    # the game's parameters -> the categories a player's choices fall in, or None (``report --table
+    # diversity``, tcgtui/quality/diversity.py): the card game's card types, the grid games' regions
+    choices: Callable[[dict[str, Any]], Choices | None] | None = None
+
+
+@dataclass(frozen=True)
+class Choices:
+    """How a game sorts its players' choices for the diversity table: ``by`` what (its report label),
+    every category, and ``of(move, kind)`` -> a decision's category (None: the decision is not counted;
+    ``kind`` is ``StoreHooks.move_kind``'s, e.g. a card's type)."""
+
+    by: str
+    categories: tuple[str, ...]
+    of: Callable[[str, str | None], str | None]
 
 
 # --- the text builders: each game passes its own Game subclass, hence ``Any`` for the game ---------

@@ -11,7 +11,7 @@ from tcgtui.engine.tcg import TcgGame
 from tcgtui.engine.tcg.decks import from_ids
 from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.montecarlo import MonteCarloAgent, fast_scores
-from tcgtui.perf._positions import midgame_positions
+from tcgtui.games.tcg.perf._positions import midgame_positions
 
 
 async def agent_scores(game, k: int, seat: int, seed: int, obs) -> dict:

@@ -16,7 +16,8 @@ import pytest
 
 from tcgtui.cli import main
 from tcgtui.quality.adaptability import slope_interval, slopes, strength
-from tcgtui.quality.diversity import region, entropy
+from tcgtui.engine.grid import region
+from tcgtui.quality.diversity import entropy
 from tcgtui.quality import stored
 from tcgtui.quality.phases import third
 from tcgtui.quality.ranking import difference, regret_ranking

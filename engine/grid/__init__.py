@@ -22,8 +22,8 @@ from tcgtui.engine.grid.observation import GridObservation
 from tcgtui.engine.grid.position import PositionError, format_position, parse_position
 from tcgtui.engine.grid.state import GridState, result_code
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM
-from tcgtui.engine.registry import (LIST, RULES, WDL, FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks,
-                                    StoreHooks, ToolHooks, register)
+from tcgtui.engine.registry import (LIST, RULES, WDL, Choices, FakeModel, GameInfo, GameSpec, Param, Reference,
+                                    ReportHooks, StoreHooks, ToolHooks, register)
 
 __all__ = ["GridGame", "GridNarrator", "GridObservation", "GridState", "PositionError", "analyze", "blocks",
            "format_position", "immediate_wins", "missed", "parse_position", "result_code", "rules_text",
@@ -79,6 +79,29 @@ PERF = {"tictactoe": ("mc:1000", "mcts:1000", "perfect"), "connect4": ("mc:1000"
         "gomoku": ("mc:100", "mcts:1000", "threats")}
 
 
+REGIONS = ("corner", "edge", "inside")
+
+
+def region(move: str, rows: int, cols: int) -> str | None:
+    """A cell's region: a corner, an edge (the border but not a corner) or inside; None if not a cell."""
+    r, sep, c = move.partition(",")
+    if not sep or not r.strip().isdigit() or not c.strip().isdigit():
+        return None
+    on_border = (int(r) in (1, rows)) + (int(c) in (1, cols))
+    return REGIONS[2 - on_border]
+
+
+def _choices(game_id: str, params: dict[str, Any]) -> Choices:
+    """Connect Four's choices by column; the games that place a stone anywhere by the chosen cell's region."""
+    variant = VARIANTS[game_id]
+    if variant.gravity:
+        columns = tuple(str(c) for c in range(1, variant.cols + 1))
+        return Choices("column", columns, lambda move, _kind: move if move in columns else None)
+    size = params.get("size")
+    shaped = variant.sized(size) if isinstance(size, int) and size in variant.sizes else variant
+    return Choices("region", REGIONS, lambda move, _kind: region(move, shaped.rows, shaped.cols))
+
+
 def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
     v = VARIANTS[game_id]
     size = (Param("size", int, v.rows, choices=v.sizes, help_key="grid.ui.size_help", label_key="grid.ui.size_label"),
@@ -102,7 +125,7 @@ def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
         store=StoreHooks(result_code=result_code),
         report=ReportHooks(seed_files=seed_files,
                            reads_records=True),        # its report sections replay each game's record
-        tools=ToolHooks(analyze=_analyze, perf=PERF[game_id], evaluate=_evaluator),
+        tools=ToolHooks(analyze=_analyze, perf=PERF[game_id], evaluate=_evaluator, choices=partial(_choices, game_id)),
         fake_model=FakeModel(fake_replies.player, fake_replies.invalid, fake_replies.INVALID_KINDS)))
 
 

@@ -3,8 +3,9 @@
 from typing import Any
 
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM, protocol_of
-from tcgtui.engine.registry import FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks, StoreHooks, register
-from tcgtui.engine.tcg.cards import Card, Pack
+from tcgtui.engine.registry import (Choices, FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks, StoreHooks,
+                                    ToolHooks, register)
+from tcgtui.engine.tcg.cards import CHAMPION, SPELL, TRICK, Card, Pack
 from tcgtui.engine.tcg.game import TcgGame
 from tcgtui.engine.tcg.grouping import GROUP_KEYS
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
@@ -151,4 +152,7 @@ register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",
                                      default_keys=tuple(GROUP_KEYS),
                                      notes={"decay": "decay", "summary": "decisions", "error_patterns": "patterns",
                                             "quarters": "quarters"}),
+                  # diversity: the type of the card played (a decision that plays none is not counted)
+                  tools=ToolHooks(choices=lambda _params: Choices("card type", (CHAMPION, SPELL, TRICK),
+                                                                  lambda _move, kind: kind)),
                   fake_model=FakeModel(_fake_player)))

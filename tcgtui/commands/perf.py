@@ -14,7 +14,8 @@ from rich.table import Table
 from tcgtui import locales
 from tcgtui.errors import UserError
 from tcgtui.limits import MAX_CONCURRENCY, check_count, check_seed
-from tcgtui.perf import Metric, PerfOptions, benchmarks
+from tcgtui.measure import Metric, PerfOptions
+from tcgtui.perf import benchmarks
 from tcgtui.upstream import load as load_upstream
 
 

@@ -1,7 +1,8 @@
-"""Speed benchmarks for ``tcgtui perf``: every module in this package is one.
+"""Speed benchmarks for ``tcgtui perf``: every module in this package is one, and so is every module of
+a game's own ``perf`` package (``tcgtui/games/<game>/perf/``: the card game's playouts and search).
 
 A benchmark module defines ``NAME``, ``ORDER`` (an int for the listing order)
-and ``run(options: PerfOptions) -> list[Metric]``.  Adding a module is all it
+and ``run(options: PerfOptions) -> list[Metric]`` (``tcgtui.measure``).  Adding a module is all it
 takes to appear in ``tcgtui perf``; timed tests are never used for speed.
 """
 
@@ -9,27 +10,22 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass, field
 from types import ModuleType
 
-
-@dataclass(frozen=True)
-class Metric:
-    name: str          # a stable key, e.g. "playouts_per_second"
-    value: float
-    unit: str          # e.g. "1/s", "ms", "x"
-    note: str = ""     # what exactly was measured
+from tcgtui import games
 
 
-@dataclass(frozen=True)
-class PerfOptions:
-    workers: int = 1
-    quick: bool = False            # smaller samples, for smoke runs
-    seed: int = 0
-    extra: dict = field(default_factory=dict)
+def _modules() -> list[str]:
+    """The benchmark modules' names: this package's, then each game's ``perf`` package's."""
+    names = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    for game in pkgutil.iter_modules(games.__path__):
+        spec = importlib.util.find_spec(f"tcgtui.games.{game.name}.perf") if game.ispkg else None
+        for m in pkgutil.iter_modules(spec.submodule_search_locations or []) if spec else ():
+            if not m.name.startswith("_"):
+                names.append(f"tcgtui.games.{game.name}.perf.{m.name}")
+    return names
 
 
 def benchmarks() -> list[ModuleType]:
-    mods = [importlib.import_module(f"{__name__}.{m.name}")
-            for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    mods = [importlib.import_module(name) for name in _modules()]
     return sorted((m for m in mods if hasattr(m, "run")), key=lambda m: (getattr(m, "ORDER", 100), m.NAME))

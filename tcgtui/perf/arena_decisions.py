@@ -17,7 +17,7 @@ from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.registry import make_agent
-from tcgtui.perf import Metric, PerfOptions
+from tcgtui.measure import Metric, PerfOptions
 
 NAME = "arena_decisions"
 ORDER = 25

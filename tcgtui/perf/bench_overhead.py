@@ -42,7 +42,7 @@ from tcgtui.opponents.registry import BUILDERS, make_agent
 from tcgtui.bench.plan import Cell, build_config, identity, open_run
 from tcgtui.bench.runner import Sweep, run_sweep
 from tcgtui.games.tcg.packs import load_pack
-from tcgtui.perf import Metric, PerfOptions
+from tcgtui.measure import Metric, PerfOptions
 from tcgtui.store import Store
 
 NAME = "bench_overhead"

@@ -28,7 +28,7 @@ import tempfile
 from tcgtui import locales
 from tcgtui.console_text import clean
 from tcgtui.errors import UserError
-from tcgtui.perf import Metric, PerfOptions
+from tcgtui.measure import Metric, PerfOptions
 
 NAME = "first_answer"
 ORDER = 31

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from tcgtui import locales
-from tcgtui.perf import Metric, PerfOptions
+from tcgtui.measure import Metric, PerfOptions
 from tcgtui.perf._keys import KeyClock, Waits, played, report_lines
 
 NAME = "key_waits"

@@ -27,7 +27,7 @@ from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.llm.reasoning import split_reasoning
 from tcgtui.opponents.registry import make_agent
 from tcgtui.games.tcg.packs import load_pack
-from tcgtui.perf import Metric, PerfOptions
+from tcgtui.measure import Metric, PerfOptions
 
 NAME = "llm_overhead"
 ORDER = 40

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from tcgtui import locales
-from tcgtui.perf import Metric, PerfOptions
+from tcgtui.measure import Metric, PerfOptions
 from tcgtui.perf._bigstore import build
 
 NAME = "report_speed"

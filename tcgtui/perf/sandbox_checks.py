@@ -14,7 +14,7 @@ import time
 from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.core import Match
-from tcgtui.perf import Metric, PerfOptions
+from tcgtui.measure import Metric, PerfOptions
 from tcgtui.sandbox import Sandbox
 
 NAME = "sandbox"

@@ -16,7 +16,7 @@ from pathlib import Path
 import aiohttp
 
 from tcgtui import locales
-from tcgtui.perf import Metric, PerfOptions
+from tcgtui.measure import Metric, PerfOptions
 from tcgtui.perf._participant import (begin, join_at_once, percentile, play_to_the_end, served, tree_pss_mb,
                                       write_study)
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from tcgtui.opponents.registry import BUILDERS
 from tcgtui.opponents.spec import parse_spec
 from tcgtui.games.tcg.packs import load_pack
-from tcgtui.perf import Metric, PerfOptions
+from tcgtui.measure import Metric, PerfOptions
 from tcgtui.tui.app import HUMAN, Settings, ArenaApp
 from tcgtui.tui.driving import settle
 

@@ -2,9 +2,9 @@
 Shannon entropy in bits of the shares of its decisions in each category, over the whole game and
 by phase (``tcgtui.quality.phases``' thirds).
 
-The categories are each game's own: the card game by the type of the card played (a decision that
-plays no card is not counted), the grid games that place a stone anywhere by the region of the
-chosen cell (corner, edge, inside), Connect Four by column.  Read from the stored decisions: no
+The categories are each game's own (``ToolHooks.choices``): the card game by the type of the card
+played (a decision that plays no card is not counted), the grid games that place a stone anywhere by
+the region of the chosen cell (corner, edge, inside), Connect Four by column.  Read from the stored decisions: no
 values are needed, so every finished game counts, analyzed or not.
 """
 
@@ -15,40 +15,22 @@ from collections import Counter, defaultdict
 from typing import Any, Callable
 
 from tcgtui.engine import registry
-from tcgtui.engine.grid.config import VARIANTS
-from tcgtui.engine.tcg.cards import CHAMPION, SPELL, TRICK
 from tcgtui.quality import stored
 from tcgtui.quality.phases import by_turns, phases
 from tcgtui.quality.table import Row, views
 
 ALL = "all"
-REGIONS = ("corner", "edge", "inside")
 Categorize = Callable[[stored.Choice], "str | None"]
 
 
-def region(move: str, rows: int, cols: int) -> str | None:
-    """A cell's region: a corner, an edge (the border but not a corner) or inside; None if not a cell."""
-    r, sep, c = move.partition(",")
-    if not sep or not r.strip().isdigit() or not c.strip().isdigit():
-        return None
-    on_border = (int(r) in (1, rows)) + (int(c) in (1, cols))
-    return REGIONS[2 - on_border]
-
-
 def categories(game: str, params: dict[str, Any]) -> tuple[str, tuple[str, ...], Categorize] | None:
-    """(what the choices are counted by, every category, a decision's category) for the game, or None."""
-    spec = registry.get(game)
-    if spec.store.move_kind is not None:
-        return "card type", (CHAMPION, SPELL, TRICK), lambda choice: choice.kind
-    variant = VARIANTS.get(game)
-    if spec.info.family != "grid" or variant is None:
+    """(what the choices are counted by, every category, a decision's category) for the game, or None:
+    each game declares its own (``ToolHooks.choices``)."""
+    declared = registry.get(game).tools.choices
+    found = declared(params) if declared is not None else None
+    if found is None:
         return None
-    if variant.gravity:
-        columns = tuple(str(c) for c in range(1, variant.cols + 1))
-        return "column", columns, lambda choice: choice.move if choice.move in columns else None
-    size = params.get("size")
-    shaped = variant.sized(size) if isinstance(size, int) and size in variant.sizes else variant
-    return "region", REGIONS, lambda choice: region(choice.move, shaped.rows, shaped.cols)
+    return found.by, found.categories, lambda choice: found.of(choice.move, choice.kind)
 
 
 def offered(spec: registry.GameSpec) -> bool:

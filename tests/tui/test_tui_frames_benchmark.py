@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from tcgtui.perf import PerfOptions
+from tcgtui.measure import PerfOptions
 from tcgtui.perf import tui_frames
 
 

@@ -28,8 +28,8 @@ from tcgtui.engine.tcg.fast import layout as L
 from tcgtui.engine.tcg.fast import kernel as R
 from tcgtui.opponents.search import split
 from tcgtui.games.tcg.packs import load_pack
-from tcgtui.perf import Metric, PerfOptions
-from tcgtui.perf._positions import random_game
+from tcgtui.measure import Metric, PerfOptions
+from tcgtui.games.tcg.perf._positions import random_game
 from tcgtui.upstream import Upstream
 
 REPOSITORY = "AdaMLLab/tcg-bench"

@@ -19,8 +19,8 @@ from tcgtui.engine.tcg import TcgGame
 from tcgtui.opponents.base import SeatContext
 from tcgtui.opponents.registry import make_agent
 from tcgtui.games.tcg.packs import load_pack
-from tcgtui.perf import Metric, PerfOptions
-from tcgtui.perf._positions import midgame_positions
+from tcgtui.measure import Metric, PerfOptions
+from tcgtui.games.tcg.perf._positions import midgame_positions
 
 NAME = "mc_decision"
 ORDER = 20

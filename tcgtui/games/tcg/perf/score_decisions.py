@@ -18,8 +18,8 @@ from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.tcg import TcgGame
 from tcgtui.games.tcg.packs import load_pack
-from tcgtui.perf import Metric, PerfOptions
-from tcgtui.perf._positions import midgame_positions
+from tcgtui.measure import Metric, PerfOptions
+from tcgtui.games.tcg.perf._positions import midgame_positions
 from tcgtui.quality import evaluators
 
 NAME = "score_decisions"
