@@ -28,7 +28,7 @@ from tcgtui.engine.tcg.fast import kernel as R  # noqa: E402
 from tcgtui.engine.tcg.fast import layout as L  # noqa: E402
 from tcgtui.engine.tcg.fast import search  # noqa: E402
 from tcgtui.games.tcg.packs import load_pack  # noqa: E402
-from tcgtui.perf._positions import midgame_positions  # noqa: E402
+from tcgtui.games.tcg.perf._positions import midgame_positions  # noqa: E402
 
 OUT = ROOT / "tests" / "fixtures" / "kernel_streams.json"
 POSITIONS, POSITIONS_SEED, K = 8, 7, 1000
