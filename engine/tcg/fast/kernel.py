@@ -577,6 +577,7 @@ def step_react(P, S, W, rs, n, f, sp):
         return
     p = W[f + F_OWNER]
     when = W[f + F_WHEN]
+    want = DAMAGE_MASK if when == T_TAKE_DAMAGE else (1 << when)
     snap = w_snap(n, sp)
     if W[f + F_PHASE] == 0:
         i = W[f + F_I]
@@ -585,7 +586,7 @@ def step_react(P, S, W, rs, n, f, sp):
             c = W[snap + i]
             cr = card_row(P, c)
             a = P[cr + C_AB_LO] + j
-            if a >= P[cr + C_AB_HI]:
+            if a >= P[cr + C_AB_HI] or P[cr + C_WMASK] & want == 0:     # done, or deaf to ``when``
                 i += 1
                 j = 0
                 continue
@@ -609,6 +610,8 @@ def step_react(P, S, W, rs, n, f, sp):
     while i < W[f + F_NSNAP]:
         c = W[snap + i]
         i += 1
+        if P[card_row(P, c) + C_WMASK] & want == 0:
+            continue
         a = P[card_row(P, c) + C_AB_LO]
         ar = ability_row(P, a)
         if listens(when, P[ar + A_WHEN]) and condition(P, S, p, a):
