@@ -818,15 +818,10 @@ def combat(P, S, W, rs, n, p):
             return
 
 
-@jit("void(A, A, A, U, i8, i8)", outline=True)
-def apply_move(P, S, W, rs, n, c):
-    """``TcgState.apply``: play card ``c`` from the current player's hand (assumed legal)."""
-    p = S[S_CUR]
-    h = o_hand(n, p)
-    for k in range(S[S_HANDN + p]):
-        if S[h + k] == c:
-            remove_at(S, h, S_HANDN + p, k)
-            break
+@jit("void(A, A, A, U, i8, i8, i8)", outline=True)
+def played(P, S, W, rs, n, p, c):
+    """The rest of a move once card ``c`` has left seat ``p``'s hand: the playouts draw a place
+    in the hand, so they skip ``apply_move``'s search for the card."""
     play(P, S, W, rs, n, p, c)
     if S[S_OUT] == OUT_NONE:
         combat(P, S, W, rs, n, p)
@@ -840,6 +835,18 @@ def apply_move(P, S, W, rs, n, c):
         combat(P, S, W, rs, n, q)
         if S[S_OUT] == OUT_NONE:
             end_turn(P, S, W, rs, n, q)
+
+
+@jit("void(A, A, A, U, i8, i8)")
+def apply_move(P, S, W, rs, n, c):
+    """``TcgState.apply``: play card ``c`` from the current player's hand (assumed legal)."""
+    p = S[S_CUR]
+    h = o_hand(n, p)
+    for k in range(S[S_HANDN + p]):
+        if S[h + k] == c:
+            remove_at(S, h, S_HANDN + p, k)
+            break
+    played(P, S, W, rs, n, p, c)
 
 
 @jit("void(A, A, A, U, i8)", outline=True)
@@ -873,7 +880,11 @@ def playout(P, S, W, rs, n):
         hn = S[S_HANDN + p]
         if hn == 0:
             raise RuntimeError("the player to move has no card")
-        apply_move(P, S, W, rs, n, S[o_hand(n, p) + rng_below(rs, hn)])
+        h = o_hand(n, p)
+        k = rng_below(rs, hn)
+        c = S[h + k]
+        remove_at(S, h, S_HANDN + p, k)
+        played(P, S, W, rs, n, p, c)
     return S[S_OUT]
 
 
