@@ -23,6 +23,7 @@ from contextlib import contextmanager
 import numpy as np
 from numba import njit
 from numba.core import types
+from numba.core.compiler_lock import global_compiler_lock
 from numba.np import arrayobj
 
 from tcgtui.engine.tcg.fast.layout import (
@@ -76,13 +77,16 @@ def _no_wraparound():
     signed index, three instructions and a register on each of the thousands of reads and
     writes a playout makes (dropping them made random games 1.49 times as fast).  Every index
     here is a non-negative offset (the tests run the kernel with bounds checked, where a
-    negative one raises); the patch is numba's own per-index hook, undone once compiled."""
-    saved = arrayobj.fix_integer_index
-    arrayobj.fix_integer_index = _plain_index
-    try:
-        yield
-    finally:
-        arrayobj.fix_integer_index = saved
+    negative one raises); the patch is numba's own per-index hook, undone once compiled, and held
+    under numba's compiler lock so that code another thread compiles meanwhile keeps Python's
+    indices."""
+    with global_compiler_lock:
+        saved = arrayobj.fix_integer_index
+        arrayobj.fix_integer_index = _plain_index
+        try:
+            yield
+        finally:
+            arrayobj.fix_integer_index = saved
 
 
 entry = njit(cache=True, nogil=True)   # called from Python; may allocate
