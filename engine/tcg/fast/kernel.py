@@ -62,7 +62,10 @@ def jit(signature: str, outline: bool = False):
                     forceinline=not outline, _nrt=False)      # (numba's typed signature leaves out these options)
 
     def compiled(fn):
-        with _no_wraparound():
+        try:
+            with _no_wraparound():
+                return compile_(fn)
+        except (AttributeError, TypeError):     # a numba whose hook differs: Python's indices, slower, same results
             return compile_(fn)
     return compiled
 
@@ -81,7 +84,7 @@ def _no_wraparound():
     under numba's compiler lock so that code another thread compiles meanwhile keeps Python's
     indices."""
     with global_compiler_lock:
-        saved = arrayobj.fix_integer_index
+        saved = arrayobj.fix_integer_index          # AttributeError: a numba without the hook (the caller falls back)
         arrayobj.fix_integer_index = _plain_index
         try:
             yield
