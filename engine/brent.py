@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-XTOL = 2e-12                           # scipy's defaults
+XTOL = 2e-12  # scipy's defaults
 RTOL = 4 * 2.220446049250313e-16
 MAXITER = 100
 
@@ -40,16 +40,16 @@ def brentq(f: Callable[[float], float], xa: float, xb: float) -> float:
         if fcur == 0 or abs(sbis) < delta:
             return xcur
         if abs(spre) > delta and abs(fcur) < abs(fpre):
-            if xpre == xblk:            # interpolate
+            if xpre == xblk:  # interpolate
                 stry = -fcur * (xcur - xpre) / (fcur - fpre)
-            else:                       # extrapolate
+            else:  # extrapolate
                 dpre = (fpre - fcur) / (xpre - xcur)
                 dblk = (fblk - fcur) / (xblk - xcur)
                 stry = -fcur * (fblk * dblk - fpre * dpre) / (dblk * dpre * (fblk - fpre))
             if 2 * abs(stry) < min(abs(spre), 3 * abs(sbis) - delta):
-                spre, scur = scur, stry     # a good short step
+                spre, scur = scur, stry  # a good short step
             else:
-                spre = scur = sbis          # bisect
+                spre = scur = sbis  # bisect
         else:
             spre = scur = sbis
         xpre, fpre = xcur, fcur

@@ -11,7 +11,6 @@ Every observation has ``seat``, ``turn`` and ``legal_moves`` (a tuple, empty in
 free-text games): the match loop and the players read nothing else generic.
 """
 
-
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -53,8 +52,7 @@ class Event:
     def for_seat(self, seat: int) -> Event:
         if not self.hidden or seat == self.player:
             return self
-        return Event(self.kind, self.player,
-                     {k: v for k, v in self.data.items() if k not in self.hidden})
+        return Event(self.kind, self.player, {k: v for k, v in self.data.items() if k not in self.hidden})
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "player": self.player, **self.data}
@@ -102,8 +100,9 @@ class Outcome:
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Outcome:
         scores = obj.get("scores")
-        return cls(obj.get("winner"), str(obj.get("reason", "")),
-                   None if scores is None else tuple(float(s) for s in scores))
+        return cls(
+            obj.get("winner"), str(obj.get("reason", "")), None if scores is None else tuple(float(s) for s in scores)
+        )
 
 
 class GameState(ABC, Generic[Move]):
@@ -196,7 +195,7 @@ class Game(ABC, Generic[Move]):
     def spec(self) -> GameSpec:
         """The registered spec of this game (OpenSpiel's ``game.get_type()``); UnknownGame for a game
         made outside the registry.  Looked up, not held, so a game and its states still pickle."""
-        if spec_lookup is None:           # every game package imports the registry: only a test's own game
+        if spec_lookup is None:  # every game package imports the registry: only a test's own game
             raise LookupError(f"{self.name!r}: no game registry is loaded")
         return spec_lookup(self.name)
 
@@ -256,22 +255,35 @@ class GameRecord:
     moves: list[str] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     outcome: dict[str, Any] | None = None
-    invalid: list[str] = field(default_factory=list)   # the raw text of each invalid attempt, in order
+    invalid: list[str] = field(default_factory=list)  # the raw text of each invalid attempt, in order
 
     def to_json(self) -> dict[str, Any]:
-        out = {"game": self.game, "seed": self.seed, "setup": self.setup,
-               "moves": self.moves, "events": self.events, "outcome": self.outcome}
+        out = {
+            "game": self.game,
+            "seed": self.seed,
+            "setup": self.setup,
+            "moves": self.moves,
+            "events": self.events,
+            "outcome": self.outcome,
+        }
         if self.invalid:
             out["invalid"] = self.invalid
         return out
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> GameRecord:
-        return cls(obj["game"], int(obj["seed"]), dict(obj["setup"]), list(obj["moves"]),
-                   list(obj.get("events", [])), obj.get("outcome"), list(obj.get("invalid", [])))
+        return cls(
+            obj["game"],
+            int(obj["seed"]),
+            dict(obj["setup"]),
+            list(obj["moves"]),
+            list(obj.get("events", [])),
+            obj.get("outcome"),
+            list(obj.get("invalid", [])),
+        )
 
 
-INVALID = "!"     # a record's move that starts with this is an invalid attempt of that kind
+INVALID = "!"  # a record's move that starts with this is an invalid attempt of that kind
 
 
 class Match(Generic[Move]):
@@ -308,11 +320,15 @@ class Match(Generic[Move]):
 
     def record(self) -> GameRecord:
         out = self.state.outcome
-        return GameRecord(self.game.name, self.seed, self.game.deal_setup(self.seed),
-                          [m if isinstance(m, str) and m.startswith(INVALID) else self.game.move_to_text(m)
-                           for m in self.moves],
-                          [e.to_json() for e in self.events],
-                          None if out is None else out.to_json(), list(self.invalid_texts))
+        return GameRecord(
+            self.game.name,
+            self.seed,
+            self.game.deal_setup(self.seed),
+            [m if isinstance(m, str) and m.startswith(INVALID) else self.game.move_to_text(m) for m in self.moves],
+            [e.to_json() for e in self.events],
+            None if out is None else out.to_json(),
+            list(self.invalid_texts),
+        )
 
 
 def replay(game: Game[Move], record: GameRecord) -> Match[Move]:
@@ -323,7 +339,7 @@ def replay(game: Game[Move], record: GameRecord) -> Match[Move]:
     invalid = iter(record.invalid)
     for text in record.moves:
         if text.startswith(INVALID):
-            match.play_invalid(text[len(INVALID):], next(invalid, ""))
+            match.play_invalid(text[len(INVALID) :], next(invalid, ""))
         else:
             match.play(game.move_from_text(text))
     return match

@@ -31,8 +31,15 @@ class DecisionFacts:
     reported; ``has_tokens``), ``game`` (its game's position), ``step`` (its position in its game)
     and ``count`` (its game's decisions)."""
 
-    def __init__(self, counts: dict[str, np.ndarray], kinds: list[dict[str, int]], card_kinds: list[tuple],
-                 paths: list[dict[str, int]], seconds: np.ndarray, tokens: np.ndarray) -> None:
+    def __init__(
+        self,
+        counts: dict[str, np.ndarray],
+        kinds: list[dict[str, int]],
+        card_kinds: list[tuple],
+        paths: list[dict[str, int]],
+        seconds: np.ndarray,
+        tokens: np.ndarray,
+    ) -> None:
         self.counts = counts
         self.decisions = counts["decisions"]
         self.invalid_attempts = counts["invalid_attempts"]
@@ -51,11 +58,18 @@ class DecisionFacts:
         self.game = np.repeat(np.arange(len(n)), n)
         self.step = np.arange(len(seconds), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)
         self.count = np.repeat(n, n)
-        self.read: list[Any] | None = None        # the games list these facts were read for (see ``codes``)
+        self.read: list[Any] | None = None  # the games list these facts were read for (see ``codes``)
         self._codes: dict[str, tuple[np.ndarray, list[Any]]] = {}
 
-    COUNTS = ("decisions", "invalid_attempts", "tokens_estimated", "reported", "invalid",
-              *(f"fallback_{f}" for f in FALLBACKS), "distinct_cards")
+    COUNTS = (
+        "decisions",
+        "invalid_attempts",
+        "tokens_estimated",
+        "reported",
+        "invalid",
+        *(f"fallback_{f}" for f in FALLBACKS),
+        "distinct_cards",
+    )
 
     @classmethod
     def empty(cls, games: int) -> DecisionFacts:
@@ -70,10 +84,14 @@ class DecisionFacts:
         n = self.decisions[positions]
         starts = (np.cumsum(self.decisions) - self.decisions)[positions]
         rows = np.arange(int(n.sum()), dtype=np.int64) + np.repeat(starts - (np.cumsum(n) - n), n)
-        return DecisionFacts({c: a[positions] for c, a in self.counts.items()},
-                             [self.kinds[i] for i in positions.tolist()],
-                             [self.card_kinds[i] for i in positions.tolist()],
-                             [self.paths[i] for i in positions.tolist()], self.seconds[rows], self.tokens[rows])
+        return DecisionFacts(
+            {c: a[positions] for c, a in self.counts.items()},
+            [self.kinds[i] for i in positions.tolist()],
+            [self.card_kinds[i] for i in positions.tolist()],
+            [self.paths[i] for i in positions.tolist()],
+            self.seconds[rows],
+            self.tokens[rows],
+        )
 
     @classmethod
     def of(cls, games: Sequence[Any]) -> DecisionFacts:
@@ -110,8 +128,9 @@ def codes(games: Sequence[Any], attribute: str) -> tuple[np.ndarray, list[Any]]:
     if shared is not None and attribute in shared._codes:
         return shared._codes[attribute]
     index: dict[Any, int] = {}
-    found = np.fromiter((index.setdefault(v, len(index)) for v in map(attrgetter(attribute), games)),
-                        np.int64, len(games))
+    found = np.fromiter(
+        (index.setdefault(v, len(index)) for v in map(attrgetter(attribute), games)), np.int64, len(games)
+    )
     out = found, list(index)
     if shared is not None:
         shared._codes[attribute] = out

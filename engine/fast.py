@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import numpy as np
+
 from tcgtui.engine.core import Game
 
-WIN, DRAW, LOSS = 0, 1, 2     # columns of a playout tally, from the searching seat's side
+WIN, DRAW, LOSS = 0, 1, 2  # columns of a playout tally, from the searching seat's side
 
 
 class FastSearch(Protocol):
@@ -26,8 +27,9 @@ class FastSearch(Protocol):
     def move_index(self, prepared: Any, obs: Any, moves: list[Any]) -> np.ndarray:
         """The moves as the kernels number them."""
 
-    def playouts(self, prepared: Any, encoded: np.ndarray, seat: int, moves: np.ndarray,
-                 first: int, count: int, seed: int) -> np.ndarray:
+    def playouts(
+        self, prepared: Any, encoded: np.ndarray, seat: int, moves: np.ndarray, first: int, count: int, seed: int
+    ) -> np.ndarray:
         """Win/draw/loss counts, shape (len(moves), 3), of playouts ``first .. first+count-1``
         after each move; playout i of move m draws from a stream fixed by (seed, m, i)."""
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-Message = dict[str, Any]      # {"role": ..., "content": str or a list of parts (text, image_url)}
-NO_PARSE = "none"             # ``Parsed.path`` when the reply named no move
+Message = dict[str, Any]  # {"role": ..., "content": str or a list of parts (text, image_url)}
+NO_PARSE = "none"  # ``Parsed.path`` when the reply named no move
 # What the LLM player does when no move was read (--fallback): a random legal move or a forfeit.  Its
 # decisions record which; the store counts each (``tcgtui.store.facts``) and the report reads them.
 FALLBACKS = ("random", "forfeit")
@@ -30,20 +30,21 @@ class Parsed:
     move: Any
     path: str
     error: str | None = None
-    text: str = ""            # the part of the reply read as the move, quoted back in feedback
+    text: str = ""  # the part of the reply read as the move, quoted back in feedback
 
 
 class Prompter(Protocol):
     """Messages for one seat of one game in one language, and the parser of its replies."""
 
-    version: str              # recorded with every decision: a changed word shows up in the records
-    keeps_history: bool       # True: one conversation per game; False: each move is a fresh prompt
+    version: str  # recorded with every decision: a changed word shows up in the records
+    keeps_history: bool  # True: one conversation per game; False: each move is a fresh prompt
 
     def system(self) -> Message | None:
         """The first message (rules and fixed material), or None."""
 
-    def turn(self, obs: Any, events: list[Any], fallback: Any = None,
-             retry: tuple[str, str] | None = None) -> Message | list[Message]:
+    def turn(
+        self, obs: Any, events: list[Any], fallback: Any = None, retry: tuple[str, str] | None = None
+    ) -> Message | list[Message]:
         """The message for one decision.  ``fallback``: the move played for the model last
         time (its replies were unusable); ``retry``: (previous reply, why it was invalid)
         when the game's rules give the same player another go after an invalid move."""
@@ -64,8 +65,8 @@ class SeedRetries(Protocol):
     requests per decision, asks again with its ``invalid`` message alone (a reply cut at the token
     limit counting as unusable), and picks its own move when every reply was unusable."""
 
-    attempts: int             # requests per decision, whatever --invalid-retries says
-    fresh_retries: bool       # True: a retry is a fresh prompt, not a turn of the conversation
+    attempts: int  # requests per decision, whatever --invalid-retries says
+    fresh_retries: bool  # True: a retry is a fresh prompt, not a turn of the conversation
 
     def fallback_move(self, obs: Any) -> str:
         """The move played for the model after ``attempts`` unusable replies."""
@@ -77,7 +78,7 @@ class JudgeFollowUp(Protocol):
     the rule language by ``--judge``'s model).  The ``llm:`` agent, and the screen where a person guesses
     in words, ask that model ``follow_up``'s messages and hand its answer to ``complete``."""
 
-    needs_follow_up: bool     # True: the moves need it, and a player without --judge is refused
+    needs_follow_up: bool  # True: the moves need it, and a player without --judge is refused
 
     def follow_up(self, move: Any) -> list[Message] | None:
         """The second model's messages for ``move``, or None when the move is complete as it is."""
@@ -100,11 +101,11 @@ class Compiler(Protocol):
     asks the models is opponents/llm/translator.py, which names no game."""
 
     @property
-    def max_retries(self) -> int: ...                    # requests to each model in one cycle
+    def max_retries(self) -> int: ...  # requests to each model in one cycle
     @property
-    def max_total_attempts(self) -> int: ...             # requests in all, across models and cycles
+    def max_total_attempts(self) -> int: ...  # requests in all, across models and cycles
     @property
-    def backoff(self) -> tuple[float, float]: ...        # seconds before another cycle of every model: first, most
+    def backoff(self) -> tuple[float, float]: ...  # seconds before another cycle of every model: first, most
 
     def prompt(self, words: str) -> str: ...
     def extract(self, reply: str) -> str: ...
@@ -117,9 +118,9 @@ class SeedTranslation(Protocol):
     with ``--translator``): the agent makes that translator from ``translator`` and ``compiler()``,
     sends it ``seed_words`` and plays ``with_code``'s move, recording every request with the decision."""
 
-    seed_translation: bool    # True: the game names the seed's translator, and the agent makes one
+    seed_translation: bool  # True: the game names the seed's translator, and the agent makes one
     translator_missing: bool  # True: guesses in words and no translator named: the player is refused
-    translator: str           # the translating models (``--translator llm:A,llm:B``)
+    translator: str  # the translating models (``--translator llm:A,llm:B``)
 
     def compiler(self) -> Compiler:
         """The seed's compiler; SourceMissing without its file, a ValueError saying what does not read."""

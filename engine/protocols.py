@@ -20,8 +20,9 @@ PROTOCOLS = (TCGTUI, SEED)
 
 PROTOCOL = Param("protocol", str, TCGTUI, choices=PROTOCOLS, flag="--protocol", help_key="arena.protocol")
 # Where the seed's text was read from is no key: what was read is the prompt version each player records.
-UPSTREAM = Param("upstream", str, "", kind="upstream", flag="--upstream", metavar="DIR", help_key="arena.upstream",
-                 keyed=False)
+UPSTREAM = Param(
+    "upstream", str, "", kind="upstream", flag="--upstream", metavar="DIR", help_key="arena.upstream", keyed=False
+)
 
 
 def protocol_of(params: dict) -> str:

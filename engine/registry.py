@@ -28,9 +28,9 @@ from tcgtui.engine.prompting import Prompter
 if TYPE_CHECKING:
     from tcgtui.locales import Catalog
 
-WDL, SCORE = "wdl", "score"          # outcome kinds: win/draw/loss, or a number per seat
-LIST, TEXT = "list", "text"          # move kinds: a finite list of legal moves, or free text checked by validate()
-AGENT, RULES = "agent", "rules"      # who handles an unusable reply: the player (re-prompt, fallback) or the rules
+WDL, SCORE = "wdl", "score"  # outcome kinds: win/draw/loss, or a number per seat
+LIST, TEXT = "list", "text"  # move kinds: a finite list of legal moves, or free text checked by validate()
+AGENT, RULES = "agent", "rules"  # who handles an unusable reply: the player (re-prompt, fallback) or the rules
 
 
 class UnknownGame(LookupError):
@@ -46,8 +46,9 @@ class ParamError(ValueError):
     (``param`` and ``value``; or ``game`` and the unknown ``name``) so the layers above say it in the
     reader's language (``tcgtui.arena.param_error_text``); ``str()`` is the English of logs and tests."""
 
-    def __init__(self, message: str, *, param: Param | None = None, value: Any = None,
-                 game: str = "", name: str = "") -> None:
+    def __init__(
+        self, message: str, *, param: Param | None = None, value: Any = None, game: str = "", name: str = ""
+    ) -> None:
         super().__init__(message)
         self.param, self.value, self.game, self.name = param, value, game, name
 
@@ -60,15 +61,17 @@ class Param:
     type: type
     default: Any
     choices: tuple[Any, ...] = ()
-    low: float | None = None          # inclusive bounds for numbers
+    low: float | None = None  # inclusive bounds for numbers
     high: float | None = None
-    kind: str = ""                    # a file kind (a pack, a question set...): a name or path, loaded by the caller (the engine does no I/O)
-    words: tuple[tuple[str, Any], ...] = ()   # values a word stands for, outside the bounds (Eleusis's rule=drawn)
+    kind: str = (
+        ""  # a file kind (a pack, a question set...): a name or path, loaded by the caller (the engine does no I/O)
+    )
+    words: tuple[tuple[str, Any], ...] = ()  # values a word stands for, outside the bounds (Eleusis's rule=drawn)
     # A flag of its own (``--pack``) beside ``--param NAME=VALUE``: tcgtui/arena.py adds it to every
     # command that takes ``--game``, with ``dest`` the parameter's name.  "": only ``--param``.
     flag: str = ""
-    metavar: str = ""                 # the flag's value in --help; "": argparse lists ``choices`` and checks them
-    help_key: str = ""                # the locale key of the flag's --help text
+    metavar: str = ""  # the flag's value in --help; "": argparse lists ``choices`` and checks them
+    help_key: str = ""  # the locale key of the flag's --help text
     # The locale key of its short name where a person sets it before a game: set, the home screen
     # offers it (tcgtui/tui/screens/home_params.py), with the help_key's text as its explanation.
     label_key: str = ""
@@ -108,9 +111,8 @@ class Param:
             return value
         if isinstance(value, float) and not math.isfinite(value):
             raise ParamError(f"{self.name}={value!r}: expected {self.expected()}", param=self, value=value)
-        if self.choices and isinstance(value, str):         # choices are matched ignoring case
-            value = next((c for c in self.choices if isinstance(c, str) and c.casefold() == value.casefold()),
-                         value)
+        if self.choices and isinstance(value, str):  # choices are matched ignoring case
+            value = next((c for c in self.choices if isinstance(c, str) and c.casefold() == value.casefold()), value)
         if self.choices and value not in self.choices:
             raise ParamError(f"{self.name}={value!r}: expected {self.expected()}", param=self, value=value)
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
@@ -141,8 +143,8 @@ class Variant:
     """A game users reach as a variant of another: ``--game duel --bank FILE`` plays ``duel-bank``.
     Read by tcgtui/arena.py (which game a command line names) and ``tcgtui games`` (listed under its game)."""
 
-    game: str                                   # the id of the game it is a variant of
-    param: str                                  # its parameter whose being given selects it
+    game: str  # the id of the game it is a variant of
+    param: str  # its parameter whose being given selects it
 
 
 @dataclass(frozen=True)
@@ -150,20 +152,20 @@ class GameInfo:
     """What every part of the arena may know about a game without importing it whole."""
 
     id: str
-    seats: int                                  # 1 or 2
-    outcome: str = WDL                          # WDL or SCORE
-    right_wrong: bool = False                   # every score is 1 (right) or 0 (wrong): the mean is a share
-    moves: str = LIST                           # LIST or TEXT
-    invalid: str = AGENT                        # AGENT or RULES
+    seats: int  # 1 or 2
+    outcome: str = WDL  # WDL or SCORE
+    right_wrong: bool = False  # every score is 1 (right) or 0 (wrong): the mean is a share
+    moves: str = LIST  # LIST or TEXT
+    invalid: str = AGENT  # AGENT or RULES
     params: tuple[Param, ...] = ()
-    prompt_styles: tuple[str, ...] = ()         # forms of the state in prompts; the first is the default
-    family: str = ""                            # games that share a package, screen and locale folder
+    prompt_styles: tuple[str, ...] = ()  # forms of the state in prompts; the first is the default
+    family: str = ""  # games that share a package, screen and locale folder
     # Whether random playouts from a re-deal say anything about a move.  Not where the result hangs
     # on one secret the seat must find (Eleusis's rule, a quiz's answer): there mc/mcts only guess.
     search: bool = True
     # Whether ``mc:K:peek`` can play it: a compiled path that starts from the true state (opponents/spec.py).
     peek: bool = False
-    variant_of: Variant | None = None           # reached through another game's flag, not as a game of its own
+    variant_of: Variant | None = None  # reached through another game's flag, not as a game of its own
     # A ladder a person climbs against stronger opponents (``play --campaign``, home's "campaign"
     # choice); its ladder and table are the game's app side (``AppSide.campaign``).
     campaign: bool = False
@@ -185,7 +187,7 @@ class GameInfo:
         for p in self.params:
             out[p.name] = p.check(given.pop(p.name)) if p.name in given else p.default
         if given:
-            self.param(next(iter(given)))       # raises, naming the unknown one
+            self.param(next(iter(given)))  # raises, naming the unknown one
         return out
 
     @property
@@ -211,7 +213,7 @@ class Reference:
     # Handed a clone of the true state instead of a re-deal: only a protocol's own opponent
     # that saw everything in the seed's code (the card game's rollout:K, mcts-seed:K).
     sees_state: bool = False
-    protocol: str = ""                # the protocol it belongs to ("seed"); "": every protocol
+    protocol: str = ""  # the protocol it belongs to ("seed"); "": every protocol
     # The same player under a time budget, for a policy that can take longer than a person should
     # wait (a deep search): ``anytime(game, arg)`` returns ``choose(state, rng, stop) -> (move, done,
     # asked)``, working until ``stop()`` and answering from the work it completed (depths, say: done
@@ -224,14 +226,14 @@ class Figure:
     """How ``tcgtui report --plot DIR`` draws a table: ``y`` against ``x``, a line or a point per
     value of ``series`` (a row key), with an error bar from ``low`` to ``high`` when given."""
 
-    kind: str                                   # "line" or "scatter"
+    kind: str  # "line" or "scatter"
     x: str
     y: str
     series: tuple[str, ...] = ("agent",)
     low: str = ""
     high: str = ""
     log_x: bool = False
-    percent_y: bool = False                     # y is a share, drawn as a percentage
+    percent_y: bool = False  # y is a share, drawn as a percentage
 
 
 @dataclass(frozen=True)
@@ -241,7 +243,7 @@ class SeedTable:
     carries what is not in the games (models' facts, the interval method)."""
 
     name: str
-    answers: str                                # which seed table or figure it answers
+    answers: str  # which seed table or figure it answers
     build: Callable[[list, Any], list[dict]]
     figure: Figure | None = None
 
@@ -253,24 +255,23 @@ class Resource(Protocol):
 
     id: str
     version: Any
-    hash: str                                   # of its content: the setup's ``Param.digest`` entry
+    hash: str  # of its content: the setup's ``Param.digest`` entry
     short_hash: str
-    source: str                                 # where it was read from, named when it changed
-    languages: Sequence[str]                    # the languages its text is in
+    source: str  # where it was read from, named when it changed
+    languages: Sequence[str]  # the languages its text is in
 
 
 # --- hook groups: what a layer above the engine may ask of a game, each declared once -------------
 
+
 class SeedFiles(Protocol):
     """A module writing a finished game as the seed's own result files (``report --format seed``)."""
 
-    REPOSITORY: str                             # the seed's repository, named when --upstream is missing
+    REPOSITORY: str  # the seed's repository, named when --upstream is missing
 
     def wording(self, game_id: str, upstream: Any) -> Any: ...
-    def seed_game(self, record: dict[str, Any], players: list[str], style: str, version: str,
-                  wording: Any) -> Any: ...
-    def game_files(self, seed_game: Any, *, uuid: str, stamp: str, number: int,
-                   duration_s: int) -> dict[str, Any]: ...
+    def seed_game(self, record: dict[str, Any], players: list[str], style: str, version: str, wording: Any) -> Any: ...
+    def game_files(self, seed_game: Any, *, uuid: str, stamp: str, number: int, duration_s: int) -> dict[str, Any]: ...
     def submission_files(self, games: list[Any], *, uuid: str, stamp: str) -> dict[str, str]: ...
 
 
@@ -284,7 +285,7 @@ class BenchFlag(Protocol):
     @property
     def metavar(self) -> str: ...
     @property
-    def help_key(self) -> str: ...              # the locale key of its --help text
+    def help_key(self) -> str: ...  # the locale key of its --help text
     @property
     def type(self) -> type: ...
 
@@ -294,7 +295,8 @@ class Rounds(Protocol):
 
     @property
     def FLAGS(self) -> Sequence[BenchFlag]: ...  # the flags that ask for it
-    SOLVED: str                                 # the outcome reason of a solved round (the summary's share)
+
+    SOLVED: str  # the outcome reason of a solved round (the summary's share)
 
     def plan(self, values: dict[str, Any], params: dict[str, Any]) -> Any: ...
 
@@ -305,7 +307,7 @@ class StoreHooks:
 
     # (game, move text) -> the decisions' ``kind`` column (the card game: the card's type); None: no kind
     move_kind: Callable[[Game, str], str | None] | None = None
-    result_code: Callable[[Outcome], str] | None = None   # -> the games' ``result`` column (the grid seed's codes)
+    result_code: Callable[[Outcome], str] | None = None  # -> the games' ``result`` column (the grid seed's codes)
 
 
 @dataclass(frozen=True)
@@ -315,12 +317,12 @@ class ReportHooks:
 
     # The sections shown by default, in order; (): the outcome's, the game's own, decisions, llm, errors.
     layout: tuple[str, ...] = ()
-    notes: Mapping[str, str] = field(default_factory=dict)   # section -> the note it brings (beyond the common ones)
-    meta: Callable[[], dict[str, Any]] | None = None         # keys the report's JSON and notes carry
+    notes: Mapping[str, str] = field(default_factory=dict)  # section -> the note it brings (beyond the common ones)
+    meta: Callable[[], dict[str, Any]] | None = None  # keys the report's JSON and notes carry
     # games -> {section: [(a, b, a's score, cluster)]}: ratings beyond the match's (a duel's roles)
     rated: Callable[[list], dict[str, list[tuple[str, str, float, Any]]]] | None = None
-    reads_records: bool = False                 # its sections replay each game's record, so the report loads them
-    seed_files: SeedFiles | None = None         # ``--format seed``: the seed's own files (tcgtui/report/seed_export.py)
+    reads_records: bool = False  # its sections replay each game's record, so the report loads them
+    seed_files: SeedFiles | None = None  # ``--format seed``: the seed's own files (tcgtui/report/seed_export.py)
     # (a game's stored parameters, its bench run's identity) -> those parameters with one the game began
     # recording later read from what the run was given (Eleusis's ``rule_from``); the same dict if nothing is
     unrecorded: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
@@ -336,16 +338,16 @@ class BenchHooks:
     """What ``tcgtui bench`` asks of a game beyond playing it; read by tcgtui/commands/bench.py and
     tcgtui/bench/plan.py."""
 
-    rounds: Rounds | None = None                # its own protocol of rounds, asked for by its flags
-    deal_seed: Callable[[int, int], int] | None = None   # (run seed, game index) -> the deal's seed (a bank: puzzle i)
+    rounds: Rounds | None = None  # its own protocol of rounds, asked for by its flags
+    deal_seed: Callable[[int, int], int] | None = None  # (run seed, game index) -> the deal's seed (a bank: puzzle i)
 
 
 @dataclass(frozen=True)
 class RefereeHooks:
     """Moves no player chooses (tcgtui/referee.py): a state with ``pending()`` waits for a service."""
 
-    service: str = ""                           # the referee service that settles checks (referee.SERVICES, or the
-                                                # game's own: its ``AppSide.referee``); "": none
+    service: str = ""  # the referee service that settles checks (referee.SERVICES, or the
+    # game's own: its ``AppSide.referee``); "": none
     # (state, rng) -> any valid move text for whoever moves now, the referee included: the conformance
     # test plays whole games of free-text moves with it and ``tcgtui perf`` makes checks with it.
     random_move: Callable[[GameState, Any], str] | None = None
@@ -355,8 +357,8 @@ class RefereeHooks:
 class ToolHooks:
     """What the side commands ask of a game."""
 
-    analyze: Callable[[GameState], dict[str, Any]] | None = None   # a state's facts (legal, wins...): tcgtui analyze
-    perf: tuple[str, ...] = ()                  # players ``tcgtui perf`` times on the opening position
+    analyze: Callable[[GameState], dict[str, Any]] | None = None  # a state's facts (legal, wins...): tcgtui analyze
+    perf: tuple[str, ...] = ()  # players ``tcgtui perf`` times on the opening position
     # (game, evaluator spec or None for the game's own) -> an object with ``key`` (the evaluator and its
     # settings, stored with each value) and ``values(state, seed)`` (each legal move -> its value for the
     # side to move, won 1, drawn 0, lost -1; ``seed`` for an evaluator that samples): ``tcgtui analyze --run``
@@ -379,6 +381,7 @@ class Choices:
 
 
 # --- the text builders: each game passes its own Game subclass, hence ``Any`` for the game ---------
+
 
 class Narrator(Protocol):
     """What a seat (or a spectator) reads of the events as they happen."""
@@ -410,7 +413,7 @@ class FakeModel:
     player: Callable[..., FakeReply]
     # (game id, kind, prompt text, whether it shows an image, **options) -> an unusable reply of that kind
     invalid: Callable[..., str] | None = None
-    invalid_kinds: tuple[str, ...] = ()         # the kinds ``invalid`` knows
+    invalid_kinds: tuple[str, ...] = ()  # the kinds ``invalid`` knows
 
 
 @dataclass(frozen=True)
@@ -421,17 +424,17 @@ class GameSpec:
     """
 
     info: GameInfo
-    make: Callable[[dict[str, Any]], Game]                    # resolved params -> the Game
+    make: Callable[[dict[str, Any]], Game]  # resolved params -> the Game
     prompter: PrompterBuilder | None = None
     narrator: NarratorBuilder | None = None
-    analyses: Analyses | None = None                          # report sections of this game (pure functions)
+    analyses: Analyses | None = None  # report sections of this game (pure functions)
     rules_text: RulesText | None = None
     references: tuple[Reference, ...] = ()
-    fast: Callable[[], Any] | None = None                     # compiled search accelerator (module), when there is one
+    fast: Callable[[], Any] | None = None  # compiled search accelerator (module), when there is one
     # What search players use while ``fast`` compiles (a new install): the same protocol and the
     # same tallies, nothing to compile.  None: they search through the core API meanwhile.
     interim: Callable[[], Any] | None = None
-    seed_tables: Callable[[], tuple[SeedTable, ...]] | None = None   # the seeds' tables the report adds on request
+    seed_tables: Callable[[], tuple[SeedTable, ...]] | None = None  # the seeds' tables the report adds on request
     # (state, catalog) -> sentences the replay viewer shows beside the log at each step, for a game
     # whose position it has no picture of (a plug-in's game): the heap, the score...
     replay_facts: Callable[[Any, Any], list[str]] | None = None
@@ -446,7 +449,7 @@ class GameSpec:
     bench: BenchHooks = BenchHooks()
     referee: RefereeHooks = RefereeHooks()
     tools: ToolHooks = ToolHooks()
-    fake_model: FakeModel | None = None        # replies of opponents/llm/testserver.py's stand-in model
+    fake_model: FakeModel | None = None  # replies of opponents/llm/testserver.py's stand-in model
 
     @property
     def id(self) -> str:
@@ -467,10 +470,10 @@ class GameSpec:
 
 
 _REGISTRY: dict[str, GameSpec] = {}
-_ORIGIN: dict[str, str] = {}          # game id -> the plug-in package that registered it
+_ORIGIN: dict[str, str] = {}  # game id -> the plug-in package that registered it
 _SKIP = {"core", "registry"}
 _loaded = False
-PLUGIN_GROUP = "tcgtui.games"         # entry points naming packages that register games
+PLUGIN_GROUP = "tcgtui.games"  # entry points naming packages that register games
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -488,6 +491,7 @@ def _load_all() -> None:
         return
     # every game package, only when a game is first looked up (registering stays cheap)
     import tcgtui.engine as root
+
     for mod in pkgutil.iter_modules(root.__path__):
         if mod.ispkg and mod.name not in _SKIP:
             importlib.import_module(f"{root.__name__}.{mod.name}")
@@ -499,6 +503,7 @@ def plugin_packages() -> list[str]:
     """The packages other distributions declare under the entry point group ``tcgtui.games``."""
     # start-up time: package metadata only when plug-ins are looked for
     from importlib.metadata import entry_points
+
     return sorted({ep.module for ep in entry_points(group=PLUGIN_GROUP)})
 
 
@@ -511,9 +516,11 @@ def discover() -> None:
         before = set(_REGISTRY)
         try:
             importlib.import_module(package)
-        except Exception as exc:          # a third party's code: anything can go wrong in it
-            raise PluginError(f"game plug-in {package!r} (entry point group {PLUGIN_GROUP}) failed to load: "
-                              f"{type(exc).__name__}: {exc}") from None
+        except Exception as exc:  # a third party's code: anything can go wrong in it
+            raise PluginError(
+                f"game plug-in {package!r} (entry point group {PLUGIN_GROUP}) failed to load: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
         for game_id in set(_REGISTRY) - before:
             _ORIGIN[game_id] = package
 
@@ -541,4 +548,4 @@ def get(game_id: str) -> GameSpec:
 
 core.spec_lookup = get
 
-DEFAULT = "tcg"      # the default value of the user's setting ``game`` (tcgtui.config.default_game)
+DEFAULT = "tcg"  # the default value of the user's setting ``game`` (tcgtui.config.default_game)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 Parts = tuple[Any, ...]
-SOURCE_LIMIT = 4 << 20          # bytes of one seed source file: the seeds' own are below 100 KiB
+SOURCE_LIMIT = 4 << 20  # bytes of one seed source file: the seeds' own are below 100 KiB
 
 
 def parse_source(source: str, path: str, refuse: Callable[[str], Exception]) -> ast.Module:
@@ -25,8 +25,13 @@ def parse_source(source: str, path: str, refuse: Callable[[str], Exception]) -> 
     except SyntaxError as exc:
         raise refuse(f"{path} is not Python this protocol can read ({exc.msg}, line {exc.lineno})") from None
     except (RecursionError, MemoryError, ValueError) as exc:
-        why = "nested too deeply" if isinstance(exc, RecursionError) else \
-            "too large to parse" if isinstance(exc, MemoryError) else str(exc)
+        why = (
+            "nested too deeply"
+            if isinstance(exc, RecursionError)
+            else "too large to parse"
+            if isinstance(exc, MemoryError)
+            else str(exc)
+        )
         raise refuse(f"{path} is not Python this protocol can read ({why})") from None
 
 

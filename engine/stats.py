@@ -40,10 +40,12 @@ def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
     if n <= 0:
         return None
     # start-up time: scipy's tails on first use (see above)
-    try:        # the binomial tails scipy.stats.binom evaluates (private names: fall back to scipy.stats)
-        from scipy.special._ufuncs import _binom_cdf as cdf, _binom_sf as sf
+    try:  # the binomial tails scipy.stats.binom evaluates (private names: fall back to scipy.stats)
+        from scipy.special._ufuncs import _binom_cdf as cdf
+        from scipy.special._ufuncs import _binom_sf as sf
     except ImportError:  # pragma: no cover - another scipy
         from scipy.stats import binomtest
+
         ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="exact")
         return float(ci.low), float(ci.high)
     alpha = (1 - confidence) / 2
@@ -65,10 +67,10 @@ def confidence_sequence(k: int, n: int, confidence: float = 0.95) -> tuple[float
     # log of the mixture's marginal likelihood: B(1/2 + k, 1/2 + n - k) / B(1/2, 1/2)
     mixture = (math.lgamma(0.5 + k) + math.lgamma(0.5 + n - k) - math.lgamma(1.0 + n)) - math.log(math.pi)
 
-    def excess(p: float) -> float:           # log(mixture / likelihood(p)) - log(1/alpha); < 0 inside
+    def excess(p: float) -> float:  # log(mixture / likelihood(p)) - log(1/alpha); < 0 inside
         return mixture - (k * math.log(p) if k else 0.0) - ((n - k) * math.log1p(-p) if n - k else 0.0) - bound
 
-    centre = k / n                  # inside: a mixture of likelihoods is never above their maximum
+    centre = k / n  # inside: a mixture of likelihoods is never above their maximum
     low = 0.0 if k == 0 else brentq(excess, 1e-300, centre)
     high = 1.0 if k == n else brentq(excess, centre, 1 - 1e-16)
     return low, high

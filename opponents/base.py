@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from tcgtui import locales
@@ -28,8 +28,11 @@ def check_number(flag: str, value: float | None, lo: float, hi: float | None = N
     if finite and lo <= value and (hi is None or value <= hi):
         return value
     text = locales.load()
-    expected = (text.t("limits.range", lo=f"{lo:g}", hi=f"{hi:g}") if hi is not None
-                else text.t("limits.at_least", lo=f"{lo:g}"))
+    expected = (
+        text.t("limits.range", lo=f"{lo:g}", hi=f"{hi:g}")
+        if hi is not None
+        else text.t("limits.at_least", lo=f"{lo:g}")
+    )
     key = "limits.too_small" if finite and value < lo else "limits.number"
     raise OptionError(text.t(key, flag=flag, value=f"{value:g}" if finite else repr(value), expected=expected))
 
@@ -62,16 +65,16 @@ class _ModelRecord(TypedDict):
     prompt_tokens: int
     completion_tokens: int
     reasoning_tokens: int
-    tokens_estimated: bool            # the server gave no usage: counted from the text
+    tokens_estimated: bool  # the server gave no usage: counted from the text
     reasoning_estimated: bool
-    retries: int                      # requests that failed and were sent again
-    faults: list[str]                 # why each of those failed
-    invalid: int                      # replies that named no legal move
-    fallback: str | None              # how a move was chosen when no reply named one (None: a reply did)
-    parse_path: str                   # how the reply was read (tcgtui.opponents.llm.parse)
-    attempts: list[dict[str, Any]]    # each reply: its text, reasoning, error
-    history_turns: int                # earlier turns sent with the prompt
-    overflow_retries: int             # times the history was halved to fit the context
+    retries: int  # requests that failed and were sent again
+    faults: list[str]  # why each of those failed
+    invalid: int  # replies that named no legal move
+    fallback: str | None  # how a move was chosen when no reply named one (None: a reply did)
+    parse_path: str  # how the reply was read (tcgtui.opponents.llm.parse)
+    attempts: list[dict[str, Any]]  # each reply: its text, reasoning, error
+    history_turns: int  # earlier turns sent with the prompt
+    overflow_retries: int  # times the history was halved to fit the context
 
 
 class ModelDecisionInfo(_ModelRecord, total=False):
@@ -79,9 +82,9 @@ class ModelDecisionInfo(_ModelRecord, total=False):
     decision's ``info_json``; the store copies six of its keys into columns of their own
     (``tcgtui/store/facts.py``'s ``DETAILS``).  The order is the stored JSON's: these last, when there."""
 
-    budget_stopped: bool                  # the sweep's budget stopped it after some replies
-    follow_up: dict[str, Any]             # a second model's answer completing the move
-    messages: list[dict[str, Any]]        # the conversation, with --log-prompts only
+    budget_stopped: bool  # the sweep's budget stopped it after some replies
+    follow_up: dict[str, Any]  # a second model's answer completing the move
+    messages: list[dict[str, Any]]  # the conversation, with --log-prompts only
 
 
 @dataclass
@@ -91,7 +94,7 @@ class Decision:
 
     move: str
     info: Mapping[str, Any] = field(default_factory=dict)
-    forfeit: bool = False      # the agent gives up (e.g. an LLM past its invalid-move budget)
+    forfeit: bool = False  # the agent gives up (e.g. an LLM past its invalid-move budget)
     # An unusable reply in a game whose rules count invalid moves (GameInfo.invalid == "rules"):
     # its kind (e.g. "format", "taken") and the raw text; the match loop hands both to the game.
     invalid: str | None = None
@@ -107,7 +110,7 @@ class SeatContext:
     game_seed: int
     lang: str = "en"
     game: Game | None = None  # the game, without its secrets (Game.public)
-    options: dict[str, Any] = field(default_factory=dict)   # game-level settings for players (prompt style)
+    options: dict[str, Any] = field(default_factory=dict)  # game-level settings for players (prompt style)
 
 
 def agent_rng(game_seed: int, seat: int, salt: str = "agent") -> random.Random:

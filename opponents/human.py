@@ -18,16 +18,17 @@ from tcgtui.engine.core import Event
 from tcgtui.opponents.base import Agent, Decision
 
 TurnHook = Callable[[Any, list[Event]], None]
-HUMAN = "human"          # the spec of the person at the keyboard
+HUMAN = "human"  # the spec of the person at the keyboard
 
 
 class HumanAgent(Agent):
     spec = HUMAN
 
-    def __init__(self, handle: str = "", on_turn: TurnHook | None = None, time_limit: float = 0.0,
-                 seed: int = 0) -> None:
+    def __init__(
+        self, handle: str = "", on_turn: TurnHook | None = None, time_limit: float = 0.0, seed: int = 0
+    ) -> None:
         self.handle = handle
-        self.on_turn = on_turn              # the interface: "it is your move"
+        self.on_turn = on_turn  # the interface: "it is your move"
         # A study's per-move limit (0: none): past it a legal move is drawn for the person from ``seed``
         # and recorded as timed out.  A free-text question (no move list) has no limit.
         self.time_limit = time_limit

@@ -36,8 +36,18 @@ import numpy as np
 from tcgtui.engine.core import Event, Game, GameState
 from tcgtui.engine.fast import DRAW, WIN
 from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, agent_rng, game_of, refuse_other_rules
-from tcgtui.opponents.search import (BATCH_PLAYOUTS, BUDGET_CORE_UNITS, BUDGET_UNITS, Budget, Progress,
-                                     Workers, growing, is_cheap, run_batches, split)
+from tcgtui.opponents.search import (
+    BATCH_PLAYOUTS,
+    BUDGET_CORE_UNITS,
+    BUDGET_UNITS,
+    Budget,
+    Progress,
+    Workers,
+    growing,
+    is_cheap,
+    run_batches,
+    split,
+)
 from tcgtui.opponents.spec import AgentSpec
 
 
@@ -78,7 +88,7 @@ def generic_playouts(game: Game, obs: Any, moves: list[Any], first: int, count: 
     return out
 
 
-_PREPARED: dict[int, tuple[Any, Any, Any]] = {}     # id(game) -> (game, compiled module, its prepared data)
+_PREPARED: dict[int, tuple[Any, Any, Any]] = {}  # id(game) -> (game, compiled module, its prepared data)
 
 
 def fast_scores(game: Game, k: int, seat: int, game_seed: int, obs: Any) -> dict[Any, float] | None:
@@ -94,19 +104,27 @@ def fast_scores(game: Game, k: int, seat: int, game_seed: int, obs: Any) -> dict
         fast = spec.fast()
         _PREPARED[id(game)] = (game, fast, fast.prepare(game))
     _, fast, program = _PREPARED[id(game)]
-    seed = agent_rng(game_seed, seat, f"turn{obs.turn}").getrandbits(63)     # as begin_turn, then decide
+    seed = agent_rng(game_seed, seat, f"turn{obs.turn}").getrandbits(63)  # as begin_turn, then decide
     moves = list(obs.legal_moves)
-    tally = fast.playouts(program, fast.encode(program, obs), obs.seat, fast.move_index(program, obs, moves), 0, k,
-                          seed)
+    tally = fast.playouts(
+        program, fast.encode(program, obs), obs.seat, fast.move_index(program, obs, moves), 0, k, seed
+    )
     return {m: round((int(t[WIN]) + 0.5 * int(t[DRAW])) / k, 4) for m, t in zip(moves, tally)}
 
 
 class MonteCarloAgent(Agent):
     """Flat Monte Carlo with K playouts per legal move."""
 
-    def __init__(self, k: int, *, peek: bool = False, executor: Executor | None = None,
-                 workers: int = 1, compiled: threading.Event | None = None,
-                 interim_budget: Budget | None = None) -> None:
+    def __init__(
+        self,
+        k: int,
+        *,
+        peek: bool = False,
+        executor: Executor | None = None,
+        workers: int = 1,
+        compiled: threading.Event | None = None,
+        interim_budget: Budget | None = None,
+    ) -> None:
         if k < 1:
             raise ValueError(f"K must be 1 or more, got {k}")
         self.k = k
@@ -114,8 +132,8 @@ class MonteCarloAgent(Agent):
         self.omniscient = peek
         self.spec = str(AgentSpec("mc", k, peek=peek))
         self.workers = Workers(executor, workers)
-        self.compiled = compiled         # None: the compiled path may be loaded at any time
-        self.interim_budget = interim_budget     # a decision's time budget while on the interim path
+        self.compiled = compiled  # None: the compiled path may be loaded at any time
+        self.interim_budget = interim_budget  # a decision's time budget while on the interim path
         self.progress = Progress()
         self._true_state: np.ndarray | None = None
         self._prepared: dict[tuple[int, str], Any] = {}
@@ -124,7 +142,7 @@ class MonteCarloAgent(Agent):
         super().start(ctx)
         self.game = game_of(ctx, self.spec)
         self.fast = None
-        self._loaded = False           # the compiled path loads at the first decision, off the event loop
+        self._loaded = False  # the compiled path loads at the first decision, off the event loop
         self._true_state = None
         refuse_other_rules(self.spec, self.game)
         if self.peek and self.game.spec.fast is None:
@@ -140,17 +158,16 @@ class MonteCarloAgent(Agent):
         self.fast = make() if make is not None else None
         if self.fast is not None:
             key = (id(self.game), self.fast.__name__)
-            if key not in self._prepared:          # agents are reused across a sweep's games
+            if key not in self._prepared:  # agents are reused across a sweep's games
                 self._prepared = {key: self.fast.prepare(self.game)}
             self.program = self._prepared[key]
         self._loaded = ready
 
     def see_state(self, state: Any) -> None:
-        self._true_state = state                   # encoded once the compiled path is loaded
+        self._true_state = state  # encoded once the compiled path is loaded
 
-    def _tasks(self, obs: Any, moves: list[Any], seed: int,
-               budgeted: bool = False) -> tuple[Any, list[Any], list[int]]:
-        if budgeted:        # batches of a few playouts of every move, growing, so a cut leaves them even
+    def _tasks(self, obs: Any, moves: list[Any], seed: int, budgeted: bool = False) -> tuple[Any, list[Any], list[int]]:
+        if budgeted:  # batches of a few playouts of every move, growing, so a cut leaves them even
             first, most = (BUDGET_UNITS, BATCH_PLAYOUTS) if self.fast is not None else (BUDGET_CORE_UNITS,) * 2
             ranges = growing(self.k, first // len(moves), most // len(moves))
         else:
@@ -173,26 +190,40 @@ class MonteCarloAgent(Agent):
         if len(moves) == 1:
             return Decision(moves[0], {"playouts": 0})
         if self.peek and not compiled_ready(self.compiled):
-            await asyncio.to_thread(self.compiled.wait)   # type: ignore[union-attr]  # only the compiled path can peek
+            await asyncio.to_thread(self.compiled.wait)  # type: ignore[union-attr]  # only the compiled path can peek
         budget = self.interim_budget if not compiled_ready(self.compiled) else None
         if budget is not None:
-            budget.start()          # loading the interim path counts: the person waits for it too
+            budget.start()  # loading the interim path counts: the person waits for it too
         if not self._loaded:
             await asyncio.to_thread(self._load)
         if self._loaded:
-            budget = None           # the compiled path was ready after all: the whole K, as in the bench
+            budget = None  # the compiled path was ready after all: the whole K, as in the bench
         seed = self.rng.getrandbits(63)
         fn, ranges, units = self._tasks(obs, moves, seed, budgeted=budget is not None)
         executor = self.workers.executor if self.fast is not None and budget is None else None
-        results = await run_batches(fn, ranges, executor, self.progress, units,
-                                    inline=is_cheap(units, self._loaded and self.fast is not None), budget=budget)
-        played = sum(count for _, count in ranges[:len(results)])     # playouts of each move
+        results = await run_batches(
+            fn,
+            ranges,
+            executor,
+            self.progress,
+            units,
+            inline=is_cheap(units, self._loaded and self.fast is not None),
+            budget=budget,
+        )
+        played = sum(count for _, count in ranges[: len(results)])  # playouts of each move
         tally = np.sum(results, axis=0)
         scores = [(int(t[WIN]) + 0.5 * int(t[DRAW])) / played for t in tally]
         tied = best_moves(moves, scores)
         move = tied[0] if len(tied) == 1 else self.rng.choice(tied)
-        return Decision(move, {"playouts": played * len(moves), "tied": len(tied), **self._path(played, budget),
-                               "scores": {m: round(s, 4) for m, s in zip(moves, scores)}})
+        return Decision(
+            move,
+            {
+                "playouts": played * len(moves),
+                "tied": len(tied),
+                **self._path(played, budget),
+                "scores": {m: round(s, 4) for m, s in zip(moves, scores)},
+            },
+        )
 
     def _path(self, played: int, budget: Budget | None) -> dict[str, Any]:
         """Recorded with a decision taken while the compiled path was not ready (and its budget:
@@ -202,17 +233,31 @@ class MonteCarloAgent(Agent):
         return {"interim": True, **(budget.describe(played, self.k) if budget is not None else {})}
 
     def describe(self) -> dict[str, Any]:
-        return {"spec": self.spec, "kind": "mc", "k": self.k,
-                "redeal": not self.peek, "omniscient": self.peek,
-                "rollout": "uniform random moves for both players", "score": "win 1, draw 1/2",
-                **self.workers.describe()}
+        return {
+            "spec": self.spec,
+            "kind": "mc",
+            "k": self.k,
+            "redeal": not self.peek,
+            "omniscient": self.peek,
+            "rollout": "uniform random moves for both players",
+            "score": "win 1, draw 1/2",
+            **self.workers.describe(),
+        }
 
     async def aclose(self) -> None:
         self.workers.close()
 
 
-def _fast_batch(playouts: Any, program: Any, base: np.ndarray, seat: int, index: np.ndarray, seed: int,
-                redeal: bool, rng: tuple[int, int]) -> np.ndarray:
+def _fast_batch(
+    playouts: Any,
+    program: Any,
+    base: np.ndarray,
+    seat: int,
+    index: np.ndarray,
+    seed: int,
+    redeal: bool,
+    rng: tuple[int, int],
+) -> np.ndarray:
     """One batch on a compiled path: module-level, so a process pool can pickle it."""
     first, count = rng
     if redeal:

@@ -13,6 +13,6 @@ class RandomAgent(Agent):
         attempt = self.ctx.game.random_attempt(obs, self.rng) if self.ctx.game is not None else None
         if attempt is None:
             return Decision(self.rng.choice(list(obs.legal_moves)))
-        if attempt.invalid is not None:          # the protocol's random player named a taken cell
+        if attempt.invalid is not None:  # the protocol's random player named a taken cell
             return Decision("", {"reply": attempt.raw}, invalid=attempt.invalid, raw=attempt.raw)
         return Decision(attempt.move or "", {"reply": attempt.raw})

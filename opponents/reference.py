@@ -42,8 +42,11 @@ class ReferenceAgent(Agent):
         if ref.protocol and protocol_of(self.game.setup()) != ref.protocol:
             raise OptionError(locales.load().t("arena.protocol_opponent", spec=self.spec, protocol=ref.protocol))
         self.choose = ref.policy(self.game, self.parsed.n or None)
-        self.anytime = (ref.anytime(self.game, self.parsed.n or None)
-                        if self.budget is not None and ref.anytime is not None else None)
+        self.anytime = (
+            ref.anytime(self.game, self.parsed.n or None)
+            if self.budget is not None and ref.anytime is not None
+            else None
+        )
         self.omniscient = ref.sees_state
         self._true_state: Any = None
 

@@ -15,22 +15,35 @@ Builder = Callable[[AgentSpec, dict[str, Any]], Agent]
 def _random(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.random_agent import RandomAgent
+
     return RandomAgent()
 
 
 def _mc(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.montecarlo import MonteCarloAgent
-    return MonteCarloAgent(spec.n, peek=spec.peek, executor=options.get("executor"),
-                           workers=options.get("workers", 1), compiled=options.get("compiled"),
-                           interim_budget=_budget(options))
+
+    return MonteCarloAgent(
+        spec.n,
+        peek=spec.peek,
+        executor=options.get("executor"),
+        workers=options.get("workers", 1),
+        compiled=options.get("compiled"),
+        interim_budget=_budget(options),
+    )
 
 
 def _mcts(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.ismcts import ISMCTSAgent
-    return ISMCTSAgent(spec.n, executor=options.get("executor"), workers=options.get("workers", 1),
-                       compiled=options.get("compiled"), interim_budget=_budget(options))
+
+    return ISMCTSAgent(
+        spec.n,
+        executor=options.get("executor"),
+        workers=options.get("workers", 1),
+        compiled=options.get("compiled"),
+        interim_budget=_budget(options),
+    )
 
 
 def _budget(options: dict[str, Any]) -> Any:
@@ -38,6 +51,7 @@ def _budget(options: dict[str, Any]) -> Any:
     player's on the interim path, a reference player's that offers ``anytime`` (a deep search)."""
     # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.search import Budget
+
     seconds = options.get("interim_budget")
     return Budget(float(seconds)) if seconds else None
 
@@ -45,12 +59,14 @@ def _budget(options: dict[str, Any]) -> Any:
 def _llm(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.llm.agent import build
+
     return build(spec, options)
 
 
 def _reference(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.reference import ReferenceAgent
+
     return ReferenceAgent(spec, budget=_budget(options))
 
 

@@ -35,11 +35,11 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-BATCH_PLAYOUTS = 2048    # about 20 ms of playouts: the longest a cancelled search runs on
-INLINE_UNITS = 64        # about 0.6 ms of compiled playouts: no dearer than a round trip to a worker
+BATCH_PLAYOUTS = 2048  # about 20 ms of playouts: the longest a cancelled search runs on
+INLINE_UNITS = 64  # about 0.6 ms of compiled playouts: no dearer than a round trip to a worker
 
 
-INTERIM_BUDGET_S = 1.0   # the TUI's budget for a decision on the interim path (the person waits at most ~2 s)
+INTERIM_BUDGET_S = 1.0  # the TUI's budget for a decision on the interim path (the person waits at most ~2 s)
 # Playouts or iterations in the first batch under a budget (the budget is overrun by one batch; batches
 # double up to the usual size): on a game's interim path (numpy: ~0.1 ms a playout), and through the
 # core API (Python: milliseconds a playout; those batches do not grow).
@@ -80,9 +80,15 @@ def is_cheap(units: Sequence[int], compiled: bool) -> bool:
     return compiled and sum(units) <= INLINE_UNITS
 
 
-async def run_batches(fn: Callable[[T], R], tasks: Sequence[T], executor: Executor | None,
-                      progress: Progress, units: Sequence[int], inline: bool = False,
-                      budget: Budget | None = None) -> list[R]:
+async def run_batches(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    executor: Executor | None,
+    progress: Progress,
+    units: Sequence[int],
+    inline: bool = False,
+    budget: Budget | None = None,
+) -> list[R]:
     """``fn`` over ``tasks`` without blocking the loop, or at once here when ``inline``;
     results in task order.  With a ``budget`` the tasks run one after another, and none
     starts once it is spent (the first always runs): the results of a prefix of ``tasks``."""

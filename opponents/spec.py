@@ -26,9 +26,9 @@ class SpecError(ValueError):
 @dataclass(frozen=True)
 class AgentSpec:
     kind: str
-    n: int = 0              # K rollouts for mc, N iterations for mcts, the argument of a reference
-    peek: bool = False      # mc only: clone the true state (the public engine's cheat)
-    model: str = ""         # llm only
+    n: int = 0  # K rollouts for mc, N iterations for mcts, the argument of a reference
+    peek: bool = False  # mc only: clone the true state (the public engine's cheat)
+    model: str = ""  # llm only
 
     def __str__(self) -> str:
         if self.kind == "mc":
@@ -46,7 +46,7 @@ class Kind:
 
     name: str
     grammar: str
-    parse: Callable[[str], AgentSpec | None]          # the text after "name:" ("" when none)
+    parse: Callable[[str], AgentSpec | None]  # the text after "name:" ("" when none)
     supports: Callable[[GameSpec, AgentSpec], bool]
 
 
@@ -90,6 +90,7 @@ def _reference_kind(ref: registry.Reference) -> Kind:
         if _INT.match(rest) and (ref.max_arg is None or int(rest) <= ref.max_arg):
             return AgentSpec(ref.name, int(rest))
         return None
+
     grammar = f"{ref.name}:N" if ref.takes_arg else ref.name
     return Kind(ref.name, grammar, parse, lambda g, s: g.reference(ref.name) is not None)
 

@@ -14,9 +14,10 @@ packages (which build on those generic modules).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Protocol, TypeVar, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 from tcgtui.engine import registry
 
@@ -39,20 +40,22 @@ class Resources(Protocol):
 
     # parameter kind -> loader(flag, value) -> what the game is built with
     LOADERS: Mapping[str, Callable[[str, str], Any]]
-    BY_PATH: tuple[str, ...]                    # kinds stored by absolute path, for --resume to load again
+    BY_PATH: tuple[str, ...]  # kinds stored by absolute path, for --resume to load again
 
 
 @runtime_checkable
 class Ladder(Protocol):
     """A campaign a person climbs (``play --campaign``, home's "campaign"; ``GameInfo.campaign``)."""
 
-    DEFAULT_GAMES: int                          # games per level unless --campaign-games says
-    KIND: str                                   # the kind of the store's runs that hold its levels
+    DEFAULT_GAMES: int  # games per level unless --campaign-games says
+    KIND: str  # the kind of the store's runs that hold its levels
 
-    def open_dealer(self, store: Store, params: dict[str, Any], given: dict[str, Any], person: str, lang: str,
-                    games: int, seed: int) -> Any: ...
-    def resume_dealer(self, store: Store, live: LiveGame, stored: dict[str, Any], handle: str, lang: str,
-                      config: dict[str, Any]) -> Any: ...
+    def open_dealer(
+        self, store: Store, params: dict[str, Any], given: dict[str, Any], person: str, lang: str, games: int, seed: int
+    ) -> Any: ...
+    def resume_dealer(
+        self, store: Store, live: LiveGame, stored: dict[str, Any], handle: str, lang: str, config: dict[str, Any]
+    ) -> Any: ...
     def home_dealer(self, store: Store, settings: Any) -> Callable[[str], Any]: ...
 
 
@@ -105,12 +108,12 @@ class AppSide:
     """One game's app side.  Every field is optional: a game has only the roles it needs."""
 
     resources: Role[Resources] | None = None
-    campaign: Role[Ladder] | None = None        # required where GameInfo.campaign is set
+    campaign: Role[Ladder] | None = None  # required where GameInfo.campaign is set
     replay: Role[ReplayView] | None = None
     figures: Role[Figures] | None = None
     baseline: Role[Baseline] | None = None
-    referee: Role[Services] | None = None       # required where RefereeHooks.service is not generic
-    screen: str = ""                            # "module:Class" of its GameScreen; "": none (not offered to play)
+    referee: Role[Services] | None = None  # required where RefereeHooks.service is not generic
+    screen: str = ""  # "module:Class" of its GameScreen; "": none (not offered to play)
 
     def roles(self) -> dict[str, Role[Any]]:
         """The roles it declares, by field name."""
@@ -118,7 +121,7 @@ class AppSide:
 
 
 ROLES = ("resources", "campaign", "replay", "figures", "baseline", "referee")
-NONE = AppSide()                                # a game without an app side
+NONE = AppSide()  # a game without an app side
 _APPS: dict[str, AppSide] = {}
 
 
@@ -142,7 +145,7 @@ def app_for(game_id: str) -> AppSide:
             for name in dict.fromkeys((info.id, info.locale_folder)):
                 try:
                     importlib.import_module(f"tcgtui.games.{name}")
-                except ModuleNotFoundError as exc:       # the game has no package here
+                except ModuleNotFoundError as exc:  # the game has no package here
                     if exc.name != f"tcgtui.games.{name}":
                         raise
                 if game_id in _APPS:

@@ -41,8 +41,8 @@ class Option:
         parser.add_argument(self.flag, help=help, **{**kwargs, **given})
 
 
-LANG = Option("--lang", metavar="LANG", default=locales.DEFAULT)                  # one language
+LANG = Option("--lang", metavar="LANG", default=locales.DEFAULT)  # one language
 LANG_LISTED = Option("--lang", default=locales.DEFAULT, choices=locales.available)  # one, its choices in --help
-LANGS = Option("--lang", metavar="LANGS", default=locales.DEFAULT)                # several, comma-separated
+LANGS = Option("--lang", metavar="LANGS", default=locales.DEFAULT)  # several, comma-separated
 GAME = Option("--game", metavar="ID", default=default_game)
 PARAM = Option("--param", metavar="NAME=VALUE", default=list, action="append")  # NAME=VALUE, repeatable

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from tcgtui.replay.load import Replay
     from tcgtui.study.joining import Joining
 
-DealerFor = Callable[["Settings"], "Dealer"]        # the games' source, given the settings as play starts
+DealerFor = Callable[["Settings"], "Dealer"]  # the games' source, given the settings as play starts
 KeepRival = Callable[["MatchResult", str, str], None]
 
 
@@ -55,32 +55,32 @@ class Hub(Protocol):
 class Settings:
     """One play configuration; ``replace`` makes the next."""
 
-    seats: tuple[str, ...] = ()             # agent specs; "human" is the person at the keyboard
-    person: int = 0                        # two "human" seats (hot-seat): the seat of the handle's person
+    seats: tuple[str, ...] = ()  # agent specs; "human" is the person at the keyboard
+    person: int = 0  # two "human" seats (hot-seat): the seat of the handle's person
     game_id: str = field(default_factory=default_game)
-    params: Mapping[str, Any] = field(default_factory=dict)   # the game's parameters, files and packs loaded
-    game: Game | None = None               # the game built from ``params`` by the command; None: the app builds it
-    given: Mapping[str, Any] = field(default_factory=dict)    # the parameters as the command line gave them
+    params: Mapping[str, Any] = field(default_factory=dict)  # the game's parameters, files and packs loaded
+    game: Game | None = None  # the game built from ``params`` by the command; None: the app builds it
+    given: Mapping[str, Any] = field(default_factory=dict)  # the parameters as the command line gave them
     lang: str = "en"
     rtl_mode: str = "app"
     seed: int = 0
     handle: str = ""
-    pause: float = 1.0                     # seconds each opponent move stays on screen
-    agent_options: Mapping[str, Any] = field(default_factory=dict)   # endpoint settings for llm:
+    pause: float = 1.0  # seconds each opponent move stays on screen
+    agent_options: Mapping[str, Any] = field(default_factory=dict)  # endpoint settings for llm:
     # Where the games come from and go, made from the settings once the handle is known (and a setup
     # dialog answered); None: PlainDealer(seed, seats).
     dealer_for: DealerFor | None = None
-    ask_handle: bool = False               # no handle yet: ask for one (and keep it) before the first game
-    home: bool = False                     # open on the home screen (choose a game, an opponent, a language)
-    setup: bool = False                    # ask the game's setup dialog first (Eleusis's dealer: the secret rule)
+    ask_handle: bool = False  # no handle yet: ask for one (and keep it) before the first game
+    home: bool = False  # open on the home screen (choose a game, an opponent, a language)
+    setup: bool = False  # ask the game's setup dialog first (Eleusis's dealer: the secret rule)
     # A race (one-seat games): this player plays the person's deal at the same time, out of sight
     # until both rounds end; ``keep_rival`` stores its round (result, lang, start time).
     rival: str = ""
     keep_rival: KeepRival | None = None
-    replay: Replay | None = None           # a stored game to step through, alone
-    hub: Hub | None = None                 # home's way into the store; None: no store
-    study: Joining | None = None           # a study being joined: its screen is home
-    move_seconds: float = 0.0              # a study's per-move limit for the person (0: none)
+    replay: Replay | None = None  # a stored game to step through, alone
+    hub: Hub | None = None  # home's way into the store; None: no store
+    study: Joining | None = None  # a study being joined: its screen is home
+    move_seconds: float = 0.0  # a study's per-move limit for the person (0: none)
 
     @property
     def person_seat(self) -> int:

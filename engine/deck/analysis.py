@@ -59,8 +59,11 @@ def sections(games: list) -> dict[str, list[dict[str, Any]]]:
         right = bool(reveal.get("right"))
         qset = (_field(g, "params") or {}).get("questions", "")
         margin = reveal.get("margin")
-        band = None if margin is None else next(
-            f"{lo:.2f}-{min(hi, 1):.2f}" for lo, hi in MARGIN_BINS if lo <= margin < hi)
+        band = (
+            None
+            if margin is None
+            else next(f"{lo:.2f}-{min(hi, 1):.2f}" for lo, hi in MARGIN_BINS if lo <= margin < hi)
+        )
         for player in _groups(g):
             by_cell[(player, qset, q.get("language") or _field(g, "lang", ""))].append(right)
             if band is not None:
@@ -70,12 +73,19 @@ def sections(games: list) -> dict[str, list[dict[str, Any]]]:
                 path = getattr(m, "parse_path", None)
                 if path:
                     paths[player][path] += 1
-    accuracy = [_accuracy_row({"player": p, "questions": s, "lang": lang}, sum(v), len(v))
-                for (p, s, lang), v in sorted(by_cell.items())]
-    margin_rows = [_accuracy_row({"player": p, "margin": band}, sum(v), len(v))
-                   for (p, band), v in sorted(by_margin.items())]
-    letter_rows = [{"player": p, **{x: c[x] for x in LETTERS}, "none": c["-"], "n": sum(c.values())}
-                   for p, c in sorted(letters.items())]
-    path_rows = [{"player": p, **{k: c[k] for k in ("answer", "letter", "boxed", "none")}, "n": sum(c.values())}
-                 for p, c in sorted(paths.items())]
+    accuracy = [
+        _accuracy_row({"player": p, "questions": s, "lang": lang}, sum(v), len(v))
+        for (p, s, lang), v in sorted(by_cell.items())
+    ]
+    margin_rows = [
+        _accuracy_row({"player": p, "margin": band}, sum(v), len(v)) for (p, band), v in sorted(by_margin.items())
+    ]
+    letter_rows = [
+        {"player": p, **{x: c[x] for x in LETTERS}, "none": c["-"], "n": sum(c.values())}
+        for p, c in sorted(letters.items())
+    ]
+    path_rows = [
+        {"player": p, **{k: c[k] for k in ("answer", "letter", "boxed", "none")}, "n": sum(c.values())}
+        for p, c in sorted(paths.items())
+    ]
     return {"accuracy": accuracy, "margin": margin_rows, "letters": letter_rows, "paths": path_rows}

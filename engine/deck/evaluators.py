@@ -14,8 +14,9 @@ questions do not all carry their simulation (ManaBench's) cannot be judged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from tcgtui.engine.core import Game
 from tcgtui.engine.deck.players import answer, completions
@@ -37,8 +38,10 @@ def evaluator(game: Game, spec: str | None) -> Evaluator:
     """``oracle:K`` (None: oracle:400) for the quiz ``game``; a ValueError says what it takes."""
     name, _, arg = (spec or f"oracle:{DEFAULT_GAMES}").partition(":")
     if name != "oracle" or not arg.isdigit() or not 1 <= int(arg) <= MAX_GAMES:
-        raise ValueError(f"{spec!r}: the deck quiz is judged by oracle:K, K games per option from 1 to {MAX_GAMES} "
-                         f"(default oracle:{DEFAULT_GAMES})")
+        raise ValueError(
+            f"{spec!r}: the deck quiz is judged by oracle:K, K games per option from 1 to {MAX_GAMES} "
+            f"(default oracle:{DEFAULT_GAMES})"
+        )
     qset, games = game.qset, int(arg)  # type: ignore[attr-defined]
     if any(completions(q.public(), qset.packs) is None for q in qset.questions):
         raise ValueError(f"question set {qset.id!r} has questions without a simulation of our cards to judge by")
@@ -47,4 +50,5 @@ def evaluator(game: Game, spec: str | None) -> Evaluator:
         question = state.observation(0).question
         _, rates = answer(question, qset.packs, games, seed)
         return {LETTERS[i]: 2 * float(r) - 1 for i, r in enumerate(rates)}
+
     return Evaluator(f"oracle:{games}", values)

@@ -22,6 +22,11 @@ def player(game_id: str, catalogs: Sequence[Any], rng: Any, forms: tuple[str, ..
             return "I cannot see six options."
         letter = rng.choice(letters)
         form = forms[next(turn) % len(forms)]
-        return {"answer": f"Option {letter} fits the curve best.\nANSWER: {letter}", "letter": letter,
-                "boxed": f"The best is \\boxed{{{letter}}}", "none": "They all look good to me."}[form]
+        return {
+            "answer": f"Option {letter} fits the curve best.\nANSWER: {letter}",
+            "letter": letter,
+            "boxed": f"The best is \\boxed{{{letter}}}",
+            "none": "They all look good to me.",
+        }[form]
+
     return reply

@@ -38,11 +38,11 @@ class DeckGame(Game[str]):
         """Game ``index`` of a run: round ``index // n`` of the set, in that round's order drawn from the
         run's seed; the seed is the run's own deal seed moved to the residue of that question."""
         if self.index >= 0:
-            return None                     # one fixed question: the bench's own derivation
+            return None  # one fixed question: the bench's own derivation
         n = len(self.qset.questions)
         turn, at = divmod(index, n)
         digest = hashlib.blake2b(f"tcgtui/deck/{run_seed}/{index}".encode(), digest_size=8).digest()
-        spread = (int.from_bytes(digest, "big") >> 1) // n * n          # below 2**63: a SQLite integer
+        spread = (int.from_bytes(digest, "big") >> 1) // n * n  # below 2**63: a SQLite integer
         return spread + question_order(run_seed, turn, n)[at]
 
     def new_state(self, seed: int) -> DeckState:
@@ -51,13 +51,13 @@ class DeckGame(Game[str]):
 
     def setup(self) -> dict[str, Any]:
         out = {"questions": self.qset.id, "set_hash": self.qset.hash, "index": self.index}
-        if self.protocol != TCGTUI:                 # older records have none: tcgtui's
+        if self.protocol != TCGTUI:  # older records have none: tcgtui's
             out["protocol"] = self.protocol
         return out
 
     def resample(self, obs: DeckObservation, rng: random.Random) -> DeckState:
         """The hidden part is the answer: any letter, as far as the player knows."""
-        q = replace(obs.question, answer=rng.choice(LETTERS[:len(obs.question.options)]))
+        q = replace(obs.question, answer=rng.choice(LETTERS[: len(obs.question.options)]))
         state = DeckState(q, -1)
         state.start_events = []
         return state

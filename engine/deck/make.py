@@ -30,9 +30,9 @@ ALPHA = 0.05
 class Candidate:
     """A deck with one card out and six cards that could fill the slot (pack indices)."""
 
-    partial: tuple[int, ...]       # copies per pack card, one short of a legal deck
+    partial: tuple[int, ...]  # copies per pack card, one short of a legal deck
     removed: int
-    options: tuple[int, ...]       # in letter order
+    options: tuple[int, ...]  # in letter order
 
     def deck(self, option: int) -> tuple[int, ...]:
         counts = list(self.partial)
@@ -74,15 +74,16 @@ def field(pack: Pack, count: int, seed: int) -> list[tuple[int, ...]]:
 class Verdict:
     best: int
     rates: tuple[float, ...]
-    p_values: tuple[float, ...]       # best against each option (1.0 for itself), uncorrected
+    p_values: tuple[float, ...]  # best against each option (1.0 for itself), uncorrected
     kept: bool
-    games: int                        # per option
+    games: int  # per option
 
 
 def verdict(table: np.ndarray, alpha: float = ALPHA) -> Verdict:
     """``table[option, game]``: paired scores.  See the module docstring for the test."""
     # start-up time: scipy only when a table is tested
     from scipy.stats import binomtest
+
     half = table.shape[1] // 2
     pick, test = table[:, :half], table[:, half:]
     best = int(np.argmax(pick.mean(axis=1)))
@@ -93,11 +94,10 @@ def verdict(table: np.ndarray, alpha: float = ALPHA) -> Verdict:
             continue
         ahead = int(np.sum(test[best] > test[o]))
         behind = int(np.sum(test[best] < test[o]))
-        p_values.append(binomtest(ahead, ahead + behind, 0.5, alternative="greater").pvalue
-                        if ahead + behind else 1.0)
+        p_values.append(binomtest(ahead, ahead + behind, 0.5, alternative="greater").pvalue if ahead + behind else 1.0)
     others = sorted(p for o, p in enumerate(p_values) if o != best)
     m = len(others)
-    kept = all(p <= alpha / (m - i) for i, p in enumerate(others))       # Holm: every step rejects
+    kept = all(p <= alpha / (m - i) for i, p in enumerate(others))  # Holm: every step rejects
     rates = tuple(float(r) for r in table.mean(axis=1))
     return Verdict(best, rates, tuple(float(p) for p in p_values), kept, int(table.shape[1]))
 
@@ -106,10 +106,21 @@ def question(pack: Pack, cand: Candidate, v: Verdict, qid: str, catalog: Any, si
     """The question as players read it in ``catalog``'s language; the answer is the measured best."""
     lang = catalog.code
     deck = tuple((pack.cards[i].name(lang), c) for i, c in enumerate(cand.partial) if c)
-    options = tuple(Option(pack.cards[i].name(lang), full_text(pack, i, catalog),
-                           catalog.t(f"cards.type.{pack.cards[i].type}"), "") for i in cand.options)
-    return Question(qid, deck, options, LETTERS[v.best], f"tcgtui deck make: pack {pack.id} {pack.short_hash}",
-                    lang, v.rates, v.games, sim)
+    options = tuple(
+        Option(pack.cards[i].name(lang), full_text(pack, i, catalog), catalog.t(f"cards.type.{pack.cards[i].type}"), "")
+        for i in cand.options
+    )
+    return Question(
+        qid,
+        deck,
+        options,
+        LETTERS[v.best],
+        f"tcgtui deck make: pack {pack.id} {pack.short_hash}",
+        lang,
+        v.rates,
+        v.games,
+        sim,
+    )
 
 
 def full_text(pack: Pack, i: int, catalog: Any) -> str:

@@ -24,8 +24,10 @@ Lookup = Callable[[str], "list[dict[str, Any]] | None"]
 
 def card(name: str, faces: list[dict[str, Any]]) -> Option:
     """One card with its printed facts; a card of several faces joins them with `` // ``."""
+
     def join(key: str) -> str:
         return " // ".join(v for v in (str(f.get(key) or "") for f in faces) if v)
+
     stats = " // ".join(f"{f['power']}/{f['toughness']}" for f in faces if "power" in f and "toughness" in f)
     return Option(name, join("text"), join("type"), join("manaCost"), stats, join("loyalty"))
 
@@ -42,13 +44,18 @@ def index(data: dict[str, list[dict[str, Any]]]) -> Lookup:
     def lookup(name: str) -> list[dict[str, Any]] | None:
         key = folded.get(name.casefold()) or by_face.get(name.casefold())
         return data.get(key) if key else None
+
     return lookup
 
 
 def _names(obj: dict[str, Any], key: str, count: int | None = None) -> list[str]:
     value = obj.get(key)
-    if (not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value)
-            or (count is not None and len(value) != count)):
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(v, str) and v.strip() for v in value)
+        or (count is not None and len(value) != count)
+    ):
         want = f"a list of {count} card names" if count else "a non-empty list of card names"
         raise QuestionError(f"{key}: expected {want}, got {_show(value)}")
     return [v.strip() for v in value]
@@ -83,11 +90,20 @@ def import_question(obj: Any, lookup: Lookup, seed: int = 0) -> Question:
         if not faces:
             raise QuestionError(f"{where}: {name!r} is not in the card database")
         return card(name, faces)
+
     deck_cards = tuple(found(name, f"deck ({name})") for name in counts)
     options = [found(name, key) for name, key in zip(choices, ["golden", *[f"alternatives[{i}]" for i in range(5)]])]
     order = list(range(len(options)))
     random.Random(_shuffle_seed(qid, seed)).shuffle(order)
     shuffled = tuple(options[i] for i in order)
     answer = LETTERS[order.index(0)]
-    return Question(qid.strip(), tuple(counts.items()), shuffled, answer, SOURCE, "en", format=fmt.strip().lower(),
-                    deck_cards=deck_cards)
+    return Question(
+        qid.strip(),
+        tuple(counts.items()),
+        shuffled,
+        answer,
+        SOURCE,
+        "en",
+        format=fmt.strip().lower(),
+        deck_cards=deck_cards,
+    )

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from tcgtui.engine.deck.game import DeckGame
 
 
-def completions(question: Question, packs: dict[str, Any]) -> tuple[Any, list[tuple[int, ...]],
-                                                                     list[tuple[int, ...]], int] | None:
+def completions(
+    question: Question, packs: dict[str, Any]
+) -> tuple[Any, list[tuple[int, ...]], list[tuple[int, ...]], int] | None:
     """(pack, each option's deck, the field, playouts per move) of a question from our cards."""
     sim = question.sim or {}
     pack = packs.get(name) if isinstance(name := sim.get("pack"), str) else None
@@ -35,6 +36,7 @@ def completions(question: Question, packs: dict[str, Any]) -> tuple[Any, list[tu
         for cid, c in table.items():
             out[index[cid]] += c
         return out
+
     partial = counts(sim["deck"])
     decks = []
     for cid in sim["options"]:
@@ -64,4 +66,5 @@ def policy(game: DeckGame, k: int | None) -> Callable[[Any, random.Random], str]
     def choose(state: Any, rng: random.Random) -> str:
         best, _ = answer(state.question, game.qset.packs, games, rng.getrandbits(62))
         return LETTERS[best]
+
     return choose

@@ -22,8 +22,18 @@ if TYPE_CHECKING:
 ANSWER_RE = re.compile(r"ANSWER:\s*\[?\s*([A-F])\s*\]?")
 BOXED_RE = re.compile(r"\\boxed\{\s*([A-F])\s*\}")
 PATHS = ("answer", "letter", "boxed", "none")
-KEYS = ("intro", "rules_head", "decks_rule", "task", "deck_line", "options_head", "option", "option_cost", "format",
-        "reason.format")
+KEYS = (
+    "intro",
+    "rules_head",
+    "decks_rule",
+    "task",
+    "deck_line",
+    "options_head",
+    "option",
+    "option_cost",
+    "format",
+    "reason.format",
+)
 
 
 def extract(reply: str, answer: re.Pattern = ANSWER_RE, last: bool = True) -> tuple[str | None, str]:
@@ -64,17 +74,25 @@ class DeckPrompter:
             return []
         # only a question drawn from a card pack states the card game's rules
         from tcgtui.engine.tcg.describe import rules_sentences
-        sentences = [self._t("decks_rule", size=pack.rules.deck_size or len(pack.cards),
-                             copies=pack.rules.max_copies) if key == "setup.decks" else text
-                     for key, text in rules_sentences(self.catalog, pack)]       # decks are lists here
+
+        sentences = [
+            self._t("decks_rule", size=pack.rules.deck_size or len(pack.cards), copies=pack.rules.max_copies)
+            if key == "setup.decks"
+            else text
+            for key, text in rules_sentences(self.catalog, pack)
+        ]  # decks are lists here
         return [self._t("rules_head"), " ".join(sentences)]
 
-    def turn(self, obs: Any, events: list[Any], fallback: Any = None,
-             retry: tuple[str, str] | None = None) -> Message:
+    def turn(self, obs: Any, events: list[Any], fallback: Any = None, retry: tuple[str, str] | None = None) -> Message:
         q = obs.question
         size = sum(c for _, c in q.deck) + 1
-        parts = [self._t("intro"), *self.rules(q), self._t("task", size=size),
-                 "\n".join(self._t("deck_line", count=c, name=n) for n, c in q.deck), self._t("options_head")]
+        parts = [
+            self._t("intro"),
+            *self.rules(q),
+            self._t("task", size=size),
+            "\n".join(self._t("deck_line", count=c, name=n) for n, c in q.deck),
+            self._t("options_head"),
+        ]
         lines = []
         for letter, o in zip(LETTERS, q.options):
             cost = self._t("option_cost", cost=o.cost) if o.cost else ""

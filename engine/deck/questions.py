@@ -16,10 +16,10 @@ from typing import Any
 
 LETTERS = "ABCDEF"
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
-SIM_PRIVATE = ("removed", "p_values", "seed")     # a made question's answer, and what measured it
+SIM_PRIVATE = ("removed", "p_values", "seed")  # a made question's answer, and what measured it
 FIELDS = {"id", "deck", "options", "answer", "source", "language", "win_rates", "games", "sim", "format"}
-CARD_FIELDS = {"name", "text", "type", "cost", "stats", "loyalty"}     # an option's; a deck entry adds its count
-PUBLISHED = {"id", "deck", "golden", "alternatives", "format"}   # ManaBench's own shape (tcgtui deck import)
+CARD_FIELDS = {"name", "text", "type", "cost", "stats", "loyalty"}  # an option's; a deck entry adds its count
+PUBLISHED = {"id", "deck", "golden", "alternatives", "format"}  # ManaBench's own shape (tcgtui deck import)
 
 
 class QuestionError(ValueError):
@@ -31,24 +31,24 @@ class Option:
     name: str
     text: str
     type: str = ""
-    cost: str = ""             # as printed where the game has costs; empty otherwise
-    stats: str = ""            # power/toughness where the game prints them
-    loyalty: str = ""          # a planeswalker's loyalty (ManaBench's cards)
+    cost: str = ""  # as printed where the game has costs; empty otherwise
+    stats: str = ""  # power/toughness where the game prints them
+    loyalty: str = ""  # a planeswalker's loyalty (ManaBench's cards)
 
 
 @dataclass(frozen=True)
 class Question:
     id: str
-    deck: tuple[tuple[str, int], ...]          # card name and count
-    options: tuple[Option, ...]                # A to F
-    answer: str                                # the letter; empty in what a player sees
+    deck: tuple[tuple[str, int], ...]  # card name and count
+    options: tuple[Option, ...]  # A to F
+    answer: str  # the letter; empty in what a player sees
     source: str
     language: str
-    win_rates: tuple[float, ...] | None = None     # measured per option (questions made by simulation)
-    games: int = 0                                  # games behind each win rate
+    win_rates: tuple[float, ...] | None = None  # measured per option (questions made by simulation)
+    games: int = 0  # games behind each win rate
     sim: dict[str, Any] | None = field(default=None, compare=False, hash=False)
-    format: str = ""                                # the deck's constructed format (ManaBench: modern...)
-    deck_cards: tuple[Option, ...] = ()             # the deck's cards with their text, in deck order, if given
+    format: str = ""  # the deck's constructed format (ManaBench: modern...)
+    deck_cards: tuple[Option, ...] = ()  # the deck's cards with their text, in deck order, if given
 
     @property
     def answer_index(self) -> int:
@@ -74,8 +74,13 @@ class Question:
         for entry, card in zip(deck, self.deck_cards):
             entry.update(_card_json(card, with_name=False))
         out: dict[str, Any] = {
-            "id": self.id, "deck": deck, "options": [_card_json(o) for o in self.options],
-            "answer": self.answer, "source": self.source, "language": self.language}
+            "id": self.id,
+            "deck": deck,
+            "options": [_card_json(o) for o in self.options],
+            "answer": self.answer,
+            "source": self.source,
+            "language": self.language,
+        }
         if self.format:
             out["format"] = self.format
         if self.win_rates is not None:
@@ -100,11 +105,14 @@ def _card(o: Any, where: str, text_needed: bool = True) -> Option:
     cost = o.get("cost")
     if cost is not None and (isinstance(cost, bool) or not isinstance(cost, (int, str))):
         raise QuestionError(f"{where}.cost: expected text or a number, got {_show(cost)}")
-    return Option(_text(o["name"], f"{where}.name"),
-                  _text(o.get("text", ""), f"{where}.text", empty=not text_needed),
-                  _text(o.get("type") or "", f"{where}.type", empty=True),
-                  "" if cost is None else str(cost), _text(o.get("stats") or "", f"{where}.stats", empty=True),
-                  _text(o.get("loyalty") or "", f"{where}.loyalty", empty=True))
+    return Option(
+        _text(o["name"], f"{where}.name"),
+        _text(o.get("text", ""), f"{where}.text", empty=not text_needed),
+        _text(o.get("type") or "", f"{where}.type", empty=True),
+        "" if cost is None else str(cost),
+        _text(o.get("stats") or "", f"{where}.stats", empty=True),
+        _text(o.get("loyalty") or "", f"{where}.loyalty", empty=True),
+    )
 
 
 def _text(value: Any, where: str, empty: bool = False) -> str:
@@ -123,8 +131,10 @@ def parse_question(obj: Any) -> Question:
     if not isinstance(obj, dict):
         raise QuestionError(f"expected a JSON object, got {_show(obj)}")
     if set(obj) == PUBLISHED:
-        raise QuestionError("this is ManaBench's own question shape (deck, golden, alternatives, format); "
-                            "convert it with: tcgtui deck import FILE --cards CARD_DATABASE --out SET.jsonl")
+        raise QuestionError(
+            "this is ManaBench's own question shape (deck, golden, alternatives, format); "
+            "convert it with: tcgtui deck import FILE --cards CARD_DATABASE --out SET.jsonl"
+        )
     unknown = sorted(set(obj) - FIELDS)
     if unknown:
         raise QuestionError(f"{unknown[0]}: unknown field; expected {', '.join(sorted(FIELDS))}")
@@ -138,8 +148,10 @@ def parse_question(obj: Any) -> Question:
     cards, texts = [], []
     for i, entry in enumerate(deck):
         if not isinstance(entry, dict) or not {"name", "count"} <= set(entry) or set(entry) - CARD_FIELDS - {"count"}:
-            raise QuestionError(f"deck[{i}]: expected {{\"name\": ..., \"count\": ...}} (text, type, cost and stats "
-                                f"optional), got {_show(entry)}")
+            raise QuestionError(
+                f'deck[{i}]: expected {{"name": ..., "count": ...}} (text, type, cost and stats '
+                f"optional), got {_show(entry)}"
+            )
         count = entry["count"]
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise QuestionError(f"deck[{i}].count: expected a whole number of at least 1, got {_show(count)}")
@@ -168,8 +180,11 @@ def parse_question(obj: Any) -> Question:
         raise QuestionError(f"language: expected a language code such as en or ar, got {_show(language)}")
     rates = obj.get("win_rates")
     if rates is not None:
-        if (not isinstance(rates, list) or len(rates) != len(LETTERS)
-                or any(isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 <= r <= 1 for r in rates)):
+        if (
+            not isinstance(rates, list)
+            or len(rates) != len(LETTERS)
+            or any(isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 <= r <= 1 for r in rates)
+        ):
             raise QuestionError(f"win_rates: expected {len(LETTERS)} numbers from 0 to 1, got {_show(rates)}")
         rates = tuple(float(r) for r in rates)
     games = obj.get("games", 0)
@@ -179,8 +194,19 @@ def parse_question(obj: Any) -> Question:
     if sim is not None and not isinstance(sim, dict):
         raise QuestionError(f"sim: expected an object, got {_show(sim)}")
     fmt = _text(obj.get("format", ""), "format", empty=True)
-    return Question(qid, tuple(cards), tuple(options), answer, _text(obj["source"], "source"), language,
-                    rates, games, sim, fmt, tuple(texts) if all(has_text) else ())
+    return Question(
+        qid,
+        tuple(cards),
+        tuple(options),
+        answer,
+        _text(obj["source"], "source"),
+        language,
+        rates,
+        games,
+        sim,
+        fmt,
+        tuple(texts) if all(has_text) else (),
+    )
 
 
 def set_hash(questions: tuple[Question, ...]) -> str:
@@ -196,4 +222,4 @@ class QuestionSet:
     id: str
     questions: tuple[Question, ...]
     hash: str
-    packs: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)   # pack id -> Pack (sim)
+    packs: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)  # pack id -> Pack (sim)

@@ -15,7 +15,8 @@ import hashlib
 import re
 from typing import TYPE_CHECKING, Any
 
-from tcgtui.engine.deck.prompter import DeckPrompter, extract as deck_extract
+from tcgtui.engine.deck.prompter import DeckPrompter
+from tcgtui.engine.deck.prompter import extract as deck_extract
 from tcgtui.engine.deck.questions import LETTERS, Option
 from tcgtui.engine.prompting import Message
 
@@ -23,8 +24,22 @@ if TYPE_CHECKING:
     from tcgtui.engine.deck.game import DeckGame
 
 ANSWER_RE = re.compile(r"(?i:answer):\s*\[?\s*([A-F])\s*\]?")
-KEYS = ("intro", "task", "deck_head", "card", "copies", "type", "cost", "stats", "loyalty", "text", "options_head",
-        "option", "format", "reason.format")
+KEYS = (
+    "intro",
+    "task",
+    "deck_head",
+    "card",
+    "copies",
+    "type",
+    "cost",
+    "stats",
+    "loyalty",
+    "text",
+    "options_head",
+    "option",
+    "format",
+    "reason.format",
+)
 
 
 def extract(reply: str) -> tuple[str | None, str]:
@@ -47,17 +62,24 @@ class SeedDeckPrompter(DeckPrompter):
         return extract(reply)
 
     def card(self, c: Option) -> str:
-        parts = {key: self._t(key, **{key: getattr(c, key)}) if getattr(c, key) else ""
-                 for key in ("type", "cost", "stats", "loyalty", "text")}
+        parts = {
+            key: self._t(key, **{key: getattr(c, key)}) if getattr(c, key) else ""
+            for key in ("type", "cost", "stats", "loyalty", "text")
+        }
         return self._t("card", name=c.name, **parts)
 
-    def turn(self, obs: Any, events: list[Any], fallback: Any = None,
-             retry: tuple[str, str] | None = None) -> Message:
+    def turn(self, obs: Any, events: list[Any], fallback: Any = None, retry: tuple[str, str] | None = None) -> Message:
         q = obs.question
         texts = q.deck_cards or tuple(Option(name, "") for name, _ in q.deck)
         deck = [self._t("copies", count=count) + self.card(c) for (_, count), c in zip(q.deck, texts)]
         options = [self._t("option", letter=letter, card=self.card(o)) for letter, o in zip(LETTERS, q.options)]
-        parts = [self._t("intro"), self._t("task", format=q.format or "-"),
-                 self._t("deck_head", size=sum(c for _, c in q.deck)), "\n".join(deck),
-                 self._t("options_head"), "\n".join(options), self._t("format")]
+        parts = [
+            self._t("intro"),
+            self._t("task", format=q.format or "-"),
+            self._t("deck_head", size=sum(c for _, c in q.deck)),
+            "\n".join(deck),
+            self._t("options_head"),
+            "\n".join(options),
+            self._t("format"),
+        ]
         return {"role": "user", "content": "\n\n".join(parts)}

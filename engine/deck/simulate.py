@@ -31,13 +31,14 @@ class SimTask:
     count: int
     option: int
     opponent: int
-    seat: int          # the option's deck's seat
+    seat: int  # the option's deck's seat
 
 
 def run_task(task: SimTask) -> np.ndarray:
     """Each game's score for the option's deck: 1 win, 0.5 draw, 0 loss."""
     # start-up time: the compiled kernels (numba) only when decks are simulated
     from tcgtui.engine.tcg.fast.kernel import mc_games
+
     out = np.zeros(task.count, dtype=np.int64)
     mc_games(np.require(task.code, requirements="W"), task.k, task.seed, task.first, task.count, out)
     win = 1 + task.seat
@@ -50,8 +51,9 @@ def pairing_seed(seed: int, opponent: int, seat: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def tasks(pack: Pack, decks: list[Counts], field: list[Counts], k: int, games: int, seed: int,
-          chunk: int = 200) -> list[SimTask]:
+def tasks(
+    pack: Pack, decks: list[Counts], field: list[Counts], k: int, games: int, seed: int, chunk: int = 200
+) -> list[SimTask]:
     """Every option's games against every field deck, ``games`` per pairing split over the two
     seats, cut into chunks of at most ``chunk`` games."""
     out = []

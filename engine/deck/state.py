@@ -20,7 +20,7 @@ RIGHT, WRONG, INVALID = "right", "wrong", "invalid"
 class DeckObservation:
     seat: int
     turn: int
-    question: Question               # public: no answer, no win rates
+    question: Question  # public: no answer, no win rates
     legal_moves: tuple[str, ...]
     outcome: Outcome | None
 
@@ -32,15 +32,20 @@ class DeckState(GameState[str]):
         self.question, self.index = question, index
         self.chosen: str | None = None
         self._outcome: Outcome | None = None
-        self.start_events = [Event("question", 0, {"id": question.id, "index": index,
-                                                    "language": question.language, "source": question.source})]
+        self.start_events = [
+            Event(
+                "question",
+                0,
+                {"id": question.id, "index": index, "language": question.language, "source": question.source},
+            )
+        ]
 
     @property
     def current_player(self) -> int:
         return -1 if self._outcome is not None else 0
 
     def legal_moves(self) -> list[str]:
-        return [] if self._outcome is not None else list(LETTERS[:len(self.question.options)])
+        return [] if self._outcome is not None else list(LETTERS[: len(self.question.options)])
 
     def validate(self, move: str) -> str | None:
         return None if move in self.legal_moves() else f"{move!r} is not one of {', '.join(self.legal_moves())}"
@@ -57,8 +62,13 @@ class DeckState(GameState[str]):
         score = 1.0 if reason == RIGHT else 0.0
         self._outcome = Outcome(None, reason, (score,))
         q = self.question
-        reveal = {"chosen": chosen, "answer": q.answer, "right": reason == RIGHT, "margin": q.margin,
-                  "win_rates": list(q.win_rates) if q.win_rates else None}
+        reveal = {
+            "chosen": chosen,
+            "answer": q.answer,
+            "right": reason == RIGHT,
+            "margin": q.margin,
+            "win_rates": list(q.win_rates) if q.win_rates else None,
+        }
         return [Event("reveal", 0, reveal), Event("game_over", -1, {"reason": reason, "score": score})]
 
     def apply(self, move: str) -> list[Event]:
@@ -81,9 +91,14 @@ class DeckState(GameState[str]):
         return s
 
     def observation(self, seat: int) -> DeckObservation:
-        return DeckObservation(seat, 1 if self._outcome is None else 2, self.question.public(),
-                               tuple(self.legal_moves()), self._outcome)
+        return DeckObservation(
+            seat, 1 if self._outcome is None else 2, self.question.public(), tuple(self.legal_moves()), self._outcome
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"question": self.question.id, "index": self.index, "chosen": self.chosen,
-                "outcome": None if self._outcome is None else self._outcome.to_json()}
+        return {
+            "question": self.question.id,
+            "index": self.index,
+            "chosen": self.chosen,
+            "outcome": None if self._outcome is None else self._outcome.to_json(),
+        }

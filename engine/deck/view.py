@@ -15,14 +15,14 @@ from tcgtui.engine.deck.questions import Option, Question
 from tcgtui.engine.tcg.cards import CHAMPION, SPELL, TRICK
 
 TYPE_ORDER = (CHAMPION, SPELL, TRICK)
-NO_TYPE = ""                   # the group of a deck whose card types are not known
+NO_TYPE = ""  # the group of a deck whose card types are not known
 
 
 @dataclass(frozen=True)
 class Group:
-    type: str                  # a card type of the pack, or NO_TYPE
+    type: str  # a card type of the pack, or NO_TYPE
     cards: tuple[tuple[str, int], ...]
-    texts: tuple[str, ...] = ()   # each card's stats and rules text, where the pack is known
+    texts: tuple[str, ...] = ()  # each card's stats and rules text, where the pack is known
 
     @property
     def count(self) -> int:
@@ -45,14 +45,17 @@ def in_language(question: Question, pack: Any, catalog: Any) -> Question:
     """The question with its pack's names, types and texts in ``catalog``'s language."""
     # start-up time: make (numpy) only when a question is shown
     from tcgtui.engine.deck.make import full_text
+
     cards = _pack_cards(question, pack)
     if cards is None:
         return question
-    lang, counts = catalog.code, question.sim["deck"]        # type: ignore[index]
+    lang, counts = catalog.code, question.sim["deck"]  # type: ignore[index]
     index = {c.id: i for i, c in enumerate(pack.cards)}
     deck = tuple((c.name(lang), int(counts[c.id])) for c in cards[0])
-    options = tuple(Option(c.name(lang), full_text(pack, index[c.id], catalog), catalog.t(f"cards.type.{c.type}"),
-                           o.cost) for c, o in zip(cards[1], question.options))
+    options = tuple(
+        Option(c.name(lang), full_text(pack, index[c.id], catalog), catalog.t(f"cards.type.{c.type}"), o.cost)
+        for c, o in zip(cards[1], question.options)
+    )
     return replace(question, deck=deck, options=options, language=lang)
 
 
@@ -64,10 +67,17 @@ def deck_groups(question: Question, pack: Any, catalog: Any) -> list[Group]:
         return [Group(NO_TYPE, question.deck)]
     # start-up time: make (numpy) only when a question is shown
     from tcgtui.engine.deck.make import full_text
+
     shown = in_language(question, pack, catalog).deck
     kinds = [c.type for c in cards[0]]
     index = {c.id: i for i, c in enumerate(pack.cards)}
     texts = [full_text(pack, index[c.id], catalog) for c in cards[0]]
-    return [Group(t, tuple(entry for entry, k in zip(shown, kinds) if k == t),
-                  tuple(text for text, k in zip(texts, kinds) if k == t))
-            for t in TYPE_ORDER if t in kinds]
+    return [
+        Group(
+            t,
+            tuple(entry for entry, k in zip(shown, kinds) if k == t),
+            tuple(text for text, k in zip(texts, kinds) if k == t),
+        )
+        for t in TYPE_ORDER
+        if t in kinds
+    ]

@@ -86,29 +86,57 @@ def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
             else:
                 s["asked"] += 1
                 s["solved"] += r["outcome"] == SUCCESS
-            puzzles.append({"duel": g.id, "round": r["round"], "proposer": proposer, "solver": solver,
-                            "outcome": r["outcome"], "sample": r.get("solution", ""),
-                            "sample_result": r.get("sample", "–"), "answer": r.get("value"),
-                            "answer_result": r.get("answer"), "code": r.get("code", "")})
+            puzzles.append(
+                {
+                    "duel": g.id,
+                    "round": r["round"],
+                    "proposer": proposer,
+                    "solver": solver,
+                    "outcome": r["outcome"],
+                    "sample": r.get("solution", ""),
+                    "sample_result": r.get("sample", "–"),
+                    "answer": r.get("value"),
+                    "answer_result": r.get("answer"),
+                    "code": r.get("code", ""),
+                }
+            )
         scores = (record.get("outcome") or {}).get("scores") or [0, 0]
-        lines.append({"duel": g.id, "first": first, "second": second,
-                      "score_line": f"{scores[0]:g} vs {scores[1]:g}",
-                      "winner": "–" if g.winner is None else g.seats[g.winner]})
-    role_rows = [{"agent": agent, "proposed": r["proposed"], "proposal_rate": _share(r["unsolved"], r["proposed"]),
-                  **_interval("proposal", r["unsolved"], r["proposed"]),
-                  "penalties": r["penalties"], "penalty_rate": _share(r["penalties"], r["proposed"]),
-                  **_interval("penalty", r["penalties"], r["proposed"]),
-                  "asked": r["asked"], "solve_rate": _share(r["solved"], r["asked"]),
-                  "solver_rounds": r["rounds"], "solver_win_rate": _share(r["won"], r["rounds"]),
-                  **_interval("solver_win", r["won"], r["rounds"])}
-                 for agent, r in sorted(roles.items())]
+        lines.append(
+            {
+                "duel": g.id,
+                "first": first,
+                "second": second,
+                "score_line": f"{scores[0]:g} vs {scores[1]:g}",
+                "winner": "–" if g.winner is None else g.seats[g.winner],
+            }
+        )
+    role_rows = [
+        {
+            "agent": agent,
+            "proposed": r["proposed"],
+            "proposal_rate": _share(r["unsolved"], r["proposed"]),
+            **_interval("proposal", r["unsolved"], r["proposed"]),
+            "penalties": r["penalties"],
+            "penalty_rate": _share(r["penalties"], r["proposed"]),
+            **_interval("penalty", r["penalties"], r["proposed"]),
+            "asked": r["asked"],
+            "solve_rate": _share(r["solved"], r["asked"]),
+            "solver_rounds": r["rounds"],
+            "solver_win_rate": _share(r["won"], r["rounds"]),
+            **_interval("solver_win", r["won"], r["rounds"]),
+        }
+        for agent, r in sorted(roles.items())
+    ]
     return {"duel_roles": role_rows, "duels": lines, "puzzles": puzzles}
 
 
 def rated(games: Iterable[Any]) -> dict[str, list[tuple[str, str, float, str]]]:
     """(player, opponent, player's score, duel id) per round, for the proposer and solver ratings."""
-    out: dict[str, list[tuple[str, str, float, str]]] = {"proposer_ratings": [], "solver_ratings": [],
-                                                         "seed_solver_ratings": []}
+    out: dict[str, list[tuple[str, str, float, str]]] = {
+        "proposer_ratings": [],
+        "solver_ratings": [],
+        "seed_solver_ratings": [],
+    }
     for g in _duels(games):
         if g.seats[0] == g.seats[1]:
             continue
@@ -124,8 +152,9 @@ def rated(games: Iterable[Any]) -> dict[str, list[tuple[str, str, float, str]]]:
     return out
 
 
-def replies_by_round(record: dict[str, Any], seats: tuple[str, ...],
-                     decisions: list[tuple[int, str]]) -> list[dict[str, Any]]:
+def replies_by_round(
+    record: dict[str, Any], seats: tuple[str, ...], decisions: list[tuple[int, str]]
+) -> list[dict[str, Any]]:
     """A duel's rounds with both players' replies: ``decisions`` are (seat, reply) in move order; a
     round takes its proposer's next reply, then, unless the sample was wrong, its solver's."""
     queues: dict[int, list[str]] = defaultdict(list)
@@ -135,10 +164,18 @@ def replies_by_round(record: dict[str, Any], seats: tuple[str, ...],
     for r in rounds_of(record):
         proposer = r["proposer"]
         asked = not r["outcome"].startswith(PUZZLE_WRONG)
-        out.append({"round": r["round"], "proposer": seats[proposer], "solver": seats[1 - proposer],
-                    "outcome": r["outcome"], "sample_result": r.get("sample"), "answer_result": r.get("answer"),
-                    "proposer_reply": queues[proposer].pop(0) if queues[proposer] else None,
-                    "solver_reply": queues[1 - proposer].pop(0) if asked and queues[1 - proposer] else None})
+        out.append(
+            {
+                "round": r["round"],
+                "proposer": seats[proposer],
+                "solver": seats[1 - proposer],
+                "outcome": r["outcome"],
+                "sample_result": r.get("sample"),
+                "answer_result": r.get("answer"),
+                "proposer_reply": queues[proposer].pop(0) if queues[proposer] else None,
+                "solver_reply": queues[1 - proposer].pop(0) if asked and queues[1 - proposer] else None,
+            }
+        )
     return out
 
 
@@ -177,23 +214,34 @@ def _round_rows(asked: dict[int, list[int]], context: Any) -> list[dict[str, Any
     rows = []
     for n, (solved, total) in sorted(asked.items()):
         low, high = context.interval(solved, total, f"round {n}") or (None, None)
-        rows.append({"round": n, "asked": total, "solved": solved, "solve_rate": solved / total,
-                     "ci_low": low, "ci_high": high})
+        rows.append(
+            {"round": n, "asked": total, "solved": solved, "solve_rate": solved / total, "ci_low": low, "ci_high": high}
+        )
     return rows
 
 
 def _by_round_table(build: Any) -> Any:
     # the report's table types only when a report asks for them
     from tcgtui.engine.registry import Figure, SeedTable
-    return SeedTable("by_round", "Token Games: solve rate by round index", build,
-                     Figure("line", "round", "solve_rate", (), low="ci_low", high="ci_high", percent_y=True))
+
+    return SeedTable(
+        "by_round",
+        "Token Games: solve rate by round index",
+        build,
+        Figure("line", "round", "solve_rate", (), low="ci_low", high="ci_high", percent_y=True),
+    )
 
 
 def _seed_elo(games: Iterable[Any]) -> dict[str, dict[str, float]]:
     """The seed's match, proposer and solver Elo of every player (``seed_elo``)."""
-    duels = [((g.seats[0], g.seats[1]), [(g.seats[r["proposer"]], g.seats[1 - r["proposer"]], r["outcome"])
-                                         for r in rounds_of(g.record)])
-             for g in _duels(games) if g.seats[0] != g.seats[1]]
+    duels = [
+        (
+            (g.seats[0], g.seats[1]),
+            [(g.seats[r["proposer"]], g.seats[1 - r["proposer"]], r["outcome"]) for r in rounds_of(g.record)],
+        )
+        for g in _duels(games)
+        if g.seats[0] != g.seats[1]
+    ]
     return {kind: fit(results) for kind, results in comparisons(duels).items()}
 
 
@@ -209,8 +257,12 @@ def role_correlation(games: Iterable[Any], context: Any) -> list[dict[str, Any]]
     """How alike the proposer and solver Elo rank the players (The Token Games' ρ = 0.85)."""
     elo = _seed_elo(games)
     players = sorted(set(elo["proposer"]) & set(elo["solver"]))
-    return [{"ratings": "proposer_elo ~ solver_elo",
-             **correlation([elo["proposer"][p] for p in players], [elo["solver"][p] for p in players])}]
+    return [
+        {
+            "ratings": "proposer_elo ~ solver_elo",
+            **correlation([elo["proposer"][p] for p in players], [elo["solver"][p] for p in players]),
+        }
+    ]
 
 
 def score_correlation(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
@@ -224,20 +276,26 @@ def score_correlation(games: Iterable[Any], context: Any) -> list[dict[str, Any]
         for key in keys:
             named = {p: context.named(p) for p in ratings}
             players = sorted(p for p in ratings if key in scores.get(named[p], {}))
-            rows.append({"rating": f"{kind}_elo", "benchmark": key,
-                         **correlation([ratings[p] for p in players], [scores[named[p]][key] for p in players])})
+            rows.append(
+                {
+                    "rating": f"{kind}_elo",
+                    "benchmark": key,
+                    **correlation([ratings[p] for p in players], [scores[named[p]][key] for p in players]),
+                }
+            )
     return rows
 
 
 def tables() -> tuple:
     # the report's table types only when a report asks for them
     from tcgtui.engine.registry import SeedTable
-    return (_by_round_table(by_round),
-            SeedTable("seed_elo", "Token Games: match, proposer and solver Elo (elo.py)", seed_elo_table),
-            SeedTable("role_correlation", "Token Games: proposer–solver rank correlation (rho = 0.85)",
-                      role_correlation),
-            SeedTable("score_correlation", "Token Games: Elo against external benchmarks (analysis.py)",
-                      score_correlation))
+
+    return (
+        _by_round_table(by_round),
+        SeedTable("seed_elo", "Token Games: match, proposer and solver Elo (elo.py)", seed_elo_table),
+        SeedTable("role_correlation", "Token Games: proposer–solver rank correlation (rho = 0.85)", role_correlation),
+        SeedTable("score_correlation", "Token Games: Elo against external benchmarks (analysis.py)", score_correlation),
+    )
 
 
 def bank_tables() -> tuple:

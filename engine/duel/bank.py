@@ -21,8 +21,19 @@ from typing import Any
 from tcgtui.engine.core import Event, Game, GameState, IllegalMove, Outcome
 from tcgtui.engine.duel.moves import CODE_LIMIT, VALUE_LIMIT, Proposal, parse_answer, parse_verdict
 from tcgtui.engine.duel.seed_wording import REPOSITORY, UTILS, Parts, parts_digest, solver_parts
-from tcgtui.engine.duel.state import ANSWER, FAILURE, OVER, REFEREE, SOLVE, SUCCESS, UNUSABLE, EX, Check, \
-    DuelObservation, Round
+from tcgtui.engine.duel.state import (
+    ANSWER,
+    EX,
+    FAILURE,
+    OVER,
+    REFEREE,
+    SOLVE,
+    SUCCESS,
+    UNUSABLE,
+    Check,
+    DuelObservation,
+    Round,
+)
 
 
 def puzzles_from_rows(rows: Any) -> tuple[Proposal, ...]:
@@ -30,9 +41,15 @@ def puzzles_from_rows(rows: Any) -> tuple[Proposal, ...]:
     out = []
     for number, row in enumerate(rows, 1):
         code, value = (row.get("code"), row.get("value")) if isinstance(row, dict) else (None, None)
-        if not (isinstance(code, str) and isinstance(value, str) and code.strip() and value.strip()
-                and len(code) <= CODE_LIMIT and len(value) <= VALUE_LIMIT):
-            raise ValueError(f"bank row {number}: expected \"code\" and \"value\" strings")
+        if not (
+            isinstance(code, str)
+            and isinstance(value, str)
+            and code.strip()
+            and value.strip()
+            and len(code) <= CODE_LIMIT
+            and len(value) <= VALUE_LIMIT
+        ):
+            raise ValueError(f'bank row {number}: expected "code" and "value" strings')
         out.append(Proposal(code, value, ""))
     if not out:
         raise ValueError("the bank has no puzzles")
@@ -45,7 +62,7 @@ def rounds_from_rows(rows: Any) -> tuple[int | None, ...]:
     out: list[int | None] = []
     for row in rows:
         number, index = row.get("round"), row.get("file_index")
-        whole = lambda v: isinstance(v, int) and not isinstance(v, bool)      # noqa: E731
+        whole = lambda v: isinstance(v, int) and not isinstance(v, bool)  # noqa: E731
         out.append(number if whole(number) and number >= 1 else index + 1 if whole(index) and index >= 0 else None)
     return tuple(out)
 
@@ -63,7 +80,7 @@ class BankState(GameState[str]):
     outcome_: str = ""
     verdict: Any = None
     num_seats: int = 1
-    protocol: str = "tcgtui"       # seed: the reply read as The Token Games reads it, the result judged as it does
+    protocol: str = "tcgtui"  # seed: the reply read as The Token Games reads it, the result judged as it does
     start_events: list[Event] = field(default_factory=list)
 
     @property
@@ -81,8 +98,14 @@ class BankState(GameState[str]):
     def pending(self) -> Check | None:
         if self.phase != ANSWER:
             return None
-        return Check(self.puzzle.code, self.value or "", "answer", self.timeout, self.backend,
-                     "seed" if self.protocol == "seed" else "strict")
+        return Check(
+            self.puzzle.code,
+            self.value or "",
+            "answer",
+            self.timeout,
+            self.backend,
+            "seed" if self.protocol == "seed" else "strict",
+        )
 
     def validate(self, move: str) -> str | None:
         if self.phase == OVER:
@@ -101,8 +124,13 @@ class BankState(GameState[str]):
         v = parse_verdict(move)
         assert v is not None
         self.verdict = v
-        events = [Event("checked", -1, {"round": 1, "purpose": "answer", "result": v.result, "seconds": v.seconds,
-                                        "detail": v.detail})]
+        events = [
+            Event(
+                "checked",
+                -1,
+                {"round": 1, "purpose": "answer", "result": v.result, "seconds": v.seconds, "detail": v.detail},
+            )
+        ]
         return events + self._end(SUCCESS if v.result == "true" else FAILURE + (EX if v.exception else ""))
 
     def apply_invalid(self, kind: str, text: str) -> list[Event]:
@@ -115,8 +143,13 @@ class BankState(GameState[str]):
 
     def _end(self, outcome: str, cause: str = "") -> list[Event]:
         self.outcome_, self.phase = outcome, OVER
-        return [Event("solved" if outcome == SUCCESS else "unsolved", 0,
-                      {"puzzle": self.index, "outcome": outcome, "cause": cause})]
+        return [
+            Event(
+                "solved" if outcome == SUCCESS else "unsolved",
+                0,
+                {"puzzle": self.index, "outcome": outcome, "cause": cause},
+            )
+        ]
 
     def clone(self) -> BankState:
         return replace(self, start_events=list(self.start_events))
@@ -131,14 +164,31 @@ class BankState(GameState[str]):
         return Outcome(None, self.outcome_, (1.0 if self.outcome_ == SUCCESS else 0.0,))
 
     def observation(self, seat: int) -> DuelObservation:
-        return DuelObservation(seat, 1, (), self.phase, 0, self.puzzle.code if self.phase != OVER else "", (),
-                               (0, 0), (0, 0), self.attempts - self.invalid if self.phase == SOLVE else 0,
-                               self.outcome, self.protocol)
+        return DuelObservation(
+            seat,
+            1,
+            (),
+            self.phase,
+            0,
+            self.puzzle.code if self.phase != OVER else "",
+            (),
+            (0, 0),
+            (0, 0),
+            self.attempts - self.invalid if self.phase == SOLVE else 0,
+            self.outcome,
+            self.protocol,
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "code": self.puzzle.code, "phase": self.phase, "invalid": self.invalid,
-                "value": self.value, "outcome": self.outcome_,
-                "verdict": None if self.verdict is None else self.verdict.text()}
+        return {
+            "index": self.index,
+            "code": self.puzzle.code,
+            "phase": self.phase,
+            "invalid": self.invalid,
+            "value": self.value,
+            "outcome": self.outcome_,
+            "verdict": None if self.verdict is None else self.verdict.text(),
+        }
 
 
 class BankGame(Game[str]):
@@ -147,15 +197,23 @@ class BankGame(Game[str]):
 
     name = "duel-bank"
 
-    def __init__(self, puzzles: tuple[Proposal, ...], source: str = "", attempts: int = 3,
-                 check_timeout: float = 5.0, sandbox: str = "local", protocol: str = "tcgtui",
-                 solver_prompt: Parts | None = None, upstream: dict[str, str] | None = None,
-                 rounds: tuple[int | None, ...] = ()) -> None:
+    def __init__(
+        self,
+        puzzles: tuple[Proposal, ...],
+        source: str = "",
+        attempts: int = 3,
+        check_timeout: float = 5.0,
+        sandbox: str = "local",
+        protocol: str = "tcgtui",
+        solver_prompt: Parts | None = None,
+        upstream: dict[str, str] | None = None,
+        rounds: tuple[int | None, ...] = (),
+    ) -> None:
         self.puzzles = puzzles
-        self.rounds = rounds            # each puzzle's round in the duel it came from, where known
+        self.rounds = rounds  # each puzzle's round in the duel it came from, where known
         self.source = source
         self.protocol = protocol
-        self.attempts = 1 if protocol == "seed" else attempts      # the seed asks each puzzle once
+        self.attempts = 1 if protocol == "seed" else attempts  # the seed asks each puzzle once
         self.check_timeout = float(check_timeout)
         self.sandbox = sandbox
         self.solver_prompt = solver_prompt
@@ -165,16 +223,34 @@ class BankGame(Game[str]):
         index = seed % len(self.puzzles)
         puzzle = self.puzzles[index]
         origin = self.rounds[index] if index < len(self.rounds) else None
-        data = {"round": 1, "puzzle": index, "code": puzzle.code, "solution": puzzle.solution,
-                **({"from_round": origin} if origin is not None else {})}
-        return BankState(puzzle, index, self.attempts, self.check_timeout, self.sandbox, protocol=self.protocol,
-                         start_events=[Event("puzzle", -1, data, ("solution",))])
+        data = {
+            "round": 1,
+            "puzzle": index,
+            "code": puzzle.code,
+            "solution": puzzle.solution,
+            **({"from_round": origin} if origin is not None else {}),
+        }
+        return BankState(
+            puzzle,
+            index,
+            self.attempts,
+            self.check_timeout,
+            self.sandbox,
+            protocol=self.protocol,
+            start_events=[Event("puzzle", -1, data, ("solution",))],
+        )
 
     def setup(self) -> dict[str, Any]:
         digest = hashlib.sha256("\n".join(p.text() for p in self.puzzles).encode("utf-8")).hexdigest()[:16]
-        setup = {"bank": self.source, "bank_digest": digest, "puzzles": len(self.puzzles), "attempts": self.attempts,
-                 "check_timeout": self.check_timeout, "sandbox": self.sandbox}
-        if self.protocol == "seed":             # tcgtui's bank runs keep the identity they always had
+        setup = {
+            "bank": self.source,
+            "bank_digest": digest,
+            "puzzles": len(self.puzzles),
+            "attempts": self.attempts,
+            "check_timeout": self.check_timeout,
+            "sandbox": self.sandbox,
+        }
+        if self.protocol == "seed":  # tcgtui's bank runs keep the identity they always had
             setup["protocol"] = self.protocol
             if self.solver_prompt is not None:
                 setup.update(upstream=self.upstream, wording=parts_digest(self.solver_prompt))
@@ -192,8 +268,16 @@ class BankGame(Game[str]):
 
     def resample(self, obs: DuelObservation, rng: Any) -> BankState:
         """The state as the solver sees it; the sample solution stays blank."""
-        return BankState(Proposal(obs.code, "?"), -1, self.attempts, self.check_timeout, self.sandbox, obs.phase,
-                         self.attempts - obs.attempts_left if obs.attempts_left else 0, protocol=self.protocol)
+        return BankState(
+            Proposal(obs.code, "?"),
+            -1,
+            self.attempts,
+            self.check_timeout,
+            self.sandbox,
+            obs.phase,
+            self.attempts - obs.attempts_left if obs.attempts_left else 0,
+            protocol=self.protocol,
+        )
 
 
 def deal_seed(run_seed: int, index: int) -> int:
@@ -201,11 +285,10 @@ def deal_seed(run_seed: int, index: int) -> int:
     return index
 
 
-
 def seed_solver_prompt(params: dict[str, Any]) -> tuple[Parts | None, dict[str, str] | None]:
     """Under ``--protocol seed`` with the user's checkout loaded: the solver prompt ``mine_puzzles.py``
     uses (``llm_utils.promptSolvePuzzle``) and what the record says of the checkout; else nothing."""
-    upstream: Any = params.get("upstream")      # duck-typed: the engine imports no app module
+    upstream: Any = params.get("upstream")  # duck-typed: the engine imports no app module
     if params.get("protocol") != "seed" or not hasattr(upstream, "text"):
         return None, None
     return solver_parts(lambda path: upstream.text(path, REPOSITORY), UTILS), upstream.describe()

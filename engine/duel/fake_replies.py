@@ -30,6 +30,8 @@ def player(game_id: str, catalogs: Sequence[Any], rng: Any, wrong: float = 0.0) 
             return f"Let me look at the constraints.\n\n{line}"
         puzzle = rng.choice(BUILTIN)
         sample = puzzle.solution if rng.random() >= wrong else puzzle.solution + " + 1"
-        return (f"Here is my puzzle.\n\n```python\n{puzzle.code}```\n\nPrivate: {puzzle.explanation}.\n\n"
-                f"SOLUTION: {sample}")
+        return (
+            f"Here is my puzzle.\n\n```python\n{puzzle.code}```\n\nPrivate: {puzzle.explanation}.\n\nSOLUTION: {sample}"
+        )
+
     return reply

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 RESULTS = ("true", "false", "error", "timeout")
-CODE_LIMIT = 20_000          # characters of puzzle code a proposal may hold
-VALUE_LIMIT = 5_000          # characters of a value or solution
-TEXT_LIMIT = 20_000          # characters of a private explanation
+CODE_LIMIT = 20_000  # characters of puzzle code a proposal may hold
+VALUE_LIMIT = 5_000  # characters of a value or solution
+TEXT_LIMIT = 20_000  # characters of a private explanation
 
 
 @dataclass(frozen=True)
@@ -78,8 +78,13 @@ def parse_proposal(text: str) -> Proposal | None:
     code, solution, expl = obj.get("code"), obj.get("solution"), obj.get("explanation", "")
     if not (isinstance(code, str) and isinstance(solution, str) and isinstance(expl, str)):
         return None
-    if not code.strip() or not solution.strip() or len(code) > CODE_LIMIT or len(solution) > VALUE_LIMIT \
-            or len(expl) > TEXT_LIMIT:
+    if (
+        not code.strip()
+        or not solution.strip()
+        or len(code) > CODE_LIMIT
+        or len(solution) > VALUE_LIMIT
+        or len(expl) > TEXT_LIMIT
+    ):
         return None
     return Proposal(code, solution, expl)
 
@@ -102,7 +107,6 @@ def parse_verdict(text: str) -> Verdict | None:
     if obj is None or set(obj) - {"result", "seconds", "detail"} or obj.get("result") not in RESULTS:
         return None
     seconds, detail = obj.get("seconds", 0.0), obj.get("detail", "")
-    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds < 0 \
-            or not isinstance(detail, str):
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds < 0 or not isinstance(detail, str):
         return None
     return Verdict(obj["result"], float(seconds), detail)

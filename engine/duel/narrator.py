@@ -10,15 +10,32 @@ if TYPE_CHECKING:
     from tcgtui.engine.duel.bank import BankGame
     from tcgtui.engine.duel.game import DuelGame
 
-RULES = ("rounds", "propose", "value", "sample", "solve", "success", "failure", "only_true", "errors", "sandbox",
-         "history", "attempts", "solve_time", "time_up", "score")
-TIMED = ("solve_time", "time_up")      # told only in duels with a time to solve
+RULES = (
+    "rounds",
+    "propose",
+    "value",
+    "sample",
+    "solve",
+    "success",
+    "failure",
+    "only_true",
+    "errors",
+    "sandbox",
+    "history",
+    "attempts",
+    "solve_time",
+    "time_up",
+    "score",
+)
+TIMED = ("solve_time", "time_up")  # told only in duels with a time to solve
 
 
 class DuelNarrator:
     """``names``: how a screen calls the two seats (its labels); by default "the first player"."""
 
-    def __init__(self, game: DuelGame | BankGame, catalog: Any, viewer: int = -1, names: tuple[str, str] | None = None) -> None:
+    def __init__(
+        self, game: DuelGame | BankGame, catalog: Any, viewer: int = -1, names: tuple[str, str] | None = None
+    ) -> None:
         self.game = game
         self.catalog = catalog
         self.viewer = viewer
@@ -38,8 +55,12 @@ class DuelNarrator:
         if event.kind == "answered":
             return t("duel.events.answered", round=d["round"], player=who, value=d["value"])
         if event.kind == "checked":
-            return t("duel.events.checked", purpose=t(f"duel.events.purpose.{d['purpose']}"),
-                     result=t(f"duel.events.result.{d['result']}"), seconds=f"{d['seconds']:.2f}")
+            return t(
+                "duel.events.checked",
+                purpose=t(f"duel.events.purpose.{d['purpose']}"),
+                result=t(f"duel.events.result.{d['result']}"),
+                seconds=f"{d['seconds']:.2f}",
+            )
         if event.kind == "time_up":
             return t("duel.events.time_up", round=d["round"], player=who)
         if event.kind == "invalid":
@@ -57,7 +78,11 @@ class DuelNarrator:
 
 def rules_text(game: DuelGame, catalog: Any) -> list[tuple[str, str]]:
     """The rules as (key, sentence) pairs, keys ``duel.rules.*``."""
-    params: dict[str, dict[str, Any]] = {"rounds": {"rounds": game.rounds}, "attempts": {"attempts": game.attempts},
-              "sandbox": {"timeout": f"{game.check_timeout:g}"}, "solve_time": {"seconds": f"{game.solve_time:g}"}}
+    params: dict[str, dict[str, Any]] = {
+        "rounds": {"rounds": game.rounds},
+        "attempts": {"attempts": game.attempts},
+        "sandbox": {"timeout": f"{game.check_timeout:g}"},
+        "solve_time": {"seconds": f"{game.solve_time:g}"},
+    }
     keys = [k for k in RULES if k not in TIMED or game.solve_time > 0]
     return [(f"duel.rules.{k}", catalog.t(f"duel.rules.{k}", **params.get(k, {}))) for k in keys]

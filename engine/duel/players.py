@@ -19,21 +19,38 @@ from tcgtui.engine.duel.state import PROPOSE, SOLVE, DuelState
 
 BUILTIN: tuple[Proposal, ...] = (
     Proposal("def mystery(x):\n    return x == 1234\n", "1234", "a plain equality"),
-    Proposal("def mystery(x):\n    return isinstance(x, str) and len(x) == 7 and x == x[::-1] and x[0] == 'r'\n",
-             "'racecar'", "a palindrome of seven letters starting with r"),
-    Proposal("def mystery(x):\n    return isinstance(x, int) and x > 1000 and x % 97 == 13\n", "1080",
-             "97 * 11 + 13"),
-    Proposal("def mystery(x):\n    return isinstance(x, str) and sorted(x) == list('aabbc') and x[0] == 'c'\n",
-             "'cabab'", "a permutation of aabbc starting with c"),
-    Proposal("import hashlib\n\ndef mystery(x):\n    digest = hashlib.sha256(str(x).encode()).hexdigest()\n"
-             "    return isinstance(x, int) and digest.startswith('000')\n", "886",
-             "the first integer whose SHA-256 starts with three zeros"),
-    Proposal("def mystery(x):\n    return isinstance(x, str) and len(x) == 4 and x.isalpha() "
-             "and sum(map(ord, x)) == 400\n", "'dddd'", "ord('d') is 100"),
-    Proposal("def mystery(x):\n    return isinstance(x, int) and 100 < x < 200 and bin(x).count('1') == 5 "
-             "and x % 7 == 0\n", "182", "the only one in range"),
-    Proposal("def mystery(x):\n    return isinstance(x, str) and len(x) == 7 and x.count('ab') == 3 "
-             "and x.endswith('z')\n", "'abababz'", "three ab and a z"),
+    Proposal(
+        "def mystery(x):\n    return isinstance(x, str) and len(x) == 7 and x == x[::-1] and x[0] == 'r'\n",
+        "'racecar'",
+        "a palindrome of seven letters starting with r",
+    ),
+    Proposal("def mystery(x):\n    return isinstance(x, int) and x > 1000 and x % 97 == 13\n", "1080", "97 * 11 + 13"),
+    Proposal(
+        "def mystery(x):\n    return isinstance(x, str) and sorted(x) == list('aabbc') and x[0] == 'c'\n",
+        "'cabab'",
+        "a permutation of aabbc starting with c",
+    ),
+    Proposal(
+        "import hashlib\n\ndef mystery(x):\n    digest = hashlib.sha256(str(x).encode()).hexdigest()\n"
+        "    return isinstance(x, int) and digest.startswith('000')\n",
+        "886",
+        "the first integer whose SHA-256 starts with three zeros",
+    ),
+    Proposal(
+        "def mystery(x):\n    return isinstance(x, str) and len(x) == 4 and x.isalpha() and sum(map(ord, x)) == 400\n",
+        "'dddd'",
+        "ord('d') is 100",
+    ),
+    Proposal(
+        "def mystery(x):\n    return isinstance(x, int) and 100 < x < 200 and bin(x).count('1') == 5 and x % 7 == 0\n",
+        "182",
+        "the only one in range",
+    ),
+    Proposal(
+        "def mystery(x):\n    return isinstance(x, str) and len(x) == 7 and x.count('ab') == 3 and x.endswith('z')\n",
+        "'abababz'",
+        "three ab and a z",
+    ),
 )
 
 
@@ -50,8 +67,7 @@ def _literals(code: str) -> tuple[list[Any], list[Any]]:
             for a, b in ((left, right), (right, left)):
                 if isinstance(a, ast.Name) and a.id == "x" and isinstance(b, ast.Constant):
                     compared.append(b.value)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, (int, str)) \
-                and not isinstance(node.value, bool):
+        elif isinstance(node, ast.Constant) and isinstance(node.value, (int, str)) and not isinstance(node.value, bool):
             others.append(node.value)
     return compared, others
 
@@ -74,4 +90,5 @@ def puzzler(game: Game, arg: int | None) -> Callable[[DuelState, Any], str]:
         if state.phase == SOLVE and state.current is not None:
             return Answer(guess(state.current.code, rng)).text()
         raise ValueError(f"the puzzler has nothing to do in the {state.phase} phase")
+
     return choose

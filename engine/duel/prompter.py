@@ -30,9 +30,9 @@ from tcgtui.engine.prompting import Message, Parsed
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
 SOLUTION = re.compile(r"SOLUTION\s*[:：]", re.IGNORECASE)
 MARKUP = "*_` \t"
-HISTORY_CODE = 4_000        # characters of an earlier puzzle's code shown in a prompt
-HISTORY_TEXT = 1_500        # of its explanation
-RETRY_TEXT = 2_000          # of a previous unusable reply quoted back
+HISTORY_CODE = 4_000  # characters of an earlier puzzle's code shown in a prompt
+HISTORY_TEXT = 1_500  # of its explanation
+RETRY_TEXT = 2_000  # of a previous unusable reply quoted back
 
 
 def solution_value(text: str) -> str | None:
@@ -40,7 +40,7 @@ def solution_value(text: str) -> str | None:
     for line in reversed(text.splitlines()):
         found = list(SOLUTION.finditer(line))
         if found:
-            value = line[found[-1].end():].strip(MARKUP)
+            value = line[found[-1].end() :].strip(MARKUP)
             if value.startswith("```"):
                 value = value.strip("`").strip()
             return _ascii_literal(value) or None
@@ -73,7 +73,7 @@ def parse_proposal_reply(text: str) -> Parsed:
     if value is None or len(value) > VALUE_LIMIT:
         return Parsed(None, "fence", "no_solution", text.strip()[-200:])
     explanation = "\n".join(line for line in outside.splitlines() if not SOLUTION.search(line)).strip()
-    if len(code) > CODE_LIMIT or len(explanation) > TEXT_LIMIT:     # an invalid reply, not an illegal move
+    if len(code) > CODE_LIMIT or len(explanation) > TEXT_LIMIT:  # an invalid reply, not an illegal move
         return Parsed(None, "fence", "too_long", text.strip()[-200:])
     return Parsed(Proposal(code.strip("\n") + "\n", value, explanation).text(), "fence", None, value)
 
@@ -132,9 +132,15 @@ class DuelPrompter:
         parts = [self._t("history.title")]
         for r in obs.history:
             own = r.proposer == obs.seat
-            item = [self._t("history.item", round=r.number, whose=self._t("history.yours" if own else "history.mine"),
-                            outcome=self._t(f"outcome.{r.outcome}")),
-                    "```python\n" + r.code[:HISTORY_CODE].rstrip("\n") + "\n```"]
+            item = [
+                self._t(
+                    "history.item",
+                    round=r.number,
+                    whose=self._t("history.yours" if own else "history.mine"),
+                    outcome=self._t(f"outcome.{r.outcome}"),
+                ),
+                "```python\n" + r.code[:HISTORY_CODE].rstrip("\n") + "\n```",
+            ]
             if own and r.explanation:
                 item.append(self._t("history.explanation", text=r.explanation[:HISTORY_TEXT]))
             elif not own:
@@ -142,18 +148,22 @@ class DuelPrompter:
             parts.append("\n".join(item))
         return "\n\n".join(parts)
 
-    def turn(self, obs: Any, events: list[Any], fallback: Any = None,
-             retry: tuple[str, str] | None = None) -> Message:
+    def turn(self, obs: Any, events: list[Any], fallback: Any = None, retry: tuple[str, str] | None = None) -> Message:
         mine, theirs = (obs.wins[s] - obs.penalties[s] for s in (obs.seat, 1 - obs.seat))
         parts = [self._t("game")]
-        if obs.rounds:          # a duel; a puzzle bank (rounds 0) has no score to tell
+        if obs.rounds:  # a duel; a puzzle bank (rounds 0) has no score to tell
             parts.append(self._t("score", round=obs.turn, rounds=obs.rounds, mine=mine, theirs=theirs))
         if obs.phase == PROPOSE:
-            parts += [self._t("propose.task"), self._t("propose.format"), self._t("propose.warning"),
-                      self.history(obs), self._t("propose.reminder")]
+            parts += [
+                self._t("propose.task"),
+                self._t("propose.format"),
+                self._t("propose.warning"),
+                self.history(obs),
+                self._t("propose.reminder"),
+            ]
         else:
             parts += [self._t("solve.task"), "```python\n" + obs.code.rstrip("\n") + "\n```", self._t("solve.format")]
-        if retry is not None and getattr(obs, "protocol", "") != "seed":   # the seed reruns with a fresh prompt
+        if retry is not None and getattr(obs, "protocol", "") != "seed":  # the seed reruns with a fresh prompt
             previous, reason = retry
             if previous:
                 parts.append(self._t("retry.previous") + "\n" + previous[-RETRY_TEXT:])

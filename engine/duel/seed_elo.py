@@ -27,7 +27,7 @@ BASE = 1000.0
 STEP, RATE, DECAY, DECAY_EVERY, ITERATIONS, TOLERANCE, FLOOR = 1e-4, 10.0, 0.9, 500, 5000, 1e-6, 1e-10
 KINDS = ("match", "proposer", "solver")
 
-Comparison = tuple[str, str, bool]          # (winner, loser, a draw), as the seed lists them
+Comparison = tuple[str, str, bool]  # (winner, loser, a draw), as the seed lists them
 
 
 def comparisons(duels: Iterable[tuple[tuple[str, str], list[tuple[str, str, str]]]]) -> dict[str, list[Comparison]]:
@@ -51,8 +51,9 @@ def comparisons(duels: Iterable[tuple[tuple[str, str], list[tuple[str, str, str]
                 out["proposer"].append((proposer, solver, True))
                 out["solver"].append((solver, proposer, False))
         a, b = points[first], points[second]
-        out["match"].append((first, second, False) if a > b else (second, first, False) if b > a
-                            else (first, second, True))
+        out["match"].append(
+            (first, second, False) if a > b else (second, first, False) if b > a else (first, second, True)
+        )
     return out
 
 
@@ -62,7 +63,7 @@ def fit(results: list[Comparison]) -> dict[str, float]:
     if len(players) < 2:
         return {p: BASE for p in players}
     index = {p: i for i, p in enumerate(players)}
-    counts: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])   # a's wins, b's wins, draws
+    counts: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])  # a's wins, b's wins, draws
     for winner, loser, draw in results:
         a, b = sorted((index[winner], index[loser]))
         counts[(a, b)][2 if draw else 0 if index[winner] == a else 1] += 1
@@ -74,7 +75,7 @@ def fit(results: list[Comparison]) -> dict[str, float]:
     rate = RATE
     shifted = np.arange(1, n)
     for iteration in range(ITERATIONS):
-        trial = np.tile(x, (n, 1))          # row 0: x; row i: x with player i moved by STEP
+        trial = np.tile(x, (n, 1))  # row 0: x; row i: x with player i moved by STEP
         trial[shifted, shifted] += STEP
         p = 1.0 / (1.0 + np.power(10.0, (trial[:, second] - trial[:, first]) / 400.0))
         log_p, log_q = np.log(np.maximum(p, FLOOR)), np.log(np.maximum(1.0 - p, FLOOR))
@@ -95,7 +96,13 @@ def correlation(xs: list[float], ys: list[float]) -> dict[str, Any]:
         return {"players": len(xs), "spearman": None, "spearman_p": None, "pearson": None, "pearson_p": None}
     # only a report that asks for a correlation loads scipy.stats
     from scipy import stats
+
     rho, rho_p = stats.spearmanr(xs, ys)
     r, r_p = stats.pearsonr(xs, ys)
-    return {"players": len(xs), "spearman": float(rho), "spearman_p": float(rho_p), "pearson": float(r),
-            "pearson_p": float(r_p)}
+    return {
+        "players": len(xs),
+        "spearman": float(rho),
+        "spearman_p": float(rho_p),
+        "pearson": float(r),
+        "pearson_p": float(r_p),
+    }

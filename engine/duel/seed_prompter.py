@@ -32,21 +32,23 @@ def seed_prompter(game: DuelGame | BankGame, catalog: Any, seat: int) -> SeedDue
     wording: DuelWording | None = None if isinstance(game, BankGame) else game.wording
     solver: Parts | None = game.solver_prompt if isinstance(game, BankGame) else (wording.solver if wording else None)
     if solver is None:
-        raise ValueError(catalog.t("duel.seed.upstream_needed", repository=REPOSITORY,
-                                   file="llm_utils.py" if bank else "arena.py"))
+        raise ValueError(
+            catalog.t("duel.seed.upstream_needed", repository=REPOSITORY, file="llm_utils.py" if bank else "arena.py")
+        )
     return SeedDuelPrompter(game, catalog, seat, None if bank else wording, solver)
 
 
 class SeedDuelPrompter(DuelPrompter):
     """The seed's prompts for one seat; parsing, as the parent does it under the seed's protocol."""
 
-    def __init__(self, game: DuelGame | BankGame, catalog: Any, seat: int, wording: DuelWording | None, solver: Parts) -> None:
+    def __init__(
+        self, game: DuelGame | BankGame, catalog: Any, seat: int, wording: DuelWording | None, solver: Parts
+    ) -> None:
         super().__init__(game, catalog, seat)
         self.wording, self.solver = wording, solver
         self.version = f"ttg-seed-{wording.digest()}" if wording else f"ttg-seed-bank-{parts_digest(solver)}"
 
-    def turn(self, obs: Any, events: list[Any], fallback: Any = None,
-             retry: tuple[str, str] | None = None) -> Message:
+    def turn(self, obs: Any, events: list[Any], fallback: Any = None, retry: tuple[str, str] | None = None) -> Message:
         if obs.phase == PROPOSE and self.wording is not None:
             return {"role": "user", "content": self.proposal(obs)}
         code = obs.code if self.wording is not None else obs.code.strip()
@@ -57,8 +59,13 @@ class SeedDuelPrompter(DuelPrompter):
         explanations shown, the opponent's replaced by the seed's words for a hidden one."""
         w = self.wording
         assert w is not None
-        past = "".join(w.past.format(code=r.code, expl=r.explanation if r.proposer == obs.seat else w.hidden,
-                                     outcome=w.outcomes[r.outcome.removesuffix("-ex")],
-                                     proposer=w.yours if r.proposer == obs.seat else w.theirs)
-                       for r in obs.history)
+        past = "".join(
+            w.past.format(
+                code=r.code,
+                expl=r.explanation if r.proposer == obs.seat else w.hidden,
+                outcome=w.outcomes[r.outcome.removesuffix("-ex")],
+                proposer=w.yours if r.proposer == obs.seat else w.theirs,
+            )
+            for r in obs.history
+        )
         return w.proposer + render(w.history, {"past": past or w.empty})

@@ -13,18 +13,25 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tcgtui.engine.core import Event, GameState, IllegalMove, Outcome
-from tcgtui.engine.duel.moves import Answer, Proposal, Verdict, parse_answer, parse_proposal, parse_time_up, \
-    parse_verdict
+from tcgtui.engine.duel.moves import (
+    Answer,
+    Proposal,
+    Verdict,
+    parse_answer,
+    parse_proposal,
+    parse_time_up,
+    parse_verdict,
+)
 
-REFEREE = -2                       # current_player while a check is pending
+REFEREE = -2  # current_player while a check is pending
 PROPOSE, SAMPLE, SOLVE, ANSWER, OVER = "propose", "sample", "solve", "answer", "over"
 SUCCESS, FAILURE, PUZZLE_WRONG = "success", "failure", "puzzle-wrong"
-EX = "-ex"                         # suffix when an exception or a timeout caused the outcome
+EX = "-ex"  # suffix when an exception or a timeout caused the outcome
 OUTCOMES = (SUCCESS, FAILURE, FAILURE + EX, PUZZLE_WRONG, PUZZLE_WRONG + EX)
-UNUSABLE = "unusable"              # cause of a round scored because the attempts ran out
-SEED_TRIES = 4                     # --protocol seed: a round is played at most this often, then the duel stops
-GAVE_UP = "gave_up"                # the outcome's reason when the seed's tries ran out
-TIME_UP = "time"                   # cause of a failure because the solver's time ran out with no answer
+UNUSABLE = "unusable"  # cause of a round scored because the attempts ran out
+SEED_TRIES = 4  # --protocol seed: a round is played at most this often, then the duel stops
+GAVE_UP = "gave_up"  # the outcome's reason when the seed's tries ran out
+TIME_UP = "time"  # cause of a failure because the solver's time ran out with no answer
 
 
 @dataclass(frozen=True)
@@ -34,9 +41,9 @@ class Check:
     code: str
     value: str
     purpose: str
-    timeout: float = 5.0          # seconds the check may take, start-up included (a rule of the game)
-    backend: str = "local"        # where the referee runs it: local (an isolated interpreter) or docker
-    judge: str = "strict"         # strict: only True solves; seed: any true-looking result (The Token Games)
+    timeout: float = 5.0  # seconds the check may take, start-up included (a rule of the game)
+    backend: str = "local"  # where the referee runs it: local (an isolated interpreter) or docker
+    judge: str = "strict"  # strict: only True solves; seed: any true-looking result (The Token Games)
 
     def settle(self, result: str, seconds: float, detail: str = "") -> str:
         """The referee's move for this check's verdict."""
@@ -47,16 +54,16 @@ class Check:
 class Round:
     """One finished (or running) round, as the state keeps it."""
 
-    number: int                    # 1-based
+    number: int  # 1-based
     proposer: int
     code: str = ""
     solution: str = ""
     explanation: str = ""
-    value: str | None = None       # the solver's answer, if asked
+    value: str | None = None  # the solver's answer, if asked
     sample: Verdict | None = None
     answer: Verdict | None = None
     outcome: str = ""
-    cause: str = ""                # UNUSABLE when attempts ran out
+    cause: str = ""  # UNUSABLE when attempts ran out
 
     @property
     def solver(self) -> int:
@@ -70,17 +77,17 @@ class Round:
 @dataclass(frozen=True)
 class DuelObservation:
     seat: int
-    turn: int                      # the round, from 1
-    legal_moves: tuple[str, ...]   # always empty: moves are text
+    turn: int  # the round, from 1
+    legal_moves: tuple[str, ...]  # always empty: moves are text
     phase: str
     rounds: int
-    code: str                      # the puzzle to solve (solve phase), else ""
-    history: tuple[Round, ...]     # finished rounds, as this seat may see them
+    code: str  # the puzzle to solve (solve phase), else ""
+    history: tuple[Round, ...]  # finished rounds, as this seat may see them
     wins: tuple[int, int]
     penalties: tuple[int, int]
     attempts_left: int
     outcome: Outcome | None
-    protocol: str = "tcgtui"       # seed: the solver's answer is its first SOLUTION: line, an unusable reply reruns
+    protocol: str = "tcgtui"  # seed: the solver's answer is its first SOLUTION: line, an unusable reply reruns
 
     @property
     def role(self) -> str:
@@ -99,11 +106,11 @@ class DuelState(GameState[str]):
     penalties: list[int] = field(default_factory=lambda: [0, 0])
     timeout: float = 5.0
     backend: str = "local"
-    solve_time: float = 0.0        # seconds a solver has (0: no limit); the clock is the player's screen
+    solve_time: float = 0.0  # seconds a solver has (0: no limit); the clock is the player's screen
     num_seats: int = 2
-    protocol: str = "tcgtui"       # seed: an unusable reply reruns the round (SEED_TRIES), as The Token Games does
-    reruns: int = 0                # --protocol seed: reruns of the current round so far
-    gave_up: bool = False          # --protocol seed: the round failed SEED_TRIES times and the duel stopped
+    protocol: str = "tcgtui"  # seed: an unusable reply reruns the round (SEED_TRIES), as The Token Games does
+    reruns: int = 0  # --protocol seed: reruns of the current round so far
+    gave_up: bool = False  # --protocol seed: the round failed SEED_TRIES times and the duel stopped
 
     def __post_init__(self) -> None:
         if self.current is None and self.phase == PROPOSE:
@@ -126,7 +133,7 @@ class DuelState(GameState[str]):
         if self.phase not in (SAMPLE, ANSWER):
             return None
         cur = self.current
-        assert cur is not None                     # a round runs in these phases
+        assert cur is not None  # a round runs in these phases
         if self.phase == SAMPLE:
             return Check(cur.code, cur.solution, "sample", self.timeout, self.backend, judge)
         return Check(cur.code, cur.value or "", "answer", self.timeout, self.backend, judge)
@@ -150,8 +157,14 @@ class DuelState(GameState[str]):
             p: Proposal = parse_proposal(move)  # type: ignore[assignment]
             self.current = replace(cur, code=p.code, solution=p.solution, explanation=p.explanation)
             self.phase = SAMPLE
-            return [Event("proposed", cur.proposer, {"round": cur.number, "code": p.code, "solution": p.solution,
-                                                     "explanation": p.explanation}, ("solution", "explanation"))]
+            return [
+                Event(
+                    "proposed",
+                    cur.proposer,
+                    {"round": cur.number, "code": p.code, "solution": p.solution, "explanation": p.explanation},
+                    ("solution", "explanation"),
+                )
+            ]
         if self.phase == SOLVE and parse_time_up(move) is not None:
             return [Event("time_up", cur.solver, {"round": cur.number})] + self._score(FAILURE, TIME_UP)
         if self.phase == SOLVE:
@@ -161,8 +174,13 @@ class DuelState(GameState[str]):
             return [Event("answered", cur.solver, {"round": cur.number, "value": a.value})]
         v: Verdict = parse_verdict(move)  # type: ignore[assignment]
         purpose = "sample" if self.phase == SAMPLE else "answer"
-        events = [Event("checked", -1, {"round": cur.number, "purpose": purpose, "result": v.result,
-                                        "seconds": v.seconds, "detail": v.detail})]
+        events = [
+            Event(
+                "checked",
+                -1,
+                {"round": cur.number, "purpose": purpose, "result": v.result, "seconds": v.seconds, "detail": v.detail},
+            )
+        ]
         if self.phase == SAMPLE:
             self.current = replace(cur, sample=v)
             if v.result == "true":
@@ -203,11 +221,10 @@ class DuelState(GameState[str]):
         self.current, self.phase, self.gave_up = None, OVER, True
         out = self.outcome
         assert out is not None
-        return events + [Event("end", -1, {"scores": list(out.scores or ()), "winner": out.winner,
-                                           "reason": GAVE_UP})]
+        return events + [Event("end", -1, {"scores": list(out.scores or ()), "winner": out.winner, "reason": GAVE_UP})]
 
     def _score(self, outcome: str, cause: str = "") -> list[Event]:
-        assert self.current is not None           # only a running round is scored
+        assert self.current is not None  # only a running round is scored
         cur = replace(self.current, outcome=outcome, cause=cause)
         if outcome.startswith(FAILURE):
             self.wins[cur.proposer] += 1
@@ -215,8 +232,19 @@ class DuelState(GameState[str]):
             self.penalties[cur.proposer] += 1
         self.history.append(cur)
         self.invalid = self.reruns = 0
-        events = [Event("scored", cur.proposer, {"round": cur.number, "outcome": outcome, "cause": cause,
-                                                 "wins": list(self.wins), "penalties": list(self.penalties)})]
+        events = [
+            Event(
+                "scored",
+                cur.proposer,
+                {
+                    "round": cur.number,
+                    "outcome": outcome,
+                    "cause": cause,
+                    "wins": list(self.wins),
+                    "penalties": list(self.penalties),
+                },
+            )
+        ]
         if cur.number >= self.rounds:
             self.current, self.phase = None, OVER
             out = self.outcome
@@ -226,9 +254,22 @@ class DuelState(GameState[str]):
         return events
 
     def clone(self) -> DuelState:
-        return DuelState(self.rounds, self.attempts, list(self.history), self.current, self.phase, self.invalid,
-                         list(self.wins), list(self.penalties), self.timeout, self.backend, self.solve_time,
-                         protocol=self.protocol, reruns=self.reruns, gave_up=self.gave_up)
+        return DuelState(
+            self.rounds,
+            self.attempts,
+            list(self.history),
+            self.current,
+            self.phase,
+            self.invalid,
+            list(self.wins),
+            list(self.penalties),
+            self.timeout,
+            self.backend,
+            self.solve_time,
+            protocol=self.protocol,
+            reruns=self.reruns,
+            gave_up=self.gave_up,
+        )
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -242,28 +283,56 @@ class DuelState(GameState[str]):
         if self.phase != OVER:
             return None
         a, b = self.scores()
-        return Outcome(None if a == b else (0 if a > b else 1), GAVE_UP if self.gave_up else "rounds",
-                       (float(a), float(b)))
+        return Outcome(
+            None if a == b else (0 if a > b else 1), GAVE_UP if self.gave_up else "rounds", (float(a), float(b))
+        )
 
     def observation(self, seat: int) -> DuelObservation:
         cur = self.current
         return DuelObservation(
-            seat, cur.number if cur else self.rounds, (), self.phase, self.rounds,
+            seat,
+            cur.number if cur else self.rounds,
+            (),
+            self.phase,
+            self.rounds,
             cur.code if cur is not None and self.phase in (SOLVE, ANSWER) else "",
-            tuple(r.seen_by(seat) for r in self.history), (self.wins[0], self.wins[1]),
+            tuple(r.seen_by(seat) for r in self.history),
+            (self.wins[0], self.wins[1]),
             (self.penalties[0], self.penalties[1]),
             (SEED_TRIES - self.reruns if self.protocol == "seed" else self.attempts - self.invalid)
-            if self.phase in (PROPOSE, SOLVE) else 0, self.outcome, self.protocol)
+            if self.phase in (PROPOSE, SOLVE)
+            else 0,
+            self.outcome,
+            self.protocol,
+        )
 
     def to_json(self) -> dict[str, Any]:
         def round_json(r: Round | None) -> dict[str, Any] | None:
             if r is None:
                 return None
-            return {"number": r.number, "proposer": r.proposer, "code": r.code, "solution": r.solution,
-                    "explanation": r.explanation, "value": r.value, "outcome": r.outcome, "cause": r.cause,
-                    "sample": None if r.sample is None else r.sample.text(),
-                    "answer": None if r.answer is None else r.answer.text()}
-        return {"rounds": self.rounds, "attempts": self.attempts, "phase": self.phase, "invalid": self.invalid,
-                "protocol": self.protocol, "reruns": self.reruns, "gave_up": self.gave_up,
-                "wins": list(self.wins), "penalties": list(self.penalties),
-                "history": [round_json(r) for r in self.history], "current": round_json(self.current)}
+            return {
+                "number": r.number,
+                "proposer": r.proposer,
+                "code": r.code,
+                "solution": r.solution,
+                "explanation": r.explanation,
+                "value": r.value,
+                "outcome": r.outcome,
+                "cause": r.cause,
+                "sample": None if r.sample is None else r.sample.text(),
+                "answer": None if r.answer is None else r.answer.text(),
+            }
+
+        return {
+            "rounds": self.rounds,
+            "attempts": self.attempts,
+            "phase": self.phase,
+            "invalid": self.invalid,
+            "protocol": self.protocol,
+            "reruns": self.reruns,
+            "gave_up": self.gave_up,
+            "wins": list(self.wins),
+            "penalties": list(self.penalties),
+            "history": [round_json(r) for r in self.history],
+            "current": round_json(self.current),
+        }

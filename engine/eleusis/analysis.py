@@ -26,8 +26,8 @@ from typing import Any
 
 from tcgtui.engine.eleusis.library import COUNT, compiled
 from tcgtui.engine.eleusis.moves import parse_play, parse_walk
-from tcgtui.engine.eleusis.rulelang import RuleError, compile_rule
 from tcgtui.engine.eleusis.players import THRESHOLD
+from tcgtui.engine.eleusis.rulelang import RuleError, compile_rule
 from tcgtui.engine.eleusis.state import MAX_TURNS, PENALTY
 from tcgtui.engine.stats import clopper_pearson, mean, median
 
@@ -61,7 +61,7 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
     setup, outcome = record.get("setup") or {}, record.get("outcome") or {}
     if record.get("game") != "eleusis" or not outcome.get("scores"):
         return None
-    rule = None if setup.get("rule_code") else int(setup.get("rule", 0))     # None: a dealer's own rule
+    rule = None if setup.get("rule_code") else int(setup.get("rule", 0))  # None: a dealer's own rule
     truth = compile_rule(setup["rule_code"]) if rule is None else compiled(rule)
     turns: dict[int, dict[str, Any]] = defaultdict(dict)
     for e in record.get("events", []):
@@ -69,12 +69,12 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
             turns[int(e["turn"])][e["kind"]] = e
     plays = [parse_play(m) for m in record.get("moves", []) if not m.startswith("!") and parse_walk(m) is None]
     score = float(outcome["scores"][0])
-    top = int(setup.get("max_turns", MAX_TURNS)) + 1          # a right guess on turn n scores top - n
+    top = int(setup.get("max_turns", MAX_TURNS)) + 1  # a right guess on turn n scores top - n
     right = {n for n, t in turns.items() if t.get("guess", {}).get("correct") or t.get("silent", {}).get("correct")}
     guessed = sorted(n for n, t in turns.items() if "guess" in t)
     wrong = [n for n in guessed if not turns[n]["guess"]["correct"]]
     solved = outcome.get("reason") == "solved"
-    cutoff, so_far = None, 0              # the seed's analysis counts only before the turn a positive score is lost
+    cutoff, so_far = None, 0  # the seed's analysis counts only before the turn a positive score is lost
     for n in sorted(turns):
         so_far += n in wrong
         if PENALTY * so_far >= top - 1 - n:
@@ -86,7 +86,7 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
         while n in right:
             caution += 1
             n -= 1
-    judged = []        # (confidence, right) of every judged tentative rule
+    judged = []  # (confidence, right) of every judged tentative rule
     for t in turns.values():
         conf = t.get("play", {}).get("confidence")
         for kind in ("guess", "silent"):
@@ -99,13 +99,22 @@ def round_facts(record: dict[str, Any]) -> dict[str, Any] | None:
                 ratios.append(compile_rule(p.code).complexity / truth.complexity)
             except RuleError:
                 continue
-    return {"rule": rule, "seed": record.get("seed"), "score": score, "floored": max(0.0, score), "solved": solved,
-            "no_stakes": top - min(right) if right else 0, "caution": caution, "wrong": len(wrong),
-            "counted_wrong": sum(1 for n in wrong if cutoff is None or n < cutoff),
-            "counted_solved": solved and (cutoff is None or guessed[-1] < cutoff),
-            "reckless": sum(1 for n in wrong if n + 1 in guessed),
-            "levels": [(p.confidence, p.guess) for p in plays if p.confidence is not None],
-            "judged": judged, "ratios": ratios}
+    return {
+        "rule": rule,
+        "seed": record.get("seed"),
+        "score": score,
+        "floored": max(0.0, score),
+        "solved": solved,
+        "no_stakes": top - min(right) if right else 0,
+        "caution": caution,
+        "wrong": len(wrong),
+        "counted_wrong": sum(1 for n in wrong if cutoff is None or n < cutoff),
+        "counted_solved": solved and (cutoff is None or guessed[-1] < cutoff),
+        "reckless": sum(1 for n in wrong if n + 1 in guessed),
+        "levels": [(p.confidence, p.guess) for p in plays if p.confidence is not None],
+        "judged": judged,
+        "ratios": ratios,
+    }
 
 
 REFERENCE = "scientist"
@@ -121,19 +130,32 @@ def _grouped(agent: str) -> tuple[str, str]:
 def reference_rows(per: dict[tuple[str, str], list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Each player beside the reference scientist on the same rounds (same rule, same deal): bench both
     (``--agent llm:X --agent scientist``) and every paired round shows what was achievable."""
-    ref = {(group, r["rule"], r["seed"]): r["floored"] for (agent, _), rounds in per.items()
-           for base, group in [_grouped(agent)] if base == REFERENCE
-           for r in rounds if r["rule"] is not None}          # a dealer's own rules are not the same rule
+    ref = {
+        (group, r["rule"], r["seed"]): r["floored"]
+        for (agent, _), rounds in per.items()
+        for base, group in [_grouped(agent)]
+        if base == REFERENCE
+        for r in rounds
+        if r["rule"] is not None
+    }  # a dealer's own rules are not the same rule
     rows = []
     for (agent, lang), rounds in sorted(per.items()):
         base, group = _grouped(agent)
-        pairs = [(r["floored"], ref[(group, r["rule"], r["seed"])]) for r in rounds
-                 if (group, r["rule"], r["seed"]) in ref]
+        pairs = [
+            (r["floored"], ref[(group, r["rule"], r["seed"])]) for r in rounds if (group, r["rule"], r["seed"]) in ref
+        ]
         if base == REFERENCE or not pairs:
             continue
-        rows.append({"agent": agent, "lang": lang, "paired_rounds": len(pairs),
-                     "mean_floored": mean([a for a, _ in pairs]), "reference_floored": mean([b for _, b in pairs]),
-                     "gap": mean([a - b for a, b in pairs])})
+        rows.append(
+            {
+                "agent": agent,
+                "lang": lang,
+                "paired_rounds": len(pairs),
+                "mean_floored": mean([a for a, _ in pairs]),
+                "reference_floored": mean([b for _, b in pairs]),
+                "gap": mean([a - b for a, b in pairs]),
+            }
+        )
     return rows
 
 
@@ -147,36 +169,65 @@ def sections(games: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
         facts = round_facts(record)
         if facts is not None:
             per[(g.agent, getattr(g, "lang", ""))].append(facts)
-    out: dict[str, list[dict[str, Any]]] = {"science": [], "calibration": [], "by_rule": [], "by_quartile": [],
-                                            "reference": reference_rows(per)}
+    out: dict[str, list[dict[str, Any]]] = {
+        "science": [],
+        "calibration": [],
+        "by_rule": [],
+        "by_quartile": [],
+        "reference": reference_rows(per),
+    }
     for (agent, lang), rounds in sorted(per.items()):
         wrong = mean([r["wrong"] for r in rounds]) or 0.0
         solved = [r for r in rounds if r["solved"]]
         caution = mean([r["caution"] for r in solved])
         total_wrong = sum(r["wrong"] for r in rounds)
-        out["science"].append({
-            "agent": agent, "lang": lang, "rounds": len(rounds), "mean_floored": mean([r["floored"] for r in rounds]),
-            **solved_share(len(solved), len(rounds)), "no_stakes": mean([r["no_stakes"] for r in rounds]),
-            "failed_guesses": wrong, "caution": caution,
-            "boldness": None if caution is None else 2 * wrong - caution,
-            "reckless_rate": sum(r["reckless"] for r in rounds) / total_wrong if total_wrong else None,
-            "complexity_ratio": median([x for r in rounds for x in r["ratios"]])})
+        out["science"].append(
+            {
+                "agent": agent,
+                "lang": lang,
+                "rounds": len(rounds),
+                "mean_floored": mean([r["floored"] for r in rounds]),
+                **solved_share(len(solved), len(rounds)),
+                "no_stakes": mean([r["no_stakes"] for r in rounds]),
+                "failed_guesses": wrong,
+                "caution": caution,
+                "boldness": None if caution is None else 2 * wrong - caution,
+                "reckless_rate": sum(r["reckless"] for r in rounds) / total_wrong if total_wrong else None,
+                "complexity_ratio": median([x for r in rounds for x in r["ratios"]]),
+            }
+        )
         for level in LEVELS:
             judged = [ok for r in rounds for c, ok in r["judged"] if c == level]
             stated = [g for r in rounds for c, g in r["levels"] if c == level]
             lo, hi = wilson(sum(judged), len(judged))
-            out["calibration"].append({
-                "agent": agent, "lang": lang, "confidence": level, "judged": len(judged),
-                "accuracy_rate": sum(judged) / len(judged) if judged else None, "ci_low": lo, "ci_high": hi,
-                "stated_rate": level / 10, "guess_rate": sum(stated) / len(stated) if stated else None,
-                "calibrated_guess_rate": 1.0 if level / 10 > THRESHOLD else 0.0})
+            out["calibration"].append(
+                {
+                    "agent": agent,
+                    "lang": lang,
+                    "confidence": level,
+                    "judged": len(judged),
+                    "accuracy_rate": sum(judged) / len(judged) if judged else None,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "stated_rate": level / 10,
+                    "guess_rate": sum(stated) / len(stated) if stated else None,
+                    "calibrated_guess_rate": 1.0 if level / 10 > THRESHOLD else 0.0,
+                }
+            )
         for key, name in (("rule", "by_rule"), ("quartile", "by_quartile")):
             groups: dict[int, list[dict[str, Any]]] = defaultdict(list)
             for r in rounds:
-                if r["rule"] is not None:            # a dealer's own rule is in no library group
+                if r["rule"] is not None:  # a dealer's own rule is in no library group
                     groups[r["rule"] if key == "rule" else quartile(r["rule"])].append(r)
             for k, rs in sorted(groups.items()):
-                out[name].append({"agent": agent, "lang": lang, key: k, "rounds": len(rs),
-                                  "mean_floored": mean([r["floored"] for r in rs]),
-                                  **solved_share(sum(r["solved"] for r in rs), len(rs))})
+                out[name].append(
+                    {
+                        "agent": agent,
+                        "lang": lang,
+                        key: k,
+                        "rounds": len(rs),
+                        "mean_floored": mean([r["floored"] for r in rs]),
+                        **solved_share(sum(r["solved"] for r in rs), len(rs)),
+                    }
+                )
     return out

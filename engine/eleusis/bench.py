@@ -16,7 +16,7 @@ from tcgtui.engine.eleusis.library import COUNT
 from tcgtui.engine.eleusis.state import SOLVED  # noqa: F401  (a solved round: the bench summary shows their share)
 
 DEFAULT_SEEDS = 3
-MAX_SEEDS = 10_000           # deals per rule: 26 rules x 10,000 deals is already a sweep of weeks
+MAX_SEEDS = 10_000  # deals per rule: 26 rules x 10,000 deals is already a sweep of weeks
 
 
 class RoundsError(ValueError):
@@ -33,12 +33,14 @@ class Flag:
     flag: str
     dest: str
     metavar: str
-    help_key: str            # a locale key
+    help_key: str  # a locale key
     type: type = str
 
 
-FLAGS = (Flag("--rules", "eleusis_rules", "all|N-M,K", "eleusis.bench.rules"),
-         Flag("--seeds", "eleusis_seeds", "N", "eleusis.bench.seeds", int))
+FLAGS = (
+    Flag("--rules", "eleusis_rules", "all|N-M,K", "eleusis.bench.rules"),
+    Flag("--seeds", "eleusis_seeds", "N", "eleusis.bench.seeds", int),
+)
 
 
 def parse_rules(text: str) -> list[int]:
@@ -69,8 +71,9 @@ def rule_set_text(rules: list[int]) -> str:
     return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
-def plan(values: dict[str, Any], params: dict[str, Any]
-         ) -> tuple[int, Callable[[int], tuple[dict[str, Any], int]], dict[str, Any]] | None:
+def plan(
+    values: dict[str, Any], params: dict[str, Any]
+) -> tuple[int, Callable[[int], tuple[dict[str, Any], int]], dict[str, Any]] | None:
     """(rounds, round(i) -> (game parameters, deal index), what the run records), or None without --rules."""
     text = values.get("eleusis_rules")
     if text is None:
@@ -79,7 +82,7 @@ def plan(values: dict[str, Any], params: dict[str, Any]
         return None
     rules = parse_rules(str(text))
     seeds = values.get("eleusis_seeds")
-    seeds = DEFAULT_SEEDS if seeds is None else seeds          # --seeds 0 is refused, not the default
+    seeds = DEFAULT_SEEDS if seeds is None else seeds  # --seeds 0 is refused, not the default
     if not 1 <= seeds <= MAX_SEEDS:
         raise RoundsError("seeds", value=seeds, high=MAX_SEEDS)
 
@@ -89,6 +92,9 @@ def plan(values: dict[str, Any], params: dict[str, Any]
         # Under --protocol seed the deal is the seed's round ``index % seeds`` of the rule (seed_deals.py).
         # Every round records the sweep's rule set: a report keeps a sweep apart from a drawn-rule run.
         seed_round = {"seed_round": index % seeds} if params.get("protocol") == "seed" else {}
-        return ({**params, "rule": rules[(index // seeds) % len(rules)], "rule_from": given, **seed_round},
-                index % seeds)
+        return (
+            {**params, "rule": rules[(index // seeds) % len(rules)], "rule_from": given, **seed_round},
+            index % seeds,
+        )
+
     return len(rules) * seeds, round_of, {"rules": rules, "seeds": seeds}

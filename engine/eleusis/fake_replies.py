@@ -13,12 +13,19 @@ def hand_of(prompt: str, catalogs: Sequence[Any]) -> list[str]:
     for line in reversed(prompt.splitlines()):
         for label in labels:
             if line.startswith(label):
-                return line[len(label):].split()
+                return line[len(label) :].split()
     return []
 
 
-def player(game_id: str, catalogs: Sequence[Any], rng: Any, rule: str = "return True", guess_from: int = 0,
-           confidence: int = 3, translations: dict[str, str] | None = None) -> Any:
+def player(
+    game_id: str,
+    catalogs: Sequence[Any],
+    rng: Any,
+    rule: str = "return True",
+    guess_from: int = 0,
+    confidence: int = 3,
+    translations: dict[str, str] | None = None,
+) -> Any:
     """A random card of its hand, the tentative ``rule`` every turn, a formal guess from its
     ``guess_from``-th reply on (0: never).  As a translator it answers from ``translations``
     (rule text -> code), ``return False`` for text it does not know."""
@@ -28,14 +35,21 @@ def player(game_id: str, catalogs: Sequence[Any], rng: Any, rule: str = "return 
 
     def reply(prompt: str, image: bool) -> str:
         if any(prompt.startswith(intro) for intro in intros):
-            asked = next((line[len(lead):] for line in prompt.splitlines() for lead in rule_lines
-                          if line.startswith(lead)), "")
+            asked = next(
+                (line[len(lead) :] for line in prompt.splitlines() for lead in rule_lines if line.startswith(lead)), ""
+            )
             return f"<CODE>{(translations or {}).get(asked.strip(), 'return False')}</CODE>"
         hand = hand_of(prompt, catalogs)
         if not hand:
             return "I cannot see my hand."
         turns[0] += 1
-        action = {"reasoning_summary": f"turn {turns[0]}", "card": rng.choice(hand), "tentative_rule": rule,
-                  "confidence_level": confidence, "guess_rule": bool(guess_from) and turns[0] >= guess_from}
+        action = {
+            "reasoning_summary": f"turn {turns[0]}",
+            "card": rng.choice(hand),
+            "tentative_rule": rule,
+            "confidence_level": confidence,
+            "guess_rule": bool(guess_from) and turns[0] >= guess_from,
+        }
         return f"Thinking done.\n<ACTION>{json.dumps(action, ensure_ascii=False)}</ACTION>"
+
     return reply

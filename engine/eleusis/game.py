@@ -23,7 +23,7 @@ from tcgtui.engine.eleusis.state import MAX_TURNS, TURNS_HIGH, EleusisState
 from tcgtui.engine.protocols import SEED, TCGTUI
 
 FORMATS = ("text", "code")
-DRAWN = -1          # the ``rule`` parameter's default: a library rule drawn from the deal's seed
+DRAWN = -1  # the ``rule`` parameter's default: a library rule drawn from the deal's seed
 # Where a game's rule came from (``rule_from``, recorded with every deal): drawn from its seed, a
 # person's own code, or else the rule set the run was given ("5", a sweep's "0-25").
 FROM_DRAWN, FROM_CODE = "drawn", "code"
@@ -58,14 +58,26 @@ def consistent(rule: Rule, plays: Any, start: Any = ()) -> bool:
 class EleusisGame(Game[str]):
     name = "eleusis"
 
-    rule: Rule | None           # None in the players' copy (public), and when drawn per deal
-    rule_number: int | None     # None in the players' copy; DRAWN: drawn per deal
+    rule: Rule | None  # None in the players' copy (public), and when drawn per deal
+    rule_number: int | None  # None in the players' copy; DRAWN: drawn per deal
 
-    def __init__(self, rule: int = DRAWN, guess_format: str = "text", rule_code: str = "", protocol: str = TCGTUI,
-                 seed_round: int = 0, seed_base: int = seed_deals.BASE, seed_rules: seed_deals.SeedRules | None = None,
-                 seed_deal: int = -1, upstream: dict[str, str] | None = None,
-                 seed_wording: SeedWording | None = None, max_turns: int = MAX_TURNS, translator: str = "",
-                 compile_source: str | None = None, rule_from: str = "") -> None:
+    def __init__(
+        self,
+        rule: int = DRAWN,
+        guess_format: str = "text",
+        rule_code: str = "",
+        protocol: str = TCGTUI,
+        seed_round: int = 0,
+        seed_base: int = seed_deals.BASE,
+        seed_rules: seed_deals.SeedRules | None = None,
+        seed_deal: int = -1,
+        upstream: dict[str, str] | None = None,
+        seed_wording: SeedWording | None = None,
+        max_turns: int = MAX_TURNS,
+        translator: str = "",
+        compile_source: str | None = None,
+        rule_from: str = "",
+    ) -> None:
         """``protocol`` seed: the seed's deals (round ``seed_round`` of its base seed ``seed_base``, from the
         rule's code in ``seed_rules``, the user's checkout, or the deck seed ``seed_deal`` a record keeps);
         ``seed_wording``: the seed's scientist prompt from that checkout (language-model players need it).
@@ -81,8 +93,9 @@ class EleusisGame(Game[str]):
         if not 1 <= int(max_turns) <= TURNS_HIGH:
             raise ValueError(f"max_turns={max_turns}: expected a number of turns from 1 to {TURNS_HIGH}")
         if protocol == SEED and int(max_turns) != MAX_TURNS:
-            raise ValueError(f"--protocol seed plays the seed's rounds of {MAX_TURNS} turns; "
-                             f"it takes no max_turns={max_turns}")
+            raise ValueError(
+                f"--protocol seed plays the seed's rounds of {MAX_TURNS} turns; it takes no max_turns={max_turns}"
+            )
         self.max_turns = int(max_turns)
         self.rule_number = int(rule)
         self.rule_code = rule_code
@@ -106,21 +119,30 @@ class EleusisGame(Game[str]):
         self.seed_wording = seed_wording
         self.translator, self.compile_source = str(translator or "").strip(), compile_source
         if self.translator and protocol != SEED:
-            raise ValueError("--translator: the seed's translating models play only under --protocol seed "
-                             "(tcgtui's own protocol translates with --judge)")
+            raise ValueError(
+                "--translator: the seed's translating models play only under --protocol seed "
+                "(tcgtui's own protocol translates with --judge)"
+            )
         if self.translator and guess_format != "text":
-            raise ValueError("--translator: the seed's translator turns guesses in words into code; "
-                             "it takes no --guess-format code")
+            raise ValueError(
+                "--translator: the seed's translator turns guesses in words into code; it takes no --guess-format code"
+            )
         if self.translator and rule_code:
-            raise ValueError("--translator: the seed's walk needs the secret rule as the seed writes it; "
-                             "give a rule number, not rule_code")
+            raise ValueError(
+                "--translator: the seed's walk needs the secret rule as the seed writes it; "
+                "give a rule number, not rule_code"
+            )
         if protocol == SEED and self.seed_deal < 0 and not rule_code:
             if seed_rules is None:
-                raise ValueError(f"--protocol seed deals from the seed's {seed_deals.RULES_FILE}: give --upstream, "
-                                 f"a checkout of {seed_deals.REPOSITORY}")
+                raise ValueError(
+                    f"--protocol seed deals from the seed's {seed_deals.RULES_FILE}: give --upstream, "
+                    f"a checkout of {seed_deals.REPOSITORY}"
+                )
             if len(seed_rules.codes) < COUNT:
-                raise ValueError(f"--upstream: {seed_deals.RULES_FILE} has {len(seed_rules.codes)} rules; "
-                                 f"expected the seed's {COUNT}")
+                raise ValueError(
+                    f"--upstream: {seed_deals.RULES_FILE} has {len(seed_rules.codes)} rules; "
+                    f"expected the seed's {COUNT}"
+                )
 
     def _rule_from(self, given: str) -> str:
         """``given`` checked against the rule (a record of a drawn deal holds the rule it drew), or worked out."""
@@ -135,31 +157,43 @@ class EleusisGame(Game[str]):
         except bench.RoundsError:
             rules = []
         if self.rule_code or self.rule_number not in rules:
-            raise ValueError(f"rule_from={given!r}: expected {FROM_DRAWN}, {FROM_CODE}, "
-                             f"or rule numbers that hold the rule played")
+            raise ValueError(
+                f"rule_from={given!r}: expected {FROM_DRAWN}, {FROM_CODE}, or rule numbers that hold the rule played"
+            )
         return bench.rule_set_text(rules)
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> EleusisGame:
-        upstream: Any = params.get("upstream")     # duck-typed: the engine imports no app module
+        upstream: Any = params.get("upstream")  # duck-typed: the engine imports no app module
         rules, described, wording, compile_source = None, None, None, None
-        if params.get("protocol") == SEED and hasattr(upstream, "text"):      # the user's checkout (tcgtui.upstream)
+        if params.get("protocol") == SEED and hasattr(upstream, "text"):  # the user's checkout (tcgtui.upstream)
             try:
                 rules = seed_deals.parse_rules(upstream.text(seed_deals.RULES_FILE, seed_deals.REPOSITORY))
             except ValueError as exc:
                 raise ValueError(f"--upstream: {seed_deals.RULES_FILE}: {exc}") from None
             described = upstream.describe()
-            if all(upstream.has(path) for path in seed_prompter.FILES):        # a rules-only folder still deals
+            if all(upstream.has(path) for path in seed_prompter.FILES):  # a rules-only folder still deals
                 wording = seed_prompter.SeedWording.read(lambda path: upstream.text(path, seed_prompter.REPOSITORY))
-            if upstream.has(seed_compile.COMPILE_FILE):                         # the seed's translator's prompt
+            if upstream.has(seed_compile.COMPILE_FILE):  # the seed's translator's prompt
                 compile_source = upstream.text(seed_compile.COMPILE_FILE, seed_prompter.REPOSITORY)
-        elif isinstance(upstream, dict):                                      # a record's description of it
+        elif isinstance(upstream, dict):  # a record's description of it
             described = upstream
-        return cls(params.get("rule", DRAWN), params.get("guess_format", "text") or "text",
-                   params.get("rule_code", "") or "", str(params.get("protocol") or TCGTUI),
-                   int(params.get("seed_round", 0)), int(params.get("seed_base", seed_deals.BASE)), rules,
-                   int(params.get("seed_deal", -1)), described, wording, int(params.get("max_turns", MAX_TURNS)),
-                   str(params.get("translator") or ""), compile_source, str(params.get("rule_from") or ""))
+        return cls(
+            params.get("rule", DRAWN),
+            params.get("guess_format", "text") or "text",
+            params.get("rule_code", "") or "",
+            str(params.get("protocol") or TCGTUI),
+            int(params.get("seed_round", 0)),
+            int(params.get("seed_base", seed_deals.BASE)),
+            rules,
+            int(params.get("seed_deal", -1)),
+            described,
+            wording,
+            int(params.get("max_turns", MAX_TURNS)),
+            str(params.get("translator") or ""),
+            compile_source,
+            str(params.get("rule_from") or ""),
+        )
 
     def deck_seed(self, seed: int) -> int | None:
         """The seed's deck seed for the deal of ``seed`` (None under tcgtui's protocol: its own deal)."""
@@ -174,8 +208,15 @@ class EleusisGame(Game[str]):
         return seed_deals.round_seed(self.seed_rules.codes[number], self.seed_round, self.seed_base)
 
     def new_state(self, seed: int) -> EleusisState:
-        return EleusisState(self.rule_of(seed), seed, self.guess_format, self.max_turns, protocol=self.protocol,
-                            deck_seed=self.deck_seed(seed), truth_code=self.truth_code(seed))
+        return EleusisState(
+            self.rule_of(seed),
+            seed,
+            self.guess_format,
+            self.max_turns,
+            protocol=self.protocol,
+            deck_seed=self.deck_seed(seed),
+            truth_code=self.truth_code(seed),
+        )
 
     def truth_code(self, seed: int) -> str | None:
         """Under ``--translator``, the secret rule's Python from the seed's rules (None: guesses are judged
@@ -211,16 +252,21 @@ class EleusisGame(Game[str]):
         copy.guess_format, copy.max_turns = self.guess_format, self.max_turns
         copy.protocol, copy.seed_round, copy.seed_base, copy.seed_deal = self.protocol, 0, seed_deals.BASE, -1
         copy.seed_rules, copy.upstream = None, {}
-        copy.seed_wording = self.seed_wording          # the seed's prompt is no secret
+        copy.seed_wording = self.seed_wording  # the seed's prompt is no secret
         copy.translator, copy.compile_source = self.translator, self.compile_source
         return copy
 
     def setup(self) -> dict[str, Any]:
-        if self.rule_number is None:    # the players' copy
+        if self.rule_number is None:  # the players' copy
             public = {"guess_format": self.guess_format, "max_turns": self.max_turns, "protocol": self.protocol}
             return {**public, "translator": self.translator} if self.translator else public
-        setup = {"rule": self.rule_number, "rule_code": self.rule_code, "guess_format": self.guess_format,
-                 "max_turns": self.max_turns, "protocol": self.protocol}
+        setup = {
+            "rule": self.rule_number,
+            "rule_code": self.rule_code,
+            "guess_format": self.guess_format,
+            "max_turns": self.max_turns,
+            "protocol": self.protocol,
+        }
         if self.protocol == SEED:
             setup.update(seed_round=self.seed_round, seed_base=self.seed_base, upstream=self.upstream)
         if self.translator:
@@ -233,17 +279,17 @@ class EleusisGame(Game[str]):
         how it was chosen (reports keep a drawn run apart from a fixed one by it); the run's identity,
         ``setup()``, leaves it out, so a run started before it was recorded resumes unchanged."""
         setup = self.setup()
-        if self.rule_number is not None:                 # never in the players' copy ("5" names the rule)
+        if self.rule_number is not None:  # never in the players' copy ("5" names the rule)
             setup["rule_from"] = self.rule_from
-        number = self.rule_number_of(seed)         # None for a person's code: nothing was drawn
+        number = self.rule_number_of(seed)  # None for a person's code: nothing was drawn
         if setup.get("rule") == DRAWN and number is not None:
             setup["rule"] = number
         if self.protocol == SEED:
-            setup["seed_deal"] = self.deck_seed(seed)      # a replay deals it again without the checkout
+            setup["seed_deal"] = self.deck_seed(seed)  # a replay deals it again without the checkout
         return setup
 
     def move_to_text(self, move: str) -> str:
-        walk = parse_walk(move)              # the referee's verdict on a guess (--translator)
+        walk = parse_walk(move)  # the referee's verdict on a guess (--translator)
         return walk.text() if walk is not None else parse_play(move).text()
 
     def move_from_text(self, text: str) -> str:
@@ -262,4 +308,4 @@ class EleusisGame(Game[str]):
         start = [parse_card(obs.board[0][0])] if obs.board and obs.board[0][0] is not None else []
         fits = [r.rule for r in library() if consistent(r.rule, plays, start)]
         rule = rng.choice(fits) if fits else rng.choice(library()).rule
-        return EleusisState.from_observation(obs, rule, pool[:obs.deck_left], rng.randrange(2 ** 31))
+        return EleusisState.from_observation(obs, rule, pool[: obs.deck_left], rng.randrange(2**31))

@@ -28,10 +28,10 @@ from tcgtui.engine.eleusis.rulelang import BUDGET, MAX_STEPS, Rule, RuleError
 
 CONTINUATIONS = 100
 STEPS = 40
-SEED_SIMULATION = 42           # the seed's configured simulation seed (rule_compiler.simulation_seed)
-SEED_WALK = "seed-walk"        # ``remembered``'s seed for a verdict of ``seed_walk`` (a round's seeds have a ':')
-RANK_MAJOR: tuple[Card, ...] = tuple(Card(r, s) for r in range(1, 14) for s in SUITS)   # the seed's card order
-VERDICT_STEPS = 40_000_000     # the guess's steps over a verdict (about 10 s; the library's rules need at most 8M)
+SEED_SIMULATION = 42  # the seed's configured simulation seed (rule_compiler.simulation_seed)
+SEED_WALK = "seed-walk"  # ``remembered``'s seed for a verdict of ``seed_walk`` (a round's seeds have a ':')
+RANK_MAJOR: tuple[Card, ...] = tuple(Card(r, s) for r in range(1, 14) for s in SUITS)  # the seed's card order
+VERDICT_STEPS = 40_000_000  # the guess's steps over a verdict (about 10 s; the library's rules need at most 8M)
 
 
 @dataclass(frozen=True)
@@ -41,15 +41,18 @@ class Verdict:
     equivalent: bool
     exact: bool
     counterexample: tuple[tuple[Card, ...], Card, bool] | None = None
-    error: RuleError | None = None          # the guess failed to run on the counterexample
-    walk: int = 0                           # the continuation that found it, from 1 (0: the starting mainline)
+    error: RuleError | None = None  # the guess failed to run on the counterexample
+    walk: int = 0  # the continuation that found it, from 1 (0: the starting mainline)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"equivalent": self.equivalent, "exact": self.exact, "counterexample": None}
         if self.counterexample is not None:
             mainline, card, truth = self.counterexample
-            out["counterexample"] = {"mainline": [c.text() for c in mainline], "card": card.text(),
-                                     "secret_rule_accepts": truth}
+            out["counterexample"] = {
+                "mainline": [c.text() for c in mainline],
+                "card": card.text(),
+                "secret_rule_accepts": truth,
+            }
             if self.error is not None:
                 out["counterexample"]["guess_error"] = str(self.error)
         return out
@@ -70,8 +73,14 @@ class _Steps:
         self.left = limit
 
 
-def _disagreement(truth: Rule, guess: Rule, mainline: list[Card], spent: _Steps, cards: Sequence[Card] = DISTINCT,
-                  truth_errs: bool = False) -> tuple[Verdict | None, list[Card]]:
+def _disagreement(
+    truth: Rule,
+    guess: Rule,
+    mainline: list[Card],
+    spent: _Steps,
+    cards: Sequence[Card] = DISTINCT,
+    truth_errs: bool = False,
+) -> tuple[Verdict | None, list[Card]]:
     """Compare both rules on the 52 cards after ``mainline``; the first disagreement, and the cards accepted.
     ``truth_errs``: an error of the secret rule is a disagreement too (the seed), not a rejection."""
     accepted: list[Card] = []
@@ -97,8 +106,15 @@ def _disagreement(truth: Rule, guess: Rule, mainline: list[Card], spent: _Steps,
     return None, accepted
 
 
-def judge(truth: Rule, guess: Rule, mainline: Sequence[Card], seed: int | str = 0,
-          continuations: int = CONTINUATIONS, steps: int = STEPS, max_steps: int = VERDICT_STEPS) -> Verdict:
+def judge(
+    truth: Rule,
+    guess: Rule,
+    mainline: Sequence[Card],
+    seed: int | str = 0,
+    continuations: int = CONTINUATIONS,
+    steps: int = STEPS,
+    max_steps: int = VERDICT_STEPS,
+) -> Verdict:
     """Whether ``guess`` behaves as ``truth`` from ``mainline`` on (reproducible from ``seed``)."""
     start = list(mainline)
     exact = not truth.uses_mainline and not guess.uses_mainline
@@ -122,8 +138,15 @@ def judge(truth: Rule, guess: Rule, mainline: Sequence[Card], seed: int | str = 
     return Verdict(True, False)
 
 
-def seed_walk(truth: Rule, guess: Rule, mainline: Sequence[Card], simulations: int = CONTINUATIONS,
-              turns: int = STEPS, seed: int = SEED_SIMULATION, max_steps: int = VERDICT_STEPS) -> Verdict:
+def seed_walk(
+    truth: Rule,
+    guess: Rule,
+    mainline: Sequence[Card],
+    simulations: int = CONTINUATIONS,
+    turns: int = STEPS,
+    seed: int = SEED_SIMULATION,
+    max_steps: int = VERDICT_STEPS,
+) -> Verdict:
     """The seed's verdict on ``guess`` from ``mainline``: its walk, draw for draw (see the module's docstring)."""
     start = list(mainline)
     exact = not truth.uses_mainline and not guess.uses_mainline
@@ -131,11 +154,11 @@ def seed_walk(truth: Rule, guess: Rule, mainline: Sequence[Card], simulations: i
     found, first_accepted = _disagreement(truth, guess, start, spent, RANK_MAJOR, truth_errs=True)
     if found is not None:
         return Verdict(False, exact, found.counterexample, found.error)
-    if exact:               # every step compares the same 52 answers: the walk cannot change the verdict
+    if exact:  # every step compares the same 52 answers: the walk cannot change the verdict
         return Verdict(True, True)
     rng = random.Random(seed)
     for walk in range(1, simulations + 1):
-        line, accepted = list(start), first_accepted      # each walk's first step is the starting mainline's
+        line, accepted = list(start), first_accepted  # each walk's first step is the starting mainline's
         for step in range(turns):
             if step:
                 found, accepted = _disagreement(truth, guess, line, spent, RANK_MAJOR, truth_errs=True)
@@ -146,7 +169,8 @@ def seed_walk(truth: Rule, guess: Rule, mainline: Sequence[Card], simulations: i
             line.append(rng.choice(accepted))
     return Verdict(True, False)
 
-KEEP = 8        # verdicts kept (a person's guess: judged apart, then found again by the round's move)
+
+KEEP = 8  # verdicts kept (a person's guess: judged apart, then found again by the round's move)
 _kept: dict[tuple[Rule, Rule, tuple[Card, ...], str], Verdict] = {}
 
 

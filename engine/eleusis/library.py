@@ -35,8 +35,10 @@ class LibraryRule:
 @cache
 def library() -> tuple[LibraryRule, ...]:
     data = tomllib.loads(resources.files(__package__).joinpath("rules.toml").read_text(encoding="utf-8"))
-    rules = tuple(LibraryRule(int(r["number"]), str(r["code"]).strip("\n"), dict(r["name"]), dict(r["description"]))
-                  for r in data["rule"])
+    rules = tuple(
+        LibraryRule(int(r["number"]), str(r["code"]).strip("\n"), dict(r["name"]), dict(r["description"]))
+        for r in data["rule"]
+    )
     assert [r.number for r in rules] == list(range(len(rules))), "rules.toml numbers its rules 0, 1, 2..."
     return rules
 

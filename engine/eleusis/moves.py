@@ -51,8 +51,12 @@ class Walk:
     account: dict
 
     def text(self) -> str:
-        return json.dumps({"walk": {**self.account, "equivalent": self.equivalent}}, ensure_ascii=False,
-                          sort_keys=True, separators=(",", ":"))
+        return json.dumps(
+            {"walk": {**self.account, "equivalent": self.equivalent}},
+            ensure_ascii=False,
+            sort_keys=True,
+            separators=(",", ":"),
+        )
 
 
 def parse_walk(text: str) -> Walk | None:

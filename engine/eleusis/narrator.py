@@ -8,8 +8,23 @@ from tcgtui.engine.core import Event, Game
 from tcgtui.engine.eleusis.cards import parse_card
 from tcgtui.engine.eleusis.state import HAND, MAX_TURNS, PENALTY, SILENT_CONFIDENCE
 
-RULE_KEYS = ("deck", "secret", "starter", "hand", "play", "turns", "tentative", "guess", "judge", "correct",
-             "wrong", "unsolved", "bankrupt", "silent", "no_cards")
+RULE_KEYS = (
+    "deck",
+    "secret",
+    "starter",
+    "hand",
+    "play",
+    "turns",
+    "tentative",
+    "guess",
+    "judge",
+    "correct",
+    "wrong",
+    "unsolved",
+    "bankrupt",
+    "silent",
+    "no_cards",
+)
 
 
 def shown(card: str) -> str:
@@ -32,11 +47,17 @@ class EleusisNarrator:
                 return t("eleusis.events.no_starter")
             return t("eleusis.events.start", card=shown(d["starter"]), count=d.get("set_aside", 0))
         if event.kind == "play":
-            return t("eleusis.events.accepted" if d["accepted"] else "eleusis.events.rejected",
-                     turn=d["turn"], card=shown(d["card"]))
+            return t(
+                "eleusis.events.accepted" if d["accepted"] else "eleusis.events.rejected",
+                turn=d["turn"],
+                card=shown(d["card"]),
+            )
         if event.kind == "guess":
-            return t("eleusis.events.guess_right" if d["correct"] else "eleusis.events.guess_wrong",
-                     rule=d.get("rule") or d.get("code") or "", penalty=PENALTY)
+            return t(
+                "eleusis.events.guess_right" if d["correct"] else "eleusis.events.guess_wrong",
+                rule=d.get("rule") or d.get("code") or "",
+                penalty=PENALTY,
+            )
         if event.kind == "game_over":
             return t(f"eleusis.events.over.{d['reason']}", score=d["score"], turn=d["turns"])
         return None
@@ -48,10 +69,15 @@ class EleusisNarrator:
 def rules_text(game: Game, catalog: Any) -> list[tuple[str, str]]:
     """The rules as (key, sentence) pairs, keys ``eleusis.rules.*``."""
     turns = getattr(game, "max_turns", MAX_TURNS)
-    params = {"hand": {"hand": HAND}, "turns": {"turns": turns}, "correct": {"top": turns + 1,
-              "penalty": PENALTY}, "wrong": {"penalty": PENALTY}, "unsolved": {"penalty": PENALTY},
-              "silent": {"confidence": SILENT_CONFIDENCE}}
+    params = {
+        "hand": {"hand": HAND},
+        "turns": {"turns": turns},
+        "correct": {"top": turns + 1, "penalty": PENALTY},
+        "wrong": {"penalty": PENALTY},
+        "unsolved": {"penalty": PENALTY},
+        "silent": {"confidence": SILENT_CONFIDENCE},
+    }
     keys: tuple[str, ...] = RULE_KEYS
-    if getattr(game, "protocol", "tcgtui") == "seed":      # judged after the card, no bankruptcy (docs/protocols.md)
+    if getattr(game, "protocol", "tcgtui") == "seed":  # judged after the card, no bankruptcy (docs/protocols.md)
         keys = tuple("guess_seed" if k == "guess" else k for k in RULE_KEYS if k != "bankrupt")
     return [(f"eleusis.rules.{k}", catalog.t(f"eleusis.rules.{k}", **params.get(k, {}))) for k in keys]

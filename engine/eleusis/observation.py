@@ -10,19 +10,19 @@ from tcgtui.engine.core import Outcome
 @dataclass(frozen=True)
 class EleusisObservation:
     seat: int
-    turn: int                                   # the turn about to be played, 1-based
-    legal_moves: tuple[str, ...]                # the distinct cards of the hand
-    hand: tuple[str, ...]                       # every card held, sorted (seed: as dealt); repeats happen
-    board: tuple[tuple[str | None, tuple[str, ...]], ...]   # mainline cards, each with the cards rejected after it
-    plays: tuple[tuple[str, bool], ...]         # every card played, in order, and whether it was accepted
-    failed_guesses: tuple[str, ...]             # the text of each wrong guess
+    turn: int  # the turn about to be played, 1-based
+    legal_moves: tuple[str, ...]  # the distinct cards of the hand
+    hand: tuple[str, ...]  # every card held, sorted (seed: as dealt); repeats happen
+    board: tuple[tuple[str | None, tuple[str, ...]], ...]  # mainline cards, each with the cards rejected after it
+    plays: tuple[tuple[str, bool], ...]  # every card played, in order, and whether it was accepted
+    failed_guesses: tuple[str, ...]  # the text of each wrong guess
     max_turns: int
     deck_left: int
     guess_format: str
     outcome: Outcome | None
-    protocol: str = "tcgtui"                    # seed: the seed's rules (judged after the card, no bankruptcy)
-    round_seed: int | None = None               # seed: the round's deck seed, which also seeds the seed's
-                                                # scientist's random card after its failed replies
+    protocol: str = "tcgtui"  # seed: the seed's rules (judged after the card, no bankruptcy)
+    round_seed: int | None = None  # seed: the round's deck seed, which also seeds the seed's
+    # scientist's random card after its failed replies
 
     @property
     def mainline(self) -> tuple[str, ...]:

@@ -27,9 +27,9 @@ from tcgtui.engine.eleusis.observation import EleusisObservation
 from tcgtui.engine.eleusis.rulelang import Rule
 
 THRESHOLD = 2 / 3
-PRIOR = 0.3            # weight exp(-PRIOR x complexity): simpler rules first, as people and the library do
-GROUPED = 30           # the heaviest survivors grouped by behaviour; the rest count as groups of their own
-PROBES = 8             # continuations (and steps) of the quick sameness check between two survivors
+PRIOR = 0.3  # weight exp(-PRIOR x complexity): simpler rules first, as people and the library do
+GROUPED = 30  # the heaviest survivors grouped by behaviour; the rest count as groups of their own
+PROBES = 8  # continuations (and steps) of the quick sameness check between two survivors
 
 
 def survivors(obs: EleusisObservation) -> list[Rule]:
@@ -69,7 +69,7 @@ def groups(alive: list[Rule], mainline: Sequence[Card]) -> list[tuple[float, Rul
     """(weight, representative) of each group of survivors that behave the same, heaviest first."""
     ranked = sorted(alive, key=lambda h: -weight(h))
     signatures: dict[int, tuple[bool, ...]] = {}
-    found: list[list[Any]] = []               # [weight, representative]
+    found: list[list[Any]] = []  # [weight, representative]
     for i, h in enumerate(ranked):
         if i < GROUPED:
             for g in found:
@@ -97,8 +97,11 @@ def best_card(alive: list[Rule], hand: Sequence[str], mainline: Sequence[Card], 
 def decide(obs: EleusisObservation, rng: Any) -> Play:
     mainline = [parse_card(c) for c in obs.mainline]
     alive = survivors(obs)
-    card = parse_card(best_card(alive, obs.legal_moves, mainline, rng)) if alive else \
-        parse_card(rng.choice(obs.legal_moves))
+    card = (
+        parse_card(best_card(alive, obs.legal_moves, mainline, rng))
+        if alive
+        else parse_card(rng.choice(obs.legal_moves))
+    )
     if not alive:
         return Play(card)
     ranked = groups(alive, mainline)
@@ -110,6 +113,8 @@ def decide(obs: EleusisObservation, rng: Any) -> Play:
 
 def policy(game: Game, arg: int | None) -> Callable[[Any, Any], str]:
     """``choose(state, rng)`` for the arena's reference player; it looks only at the seat's observation."""
+
     def choose(state: Any, rng: Any) -> str:
         return decide(state.observation(0), rng).text()
+
     return choose

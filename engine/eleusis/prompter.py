@@ -46,17 +46,37 @@ class EleusisPrompter:
         self.catalog = catalog
         self.seat = seat
         self.format = game.guess_format
-        self.needs_follow_up = self.format == "text"    # tentative rules in words need the translator
-        self.reasoning: dict[int, str] = {}        # turn -> the model's reasoning summary then
+        self.needs_follow_up = self.format == "text"  # tentative rules in words need the translator
+        self.reasoning: dict[int, str] = {}  # turn -> the model's reasoning summary then
         used = "\n".join(repr(catalog.raw(k)) for k in self._keys())
         digest = hashlib.sha1(used.encode("utf-8")).hexdigest()[:8]
         self.version = f"eleusis-v1-{catalog.code}-{self.format}-{digest}"
 
     def _keys(self) -> list[str]:
-        names = ("intro", "simple", "status", "board", "empty", "hand", "history", "accepted", "rejected",
-                 "no_reasoning", "failed", "fallback", "none", "reply", f"{self.format}_rule", "example",
-                 "retry.reason", "reason.no_action", "reason.json", "reason.card", "reason.confidence",
-                 "reason.guess")
+        names = (
+            "intro",
+            "simple",
+            "status",
+            "board",
+            "empty",
+            "hand",
+            "history",
+            "accepted",
+            "rejected",
+            "no_reasoning",
+            "failed",
+            "fallback",
+            "none",
+            "reply",
+            f"{self.format}_rule",
+            "example",
+            "retry.reason",
+            "reason.no_action",
+            "reason.json",
+            "reason.card",
+            "reason.confidence",
+            "reason.guess",
+        )
         return [f"eleusis.prompts.{k}" for k in names] + [k for k, _ in rules_text(self.game, self.catalog)]
 
     def _t(self, key: str, **params: Any) -> str:
@@ -78,21 +98,36 @@ class EleusisPrompter:
         first = max(0, len(obs.plays) - HISTORY)
         lines = []
         for i, (card, accepted) in enumerate(obs.plays[first:], start=first + 1):
-            lines.append(self._t("accepted" if accepted else "rejected", turn=i, card=card_symbols(card),
-                                 reasoning=self.reasoning.get(i) or self._t("no_reasoning")))
+            lines.append(
+                self._t(
+                    "accepted" if accepted else "rejected",
+                    turn=i,
+                    card=card_symbols(card),
+                    reasoning=self.reasoning.get(i) or self._t("no_reasoning"),
+                )
+            )
         return lines
 
     # --- the messages ----------------------------------------------------------------------------
     def system(self) -> Message | None:
         return None
 
-    def turn(self, obs: Any, events: list[Any], fallback: Any = None,
-             retry: tuple[str, str] | None = None) -> Message:
+    def turn(self, obs: Any, events: list[Any], fallback: Any = None, retry: tuple[str, str] | None = None) -> Message:
         rules = " ".join(sentence for _, sentence in rules_text(self.game, self.catalog))
-        parts = [f"{self._t('intro')} {rules}", self._t("simple"),
-                 self._t("status", turn=obs.turn, max_turns=obs.max_turns, wrong=obs.wrong,
-                         penalty=PENALTY * obs.wrong, potential=obs.potential),
-                 f"{self._t('board')}\n{self.board(obs)}", f"{self._t('hand')} {self.hand(obs)}"]
+        parts = [
+            f"{self._t('intro')} {rules}",
+            self._t("simple"),
+            self._t(
+                "status",
+                turn=obs.turn,
+                max_turns=obs.max_turns,
+                wrong=obs.wrong,
+                penalty=PENALTY * obs.wrong,
+                potential=obs.potential,
+            ),
+            f"{self._t('board')}\n{self.board(obs)}",
+            f"{self._t('hand')} {self.hand(obs)}",
+        ]
         history = self.history(obs)
         if history:
             parts.append("\n".join([self._t("history"), *history]))
@@ -100,10 +135,18 @@ class EleusisPrompter:
         parts.append("\n".join([self._t("failed"), *failed]))
         if fallback is not None:
             parts.append(self._t("fallback", card=card_symbols(parse_play(fallback).card.text())))
-        example = {"reasoning_summary": "...", "card": card_symbols(obs.hand[0]) if obs.hand else "5♥",
-                   "tentative_rule": "...", "confidence_level": 3, "guess_rule": False}
-        parts += [self._t("reply"), self._t(f"{self.format}_rule"),
-                  self._t("example", example=json.dumps(example, ensure_ascii=False))]
+        example = {
+            "reasoning_summary": "...",
+            "card": card_symbols(obs.hand[0]) if obs.hand else "5♥",
+            "tentative_rule": "...",
+            "confidence_level": 3,
+            "guess_rule": False,
+        }
+        parts += [
+            self._t("reply"),
+            self._t(f"{self.format}_rule"),
+            self._t("example", example=json.dumps(example, ensure_ascii=False)),
+        ]
         return {"role": "user", "content": "\n\n".join(parts)}
 
     def invalid(self, reason: str, obs: Any, left: int) -> Message:
@@ -157,7 +200,7 @@ class EleusisPrompter:
         play = parse_play(move)
         if self.format != "text" or not play.rule or play.code is not None:
             return None
-        t = lambda key, **kw: self.catalog.t(f"eleusis.prompts.translate.{key}", **kw)   # noqa: E731
+        t = lambda key, **kw: self.catalog.t(f"eleusis.prompts.translate.{key}", **kw)  # noqa: E731
         return [{"role": "user", "content": "\n\n".join([t("intro"), t("rule", rule=play.rule), t("answer")])}]
 
     @staticmethod

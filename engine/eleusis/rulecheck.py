@@ -11,12 +11,26 @@ import ast
 from collections.abc import Sequence
 from typing import NoReturn
 
-from tcgtui.engine.eleusis.rulespec import (ARGS, ATTRIBUTES, BINOPS, CALL, CALLS, CMPOPS, MAX_DEPTH, MAX_NUMBER,
-                                            NOT_ALLOWED, NUMBER, TOO_DEEP, UNARY, UNKNOWN_NAME, ATTRIBUTE,
-                                            RuleError, construct)
+from tcgtui.engine.eleusis.rulespec import (
+    ARGS,
+    ATTRIBUTE,
+    ATTRIBUTES,
+    BINOPS,
+    CALL,
+    CALLS,
+    CMPOPS,
+    MAX_DEPTH,
+    MAX_NUMBER,
+    NOT_ALLOWED,
+    NUMBER,
+    TOO_DEEP,
+    UNARY,
+    UNKNOWN_NAME,
+    RuleError,
+    construct,
+)
 
-_STATEMENTS = (ast.If, ast.Return, ast.Assign, ast.AugAssign, ast.For, ast.Expr, ast.Pass, ast.Break,
-               ast.Continue)
+_STATEMENTS = (ast.If, ast.Return, ast.Assign, ast.AugAssign, ast.For, ast.Expr, ast.Pass, ast.Break, ast.Continue)
 
 
 def unwrap(tree: ast.Module) -> list[ast.stmt]:
@@ -26,10 +40,13 @@ def unwrap(tree: ast.Module) -> list[ast.stmt]:
         fn = body[0]
         a = fn.args
         names = [x.arg for x in a.args]
-        if (names == list(ARGS) and not (a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs)
-                and not fn.decorator_list):
+        if (
+            names == list(ARGS)
+            and not (a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs)
+            and not fn.decorator_list
+        ):
             return fn.body
-    if len(body) == 1 and isinstance(body[0], ast.Expr):      # a bare expression is its own answer
+    if len(body) == 1 and isinstance(body[0], ast.Expr):  # a bare expression is its own answer
         expr = body[0]
         return [ast.copy_location(ast.Return(expr.value), expr)]
     return body
@@ -164,7 +181,7 @@ class Checker:
                 self.expr(e.slice, d)
         elif isinstance(e, ast.Call):
             if not isinstance(e.func, ast.Name):
-                self.expr(e.func, d)                # names the attribute or name it calls through
+                self.expr(e.func, d)  # names the attribute or name it calls through
                 self.fail(CALL, construct(e.func), e)
             if e.func.id not in CALLS:
                 self.fail(CALL if e.func.id in self.locals or e.func.id in ARGS else UNKNOWN_NAME, e.func.id, e)

@@ -13,9 +13,25 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tcgtui.engine.eleusis.cards import Card
-from tcgtui.engine.eleusis.rulespec import (BINOPS, BUDGET, CALLS, CMPOPS, CONSTRUCTS, LENGTH, MAX_LENGTH,
-                                            MAX_NUMBER, MAX_SIZE, MAX_STEPS, NOT_ALLOWED, NUMBER, RUNTIME, TYPE,
-                                            UNARY, RuleError, construct)
+from tcgtui.engine.eleusis.rulespec import (
+    BINOPS,
+    BUDGET,
+    CALLS,
+    CMPOPS,
+    CONSTRUCTS,
+    LENGTH,
+    MAX_LENGTH,
+    MAX_NUMBER,
+    MAX_SIZE,
+    MAX_STEPS,
+    NOT_ALLOWED,
+    NUMBER,
+    RUNTIME,
+    TYPE,
+    UNARY,
+    RuleError,
+    construct,
+)
 
 
 class Budget:
@@ -70,7 +86,7 @@ def _size(v: Any, budget: Budget) -> int:
 
 def _measure(v: Any, budget: Budget) -> int:
     total = 1
-    for e in (list(v.keys()) + list(v.values()) if isinstance(v, dict) else v):
+    for e in list(v.keys()) + list(v.values()) if isinstance(v, dict) else v:
         total += _size(e, budget)
         if total > MAX_SIZE:
             raise RuleError(LENGTH, str(MAX_SIZE))
@@ -108,7 +124,7 @@ def _numbers_only(vals: list[Any]) -> None:
 
 def _binop(op: type, a: Any, b: Any, budget: Budget) -> Any:
     if op is ast.Mod and isinstance(a, str):
-        raise RuleError(TYPE, "%")                     # no string formatting ('%999999999d' % 1)
+        raise RuleError(TYPE, "%")  # no string formatting ('%999999999d' % 1)
     if op is ast.Pow:
         if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b)):
             raise RuleError(TYPE, "**")
@@ -140,8 +156,10 @@ def _wrap_errors(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
         except RuleError:
             raise
         except (TypeError, ValueError, KeyError, IndexError, ArithmeticError, AttributeError) as exc:
-            raise RuleError(RUNTIME if not isinstance(exc, TypeError) else TYPE,
-                            f"{name}: {type(exc).__name__}") from None
+            raise RuleError(
+                RUNTIME if not isinstance(exc, TypeError) else TYPE, f"{name}: {type(exc).__name__}"
+            ) from None
+
     return call
 
 
@@ -159,6 +177,7 @@ class Compiler:
                 if r is not None:
                     return r
             return None
+
         return run
 
     def stmt(self, s: ast.stmt) -> Callable[[dict, Budget], Any]:
@@ -170,6 +189,7 @@ class Compiler:
                 if b.left < 0:
                     b.spend(0)
                 return body(env, b) if test(env, b) else orelse(env, b)
+
             return run_if
         if isinstance(s, ast.Return):
             value = self.expr(s.value) if s.value is not None else (lambda env, b: None)
@@ -183,6 +203,7 @@ class Compiler:
                 for st in stores:
                     st(env, v, b)
                 return None
+
             return run_assign
         if isinstance(s, ast.AugAssign):
             load, value, store, op = self.expr(s.target), self.expr(s.value), self.store(s.target), type(s.op)
@@ -190,6 +211,7 @@ class Compiler:
             def run_aug(env: dict, b: Budget) -> Any:
                 store(env, _binop(op, load(env, b), value(env, b), b), b)
                 return None
+
             return run_aug
         if isinstance(s, ast.For):
             store, it, body = self.store(s.target), self.expr(s.iter), self.block(s.body)
@@ -203,6 +225,7 @@ class Compiler:
                     if r is not None and r is not _CONTINUE:
                         return r
                 return None
+
             return run_for
         if isinstance(s, ast.Expr):
             value = self.expr(s.value)
@@ -210,12 +233,13 @@ class Compiler:
             def run_expr(env: dict, b: Budget) -> Any:
                 value(env, b)
                 return None
+
             return run_expr
         if isinstance(s, ast.Break):
             return lambda env, b: _BREAK
         if isinstance(s, ast.Continue):
             return lambda env, b: _CONTINUE
-        return lambda env, b: None          # pass
+        return lambda env, b: None  # pass
 
     @staticmethod
     def iterate(value: Any, b: Budget):
@@ -231,17 +255,19 @@ class Compiler:
 
             def put(env: dict, v: Any, b: Budget) -> None:
                 env[name] = v
+
             return put
-        parts = [self.store(e) for e in t.elts]          # type: ignore[attr-defined]
+        parts = [self.store(e) for e in t.elts]  # type: ignore[attr-defined]
 
         def unpack(env: dict, v: Any, b: Budget) -> None:
             if not isinstance(v, (list, tuple)) or len(v) != len(parts):
                 raise RuleError(TYPE, "unpack")
             for p, x in zip(parts, v):
                 p(env, x, b)
+
         return unpack
 
-    def expr(self, e: ast.expr) -> Callable[[dict, Budget], Any]:     # noqa: C901 - one case per node
+    def expr(self, e: ast.expr) -> Callable[[dict, Budget], Any]:  # noqa: C901 - one case per node
         if isinstance(e, ast.Constant):
             literal = e.value
             return lambda env, b: literal
@@ -256,6 +282,7 @@ class Compiler:
                     return env[name]
                 except KeyError:
                     raise RuleError(RUNTIME, name) from None
+
             return load
         if isinstance(e, ast.Attribute):
             value, attr = self.expr(e.value), e.attr
@@ -268,10 +295,12 @@ class Compiler:
                 if obj.__class__ is not Card:
                     raise RuleError(TYPE, attr)
                 return getattr(obj, attr)
+
             return get
         if isinstance(e, ast.BoolOp):
             values = [self.expr(v) for v in e.values]
             if isinstance(e.op, ast.And):
+
                 def run_and(env: dict, b: Budget) -> Any:
                     b.spend()
                     v = True
@@ -280,6 +309,7 @@ class Compiler:
                         if not v:
                             return v
                     return v
+
                 return run_and
 
             def run_or(env: dict, b: Budget) -> Any:
@@ -290,6 +320,7 @@ class Compiler:
                     if v:
                         return v
                 return v
+
             return run_or
         if isinstance(e, ast.BinOp):
             left, right, op = self.expr(e.left), self.expr(e.right), type(e.op)
@@ -297,6 +328,7 @@ class Compiler:
             def run_bin(env: dict, b: Budget) -> Any:
                 b.spend()
                 return _binop(op, left(env, b), right(env, b), b)
+
             return run_bin
         if isinstance(e, ast.UnaryOp):
             operand, fn = self.expr(e.operand), UNARY[type(e.op)]
@@ -305,6 +337,7 @@ class Compiler:
             def run_unary(env: dict, b: Budget) -> Any:
                 b.spend()
                 return checked(operand(env, b))
+
             return run_unary
         if isinstance(e, ast.Compare):
             left = self.expr(e.left)
@@ -323,9 +356,11 @@ class Compiler:
                         return cmp1(a, bound)
                     except TypeError:
                         raise RuleError(TYPE, what) from None
+
                 return run_cmp_const
-            pairs = [(_wrap_errors(CMPOPS[type(op)], construct(op)), self.expr(c))
-                     for op, c in zip(e.ops, e.comparators)]
+            pairs = [
+                (_wrap_errors(CMPOPS[type(op)], construct(op)), self.expr(c)) for op, c in zip(e.ops, e.comparators)
+            ]
 
             def run_cmp(env: dict, b: Budget) -> Any:
                 b.spend()
@@ -340,6 +375,7 @@ class Compiler:
                         return False
                     a = c
                 return True
+
             return run_cmp
         if isinstance(e, ast.IfExp):
             test, body, orelse = self.expr(e.test), self.expr(e.body), self.expr(e.orelse)
@@ -351,6 +387,7 @@ class Compiler:
 
             def run_seq(env: dict, b: Budget) -> Any:
                 return _sized(make(f(env, b) for f in elts), b)
+
             return run_seq
         if isinstance(e, ast.Dict):
             keys = [self.expr(k) for k in e.keys if k is not None]
@@ -359,6 +396,7 @@ class Compiler:
 
             def run_dict(env: dict, b: Budget) -> Any:
                 return _sized(make_dict((k(env, b), v(env, b)) for k, v in zip(keys, vals)), b)
+
             return run_dict
         if isinstance(e, ast.Subscript):
             value = self.expr(e.value)
@@ -373,6 +411,7 @@ class Compiler:
                         raise RuleError(TYPE, "slice")
                     s = slice(*(None if p is None else p(env, b) for p in parts))
                     return _sized(cut(v, s), b)
+
                 return run_slice
             index = self.expr(e.slice)
             at = _wrap_errors(lambda v, i: v[i], "index")
@@ -383,9 +422,10 @@ class Compiler:
                 if not isinstance(v, (list, tuple, str, range, dict)):
                     raise RuleError(TYPE, "index")
                 return at(v, index(env, b))
+
             return run_index
         if isinstance(e, ast.Call):
-            name = e.func.id                                  # type: ignore[attr-defined]
+            name = e.func.id  # type: ignore[attr-defined]
             fn = _wrap_errors(CALLS[name], name)
             args = [self.expr(a) for a in e.args]
 
@@ -400,12 +440,13 @@ class Compiler:
                         raise RuleError(TYPE, "range")
                     return _sized(fn(*vals), b)
                 return _number(fn(*vals))
+
             return run_call
         if isinstance(e, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             gens = [(self.store(g.target), self.expr(g.iter), [self.expr(c) for c in g.ifs]) for g in e.generators]
             if isinstance(e, ast.DictComp):
                 key, val = self.expr(e.key), self.expr(e.value)
-                elt = lambda env, b: (key(env, b), val(env, b))       # noqa: E731
+                elt = lambda env, b: (key(env, b), val(env, b))  # noqa: E731
             else:
                 elt = self.expr(e.elt)
             kind = {ast.ListComp: list, ast.GeneratorExp: list, ast.SetComp: set, ast.DictComp: dict}[type(e)]
@@ -424,9 +465,10 @@ class Compiler:
                                 raise RuleError(LENGTH, str(MAX_LENGTH))
 
             def run_comp(env: dict, b: Budget) -> Any:
-                inner = dict(env)                   # comprehension variables stay inside
+                inner = dict(env)  # comprehension variables stay inside
                 out: list = []
                 produce(inner, b, 0, out)
                 return _sized(make(out), b)
+
             return run_comp
-        raise RuleError(NOT_ALLOWED, construct(e), getattr(e, "lineno", 0))   # the checker let it through
+        raise RuleError(NOT_ALLOWED, construct(e), getattr(e, "lineno", 0))  # the checker let it through

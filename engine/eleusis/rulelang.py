@@ -25,8 +25,16 @@ from typing import Any
 from tcgtui.engine.eleusis.cards import Card
 from tcgtui.engine.eleusis.rulecheck import Checker, assigned, unwrap
 from tcgtui.engine.eleusis.ruleeval import Budget, Compiler, Return
-from tcgtui.engine.eleusis.rulespec import (BUDGET, MAX_DEPTH, MAX_SOURCE, MAX_STEPS, SYNTAX, TOO_DEEP, TOO_LONG,
-                                            RuleError)
+from tcgtui.engine.eleusis.rulespec import (
+    BUDGET,
+    MAX_DEPTH,
+    MAX_SOURCE,
+    MAX_STEPS,
+    SYNTAX,
+    TOO_DEEP,
+    TOO_LONG,
+    RuleError,
+)
 
 __all__ = ["BUDGET", "MAX_STEPS", "Rule", "RuleError", "check", "compile_rule"]
 

@@ -28,9 +28,9 @@ from tcgtui.engine.eleusis.seed_prompter import REPOSITORY, Parts, WordingError,
 from tcgtui.engine.prompting import SourceMissing
 
 COMPILE_FILE = "src/eleusis/prompts/compile.py"
-MAX_RETRIES = 10              # rule_compiler.max_retries in the seed's config.yaml: retries per model
-MAX_TOTAL_ATTEMPTS = 5        # convert_rule_to_code's default: requests in all, across models and cycles
-BACKOFF_FIRST, BACKOFF_MAX = 60.0, 900.0     # seconds before another cycle of every model (doubling)
+MAX_RETRIES = 10  # rule_compiler.max_retries in the seed's config.yaml: retries per model
+MAX_TOTAL_ATTEMPTS = 5  # convert_rule_to_code's default: requests in all, across models and cycles
+BACKOFF_FIRST, BACKOFF_MAX = 60.0, 900.0  # seconds before another cycle of every model (doubling)
 CODE_TAG = re.compile(r"<CODE>(.*?)</CODE>", re.S | re.I)
 
 
@@ -46,8 +46,9 @@ class CompileWording:
         try:
             tree = ast.parse(source)
         except SyntaxError as exc:
-            raise WordingError(f"--upstream: {path} is not Python ({exc.msg}); expected the source of "
-                               f"{REPOSITORY}") from None
+            raise WordingError(
+                f"--upstream: {path} is not Python ({exc.msg}); expected the source of {REPOSITORY}"
+            ) from None
         function = _function(tree, "get_rule_compile_prompt", path)
         if not function.args.args:
             raise _shape(path, "argument for the rule's words")
@@ -83,8 +84,9 @@ def is_function_body(code: str) -> bool:
     if not code:
         return False
     try:
-        compile("def _body(card, mainline):\n" + textwrap.indent(code, "    "), "<translation>", "exec",
-                dont_inherit=True)
+        compile(
+            "def _body(card, mainline):\n" + textwrap.indent(code, "    "), "<translation>", "exec", dont_inherit=True
+        )
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from tcgtui.engine.eleusis.cards import Card, shoe
 
-BASE = 42                    # the seed's configured game seed (config.yaml, game.seed)
-RULES_FILE = "rules.json"    # the seed's rule library, in the user's checkout
+BASE = 42  # the seed's configured game seed (config.yaml, game.seed)
+RULES_FILE = "rules.json"  # the seed's rule library, in the user's checkout
 REPOSITORY = "github.com/scienceetonnante/eleusis-llm-benchmark"
 MASK = 0xFFFFFFFF
 
@@ -56,7 +56,10 @@ def parse_rules(text: str) -> SeedRules:
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON ({exc.msg}, line {exc.lineno})") from None
     rules = data.get("rules") if isinstance(data, dict) else None
-    if not isinstance(rules, list) or not rules or not all(isinstance(r, dict) and isinstance(r.get("code"), str)
-                                                          for r in rules):
+    if (
+        not isinstance(rules, list)
+        or not rules
+        or not all(isinstance(r, dict) and isinstance(r.get("code"), str) for r in rules)
+    ):
         raise ValueError("expected an object with a 'rules' list, each rule with its 'code'")
     return SeedRules(tuple(str(r.get("name") or "") for r in rules), tuple(r["code"] for r in rules))

@@ -45,13 +45,21 @@ REPOSITORY = "github.com/scienceetonnante/eleusis-llm-benchmark"
 ACTION_FILE, RULES_FILE = "src/eleusis/prompts/action.py", "src/eleusis/prompts/game_rules.py"
 STATE_FILE, PLAYER_FILE = "src/eleusis/game/state.py", "src/eleusis/player.py"
 FILES = (ACTION_FILE, RULES_FILE, STATE_FILE, PLAYER_FILE)
-ATTEMPTS = 3                 # the seed's max_llm_retries: requests per turn before the random card
-TRUNCATED = "truncated"      # the reply hit the token limit (the agent says so; the seed never reads such a reply)
+ATTEMPTS = 3  # the seed's max_llm_retries: requests per turn before the random card
+TRUNCATED = "truncated"  # the reply hit the token limit (the agent says so; the seed never reads such a reply)
 CARD, JSON = "card", "json"
 FORK_HINTS = {TRUNCATED: "_TRUNCATION_RETRY_HINT", CARD: "_CARD_PARSE_RETRY_HINT", "other": "_GENERIC_RETRY_HINT"}
 ACTION = re.compile(r"<ACTION>(.*?)</ACTION>", re.S | re.I)
-SUITS = (("\u2665", "H"), ("\u2666", "D"), ("\u2663", "C"), ("\u2660", "S"),
-         ("hearts", "H"), ("diamonds", "D"), ("clubs", "C"), ("spades", "S"))   # in the order the seed tries them
+SUITS = (
+    ("\u2665", "H"),
+    ("\u2666", "D"),
+    ("\u2663", "C"),
+    ("\u2660", "S"),
+    ("hearts", "H"),
+    ("diamonds", "D"),
+    ("clubs", "C"),
+    ("spades", "S"),
+)  # in the order the seed tries them
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
 
 
@@ -84,7 +92,7 @@ def _returned(fn: ast.FunctionDef, path: str) -> ast.expr:
     returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return) and n.value is not None]
     if not returns:
         raise _shape(path, f"return in {fn.name}")
-    return returns[-1].value      # type: ignore[return-value]
+    return returns[-1].value  # type: ignore[return-value]
 
 
 def _if_on(fn: ast.FunctionDef, name: str, path: str) -> ast.If:
@@ -96,8 +104,12 @@ def _if_on(fn: ast.FunctionDef, name: str, path: str) -> ast.If:
 
 def _writes(node: ast.AST, target: str) -> list[ast.expr]:
     """The values assigned or added to ``target`` under ``node``, in source order."""
-    found = [n for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AugAssign))
-             and ast.unparse(n.targets[0] if isinstance(n, ast.Assign) else n.target) == target]
+    found = [
+        n
+        for n in ast.walk(node)
+        if isinstance(n, (ast.Assign, ast.AugAssign))
+        and ast.unparse(n.targets[0] if isinstance(n, ast.Assign) else n.target) == target
+    ]
     return [n.value for n in sorted(found, key=lambda n: (n.lineno, n.col_offset))]
 
 
@@ -109,8 +121,10 @@ def render(parts: Parts, slots: dict[str, Any], where: str) -> str:
         elif piece[1] in slots:
             out.append(str(slots[piece[1]]))
         else:
-            raise WordingError(f"--upstream: {where} interpolates {piece[1]!r}, which this protocol does not know; "
-                               f"expected the source of {REPOSITORY}")
+            raise WordingError(
+                f"--upstream: {where} interpolates {piece[1]!r}, which this protocol does not know; "
+                f"expected the source of {REPOSITORY}"
+            )
     return "".join(out)
 
 
@@ -123,20 +137,22 @@ class SeedWording:
     hand_sep: str
     history_header: str
     history_count: int
-    verdicts: tuple[str, str]          # accepted, rejected
+    verdicts: tuple[str, str]  # accepted, rejected
     history_line: Parts
     reasoning_line: Parts
     failed_open: str
     failed_line: Parts
     failed_close: str
     empty_board: str
-    hints: dict[str, str]              # truncated, card, other
+    hints: dict[str, str]  # truncated, card, other
 
     @classmethod
     def read(cls, text: Callable[[str], str]) -> SeedWording:
         """``text(path)``: a file of the checkout (the caller does the reading)."""
+
         def tree(path: str) -> ast.Module:
             return parse_source(text(path), path, lambda why: WordingError(f"--upstream: {why}"))
+
         action = _function(tree(ACTION_FILE), "get_action_prompt", ACTION_FILE)
         rules = _function(tree(RULES_FILE), "get_game_rules", RULES_FILE)
         hand = _writes(action, "hand_str")
@@ -144,30 +160,48 @@ class SeedWording:
             raise _shape(ACTION_FILE, "hand_str joined from the hand's symbols")
         history = _if_on(action, "play_history", ACTION_FILE)
         loop = next((n for n in ast.walk(history) if isinstance(n, ast.For)), None)
-        count = loop.iter.slice.lower if loop is not None and isinstance(loop.iter, ast.Subscript) \
-            and isinstance(loop.iter.slice, ast.Slice) else None
-        verdict = next((n.value for n in ast.walk(history) if isinstance(n, ast.Assign)
-                        and isinstance(n.value, ast.IfExp)), None)
-        if not (isinstance(count, ast.UnaryOp) and isinstance(count.operand, ast.Constant)
-                and isinstance(count.operand.value, int)) or verdict is None:
+        count = (
+            loop.iter.slice.lower
+            if loop is not None and isinstance(loop.iter, ast.Subscript) and isinstance(loop.iter.slice, ast.Slice)
+            else None
+        )
+        verdict = next(
+            (n.value for n in ast.walk(history) if isinstance(n, ast.Assign) and isinstance(n.value, ast.IfExp)), None
+        )
+        if (
+            not (
+                isinstance(count, ast.UnaryOp)
+                and isinstance(count.operand, ast.Constant)
+                and isinstance(count.operand.value, int)
+            )
+            or verdict is None
+        ):
             raise _shape(ACTION_FILE, "loop over the last turns with their verdicts")
         lines = _writes(history, "history_str")
         failed = _writes(_if_on(action, "failed_guesses", ACTION_FILE), "failed_guesses_str")
         if len(lines) != 3 or len(failed) != 3:
             raise _shape(ACTION_FILE, "recent-turns and failed-guesses blocks in the released shape")
         compact = _function(tree(STATE_FILE), "to_compact_string", STATE_FILE)
-        empty = next((n.value for n in ast.walk(compact) if isinstance(n, ast.Return)
-                      and isinstance(n.value, ast.Constant)), None)
+        empty = next(
+            (n.value for n in ast.walk(compact) if isinstance(n, ast.Return) and isinstance(n.value, ast.Constant)),
+            None,
+        )
         hints = retry_hints(tree(PLAYER_FILE))
-        return cls(prompt=_parts(_returned(action, ACTION_FILE), ACTION_FILE),
-                   rules=_parts(_returned(rules, RULES_FILE), RULES_FILE),
-                   hand_sep=_string(hand[0].func.value, ACTION_FILE),
-                   history_header=_string(lines[0], ACTION_FILE), history_count=int(count.operand.value),
-                   verdicts=(_string(verdict.body, ACTION_FILE), _string(verdict.orelse, ACTION_FILE)),
-                   history_line=_parts(lines[1], ACTION_FILE), reasoning_line=_parts(lines[2], ACTION_FILE),
-                   failed_open=_string(failed[0], ACTION_FILE), failed_line=_parts(failed[1], ACTION_FILE),
-                   failed_close=_string(failed[2], ACTION_FILE), empty_board=_string(empty, STATE_FILE),
-                   hints=hints)
+        return cls(
+            prompt=_parts(_returned(action, ACTION_FILE), ACTION_FILE),
+            rules=_parts(_returned(rules, RULES_FILE), RULES_FILE),
+            hand_sep=_string(hand[0].func.value, ACTION_FILE),
+            history_header=_string(lines[0], ACTION_FILE),
+            history_count=int(count.operand.value),
+            verdicts=(_string(verdict.body, ACTION_FILE), _string(verdict.orelse, ACTION_FILE)),
+            history_line=_parts(lines[1], ACTION_FILE),
+            reasoning_line=_parts(lines[2], ACTION_FILE),
+            failed_open=_string(failed[0], ACTION_FILE),
+            failed_line=_parts(failed[1], ACTION_FILE),
+            failed_close=_string(failed[2], ACTION_FILE),
+            empty_board=_string(empty, STATE_FILE),
+            hints=hints,
+        )
 
     def digest(self) -> str:
         blob = json.dumps(self.__dict__, sort_keys=True, ensure_ascii=False, default=str)
@@ -181,19 +215,37 @@ def retry_hints(player: ast.Module) -> dict[str, str]:
     ``LLMScientist._select_move`` appended on every retry whatever failed
     (``prompt = base_prompt + HINT if attempt > 0 else base_prompt``); the later fork
     names three module constants and appends the one for the failure just seen."""
-    consts = {t.id: n.value for n in player.body if isinstance(n, ast.Assign)
-              for t in n.targets if isinstance(t, ast.Name)}
+    consts = {
+        t.id: n.value for n in player.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
+    }
     if all(name in consts for name in FORK_HINTS.values()):
         return {k: _string(consts[v], PLAYER_FILE) for k, v in FORK_HINTS.items()}
     select = next((n for n in ast.walk(player) if isinstance(n, ast.FunctionDef) and n.name == "_select_move"), None)
-    chosen = next((right for v in _writes(select, "prompt") if isinstance(v, ast.IfExp)
-                   and isinstance(body := v.body, ast.BinOp) and isinstance(body.op, ast.Add)
-                   and isinstance(right := body.right, ast.Name)), None) if select is not None else None
+    chosen = (
+        next(
+            (
+                right
+                for v in _writes(select, "prompt")
+                if isinstance(v, ast.IfExp)
+                and isinstance(body := v.body, ast.BinOp)
+                and isinstance(body.op, ast.Add)
+                and isinstance(right := body.right, ast.Name)
+            ),
+            None,
+        )
+        if select is not None
+        else None
+    )
     if chosen is None or select is None:
         raise _shape(PLAYER_FILE, "retry hints")
     name = chosen.id
-    local = {t.id: n.value for n in ast.walk(select) if isinstance(n, ast.Assign)
-             for t in n.targets if isinstance(t, ast.Name)}
+    local = {
+        t.id: n.value
+        for n in ast.walk(select)
+        if isinstance(n, ast.Assign)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
     value = local.get(name, consts.get(name))
     if value is None:
         raise _shape(PLAYER_FILE, f"value of the retry hint {name}")
@@ -202,6 +254,7 @@ def retry_hints(player: ast.Module) -> dict[str, str]:
 
 
 # --- the seed's reading of a reply -----------------------------------------------------------------
+
 
 def action_text(reply: str) -> str:
     """The part of a reply the seed decodes: the last <ACTION> block, else the first fenced block (its
@@ -214,7 +267,7 @@ def action_text(reply: str) -> str:
         for fence in ("```json", "```"):
             if fence in reply:
                 start = reply.find(fence) + len(fence)
-                found = reply[start:reply.find("```", start)].strip()     # no closing fence: up to the last character
+                found = reply[start : reply.find("```", start)].strip()  # no closing fence: up to the last character
                 break
     return found or reply.strip()
 
@@ -253,21 +306,22 @@ class SeedPrompter(EleusisPrompter):
     ``with_code``) when the game names one (``--translator``), else as under tcgtui's protocol
     (``JudgeFollowUp``: ``follow_up``, ``--judge``)."""
 
-    fresh_retries = True          # a retry is the turn's prompt again with a hint, not a conversation
+    fresh_retries = True  # a retry is the turn's prompt again with a hint, not a conversation
     attempts = ATTEMPTS
 
-    def __init__(self, game: EleusisGame, catalog: Any, wording: SeedWording,
-                 compiler: Callable[[], Compiler] | None = None) -> None:
+    def __init__(
+        self, game: EleusisGame, catalog: Any, wording: SeedWording, compiler: Callable[[], Compiler] | None = None
+    ) -> None:
         super().__init__(game, catalog)
         self.wording = wording
         self.version = f"eleusis-seed-en-{self.format}-{wording.digest()}"
         self.translator = str(getattr(game, "translator", ""))
-        self._compiler = compiler             # seed_compile.compiler_for the game's checkout (it imports this module)
+        self._compiler = compiler  # seed_compile.compiler_for the game's checkout (it imports this module)
         self.seed_translation = bool(self.translator)
         # words need the seed's translator (--translator) under this protocol, never --judge's
         self.translator_missing = self.needs_follow_up and not self.seed_translation
         self.needs_follow_up = False
-        self.words_by_judge = not self.seed_translation       # a person's words on the screen: --judge's
+        self.words_by_judge = not self.seed_translation  # a person's words on the screen: --judge's
         self.base = ""
         self.rng: random.Random | None = None
 
@@ -323,23 +377,29 @@ class SeedPrompter(EleusisPrompter):
         lines = "".join(render(w.failed_line, {"guess": g}, ACTION_FILE) for g in obs.failed_guesses)
         return w.failed_open + lines + w.failed_close
 
-    def turn(self, obs: Any, events: list[Any], fallback: Any = None,
-             retry: tuple[str, str] | None = None) -> Message:
+    def turn(self, obs: Any, events: list[Any], fallback: Any = None, retry: tuple[str, str] | None = None) -> Message:
         w, wrong = self.wording, len(obs.failed_guesses)
         numbers = {"hand_size": HAND, "wrong_guess_penalty": PENALTY, "max_turns": obs.max_turns}
         rules = render(w.rules, numbers, RULES_FILE)
-        slots = {**numbers, "current_turn": obs.turn, "failed_guess_count": wrong,
-                 "wrong_guess_penalty * failed_guess_count": PENALTY * wrong,
-                 "max_turns - current_turn + 1 - wrong_guess_penalty * failed_guess_count":
-                     obs.max_turns - obs.turn + 1 - PENALTY * wrong,
-                 # the released code's line (c616356); the later fork added the + 1
-                 "max_turns - current_turn - wrong_guess_penalty * failed_guess_count":
-                     obs.max_turns - obs.turn - PENALTY * wrong,
-                 "get_game_rules(hand_size=hand_size, wrong_guess_penalty=wrong_guess_penalty, max_turns=max_turns)":
-                     rules,
-                 "compact_board": self.board(obs),
-                 "hand_str": w.hand_sep.join(parse_card(c).symbol() for c in obs.hand),
-                 "history_str": self._history(obs), "failed_guesses_str": self._failed(obs)}
+        slots = {
+            **numbers,
+            "current_turn": obs.turn,
+            "failed_guess_count": wrong,
+            "wrong_guess_penalty * failed_guess_count": PENALTY * wrong,
+            "max_turns - current_turn + 1 - wrong_guess_penalty * failed_guess_count": obs.max_turns
+            - obs.turn
+            + 1
+            - PENALTY * wrong,
+            # the released code's line (c616356); the later fork added the + 1
+            "max_turns - current_turn - wrong_guess_penalty * failed_guess_count": obs.max_turns
+            - obs.turn
+            - PENALTY * wrong,
+            "get_game_rules(hand_size=hand_size, wrong_guess_penalty=wrong_guess_penalty, max_turns=max_turns)": rules,
+            "compact_board": self.board(obs),
+            "hand_str": w.hand_sep.join(parse_card(c).symbol() for c in obs.hand),
+            "history_str": self._history(obs),
+            "failed_guesses_str": self._failed(obs),
+        }
         self.base = render(w.prompt, slots, ACTION_FILE)
         self.reasoning.pop(obs.turn, None)
         return {"role": "user", "content": self.base}
@@ -362,8 +422,12 @@ class SeedPrompter(EleusisPrompter):
         self.reasoning[obs.turn] = summary[:2000] if isinstance(summary, str) else ""
         code = rule if self.format == "code" and rule else None
         guess = data.get("guess_rule") is True and bool(rule)
-        return Parsed(Play(card, guess, rule, code, seed_confidence(data.get("confidence_level"))).text(),
-                      "action", None, snippet[-200:])
+        return Parsed(
+            Play(card, guess, rule, code, seed_confidence(data.get("confidence_level"))).text(),
+            "action",
+            None,
+            snippet[-200:],
+        )
 
     def reason(self, parsed: Parsed) -> str:
         return parsed.error if parsed.error in (TRUNCATED, CARD) else "other"

@@ -51,7 +51,7 @@ def _rounds(games: list[Any]) -> dict[tuple[str, str], list[tuple[int, dict[str,
 def _tokens(facts: DecisionFacts, position: int) -> np.ndarray:
     """The tokens of one game's decisions, in move order (NaN where not reported)."""
     start = int(facts.decisions[:position].sum())
-    return facts.tokens[start:start + int(facts.decisions[position])]
+    return facts.tokens[start : start + int(facts.decisions[position])]
 
 
 def tokens_by_turn(games: list[Any], context: Any) -> list[Row]:
@@ -61,10 +61,12 @@ def tokens_by_turn(games: list[Any], context: Any) -> list[Row]:
         per_turn: dict[int, list[float]] = defaultdict(list)
         for i, _ in rounds:
             for turn, t in enumerate(_tokens(facts, i).tolist(), start=1):
-                if t == t:                  # not NaN
+                if t == t:  # not NaN
                     per_turn[turn].append(t)
-        rows += [{"agent": agent, "lang": lang, "turn": turn, "decisions": len(v), "mean_tokens": mean(v)}
-                 for turn, v in sorted(per_turn.items())]
+        rows += [
+            {"agent": agent, "lang": lang, "turn": turn, "decisions": len(v), "mean_tokens": mean(v)}
+            for turn, v in sorted(per_turn.items())
+        ]
     return rows
 
 
@@ -73,9 +75,16 @@ def score_tokens(games: list[Any], context: Any) -> list[Row]:
     rows = []
     for (agent, lang), rounds in sorted(_rounds(games).items()):
         tokens = [t for i, _ in rounds for t in _tokens(facts, i).tolist() if t == t]
-        rows.append({"agent": agent, "lang": lang, "rounds": len(rounds), "mean_tokens": mean(tokens),
-                     "mean_score": mean([r["score"] for _, r in rounds]),
-                     "mean_floored": mean([r["floored"] for _, r in rounds])})
+        rows.append(
+            {
+                "agent": agent,
+                "lang": lang,
+                "rounds": len(rounds),
+                "mean_tokens": mean(tokens),
+                "mean_score": mean([r["score"] for _, r in rounds]),
+                "mean_floored": mean([r["floored"] for _, r in rounds]),
+            }
+        )
     return rows
 
 
@@ -85,13 +94,21 @@ def relative_quartiles(games: list[Any], context: Any) -> list[Row]:
         overall = mean([r["floored"] for _, r in rounds])
         by_q: dict[int, list[float]] = defaultdict(list)
         for _, r in rounds:
-            if r["rule"] is not None:               # a dealer's own rule is in no quartile
+            if r["rule"] is not None:  # a dealer's own rule is in no quartile
                 by_q[quartile(r["rule"])].append(r["floored"])
         for q, scores in sorted(by_q.items()):
             m = mean(scores)
-            assert m is not None                    # a quartile is listed for its rounds
-            rows.append({"agent": agent, "lang": lang, "quartile": q, "rounds": len(scores), "mean_floored": m,
-                         "relative_score": m / overall if overall else None})
+            assert m is not None  # a quartile is listed for its rounds
+            rows.append(
+                {
+                    "agent": agent,
+                    "lang": lang,
+                    "quartile": q,
+                    "rounds": len(scores),
+                    "mean_floored": m,
+                    "relative_score": m / overall if overall else None,
+                }
+            )
     return rows
 
 
@@ -110,9 +127,17 @@ def score_breakdown(games: list[Any], context: Any) -> list[Row]:
     rows = []
     for (agent, lang), rounds in sorted(_rounds(games).items()):
         floored, free = mean([r["floored"] for _, r in rounds]), mean([r["no_stakes"] for _, r in rounds])
-        assert floored is not None and free is not None     # a group is listed for its rounds
-        rows.append({"agent": agent, "lang": lang, "rounds": len(rounds), "mean_floored": floored,
-                     "no_stakes": free, "no_stakes_gain": free - floored})
+        assert floored is not None and free is not None  # a group is listed for its rounds
+        rows.append(
+            {
+                "agent": agent,
+                "lang": lang,
+                "rounds": len(rounds),
+                "mean_floored": floored,
+                "no_stakes": free,
+                "no_stakes_gain": free - floored,
+            }
+        )
     return rows
 
 
@@ -120,42 +145,88 @@ def boldness(games: list[Any], context: Any) -> list[Row]:
     rows = []
     for (agent, lang), rounds in sorted(_rounds(games).items()):
         failed = mean([r["counted_wrong"] for _, r in rounds])
-        assert failed is not None                   # a group is listed for its rounds
+        assert failed is not None  # a group is listed for its rounds
         caution = mean([r["caution"] for _, r in rounds if r["solved"]])
-        rows.append({"agent": agent, "lang": lang, "rounds": len(rounds), "counted_failed_guesses": failed,
-                     "caution": caution, "boldness": None if caution is None else 2 * failed - caution,
-                     "counted_success_rate": mean([float(r["counted_solved"]) for _, r in rounds]),
-                     "mean_floored": mean([r["floored"] for _, r in rounds])})
+        rows.append(
+            {
+                "agent": agent,
+                "lang": lang,
+                "rounds": len(rounds),
+                "counted_failed_guesses": failed,
+                "caution": caution,
+                "boldness": None if caution is None else 2 * failed - caution,
+                "counted_success_rate": mean([float(r["counted_solved"]) for _, r in rounds]),
+                "mean_floored": mean([r["floored"] for _, r in rounds]),
+            }
+        )
     return rows
 
 
 def rule_scores(games: list[Any], context: Any) -> list[Row]:
-    rounds = [(agent, lang, r) for (agent, lang), rs in sorted(_rounds(games).items()) for _, r in rs
-              if r["rule"] is not None]                    # a dealer's own rule is in no library row
+    rounds = [
+        (agent, lang, r) for (agent, lang), rs in sorted(_rounds(games).items()) for _, r in rs if r["rule"] is not None
+    ]  # a dealer's own rule is in no library row
     solved: dict[int, list[float]] = defaultdict(list)
     for _, _, r in rounds:
         solved[r["rule"]].append(float(r["counted_solved"]))
-    return [{"agent": agent, "lang": lang, "rule": r["rule"], "floored": r["floored"],
-             "rule_success_rate": mean(solved[r["rule"]])} for agent, lang, r in rounds]
+    return [
+        {
+            "agent": agent,
+            "lang": lang,
+            "rule": r["rule"],
+            "floored": r["floored"],
+            "rule_success_rate": mean(solved[r["rule"]]),
+        }
+        for agent, lang, r in rounds
+    ]
 
 
 def tables() -> tuple[SeedTable, ...]:
     return (
-        SeedTable("tokens_by_turn", "Eleusis Figure 7", tokens_by_turn,
-                  Figure("line", "turn", "mean_tokens", ("agent", "lang"))),
-        SeedTable("score_tokens", "Eleusis Figure 1", score_tokens,
-                  Figure("scatter", "mean_tokens", "mean_floored", ("agent", "lang"))),
-        SeedTable("relative_quartiles", "Eleusis Figure 9", relative_quartiles,
-                  Figure("line", "quartile", "relative_score", ("agent", "lang"))),
-        SeedTable("complexity_ratio", "Eleusis Figure 10", complexity_ratio,
-                  Figure("scatter", "agent", "median_ratio", ("lang",), low="q1", high="q3")),
+        SeedTable(
+            "tokens_by_turn",
+            "Eleusis Figure 7",
+            tokens_by_turn,
+            Figure("line", "turn", "mean_tokens", ("agent", "lang")),
+        ),
+        SeedTable(
+            "score_tokens",
+            "Eleusis Figure 1",
+            score_tokens,
+            Figure("scatter", "mean_tokens", "mean_floored", ("agent", "lang")),
+        ),
+        SeedTable(
+            "relative_quartiles",
+            "Eleusis Figure 9",
+            relative_quartiles,
+            Figure("line", "quartile", "relative_score", ("agent", "lang")),
+        ),
+        SeedTable(
+            "complexity_ratio",
+            "Eleusis Figure 10",
+            complexity_ratio,
+            Figure("scatter", "agent", "median_ratio", ("lang",), low="q1", high="q3"),
+        ),
         # the score, with a bar up to the no-stakes score
-        SeedTable("score_breakdown", "Eleusis Figure 2", score_breakdown,
-                  Figure("scatter", "agent", "mean_floored", ("lang",), low="mean_floored", high="no_stakes")),
-        SeedTable("boldness_tradeoff", "Eleusis Figure 3", boldness,
-                  Figure("scatter", "counted_failed_guesses", "caution", ("agent", "lang"))),
-        SeedTable("score_boldness", "Eleusis Figure 4", boldness,
-                  Figure("scatter", "boldness", "mean_floored", ("agent", "lang"))),
-        SeedTable("rule_scores", "Eleusis Figure 8", rule_scores,
-                  Figure("scatter", "rule", "floored", ("agent", "lang"))),
+        SeedTable(
+            "score_breakdown",
+            "Eleusis Figure 2",
+            score_breakdown,
+            Figure("scatter", "agent", "mean_floored", ("lang",), low="mean_floored", high="no_stakes"),
+        ),
+        SeedTable(
+            "boldness_tradeoff",
+            "Eleusis Figure 3",
+            boldness,
+            Figure("scatter", "counted_failed_guesses", "caution", ("agent", "lang")),
+        ),
+        SeedTable(
+            "score_boldness",
+            "Eleusis Figure 4",
+            boldness,
+            Figure("scatter", "boldness", "mean_floored", ("agent", "lang")),
+        ),
+        SeedTable(
+            "rule_scores", "Eleusis Figure 8", rule_scores, Figure("scatter", "rule", "floored", ("agent", "lang"))
+        ),
     )

@@ -22,11 +22,11 @@ from tcgtui.engine.protocols import SEED, TCGTUI
 
 HAND = 12
 MAX_TURNS = 30
-TURNS_HIGH = 104     # the ``max_turns`` parameter's bound: a round cannot outlast the shoe's cards
+TURNS_HIGH = 104  # the ``max_turns`` parameter's bound: a round cannot outlast the shoe's cards
 PENALTY = 2
 SILENT_CONFIDENCE = 5
 SOLVED, TURNS, BANKRUPT, NO_CARDS = "solved", "turns", "bankrupt", "no_cards"
-REFEREE = -2         # current_player while a guess waits on the referee's walk (``--translator``)
+REFEREE = -2  # current_player while a guess waits on the referee's walk (``--translator``)
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class WalkRequest:
     code: str
     mainline: tuple[Card, ...]
     turn: int
-    rule: str = ""          # the guess in words, for its event
+    rule: str = ""  # the guess in words, for its event
 
     def settle(self, account: dict[str, Any]) -> str:
         """The referee's move for the walk's account (``equivalent`` and how it was found)."""
@@ -55,9 +55,17 @@ def deck_order(seed: int) -> list[Card]:
 class EleusisState(GameState[str]):
     num_seats = 1
 
-    def __init__(self, rule: Rule, seed: int, guess_format: str = "text", max_turns: int = MAX_TURNS,
-                 deal: bool = True, protocol: str = TCGTUI, deck_seed: int | None = None,
-                 truth_code: str | None = None) -> None:
+    def __init__(
+        self,
+        rule: Rule,
+        seed: int,
+        guess_format: str = "text",
+        max_turns: int = MAX_TURNS,
+        deal: bool = True,
+        protocol: str = TCGTUI,
+        deck_seed: int | None = None,
+        truth_code: str | None = None,
+    ) -> None:
         """``protocol`` seed: the deck is the seed's for ``deck_seed``, a guess is judged on the mainline
         after the turn's card, and a round runs to its last turn whatever the penalties (no bankruptcy).
         ``truth_code`` (``--translator``): the secret rule's Python from the seed's rules; a guess is then
@@ -72,7 +80,7 @@ class EleusisState(GameState[str]):
         self.max_turns = max_turns
         self.deck: list[Card] = []
         self.hand: list[Card] = []
-        self.board: list[list[Any]] = []            # [mainline card or None, [rejected cards]]
+        self.board: list[list[Any]] = []  # [mainline card or None, [rejected cards]]
         self.plays: list[tuple[Card, bool]] = []
         self.failed: list[str] = []
         self.turns = 0
@@ -142,7 +150,7 @@ class EleusisState(GameState[str]):
         n = self.turns + 1
         mainline = self.mainline()
         accepted = accepts(self.rule, play.card, mainline)
-        if self.protocol == SEED and accepted:     # the seed judges a guess after the turn's card is placed
+        if self.protocol == SEED and accepted:  # the seed judges a guess after the turn's card is placed
             mainline = mainline + [play.card]
         events: list[Event] = []
         solved = False
@@ -154,12 +162,28 @@ class EleusisState(GameState[str]):
             solved = verdict.equivalent
             if not solved:
                 self.failed.append(play.rule or play.code or "")
-            events.append(Event("guess", 0, {"turn": n, "rule": play.rule, "code": play.code,
-                                             "correct": solved, **_counter(verdict)}))
+            events.append(
+                Event(
+                    "guess",
+                    0,
+                    {"turn": n, "rule": play.rule, "code": play.code, "correct": solved, **_counter(verdict)},
+                )
+            )
         elif not walked and (play.confidence or 0) >= SILENT_CONFIDENCE and play.code is not None:
             verdict = self.judge_code(play.code, mainline, n)
-            events.append(Event("silent", 0, {"turn": n, "rule": play.rule, "code": play.code,
-                                              "confidence": play.confidence, "correct": verdict.equivalent}))
+            events.append(
+                Event(
+                    "silent",
+                    0,
+                    {
+                        "turn": n,
+                        "rule": play.rule,
+                        "code": play.code,
+                        "confidence": play.confidence,
+                        "correct": verdict.equivalent,
+                    },
+                )
+            )
         self.hand.remove(play.card)
         if accepted:
             self.board.append([play.card, []])
@@ -171,11 +195,23 @@ class EleusisState(GameState[str]):
         if self.deck:
             self.hand.append(self.deck.pop(0))
         self.turns = n
-        events.insert(0, Event("play", 0, {"turn": n, "card": play.card.text(), "accepted": accepted,
-                                           "rule": play.rule, "confidence": play.confidence,
-                                           "guess": play.guess}))
+        events.insert(
+            0,
+            Event(
+                "play",
+                0,
+                {
+                    "turn": n,
+                    "card": play.card.text(),
+                    "accepted": accepted,
+                    "rule": play.rule,
+                    "confidence": play.confidence,
+                    "guess": play.guess,
+                },
+            ),
+        )
         if self.waiting is not None:
-            return events                   # the turn ends with the referee's verdict
+            return events  # the turn ends with the referee's verdict
         return events + self._end_of_turn(n, solved)
 
     def _settle(self, move: str) -> list[Event]:
@@ -187,9 +223,20 @@ class EleusisState(GameState[str]):
         assert request is not None
         if not walk.equivalent:
             self.failed.append(request.rule or request.code)
-        events = [Event("guess", 0, {"turn": request.turn, "rule": request.rule, "code": request.code,
-                                     "correct": walk.equivalent,
-                                     "counterexample": None, "walk": walk.account})]
+        events = [
+            Event(
+                "guess",
+                0,
+                {
+                    "turn": request.turn,
+                    "rule": request.rule,
+                    "code": request.code,
+                    "correct": walk.equivalent,
+                    "counterexample": None,
+                    "walk": walk.account,
+                },
+            )
+        ]
         return events + self._end_of_turn(request.turn, walk.equivalent)
 
     def _end_of_turn(self, n: int, solved: bool) -> list[Event]:
@@ -210,14 +257,15 @@ class EleusisState(GameState[str]):
             guess = compile_rule(code or "")
         except RuleError as exc:
             return Verdict(False, True, None, exc)
-        walk = SEED_WALK if self.protocol == SEED else f"{self.seed}:{turn}"       # the seed's walk, or tcgtui's
+        walk = SEED_WALK if self.protocol == SEED else f"{self.seed}:{turn}"  # the seed's walk, or tcgtui's
         return remembered(self.rule, guess, tuple(mainline), walk)
 
     def _finish(self, reason: str, score: int) -> list[Event]:
         self.score = score
         self._outcome = Outcome(None, reason, (float(score),))
-        return [Event("game_over", 0, {"reason": reason, "score": score, "turns": self.turns,
-                                        "wrong": len(self.failed)})]
+        return [
+            Event("game_over", 0, {"reason": reason, "score": score, "turns": self.turns, "wrong": len(self.failed)})
+        ]
 
     def clone(self) -> EleusisState:
         new = EleusisState.__new__(EleusisState)
@@ -234,19 +282,27 @@ class EleusisState(GameState[str]):
     # --- views -----------------------------------------------------------------------------------
     def observation(self, seat: int) -> EleusisObservation:
         return EleusisObservation(
-            seat=seat, turn=self.turns + 1, legal_moves=tuple(self.legal_moves()),
+            seat=seat,
+            turn=self.turns + 1,
+            legal_moves=tuple(self.legal_moves()),
             hand=tuple(c.text() for c in (self.hand if self.protocol == SEED else sorted(self.hand))),
             board=tuple((None if c is None else c.text(), tuple(x.text() for x in r)) for c, r in self.board),
-            plays=tuple((c.text(), a) for c, a in self.plays), failed_guesses=tuple(self.failed),
-            max_turns=self.max_turns, deck_left=len(self.deck), guess_format=self.guess_format,
-            outcome=self._outcome, protocol=self.protocol,
-            round_seed=self.deck_seed if self.protocol == SEED else None)
+            plays=tuple((c.text(), a) for c, a in self.plays),
+            failed_guesses=tuple(self.failed),
+            max_turns=self.max_turns,
+            deck_left=len(self.deck),
+            guess_format=self.guess_format,
+            outcome=self._outcome,
+            protocol=self.protocol,
+            round_seed=self.deck_seed if self.protocol == SEED else None,
+        )
 
     @classmethod
     def from_observation(cls, obs: EleusisObservation, rule: Rule, deck: list[Card], seed: int) -> EleusisState:
         """The seat's view made whole with a rule and a deck it cannot see (``Game.resample``)."""
-        state = cls(rule, seed, obs.guess_format, obs.max_turns, deal=False, protocol=obs.protocol,
-                    deck_seed=obs.round_seed)      # a sampled world judges in the rule language, never waits
+        state = cls(
+            rule, seed, obs.guess_format, obs.max_turns, deal=False, protocol=obs.protocol, deck_seed=obs.round_seed
+        )  # a sampled world judges in the rule language, never waits
         state.hand = [parse_card(c) for c in obs.hand]
         state.board = [[None if c is None else parse_card(c), [parse_card(x) for x in r]] for c, r in obs.board]
         state.plays = [(parse_card(c), a) for c, a in obs.plays]
@@ -259,14 +315,23 @@ class EleusisState(GameState[str]):
         return state
 
     def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule.source, "seed": self.seed, "guess_format": self.guess_format,
-                "protocol": self.protocol, "deck_seed": self.deck_seed,
-                "deck": [c.text() for c in self.deck], "hand": [c.text() for c in self.hand],
-                "board": [[None if c is None else c.text(), [x.text() for x in r]] for c, r in self.board],
-                "plays": [[c.text(), a] for c, a in self.plays], "failed": list(self.failed),
-                "turns": self.turns, "score": self.score, "walked": self.truth_code is not None,
-                "waiting": None if self.waiting is None else self.waiting.turn,
-                "outcome": None if self._outcome is None else self._outcome.to_json()}
+        return {
+            "rule": self.rule.source,
+            "seed": self.seed,
+            "guess_format": self.guess_format,
+            "protocol": self.protocol,
+            "deck_seed": self.deck_seed,
+            "deck": [c.text() for c in self.deck],
+            "hand": [c.text() for c in self.hand],
+            "board": [[None if c is None else c.text(), [x.text() for x in r]] for c, r in self.board],
+            "plays": [[c.text(), a] for c, a in self.plays],
+            "failed": list(self.failed),
+            "turns": self.turns,
+            "score": self.score,
+            "walked": self.truth_code is not None,
+            "waiting": None if self.waiting is None else self.waiting.turn,
+            "outcome": None if self._outcome is None else self._outcome.to_json(),
+        }
 
 
 def _counter(verdict: Verdict) -> dict[str, Any]:
@@ -282,5 +347,6 @@ def verdicts_after(state: EleusisState, move: str) -> list[Any]:
     app judges a person's guess in a process of its own with this, the screen answering keys meanwhile."""
     # only a move played apart (a person's guess) needs the judge here
     from tcgtui.engine.eleusis import judge
+
     state.apply(move)
     return judge.kept()

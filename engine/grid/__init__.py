@@ -22,12 +22,38 @@ from tcgtui.engine.grid.observation import GridObservation
 from tcgtui.engine.grid.position import PositionError, format_position, parse_position
 from tcgtui.engine.grid.state import GridState, result_code
 from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM
-from tcgtui.engine.registry import (LIST, RULES, WDL, Choices, FakeModel, GameInfo, GameSpec, Param, Reference,
-                                    ReportHooks, StoreHooks, ToolHooks, register)
+from tcgtui.engine.registry import (
+    LIST,
+    RULES,
+    WDL,
+    Choices,
+    FakeModel,
+    GameInfo,
+    GameSpec,
+    Param,
+    Reference,
+    ReportHooks,
+    StoreHooks,
+    ToolHooks,
+    register,
+)
 
-__all__ = ["GridGame", "GridNarrator", "GridObservation", "GridState", "PositionError", "analyze", "blocks",
-           "format_position", "immediate_wins", "missed", "parse_position", "result_code", "rules_text",
-           "sections"]
+__all__ = [
+    "GridGame",
+    "GridNarrator",
+    "GridObservation",
+    "GridState",
+    "PositionError",
+    "analyze",
+    "blocks",
+    "format_position",
+    "immediate_wins",
+    "missed",
+    "parse_position",
+    "result_code",
+    "rules_text",
+    "sections",
+]
 
 STYLES = ("list", "illustration", "image")
 
@@ -36,47 +62,59 @@ def _prompter(game: GridGame, catalog: Any, seat: int, style: str = "list") -> A
     if game.protocol == SEED:
         from tcgtui.engine.grid.seed import REPOSITORY
         from tcgtui.engine.grid.seed_prompter import SeedGridPrompter
+
         if game.wording is None:
-            raise ValueError(f"--protocol seed: a model reads the seed's own prompts, from your checkout of "
-                             f"{REPOSITORY}; give it with --upstream DIR")
+            raise ValueError(
+                f"--protocol seed: a model reads the seed's own prompts, from your checkout of "
+                f"{REPOSITORY}; give it with --upstream DIR"
+            )
         return SeedGridPrompter(game, game.wording, seat, style or "list")
     from tcgtui.engine.grid.prompter import GridPrompter
+
     return GridPrompter(game, catalog, seat, style or "list")
 
 
 def _perfect(game: GridGame, arg: int | None) -> Any:
     from tcgtui.engine.grid.players import perfect
+
     return perfect(game, arg)
 
 
 def _alphabeta(game: GridGame, arg: int | None) -> Any:
     from tcgtui.engine.grid.players import alphabeta
+
     return alphabeta(game, arg)
 
 
 def _alphabeta_anytime(game: GridGame, arg: int | None) -> Any:
     from tcgtui.engine.grid.players import alphabeta_anytime
+
     return alphabeta_anytime(game, arg)
 
 
 def _evaluator(game: Game, spec: str | None) -> Any:
     from tcgtui.engine.grid.evaluators import evaluator
+
     return evaluator(game, spec)
 
 
 def _analyze(state: GameState) -> dict[str, list]:
-    assert isinstance(state, GridState)            # registered for the grid games only
+    assert isinstance(state, GridState)  # registered for the grid games only
     return analyze(state)
 
 
 def _threats(game: GridGame, arg: int | None) -> Any:
     from tcgtui.engine.grid.threats import threats
+
     return threats(game, arg)
 
 
 # Players ``tcgtui perf`` times on each game's opening position (the speed figures the arena promises).
-PERF = {"tictactoe": ("mc:1000", "mcts:1000", "perfect"), "connect4": ("mc:1000", "mcts:1000", "ab:8"),
-        "gomoku": ("mc:100", "mcts:1000", "threats")}
+PERF = {
+    "tictactoe": ("mc:1000", "mcts:1000", "perfect"),
+    "connect4": ("mc:1000", "mcts:1000", "ab:8"),
+    "gomoku": ("mc:100", "mcts:1000", "threats"),
+}
 
 
 REGIONS = ("corner", "edge", "inside")
@@ -104,32 +142,74 @@ def _choices(game_id: str, params: dict[str, Any]) -> Choices:
 
 def _register(game_id: str, references: tuple[Reference, ...]) -> GameSpec:
     v = VARIANTS[game_id]
-    size = (Param("size", int, v.rows, choices=v.sizes, help_key="grid.ui.size_help", label_key="grid.ui.size_label"),
-            ) if v.sizes else ()
+    size = (
+        (Param("size", int, v.rows, choices=v.sizes, help_key="grid.ui.size_help", label_key="grid.ui.size_label"),)
+        if v.sizes
+        else ()
+    )
     info = GameInfo(
-        game_id, seats=2, outcome=WDL, moves=LIST, invalid=RULES, family="grid", prompt_styles=STYLES, public=True,
-        params=(*size, Param("invalid_limit", int, v.invalid_limit, low=0, high=1_000),
-                # "board": the seed's cap for its board, grown with the cells on a larger one (size)
-                Param("move_cap", int, BOARD_CAP, low=1, high=10_000, words=(("board", BOARD_CAP),)),
-                Param("position", str, "", flag="--position", metavar="ROWS", help_key="arena.position",
-                      label_key="arena.position_label"),
-                Param("to_move", str, "", choices=("", "X", "O"), flag="--to-move", metavar="X|O",
-                      help_key="arena.to_move", label_key="arena.to_move_label"), PROTOCOL, UPSTREAM))
-    return register(GameSpec(
-        info, make=partial(GridGame.from_params, game_id),
-        prompter=_prompter,
-        narrator=GridNarrator,
-        analyses=sections, rules_text=rules_text, references=references, seed_tables=seed_tables,
-        fast=lambda: importlib.import_module("tcgtui.engine.grid.fast"),
-        interim=lambda: importlib.import_module("tcgtui.engine.grid.playouts"),
-        store=StoreHooks(result_code=result_code),
-        report=ReportHooks(seed_files=seed_files,
-                           reads_records=True),        # its report sections replay each game's record
-        tools=ToolHooks(analyze=_analyze, perf=PERF[game_id], evaluate=_evaluator, choices=partial(_choices, game_id)),
-        fake_model=FakeModel(fake_replies.player, fake_replies.invalid, fake_replies.INVALID_KINDS)))
+        game_id,
+        seats=2,
+        outcome=WDL,
+        moves=LIST,
+        invalid=RULES,
+        family="grid",
+        prompt_styles=STYLES,
+        public=True,
+        params=(
+            *size,
+            Param("invalid_limit", int, v.invalid_limit, low=0, high=1_000),
+            # "board": the seed's cap for its board, grown with the cells on a larger one (size)
+            Param("move_cap", int, BOARD_CAP, low=1, high=10_000, words=(("board", BOARD_CAP),)),
+            Param(
+                "position",
+                str,
+                "",
+                flag="--position",
+                metavar="ROWS",
+                help_key="arena.position",
+                label_key="arena.position_label",
+            ),
+            Param(
+                "to_move",
+                str,
+                "",
+                choices=("", "X", "O"),
+                flag="--to-move",
+                metavar="X|O",
+                help_key="arena.to_move",
+                label_key="arena.to_move_label",
+            ),
+            PROTOCOL,
+            UPSTREAM,
+        ),
+    )
+    return register(
+        GameSpec(
+            info,
+            make=partial(GridGame.from_params, game_id),
+            prompter=_prompter,
+            narrator=GridNarrator,
+            analyses=sections,
+            rules_text=rules_text,
+            references=references,
+            seed_tables=seed_tables,
+            fast=lambda: importlib.import_module("tcgtui.engine.grid.fast"),
+            interim=lambda: importlib.import_module("tcgtui.engine.grid.playouts"),
+            store=StoreHooks(result_code=result_code),
+            report=ReportHooks(
+                seed_files=seed_files, reads_records=True
+            ),  # its report sections replay each game's record
+            tools=ToolHooks(
+                analyze=_analyze, perf=PERF[game_id], evaluate=_evaluator, choices=partial(_choices, game_id)
+            ),
+            fake_model=FakeModel(fake_replies.player, fake_replies.invalid, fake_replies.INVALID_KINDS),
+        )
+    )
 
 
 TICTACTOE = _register("tictactoe", (Reference("perfect", _perfect),))
-CONNECT4 = _register("connect4", (Reference("ab", _alphabeta, takes_arg=True, default_arg=8, max_arg=14,
-                                            anytime=_alphabeta_anytime),))
+CONNECT4 = _register(
+    "connect4", (Reference("ab", _alphabeta, takes_arg=True, default_arg=8, max_arg=14, anytime=_alphabeta_anytime),)
+)
 GOMOKU = _register("gomoku", (Reference("threats", _threats),))

@@ -25,15 +25,19 @@ def _candidates(state: GridState) -> list[tuple[int, int]]:
     return [(i // cfg.cols, i % cfg.cols) for i, v in enumerate(state.board) if v == EMPTY]
 
 
-def immediate_wins(state: GridState, seat: int,
-                   candidates: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+def immediate_wins(
+    state: GridState, seat: int, candidates: list[tuple[int, int]] | None = None
+) -> list[tuple[int, int]]:
     """0-based cells where a stone of ``seat`` would complete a line now (row-major order);
     ``candidates`` are the state's playable cells when the caller has them already."""
     cfg = state.config
-    if state.board.count(seat + 1) < cfg.connect - 1:       # too few stones for any line yet
+    if state.board.count(seat + 1) < cfg.connect - 1:  # too few stones for any line yet
         return []
-    return sorted((r, c) for r, c in (_candidates(state) if candidates is None else candidates)
-                  if completes(state.board, cfg.rows, cfg.cols, r, c, cfg.connect, seat + 1))
+    return sorted(
+        (r, c)
+        for r, c in (_candidates(state) if candidates is None else candidates)
+        if completes(state.board, cfg.rows, cfg.cols, r, c, cfg.connect, seat + 1)
+    )
 
 
 def blocks(state: GridState, candidates: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
@@ -52,20 +56,31 @@ def analyze(state: GridState) -> dict[str, list]:
     cfg = state.config
     if state.is_terminal():
         return {"legal": [], "wins": [], "blocks": []}
-    return {"legal": [_as_move(cfg, x) for x in state.legal_cells()],
-            "wins": [_as_move(cfg, x) for x in immediate_wins(state, state.to_move)],
-            "blocks": [_as_move(cfg, x) for x in blocks(state)]}
+    return {
+        "legal": [_as_move(cfg, x) for x in state.legal_cells()],
+        "wins": [_as_move(cfg, x) for x in immediate_wins(state, state.to_move)],
+        "blocks": [_as_move(cfg, x) for x in blocks(state)],
+    }
 
 
 def _game_for(record: dict[str, Any]):
     # only the seed's records are rebuilt into games
     from tcgtui.engine.grid.game import GridGame
+
     return GridGame.from_params(record["game"], record.get("setup", {}))
 
 
 def _seat_tally() -> dict[str, Any]:
-    return {"decisions": 0, "valid": 0, "win_chances": 0, "missed_wins": 0, "block_chances": 0,
-            "missed_blocks": 0, "invalid": {k: 0 for k in INVALID_KINDS}, "disqualified": False}
+    return {
+        "decisions": 0,
+        "valid": 0,
+        "win_chances": 0,
+        "missed_wins": 0,
+        "block_chances": 0,
+        "missed_blocks": 0,
+        "invalid": {k: 0 for k in INVALID_KINDS},
+        "disqualified": False,
+    }
 
 
 def missed(record_json: dict[str, Any]) -> dict[str, Any]:
@@ -83,14 +98,14 @@ def missed(record_json: dict[str, Any]) -> dict[str, Any]:
         tally = seats[seat]
         tally["decisions"] += 1
         if text.startswith(INVALID):
-            kind = text[len(INVALID):]
+            kind = text[len(INVALID) :]
             tally["invalid"][kind] = tally["invalid"].get(kind, 0) + 1
             state.apply_invalid(kind, "")
             continue
         cell = state.target(game.move_from_text(text))
-        playable = _candidates(state)               # one position, asked twice
+        playable = _candidates(state)  # one position, asked twice
         wins = immediate_wins(state, seat, playable)
-        threats = [] if wins else blocks(state, playable)    # a block counts only when there is no win to take
+        threats = [] if wins else blocks(state, playable)  # a block counts only when there is no win to take
         tally["valid"] += 1
         if wins:
             tally["win_chances"] += 1
@@ -102,8 +117,7 @@ def missed(record_json: dict[str, Any]) -> dict[str, Any]:
     out = state.outcome
     if out is not None and out.reason == "disqualified":
         seats[1 - out.winner]["disqualified"] = True
-    return {"seats": seats, "length": state.moves_made,
-            "result": result_code(out) if out is not None else None}
+    return {"seats": seats, "length": state.moves_made, "result": result_code(out) if out is not None else None}
 
 
 def _rate(n: float, d: float) -> float | None:
@@ -142,7 +156,7 @@ def sections(games: Iterable[Any], catalog: Any = None) -> dict[str, list[dict[s
         a["disqualified"] += t["disqualified"]
         a["length"] += m["length"]
         result = m["result"]
-        if result == "cancelled":                   # the move cap: apart from every rate of the seed's
+        if result == "cancelled":  # the move cap: apart from every rate of the seed's
             a["cancelled"] += 1
         else:
             a["rated"] += 1
@@ -151,23 +165,39 @@ def sections(games: Iterable[Any], catalog: Any = None) -> dict[str, list[dict[s
     out: dict[str, list[dict[str, Any]]] = {"missed": [], "invalid": [], "outcomes": [], "seat_rates": []}
     for (game, agent, mover), a in sorted(tallies.items()):
         who = {"game": game, "agent": agent, "mover": mover, "games": int(a["games"])}
-        out["missed"].append({
-            **who, "valid": int(a["valid"]), "win_chances": int(a["win_chances"]),
-            "missed_wins": int(a["missed_wins"]), "missed_win_rate": _rate(a["missed_wins"], a["win_chances"]),
-            "block_chances": int(a["block_chances"]), "missed_blocks": int(a["missed_blocks"]),
-            "missed_block_rate": _rate(a["missed_blocks"], a["block_chances"]),
-            # the seed's two normalisations: missed chances per game, and per valid move
-            "missed_per_game": _rate(a["missed_wins"] + a["missed_blocks"], a["games"]),
-            "missed_valid_rate": _rate(a["missed_wins"] + a["missed_blocks"], a["valid"])})
-        inv = {**who, "decisions": int(a["decisions"]), "invalid": int(a["invalid"]),
-               "invalid_rate": _rate(a["invalid"], a["decisions"])}
+        out["missed"].append(
+            {
+                **who,
+                "valid": int(a["valid"]),
+                "win_chances": int(a["win_chances"]),
+                "missed_wins": int(a["missed_wins"]),
+                "missed_win_rate": _rate(a["missed_wins"], a["win_chances"]),
+                "block_chances": int(a["block_chances"]),
+                "missed_blocks": int(a["missed_blocks"]),
+                "missed_block_rate": _rate(a["missed_blocks"], a["block_chances"]),
+                # the seed's two normalisations: missed chances per game, and per valid move
+                "missed_per_game": _rate(a["missed_wins"] + a["missed_blocks"], a["games"]),
+                "missed_valid_rate": _rate(a["missed_wins"] + a["missed_blocks"], a["valid"]),
+            }
+        )
+        inv = {
+            **who,
+            "decisions": int(a["decisions"]),
+            "invalid": int(a["invalid"]),
+            "invalid_rate": _rate(a["invalid"], a["decisions"]),
+        }
         for kind in INVALID_KINDS:
             inv[kind] = int(a[kind])
             inv[f"{kind}_rate"] = _rate(a[kind], a["decisions"])
         out["invalid"].append(inv)
-        out["outcomes"].append({**who, "disqualified": int(a["disqualified"]),
-                                "disqualified_rate": _rate(a["disqualified"], a["games"]),
-                                "mean_length": _rate(a["length"], a["games"])})
+        out["outcomes"].append(
+            {
+                **who,
+                "disqualified": int(a["disqualified"]),
+                "disqualified_rate": _rate(a["disqualified"], a["games"]),
+                "mean_length": _rate(a["length"], a["games"]),
+            }
+        )
         out["seat_rates"].append(_seat_rates(who, a))
     return out
 
@@ -177,11 +207,22 @@ def _seat_rates(who: dict[str, Any], a: dict[str, float]) -> dict[str, Any]:
     seat, over its games that ended (cancelled ones apart), the win rate with its exact interval."""
     # start-up time: the registry imports this module; the interval (scipy) only when a report asks
     from tcgtui.engine.stats import clopper_pearson
+
     n, won = int(a["rated"]), int(a["won"])
     low, high = clopper_pearson(won, n) or (None, None)
-    return {**who, "games": n, "cancelled": int(a["cancelled"]), "wins": won, "win_rate": _rate(won, n),
-            "win_rate_ci_low": low, "win_rate_ci_high": high, "draws": int(a["drawn"]), "draw_rate": _rate(a["drawn"], n),
-            "disqualified": int(a["disqualified"]), "disqualified_rate": _rate(a["disqualified"], n)}
+    return {
+        **who,
+        "games": n,
+        "cancelled": int(a["cancelled"]),
+        "wins": won,
+        "win_rate": _rate(won, n),
+        "win_rate_ci_low": low,
+        "win_rate_ci_high": high,
+        "draws": int(a["drawn"]),
+        "draw_rate": _rate(a["drawn"], n),
+        "disqualified": int(a["disqualified"]),
+        "disqualified_rate": _rate(a["disqualified"], n),
+    }
 
 
 def leaderboard(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
@@ -205,12 +246,21 @@ def leaderboard(games: Iterable[Any], context: Any) -> list[dict[str, Any]]:
                 c[f"W{order}"] += 1
             elif g.reason == "disqualified":
                 c[f"Dq{order}"] += 1
-    return [{"agent": a, "opponent": b, "game": game, "style": style, "games": c["games"],
-             **{k: c[k] for k in ("W1st", "W2nd", "Dr", "Dq1st", "Dq2nd", "cancelled")}}
-            for (a, b, game, style), c in sorted(cells.items())]
+    return [
+        {
+            "agent": a,
+            "opponent": b,
+            "game": game,
+            "style": style,
+            "games": c["games"],
+            **{k: c[k] for k in ("W1st", "W2nd", "Dr", "Dq1st", "Dq2nd", "cancelled")},
+        }
+        for (a, b, game, style), c in sorted(cells.items())
+    ]
 
 
 def tables() -> tuple:
     # the report's table types only when a report asks for them
     from tcgtui.engine.registry import SeedTable
+
     return (SeedTable("leaderboard", "Grid games: the leaderboard's results matrix", leaderboard),)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-EMPTY, FIRST, SECOND = 0, 1, 2                    # cell values; seat s plays stone s + 1
-CHARS = ".XO"                                     # position notation: empty, first, second
-DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))    # row, column, diagonal, anti-diagonal
+EMPTY, FIRST, SECOND = 0, 1, 2  # cell values; seat s plays stone s + 1
+CHARS = ".XO"  # position notation: empty, first, second
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # row, column, diagonal, anti-diagonal
 
 
 @dataclass(frozen=True)
@@ -20,10 +20,10 @@ class Variant:
     gravity: bool
     invalid_limit: int
     move_cap: int
-    symbols: tuple[str, str]        # how the illustration prompt draws the two players' stones
-    piece: str = "stone"            # what a player puts down, as the rules name it: stone, mark or disc
-    sizes: tuple[int, ...] = ()     # square boards it is offered on (the first: the seed's); () its one shape
-    line_is_side: bool = False      # the line to make is a whole side of the board (Tic-Tac-Toe)
+    symbols: tuple[str, str]  # how the illustration prompt draws the two players' stones
+    piece: str = "stone"  # what a player puts down, as the rules name it: stone, mark or disc
+    sizes: tuple[int, ...] = ()  # square boards it is offered on (the first: the seed's); () its one shape
+    line_is_side: bool = False  # the line to make is a whole side of the board (Tic-Tac-Toe)
 
     def sized(self, size: int) -> Variant:
         """The game on a ``size`` by ``size`` board (the grid paper's own future work: 4 by 4 and 5 by
@@ -31,10 +31,16 @@ class Variant:
         if not self.sizes or size == self.rows:
             return self
         if size not in self.sizes:
-            raise ValueError(f"{self.id} is played on {', '.join(f'{n} by {n}' for n in self.sizes)} boards, "
-                             f"not {size} by {size}")
-        return replace(self, rows=size, cols=size, connect=size if self.line_is_side else self.connect,
-                       move_cap=round(self.move_cap * size * size / (self.rows * self.cols)))
+            raise ValueError(
+                f"{self.id} is played on {', '.join(f'{n} by {n}' for n in self.sizes)} boards, not {size} by {size}"
+            )
+        return replace(
+            self,
+            rows=size,
+            cols=size,
+            connect=size if self.line_is_side else self.connect,
+            move_cap=round(self.move_cap * size * size / (self.rows * self.cols)),
+        )
 
 
 VARIANTS = {
@@ -43,7 +49,7 @@ VARIANTS = {
     "gomoku": Variant("gomoku", 15, 15, 5, False, 15, 400, ("B", "W"), sizes=(15, 19)),
 }
 EMPTY_SYMBOL = "e"
-BOARD_CAP = 0          # move_cap's default: the variant's own cap (``Variant.sized`` grows it with the board)
+BOARD_CAP = 0  # move_cap's default: the variant's own cap (``Variant.sized`` grows it with the board)
 
 
 @dataclass(frozen=True)

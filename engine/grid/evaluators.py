@@ -18,9 +18,9 @@ from typing import Any
 from tcgtui.engine.core import Game
 from tcgtui.engine.grid import players as p
 
-UNPROVEN = 0.25            # the largest value (in size) a position alpha-beta did not settle gets
-HEURISTIC_SCALE = 100      # the heuristic score that reaches tanh(1) of UNPROVEN
-EXACT_CELLS = 9            # Tic-Tac-Toe is solved exactly on 3 by 3 boards (4 by 4: millions of positions)
+UNPROVEN = 0.25  # the largest value (in size) a position alpha-beta did not settle gets
+HEURISTIC_SCALE = 100  # the heuristic score that reaches tanh(1) of UNPROVEN
+EXACT_CELLS = 9  # Tic-Tac-Toe is solved exactly on 3 by 3 boards (4 by 4: millions of positions)
 
 
 @dataclass(frozen=True)
@@ -55,9 +55,10 @@ def _alphabeta(depth: int) -> Callable[[Any, int], dict[str, float]]:
             if wins & move:
                 score = p.WIN_SCORE
             else:
-                score = -searcher.search(cur ^ mask, mask | move, depth - 1, -10**9, 10**9, 1)
+                score = -searcher.search(cur ^ mask, mask | move, depth - 1, -(10**9), 10**9, 1)
             out[str(c + 1)] = scaled(score)
         return out
+
     return values
 
 
@@ -76,13 +77,16 @@ def evaluator(game: Game, spec: str | None) -> Evaluator:
     if cfg.gravity:
         name, _, arg = (spec or "ab").partition(":")
         if name != "ab" or (arg and not (arg.isdigit() and 1 <= int(arg) <= p.MAX_DEPTH)):
-            raise ValueError(f"{spec!r}: {game.name} is judged by ab:D, D from 1 to {p.MAX_DEPTH} "
-                             f"(default ab:{p.DEFAULT_DEPTH})")
+            raise ValueError(
+                f"{spec!r}: {game.name} is judged by ab:D, D from 1 to {p.MAX_DEPTH} (default ab:{p.DEFAULT_DEPTH})"
+            )
         depth = int(arg) if arg else p.DEFAULT_DEPTH
         return Evaluator(f"ab:{depth}", _alphabeta(depth))
     if cfg.rows * cfg.cols > EXACT_CELLS:
-        raise ValueError(f"{game.name} on a {cfg.rows} by {cfg.cols} board has no evaluator "
-                         f"(exact values are offered on 3 by 3 boards)")
+        raise ValueError(
+            f"{game.name} on a {cfg.rows} by {cfg.cols} board has no evaluator "
+            f"(exact values are offered on 3 by 3 boards)"
+        )
     if spec not in (None, "perfect"):
         raise ValueError(f"{spec!r}: {game.name} is judged by perfect (its exact values)")
     return Evaluator("perfect", _exact)

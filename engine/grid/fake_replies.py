@@ -16,7 +16,7 @@ _STONE = re.compile(r"^[A-Za-z]$")
 _PAIR = re.compile(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?")
 INVALID_KINDS = ("format", "out_of_bounds", "taken")
 
-Board = Callable[[], "set[tuple[int, int]] | None"]   # the occupied cells when the prompt shows a picture
+Board = Callable[[], "set[tuple[int, int]] | None"]  # the occupied cells when the prompt shows a picture
 
 
 def _cells(line: str) -> list[str] | None:
@@ -27,8 +27,8 @@ def _cells(line: str) -> list[str] | None:
     tokens = [t.strip() for t in (line.split("|") if "|" in line else line.split())]
     tokens = [t for t in tokens if t]
     if len(tokens) == 1 and len(tokens[0]) > 1 and not tokens[0].isdigit():
-        tokens = list(tokens[0])                   # one letter per cell, nothing between: "XeO"
-    while tokens and tokens[0].isdigit():          # a row label
+        tokens = list(tokens[0])  # one letter per cell, nothing between: "XeO"
+    while tokens and tokens[0].isdigit():  # a row label
         tokens.pop(0)
     if not tokens or not all(len(t) == 1 and (t in _EMPTY_MARKS or _STONE.match(t)) for t in tokens):
         return None
@@ -55,7 +55,7 @@ def board_of(prompt: str, image: bool, game_id: str, board: Board | None = None)
             run.append(cells)
             continue
         if len(run) >= v.rows:
-            found = run[-v.rows:]
+            found = run[-v.rows :]
         run = []
     if found is not None:
         return {(r, c) for r, row in enumerate(found) for c, x in enumerate(row) if x not in _EMPTY_MARKS}
@@ -91,12 +91,14 @@ def answer(game_id: str, cell: tuple[int, int]) -> str:
 
 def player(game_id: str, catalogs: Sequence[Any], rng: Any, board: Board | None = None) -> Any:
     """A random legal move read from the prompt; ``board`` gives the occupied cells of an image prompt."""
+
     def reply(prompt: str, image: bool) -> str:
         taken = board_of(prompt, image, game_id, board)
         if taken is None:
             return "I cannot see the board."
         free = free_cells(game_id, taken)
         return answer(game_id, rng.choice(free)) if free else "The board is full."
+
     return reply
 
 

@@ -110,7 +110,7 @@ def _playout(base, cell, seat, rs, board, free, heights):
                 free[nfree] = k
                 nfree += 1
     while True:
-        if cell < 0:                        # choose a random legal move
+        if cell < 0:  # choose a random legal move
             if nfree == 0:
                 return 1
             rs, j = _below(rs, nfree)
@@ -208,11 +208,20 @@ def mc_playouts(base, seat, moves, first, count, seed, out):
 
 # --- the FastSearch protocol (encoding shared with the numpy twin, ``engine.grid.playouts``) -------
 
-def playouts(prepared: Any, encoded: np.ndarray, seat: int, moves: np.ndarray,
-             first: int, count: int, seed: int) -> np.ndarray:
+
+def playouts(
+    prepared: Any, encoded: np.ndarray, seat: int, moves: np.ndarray, first: int, count: int, seed: int
+) -> np.ndarray:
     out = np.zeros((len(moves), 3), dtype=np.int64)
-    mc_playouts(encoded, int(seat), np.asarray(moves, dtype=np.int64), int(first), int(count),
-                int(seed) & 0xFFFFFFFFFFFFFFFF, out)
+    mc_playouts(
+        encoded,
+        int(seat),
+        np.asarray(moves, dtype=np.int64),
+        int(first),
+        int(count),
+        int(seed) & 0xFFFFFFFFFFFFFFFF,
+        out,
+    )
     return out
 
 
@@ -222,8 +231,9 @@ def warm_up(game: GridGame) -> None:
     if state.is_terminal():
         return
     obs = state.observation(state.to_move)
-    playouts(prepared, encode(prepared, obs), obs.to_move, move_index(prepared, obs, list(obs.legal_moves[:1])),
-             0, 1, 0)
+    playouts(
+        prepared, encode(prepared, obs), obs.to_move, move_index(prepared, obs, list(obs.legal_moves[:1])), 0, 1, 0
+    )
 
 
 assert (WIN, DRAW, LOSS) == (0, 1, 2)

@@ -20,8 +20,9 @@ def run_through(board, rows: int, cols: int, r: int, c: int, value: int, dr: int
     return [*reversed(back), (r, c), *fwd]
 
 
-def line_through(board, rows: int, cols: int, r: int, c: int, connect: int,
-                 value: int | None = None) -> list[tuple[int, int]]:
+def line_through(
+    board, rows: int, cols: int, r: int, c: int, connect: int, value: int | None = None
+) -> list[tuple[int, int]]:
     """The longest line of at least ``connect`` through (r, c) for ``value`` (the stone there
     by default, as if placed when the cell is empty), or [] when there is none."""
     v = board[r * cols + c] if value is None else value

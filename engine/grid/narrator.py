@@ -29,8 +29,9 @@ class GridNarrator:
         if event.kind == "invalid":
             kind = d["kind"]
             shown = t(f"grid.events.kind.{kind}") if kind in ("format", "out_of_bounds", "taken") else kind
-            return t("grid.events.invalid", player=self.name(event.player), kind=shown,
-                     count=d["count"], left=d["left"])
+            return t(
+                "grid.events.invalid", player=self.name(event.player), kind=shown, count=d["count"], left=d["left"]
+            )
         if event.kind == "win":
             return t("grid.events.win", player=self.name(event.player), length=len(d["line"]))
         if event.kind == "game_over":
@@ -38,8 +39,7 @@ class GridNarrator:
             if reason == "full":
                 return t("grid.events.draw")
             if reason == "disqualified":
-                return t("grid.events.disqualified", player=self.name(1 - event.player),
-                         winner=self.name(event.player))
+                return t("grid.events.disqualified", player=self.name(1 - event.player), winner=self.name(event.player))
             if reason == CANCELLED:
                 return t("grid.events.cancelled", cap=self.game.config.move_cap)
         return None
@@ -53,13 +53,25 @@ def rules_text(game: GridGame, catalog: Any) -> list[tuple[str, str]]:
     cfg = game.config
     first = catalog.t(f"grid.games.{game.name}.first")
     second = catalog.t(f"grid.games.{game.name}.second")
-    params = {"coords": {"rows": cfg.rows, "cols": cfg.cols}, "turns": {"first": first, "second": second},
-              "line": {"connect": cfg.connect}, "disqualified": {"limit": cfg.invalid_limit},
-              "cap": {"cap": cfg.move_cap}}
-    piece = cfg.variant.piece            # the game's own word: Tic-Tac-Toe's marks, Connect Four's discs
+    params = {
+        "coords": {"rows": cfg.rows, "cols": cfg.cols},
+        "turns": {"first": first, "second": second},
+        "line": {"connect": cfg.connect},
+        "disqualified": {"limit": cfg.invalid_limit},
+        "cap": {"cap": cfg.move_cap},
+    }
+    piece = cfg.variant.piece  # the game's own word: Tic-Tac-Toe's marks, Connect Four's discs
     laid = "gravity" if cfg.gravity else "place" if piece == "stone" else f"place_{piece}"
-    keys = [("coords", "coords"), ("start", "start"), ("turns", "turns"), (laid, laid),
-            ("line" if piece == "stone" else f"line_{piece}", "line"), ("full", "full"),
-            ("invalid_column" if cfg.gravity else "invalid_cell", "invalid"), ("again", "again"),
-            ("disqualified", "disqualified"), ("cap", "cap")]
+    keys = [
+        ("coords", "coords"),
+        ("start", "start"),
+        ("turns", "turns"),
+        (laid, laid),
+        ("line" if piece == "stone" else f"line_{piece}", "line"),
+        ("full", "full"),
+        ("invalid_column" if cfg.gravity else "invalid_cell", "invalid"),
+        ("again", "again"),
+        ("disqualified", "disqualified"),
+        ("cap", "cap"),
+    ]
     return [(f"grid.rules.{k}", catalog.t(f"grid.rules.{k}", **params.get(kind, {}))) for k, kind in keys]

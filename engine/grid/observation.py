@@ -10,16 +10,16 @@ from tcgtui.engine.core import Outcome
 @dataclass(frozen=True)
 class GridObservation:
     seat: int
-    turn: int                                   # moves made so far (valid and invalid) + 1
+    turn: int  # moves made so far (valid and invalid) + 1
     game: str
     rows: int
     cols: int
     connect: int
     gravity: bool
-    board: tuple[str, ...]                      # rows top to bottom, '.', 'X', 'O'
-    to_move: int                                # seat, or -1 once over
+    board: tuple[str, ...]  # rows top to bottom, '.', 'X', 'O'
+    to_move: int  # seat, or -1 once over
     legal_moves: tuple[str, ...]
-    last_move: tuple[int, int] | None           # 0-based
+    last_move: tuple[int, int] | None  # 0-based
     winning_line: tuple[tuple[int, int], ...]
     invalid_counts: tuple[int, int]
     invalid_limit: int

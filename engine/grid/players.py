@@ -31,11 +31,11 @@ def _solve(board: list[int], rows: int, cols: int, connect: int, seat: int) -> i
     if hit is not None:
         return hit
     empties = [i for i, v in enumerate(board) if v == EMPTY]
-    best = -10**6
+    best = -(10**6)
     for i in empties:
         board[i] = seat + 1
         if line_through(board, rows, cols, i // cols, i % cols, connect):
-            value = len(empties)                 # a win now, worth more the more cells are left
+            value = len(empties)  # a win now, worth more the more cells are left
         elif len(empties) == 1:
             value = 0
         else:
@@ -82,6 +82,7 @@ def perfect(game: GridGame, arg: int | None = None) -> Callable[[Any, Any], str]
             blocking = {state.cell_text(r, c) for r, c in blocks(state)}
             moves = [m for m in moves if m in blocking] or moves
         return rng.choice(moves)
+
     return choose
 
 
@@ -96,7 +97,7 @@ ORDER = (3, 2, 4, 1, 5, 0, 6)
 CENTRE_WEIGHT = (0, 1, 2, 4, 2, 1, 0)
 WIN_SCORE = 100_000
 DEFAULT_DEPTH, MAX_DEPTH = 8, 14
-POLL_NODES = 256        # nodes between two looks at the caller's stop(): a few milliseconds of Python
+POLL_NODES = 256  # nodes between two looks at the caller's stop(): a few milliseconds of Python
 
 
 class Stopped(Exception):
@@ -131,8 +132,9 @@ def _centre(p: int) -> int:
 def _evaluate(cur: int, mask: int) -> int:
     """From the side to move (stones ``cur``): centre control and open threats (cells completing four)."""
     opp = cur ^ mask
-    return (3 * (_centre(cur) - _centre(opp))
-            + 8 * (bin(_winning_cells(cur, mask)).count("1") - bin(_winning_cells(opp, mask)).count("1")))
+    return 3 * (_centre(cur) - _centre(opp)) + 8 * (
+        bin(_winning_cells(cur, mask)).count("1") - bin(_winning_cells(opp, mask)).count("1")
+    )
 
 
 class AlphaBeta:
@@ -143,7 +145,7 @@ class AlphaBeta:
         self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
         self.nodes = 0
         self.stop = stop
-        self.poll_at = POLL_NODES if stop is not None else -1     # -1: never (one comparison a node)
+        self.poll_at = POLL_NODES if stop is not None else -1  # -1: never (one comparison a node)
 
     def search(self, cur: int, mask: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
@@ -159,7 +161,7 @@ class AlphaBeta:
         opp = cur ^ mask
         threats = _winning_cells(opp, mask) & playable
         if threats & (threats - 1):
-            return -(WIN_SCORE - ply - 2)            # two cells to block: lost
+            return -(WIN_SCORE - ply - 2)  # two cells to block: lost
         if depth <= 0:
             return _evaluate(cur, mask)
         key = (cur, mask)
@@ -172,7 +174,7 @@ class AlphaBeta:
         if threats:
             order = [c for c in order if threats & COL_MASKS[c]]
         a0 = alpha
-        best = -10**9
+        best = -(10**9)
         for c in order:
             move = playable & COL_MASKS[c]
             value = -self.search(opp, mask | move, depth - 1, -beta, -alpha, ply + 1)
@@ -219,11 +221,11 @@ def ab_values(state: Any, depth: int, stop: Callable[[], bool] | None = None) ->
         order = [c for c in order if threats & COL_MASKS[c]] or order
     searcher = AlphaBeta(depth, stop)
     out: dict[str, int] = {}
-    best = -10**9
+    best = -(10**9)
     for c in order:
         move = playable & COL_MASKS[c]
         # a window just below the best so far tells a tie (or better) exactly enough
-        value = -searcher.search(opp, mask | move, depth - 1, -10**9, -(best - 1) if best > -10**9 else 10**9, 1)
+        value = -searcher.search(opp, mask | move, depth - 1, -(10**9), -(best - 1) if best > -(10**9) else 10**9, 1)
         out[str(c + 1)] = value
         best = max(best, value)
     return out
@@ -265,14 +267,18 @@ def alphabeta(game: GridGame, arg: int | None = None) -> Callable[[Any, Any], st
 
     def choose(state: Any, rng: Any) -> str:
         return _pick(ab_values(state, depth), rng)
+
     return choose
 
 
-def alphabeta_anytime(game: GridGame, arg: int | None = None) -> Callable[[Any, Any, Callable[[], bool]], tuple[str, int, int]]:
+def alphabeta_anytime(
+    game: GridGame, arg: int | None = None
+) -> Callable[[Any, Any, Callable[[], bool]], tuple[str, int, int]]:
     """``ab:D`` under a time budget: (move, depth completed, D)."""
     depth = _depth(game, arg)
 
     def choose(state: Any, rng: Any, stop: Callable[[], bool]) -> tuple[str, int, int]:
         values, reached = deepening(state, depth, stop)
         return _pick(values, rng), reached, depth
+
     return choose

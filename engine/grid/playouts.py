@@ -26,12 +26,12 @@ from tcgtui.engine.fast import DRAW, LOSS, WIN
 if TYPE_CHECKING:
     from tcgtui.engine.grid.game import GridGame
 
-HEADER = 6          # [rows, cols, connect, gravity, to_move, moves_left, cell...], as the kernel reads it
-NEVER = 10_000      # the step of a cell no move takes
-CHUNK = 4_000_000   # window cells gathered at once (bounds memory: a few tens of MB)
+HEADER = 6  # [rows, cols, connect, gravity, to_move, moves_left, cell...], as the kernel reads it
+NEVER = 10_000  # the step of a cell no move takes
+CHUNK = 4_000_000  # window cells gathered at once (bounds memory: a few tens of MB)
 _GOLDEN = 0x9E3779B97F4A7C15
 MASK = 0xFFFFFFFFFFFFFFFF
-FEW = 4              # rows drawn one by one in plain integers (numpy's per-call cost dominates below)
+FEW = 4  # rows drawn one by one in plain integers (numpy's per-call cost dominates below)
 _U = np.uint64
 
 
@@ -42,8 +42,7 @@ def prepare(game: GridGame) -> Any:
 def encode(prepared: Any, obs: Any) -> np.ndarray:
     cfg = prepared
     cells = [".XO".index(ch) for row in obs.board for ch in row]
-    head = [cfg.rows, cfg.cols, cfg.connect, int(cfg.gravity), max(obs.to_move, 0),
-            cfg.move_cap - obs.moves_made]
+    head = [cfg.rows, cfg.cols, cfg.connect, int(cfg.gravity), max(obs.to_move, 0), cfg.move_cap - obs.moves_made]
     return np.array(head + cells, dtype=np.int64)
 
 
@@ -138,14 +137,15 @@ def _steps_free_one(board: np.ndarray, cell: int, rs: int) -> list[int]:
 def _steps_gravity(board: np.ndarray, rows: int, cols: int, first: np.ndarray, rs: np.ndarray) -> np.ndarray:
     """Connect Four: a random column among those not full, kept in the kernel's order."""
     if len(first) <= FEW:
-        return np.array([_steps_gravity_one(board, rows, cols, int(c), int(r)) for c, r in zip(first, rs)],
-                        dtype=np.int32)
+        return np.array(
+            [_steps_gravity_one(board, rows, cols, int(c), int(r)) for c, r in zip(first, rs)], dtype=np.int32
+        )
     rows_n, n = len(first), len(board)
     grid = board.reshape(rows, cols)
     heights0 = np.array([int((grid[:, c] != 0).sum()) for c in range(cols)], dtype=np.int64)
     open_cols = np.flatnonzero(heights0 < rows)
     free = np.zeros((rows_n, cols), dtype=np.int64)
-    free[:, :len(open_cols)] = open_cols
+    free[:, : len(open_cols)] = open_cols
     nfree = np.full(rows_n, len(open_cols), dtype=np.int64)
     heights = np.tile(heights0, (rows_n, 1))
     at = np.full((rows_n, n), NEVER, dtype=np.int32)
@@ -215,19 +215,20 @@ def _ends(board: np.ndarray, at: np.ndarray, mover: int, lines: np.ndarray) -> t
     who = np.zeros(len(at), dtype=np.int64)
     per = max(1, CHUNK // max(1, lines.size))
     for lo in range(0, len(at), per):
-        k = key[lo:lo + per][:, lines]                 # rows x windows x connect
+        k = key[lo : lo + per][:, lines]  # rows x windows x connect
         low, high = k.min(axis=2), k.max(axis=2)
         line = ((low >> 10) == (high >> 10)) & (low >= 1024)
         done = np.where(line, (high & 1023) - 1, NEVER)
         first = done.argmin(axis=1)
         rows = np.arange(len(first))
-        end[lo:lo + per] = done[rows, first]
-        who[lo:lo + per] = np.where(end[lo:lo + per] < NEVER, high[rows, first] >> 10, 0)
+        end[lo : lo + per] = done[rows, first]
+        who[lo : lo + per] = np.where(end[lo : lo + per] < NEVER, high[rows, first] >> 10, 0)
     return end, who
 
 
-def playouts(prepared: Any, encoded: np.ndarray, seat: int, moves: np.ndarray,
-             first: int, count: int, seed: int) -> np.ndarray:
+def playouts(
+    prepared: Any, encoded: np.ndarray, seat: int, moves: np.ndarray, first: int, count: int, seed: int
+) -> np.ndarray:
     """Win/draw/loss counts per move, shape (len(moves), 3), equal to ``engine.grid.fast.playouts``."""
     rows, cols, connect, gravity, mover, left = (int(v) for v in encoded[:HEADER])
     board = np.asarray(encoded[HEADER:], dtype=np.int64)
@@ -236,7 +237,7 @@ def playouts(prepared: Any, encoded: np.ndarray, seat: int, moves: np.ndarray,
     i = np.tile(np.arange(first, first + count), len(moves))
     rs = _seeds(int(seed) & 0xFFFFFFFFFFFFFFFF, m, i)
     start = moves[m]
-    at = (_steps_gravity(board, rows, cols, start, rs) if gravity else _steps_free(board, start, rs))
+    at = _steps_gravity(board, rows, cols, start, rs) if gravity else _steps_free(board, start, rs)
     end, who = _ends(board, at, mover, windows(rows, cols, connect))
     won = end < max(left, 1)
     result = np.where(won & (who == seat + 1), WIN, np.where(won, LOSS, DRAW))

@@ -51,8 +51,14 @@ def parse_position(text: str, config: GridConfig, to_move: str = "") -> tuple[li
             for r in range(config.rows - 1):
                 if board[r * config.cols + c] != EMPTY and board[(r + 1) * config.cols + c] == EMPTY:
                     raise PositionError(f"column {c + 1}: a stone at row {r + 1} floats above an empty cell")
-    won = [any(line_through(board, config.rows, config.cols, i // config.cols, i % config.cols, config.connect)
-               for i, v in enumerate(board) if v == s) for s in (FIRST, SECOND)]
+    won = [
+        any(
+            line_through(board, config.rows, config.cols, i // config.cols, i % config.cols, config.connect)
+            for i, v in enumerate(board)
+            if v == s
+        )
+        for s in (FIRST, SECOND)
+    ]
     if won[0] and won[1]:
         raise PositionError("both players already have a line")
     if won[0] or won[1]:
@@ -63,4 +69,4 @@ def parse_position(text: str, config: GridConfig, to_move: str = "") -> tuple[li
 
 
 def format_position(board: list[int] | tuple[int, ...], cols: int) -> str:
-    return "/".join("".join(CHARS[v] for v in board[i:i + cols]) for i in range(0, len(board), cols))
+    return "/".join("".join(CHARS[v] for v in board[i : i + cols]) for i in range(0, len(board), cols))

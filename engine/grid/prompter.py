@@ -19,8 +19,19 @@ if TYPE_CHECKING:
     from tcgtui.engine.grid.game import GridGame
 
 STYLES = ("list", "illustration", "image")
-QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
-                        "\u2018": '"', "\u2019": '"', "'": '"', chr(0x060C): ","})   # the Arabic comma too
+QUOTES = str.maketrans(
+    {
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u2018": '"',
+        "\u2019": '"',
+        "'": '"',
+        chr(0x060C): ",",
+    }
+)  # the Arabic comma too
 
 
 class GridPrompter:
@@ -42,15 +53,32 @@ class GridPrompter:
 
     def _keys(self) -> list[str]:
         gid = self.game.name
-        keys = [f"grid.prompts.explain.{gid}", "grid.prompts.coords.text", "grid.prompts.role.text",
-                "grid.prompts.role_first", "grid.prompts.role_second", f"grid.prompts.format.{self.kind}",
-                f"grid.prompts.warning.{self.kind}", "grid.prompts.retry.previous", "grid.prompts.retry.reason",
-                "grid.prompts.retry.left", "grid.prompts.reason.format", "grid.prompts.reason.out_of_bounds",
-                "grid.prompts.reason.taken", "grid.prompts.reason.taken_column",
-                f"grid.games.{gid}.first", f"grid.games.{gid}.second"]
+        keys = [
+            f"grid.prompts.explain.{gid}",
+            "grid.prompts.coords.text",
+            "grid.prompts.role.text",
+            "grid.prompts.role_first",
+            "grid.prompts.role_second",
+            f"grid.prompts.format.{self.kind}",
+            f"grid.prompts.warning.{self.kind}",
+            "grid.prompts.retry.previous",
+            "grid.prompts.retry.reason",
+            "grid.prompts.retry.left",
+            "grid.prompts.reason.format",
+            "grid.prompts.reason.out_of_bounds",
+            "grid.prompts.reason.taken",
+            "grid.prompts.reason.taken_column",
+            f"grid.games.{gid}.first",
+            f"grid.games.{gid}.second",
+        ]
         if self.style == "list":
-            keys += ["grid.prompts.list.intro", "grid.prompts.list.first", "grid.prompts.list.second",
-                     "grid.prompts.none", "grid.prompts.separator"]
+            keys += [
+                "grid.prompts.list.intro",
+                "grid.prompts.list.first",
+                "grid.prompts.list.second",
+                "grid.prompts.none",
+                "grid.prompts.separator",
+            ]
         else:
             keys.append(f"grid.prompts.{self.style}.intro")
         return keys
@@ -77,24 +105,27 @@ class GridPrompter:
 
     def board_illustration(self, obs: Any) -> str:
         first, second = self.variant.symbols
-        return "\n".join([self._t("illustration.intro", first=first, second=second, empty=EMPTY_SYMBOL),
-                          *self.board_rows(obs)])
+        return "\n".join(
+            [self._t("illustration.intro", first=first, second=second, empty=EMPTY_SYMBOL), *self.board_rows(obs)]
+        )
 
     def board_png(self, obs: Any) -> bytes:
         # start-up time: Pillow only for a picture of the board
         from tcgtui.engine.grid.render import board_png
+
         return board_png(self.game.name, obs.board, self.variant.symbols, EMPTY_SYMBOL)
 
     # --- the messages ----------------------------------------------------------------------------
     def system(self) -> Message | None:
         return None
 
-    def turn(self, obs: Any, events: list[Any], fallback: Any = None,
-             retry: tuple[str, str] | None = None) -> Message:
+    def turn(self, obs: Any, events: list[Any], fallback: Any = None, retry: tuple[str, str] | None = None) -> Message:
         cfg = self.config
         seat = obs.seat
-        parts = [self._t(f"explain.{self.game.name}", rows=cfg.rows, cols=cfg.cols, connect=cfg.connect),
-                 self._t("coords.text", rows=cfg.rows, cols=cfg.cols)]
+        parts = [
+            self._t(f"explain.{self.game.name}", rows=cfg.rows, cols=cfg.cols, connect=cfg.connect),
+            self._t("coords.text", rows=cfg.rows, cols=cfg.cols),
+        ]
         if self.style == "list":
             parts.append(self.board_list(obs))
         elif self.style == "illustration":
@@ -102,8 +133,14 @@ class GridPrompter:
         else:
             first, second = self.variant.symbols
             parts.append(self._t("image.intro", first=first, second=second))
-        parts.append(self._t("role.text", role=self._t("role_first" if seat == 0 else "role_second"),
-                             name=self._name(seat), symbol=self.variant.symbols[seat]))
+        parts.append(
+            self._t(
+                "role.text",
+                role=self._t("role_first" if seat == 0 else "role_second"),
+                name=self._name(seat),
+                symbol=self.variant.symbols[seat],
+            )
+        )
         parts.append(self._t(f"format.{self.kind}", rows=cfg.rows, cols=cfg.cols))
         count = obs.invalid_counts[seat]
         parts.append(self._t(f"warning.{self.kind}", limit=cfg.invalid_limit, count=count))
@@ -116,8 +153,10 @@ class GridPrompter:
         if self.style != "image":
             return {"role": "user", "content": text}
         url = "data:image/png;base64," + base64.b64encode(self.board_png(obs)).decode("ascii")
-        return {"role": "user", "content": [{"type": "text", "text": text},
-                                            {"type": "image_url", "image_url": {"url": url}}]}
+        return {
+            "role": "user",
+            "content": [{"type": "text", "text": text}, {"type": "image_url", "image_url": {"url": url}}],
+        }
 
     def invalid(self, reason: str, obs: Any, left: int) -> Message:
         return self.turn(obs, [], retry=("", reason))
@@ -128,7 +167,7 @@ class GridPrompter:
         start, end = text.rfind("{"), text.rfind("}")
         if start < 0 or end < start:
             return Parsed(None, "json", "format", text.strip()[-200:])
-        snippet = text[start:end + 1]
+        snippet = text[start : end + 1]
         try:
             data = json.loads(snippet)
         except ValueError:

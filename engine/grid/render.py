@@ -16,9 +16,10 @@ BACKGROUND = {"tictactoe": (250, 250, 245), "connect4": (40, 90, 200), "gomoku":
 def _font(size: int):
     # start-up time: Pillow only when a board is drawn
     from PIL import ImageFont
+
     try:
         return ImageFont.load_default(size=size)
-    except TypeError:                       # Pillow without FreeType sizes
+    except TypeError:  # Pillow without FreeType sizes
         return ImageFont.load_default()
 
 
@@ -57,8 +58,11 @@ def board_png(game: str, board: tuple[str, ...], symbols: tuple[str, str], empty
             if ch in "XO":
                 stone(cx, cy, cell * 0.4, "XO".index(ch))
             elif game == "connect4":
-                draw.ellipse([cx - cell * 0.4, cy - cell * 0.4, cx + cell * 0.4, cy + cell * 0.4],
-                             fill=(255, 255, 255), outline=(0, 0, 0))
+                draw.ellipse(
+                    [cx - cell * 0.4, cy - cell * 0.4, cx + cell * 0.4, cy + cell * 0.4],
+                    fill=(255, 255, 255),
+                    outline=(0, 0, 0),
+                )
     ly = SIZE - legend / 2
     legend_font = _font(18)
     for k, text in enumerate((symbols[0], symbols[1], empty)):

@@ -30,8 +30,11 @@ from tcgtui.engine.grid.config import GridConfig
 
 REPOSITORY = "github.com/research-outcome/LLM-Game-Benchmark"
 SERVICE_FILE = "game-simulation/web-service-communication.js"
-GAME_FILES = {"tictactoe": "game-simulation/tic-tac-toe.js", "connect4": "game-simulation/connect-four.js",
-              "gomoku": "game-simulation/gomoku.js"}
+GAME_FILES = {
+    "tictactoe": "game-simulation/tic-tac-toe.js",
+    "connect4": "game-simulation/connect-four.js",
+    "gomoku": "game-simulation/gomoku.js",
+}
 GAME_TYPES = {"tictactoe": "tic-tac-toe", "connect4": "connect-four", "gomoku": "gomoku"}
 
 # The seed's move outcomes (its output files count invalid moves by these names), and tcgtui's kinds.
@@ -72,7 +75,7 @@ def _body(source: str, header: str, where: str) -> str:
         elif ch == "}":
             depth -= 1
             if depth == 0:
-                return source[start + 1:i]
+                return source[start + 1 : i]
         i += 1
     raise WordingError(f"{where}: {header.strip('( ')} is not closed")
 
@@ -107,14 +110,14 @@ class SeedWording:
 
     version: str
     explain: str
-    list_board: tuple[str, ...]       # intro, "as follows", first player's, separator, none, end, second player's
-    draw_board: tuple[str, str]       # intro, "as follows"
-    image: tuple[str, str]            # the picture's description, "given in the attached image"
-    role: tuple[str, str]             # first player, second player
+    list_board: tuple[str, ...]  # intro, "as follows", first player's, separator, none, end, second player's
+    draw_board: tuple[str, str]  # intro, "as follows"
+    image: tuple[str, str]  # the picture's description, "given in the attached image"
+    role: tuple[str, str]  # first player, second player
     format_move: str
-    warning: tuple[str, str]          # around the invalid-move limit
-    previous: tuple[str, str, str]    # your previous response was '...', reason '...', adjust
-    count: tuple[str, str, str]       # you currently have N invalid move(s). M more ... disqualification
+    warning: tuple[str, str]  # around the invalid-move limit
+    previous: tuple[str, str, str]  # your previous response was '...', reason '...', adjust
+    count: tuple[str, str, str]  # you currently have N invalid move(s). M more ... disqualification
     max_moves: int
     max_invalid: int
 
@@ -158,31 +161,49 @@ def _warning(source: str, where: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
-def board_text(config: GridConfig, board: list[str], symbols: tuple[str, str], style: str,
-               wording: SeedWording) -> str:
+def board_text(config: GridConfig, board: list[str], symbols: tuple[str, str], style: str, wording: SeedWording) -> str:
     """The board part of the prompt in ``style`` (``board``: rows of ``.XO``)."""
     if style == "list":
         intro, follows, first, sep, none, end, second = wording.list_board
-        cells = [[f"{r + 1},{c + 1}" for r in range(config.rows) for c in range(config.cols)
-                  if board[r][c] == mark] for mark in "XO"]
-        return (intro + follows + first + (sep.join(cells[0]) if cells[0] else none) + end
-                + second + (sep.join(cells[1]) if cells[1] else none) + end)
+        cells = [
+            [f"{r + 1},{c + 1}" for r in range(config.rows) for c in range(config.cols) if board[r][c] == mark]
+            for mark in "XO"
+        ]
+        return (
+            intro
+            + follows
+            + first
+            + (sep.join(cells[0]) if cells[0] else none)
+            + end
+            + second
+            + (sep.join(cells[1]) if cells[1] else none)
+            + end
+        )
     if style == "illustration":
         table = str.maketrans({".": "e", "X": symbols[0], "O": symbols[1]})
         return wording.draw_board[0] + wording.draw_board[1] + "".join(row.translate(table) + " \n" for row in board)
     return wording.image[0] + wording.image[1]
 
 
-def prompt(config: GridConfig, board: list[str], symbols: tuple[str, str], style: str, wording: SeedWording,
-           seat: int, invalid: int, previous: tuple[str, str] | None) -> str:
+def prompt(
+    config: GridConfig,
+    board: list[str],
+    symbols: tuple[str, str],
+    style: str,
+    wording: SeedWording,
+    seat: int,
+    invalid: int,
+    previous: tuple[str, str] | None,
+) -> str:
     """The text the seed sends for one move, its escaping included: every line break goes out as
     the two characters backslash and n, every double quote as backslash and quote."""
     text = wording.explain + board_text(config, board, symbols, style, wording) + wording.role[seat]
     text += wording.format_move + wording.warning[0] + str(config.invalid_limit) + wording.warning[1]
     if previous is not None:
         text += wording.previous[0] + previous[0] + wording.previous[1] + previous[1] + wording.previous[2]
-    text += (wording.count[0] + str(invalid) + wording.count[1] + str(config.invalid_limit - invalid + 1)
-             + wording.count[2])
+    text += (
+        wording.count[0] + str(invalid) + wording.count[1] + str(config.invalid_limit - invalid + 1) + wording.count[2]
+    )
     return text.replace("\n", "\\n").replace('"', '\\"')
 
 
@@ -193,18 +214,27 @@ def status_text(board_part: str, style: str, wording: SeedWording) -> str:
     at = board_part.rfind(marker)
     if style == "image" or at < 0:
         return ""
-    return board_part[at + len(marker) + (1 if style == "list" else 0):]
+    return board_part[at + len(marker) + (1 if style == "list" else 0) :]
 
 
 def clean_response(text: str) -> str:
     """The seed's ``cleanResponse``: the same replacements in the same order."""
-    for old, new in (("\t", ""), ("\n", ""), ('\\\\"', '"'), ('\\"', '"'), ("\\'", '"'), ("'", '"'),
-                     ('"{', "{"), ('}"', "}"), ("'}", "}")):
+    for old, new in (
+        ("\t", ""),
+        ("\n", ""),
+        ('\\\\"', '"'),
+        ('\\"', '"'),
+        ("\\'", '"'),
+        ("'", '"'),
+        ('"{', "{"),
+        ('}"', "}"),
+        ("'}", "}"),
+    ):
         text = text.replace(old, new)
     if "{" in text:
-        text = text[text.rfind("{"):]
+        text = text[text.rfind("{") :]
         if "}" in text:
-            text = text[:text.rfind("}") + 1]
+            text = text[: text.rfind("}") + 1]
     return text
 
 
@@ -214,6 +244,7 @@ def _js_number(value: Any) -> bool:
 
 def _stringify(value: Any) -> str:
     """JSON.stringify of a parsed reply (numbers as JavaScript writes them)."""
+
     def js(v: Any) -> Any:
         if isinstance(v, float) and v.is_integer():
             return int(v)
@@ -222,6 +253,7 @@ def _stringify(value: Any) -> str:
         if isinstance(v, list):
             return [js(x) for x in v]
         return v
+
     return json.dumps(js(value), separators=(",", ":"), ensure_ascii=False)
 
 
@@ -257,7 +289,7 @@ def judge_reply(config: GridConfig, board: list[str], reply: str) -> Judged:
         (c,) = nums
         if not 1 <= c <= config.cols:
             return Judged(None, "out_of_bounds", said)
-        if c != int(c):                       # a cell the page does not have: its lookup throws
+        if c != int(c):  # a cell the page does not have: its lookup throws
             return Judged(None, "format", said)
         if board[0][int(c) - 1] != ".":
             return Judged(None, "taken", said)

@@ -17,14 +17,41 @@ from typing import Any
 
 from tcgtui.engine.core import INVALID, GameRecord
 from tcgtui.engine.grid.config import VARIANTS
-from tcgtui.engine.grid.seed import (GAME_TYPES, OUTCOMES, REPOSITORY, VALID, SeedWording, board_text, judge_reply,
-                                     status_text)
+from tcgtui.engine.grid.seed import (
+    GAME_TYPES,
+    OUTCOMES,
+    REPOSITORY,
+    VALID,
+    SeedWording,
+    board_text,
+    judge_reply,
+    status_text,
+)
 from tcgtui.engine.grid.state import result_code
 
-GAME_COLUMNS = ("UUID", "DateTime", "GameType", "PromptType", "PromptVersion", "GameNumber", "Player1", "Player2",
-                "Result", "GameDuration", "TotalMoves", "Player1Moves", "Player2Moves", "Player1MovesPerWin",
-                "Player2MovesPerWin", "Player1InvalidAlreadyTaken", "Player2InvalidAlreadyTaken",
-                "Player1InvalidFormat", "Player2InvalidFormat", "Player1OutOfBounds", "Player2OutOfBounds")
+GAME_COLUMNS = (
+    "UUID",
+    "DateTime",
+    "GameType",
+    "PromptType",
+    "PromptVersion",
+    "GameNumber",
+    "Player1",
+    "Player2",
+    "Result",
+    "GameDuration",
+    "TotalMoves",
+    "Player1Moves",
+    "Player2Moves",
+    "Player1MovesPerWin",
+    "Player2MovesPerWin",
+    "Player1InvalidAlreadyTaken",
+    "Player2InvalidAlreadyTaken",
+    "Player1InvalidFormat",
+    "Player2InvalidFormat",
+    "Player1OutOfBounds",
+    "Player2OutOfBounds",
+)
 MOVE_COLUMNS = ("MoveNumber", "MovePlayer", "MoveRow", "MoveCol", "MoveOutcome", "CurrentStatus", "Response")
 COUNTED = (("InvalidAlreadyTaken", "taken"), ("InvalidFormat", "format"), ("OutOfBounds", "out_of_bounds"))
 
@@ -42,7 +69,7 @@ class SeedGame:
     log: str
     final_state: str
     final_rows: tuple[str, ...] = ()
-    counts: list[int] = field(default_factory=lambda: [0, 0])          # moves (valid and invalid) per seat
+    counts: list[int] = field(default_factory=lambda: [0, 0])  # moves (valid and invalid) per seat
     invalid: list[dict[str, int]] = field(default_factory=lambda: [{}, {}])
     moves_per_win: list[int] = field(default_factory=lambda: [0, 0])
 
@@ -54,6 +81,7 @@ def wording(game_id: str, upstream: Any) -> SeedWording:
     """The seed's wording of ``game_id``, read through the caller's ``upstream`` (the user's checkout)."""
     # the game only when the seed's files are written
     from tcgtui.engine.grid.game import seed_wording
+
     return seed_wording(game_id, upstream)
 
 
@@ -72,11 +100,13 @@ def _said(reply: str) -> str:
     return reply.replace('"', "'")
 
 
-def seed_game(record_json: dict[str, Any], players: list[str], style: str, version: str,
-              wording: SeedWording) -> SeedGame:
+def seed_game(
+    record_json: dict[str, Any], players: list[str], style: str, version: str, wording: SeedWording
+) -> SeedGame:
     """Replay a record into the seed's move log."""
     # the game only when the seed's files are written
     from tcgtui.engine.grid.game import GridGame
+
     record = GameRecord.from_json(record_json)
     game = GridGame.from_params(record.game, dict(record.setup))
     cfg, symbols = game.config, VARIANTS[record.game].symbols
@@ -91,14 +121,15 @@ def seed_game(record_json: dict[str, Any], players: list[str], style: str, versi
         status = status_text(board_text(cfg, rows, symbols, style, wording), style, wording)
         out.counts[seat] += 1
         if text.startswith(INVALID):
-            kind = text[len(INVALID):]
+            kind = text[len(INVALID) :]
             raw = next(raw_invalid, "")
             judged = judge_reply(cfg, rows, raw)
             row, col = _attempted(cfg, judged.response, kind)
             out.invalid[seat][kind] = out.invalid[seat].get(kind, 0) + 1
             state.apply_invalid(kind, raw)
-            out.moves.append(_move(number, seat, row, col, OUTCOMES.get(kind, OUTCOMES["format"]), status,
-                                   judged.response))
+            out.moves.append(
+                _move(number, seat, row, col, OUTCOMES.get(kind, OUTCOMES["format"]), status, judged.response)
+            )
             out.log += f"Invalid Move ({OUTCOMES.get(kind, OUTCOMES['format'])})\n\n"
             continue
         r, c = state.target(game.move_from_text(text))
@@ -111,7 +142,9 @@ def seed_game(record_json: dict[str, Any], players: list[str], style: str, versi
     code = result_code(ended) if (ended := state.outcome) is not None else "in_progress"
     out.result = "Cancelled" if code == "cancelled" else code
     out.final_rows = tuple(state.observation(0).board)
-    out.final_state = status_text(board_text(cfg, list(state.observation(0).board), symbols, style, wording), style, wording)
+    out.final_state = status_text(
+        board_text(cfg, list(state.observation(0).board), symbols, style, wording), style, wording
+    )
     return out
 
 
@@ -129,8 +162,15 @@ def _attempted(cfg: Any, response: str, kind: str) -> tuple[int, int]:
 
 
 def _move(number: int, seat: int, row: Any, col: Any, outcome: str, status: str, response: str) -> dict[str, Any]:
-    return {"MoveNumber": number, "Player": seat + 1, "Row": row, "Column": col, "Outcome": outcome,
-            "CurrentStatus": status, "Response": _said(response)}
+    return {
+        "MoveNumber": number,
+        "Player": seat + 1,
+        "Row": row,
+        "Column": col,
+        "Outcome": outcome,
+        "CurrentStatus": status,
+        "Response": _said(response),
+    }
 
 
 def _js(x: float) -> str:
@@ -147,35 +187,72 @@ def game_files(game: SeedGame, *, uuid: str, stamp: str, number: int, duration_s
     g = game
     base = "_".join((g.game_type, g.prompt_type, g.players[0], g.players[1], g.result.replace("/", "_"), stamp))
     summary: dict[str, Any] = {
-        "UUID": uuid, "DateTime": stamp, "GameType": g.game_type, "PromptType": g.prompt_type,
-        "PromptVersion": g.prompt_version, "GameNumber": number, "Player1": g.players[0], "Player2": g.players[1],
-        "Result": g.result, "GameDuration": duration_s, "TotalMoves": len(g.moves),
-        "Player1Moves": g.counts[0], "Player2Moves": g.counts[1],
-        "Player1MovesPerWin": g.moves_per_win[0], "Player2MovesPerWin": g.moves_per_win[1]}
+        "UUID": uuid,
+        "DateTime": stamp,
+        "GameType": g.game_type,
+        "PromptType": g.prompt_type,
+        "PromptVersion": g.prompt_version,
+        "GameNumber": number,
+        "Player1": g.players[0],
+        "Player2": g.players[1],
+        "Result": g.result,
+        "GameDuration": duration_s,
+        "TotalMoves": len(g.moves),
+        "Player1Moves": g.counts[0],
+        "Player2Moves": g.counts[1],
+        "Player1MovesPerWin": g.moves_per_win[0],
+        "Player2MovesPerWin": g.moves_per_win[1],
+    }
     for key, kind in COUNTED:
         summary[f"Player1{key}"] = g.invalid[0].get(kind, 0)
         summary[f"Player2{key}"] = g.invalid[1].get(kind, 0)
-    text_lines = [f"UUID: {uuid}", f"Date and Time (yyMMdd-HHmmss): {stamp}", f"Game Type: {g.game_type}",
-                  f"Prompt Type: {g.prompt_type}", f"Prompt Version: {g.prompt_version}", f"Game #: {number}",
-                  f"Player 1: {g.players[0]}", f"Player 2: {g.players[1]}", f"Result: {g.result}",
-                  f"Game Duration (seconds): {duration_s}", f"Total Moves: {len(g.moves)}",
-                  f"Player 1 Moves: {g.counts[0]}", f"Player 2 Moves: {g.counts[1]}",
-                  f"Player 1 Moves per Win: {g.moves_per_win[0]}", f"Player 2 Moves per Win: {g.moves_per_win[1]}"]
+    text_lines = [
+        f"UUID: {uuid}",
+        f"Date and Time (yyMMdd-HHmmss): {stamp}",
+        f"Game Type: {g.game_type}",
+        f"Prompt Type: {g.prompt_type}",
+        f"Prompt Version: {g.prompt_version}",
+        f"Game #: {number}",
+        f"Player 1: {g.players[0]}",
+        f"Player 2: {g.players[1]}",
+        f"Result: {g.result}",
+        f"Game Duration (seconds): {duration_s}",
+        f"Total Moves: {len(g.moves)}",
+        f"Player 1 Moves: {g.counts[0]}",
+        f"Player 2 Moves: {g.counts[1]}",
+        f"Player 1 Moves per Win: {g.moves_per_win[0]}",
+        f"Player 2 Moves per Win: {g.moves_per_win[1]}",
+    ]
     for label, kind in (("Already Taken", "taken"), ("Invalid Format", "format"), ("Out of Bounds", "out_of_bounds")):
-        text_lines += [f"Player 1 {label} Moves: {g.invalid[0].get(kind, 0)}",
-                       f"Player 2 {label} Moves: {g.invalid[1].get(kind, 0)}"]
+        text_lines += [
+            f"Player 1 {label} Moves: {g.invalid[0].get(kind, 0)}",
+            f"Player 2 {label} Moves: {g.invalid[1].get(kind, 0)}",
+        ]
     files: dict[str, Any] = {
         base + ".txt": "\n".join(text_lines) + "\nMoves: \n" + g.log,
-        base + ".json": json.dumps({**summary, "Moves": g.moves, "FinalGameState": g.final_state},
-                                   indent="\t", ensure_ascii=False),
+        base + ".json": json.dumps(
+            {**summary, "Moves": g.moves, "FinalGameState": g.final_state}, indent="\t", ensure_ascii=False
+        ),
         base + ".csv": ",".join(GAME_COLUMNS) + "\n" + ",".join(_csv(summary[k]) for k in GAME_COLUMNS),
     }
     rows = []
     for m in g.moves:
-        cells = [m["MoveNumber"], m["Player"], m["Row"], m["Column"], m["Outcome"],
-                 m["CurrentStatus"].replace("\n", ""), m["Response"].replace("\\n", "")]
-        rows.append(",".join(_csv(summary[k]) for k in GAME_COLUMNS) + "," + ",".join(_csv(c) for c in cells)
-                    + "," + _csv(g.final_state))
+        cells = [
+            m["MoveNumber"],
+            m["Player"],
+            m["Row"],
+            m["Column"],
+            m["Outcome"],
+            m["CurrentStatus"].replace("\n", ""),
+            m["Response"].replace("\\n", ""),
+        ]
+        rows.append(
+            ",".join(_csv(summary[k]) for k in GAME_COLUMNS)
+            + ","
+            + ",".join(_csv(c) for c in cells)
+            + ","
+            + _csv(g.final_state)
+        )
     files[base + "_moves.csv"] = ",".join(GAME_COLUMNS + MOVE_COLUMNS + ("FinalGameState",)) + "\n" + "\n".join(rows)
     files[base + ".png"] = final_png(g)
     return files
@@ -185,6 +262,7 @@ def final_png(g: SeedGame) -> bytes:
     """The final board as a picture (tcgtui's drawing; the seed's are screenshots of its web page)."""
     # start-up time: Pillow only for the final board's picture
     from tcgtui.engine.grid.render import board_png
+
     game_id = {v: k for k, v in GAME_TYPES.items()}[g.game_type]
     return board_png(game_id, tuple(g.final_rows), VARIANTS[game_id].symbols, "e")
 
@@ -198,15 +276,29 @@ def submission_files(games: list[SeedGame], *, uuid: str, stamp: str) -> dict[st
     moves = [sum(g.counts[s] for g in games) for s in (0, 1)]
     invalid = [sum(sum(g.invalid[s].values()) for g in games) for s in (0, 1)]
     ratio = [invalid[s] / moves[s] if moves[s] else 0 for s in (0, 1)]
-    row = {"GameType": g0.game_type, "PromptType": g0.prompt_type, "PromptVersion": g0.prompt_version,
-           "LLM1stPlayer": g0.players[0], "LLM2ndPlayer": g0.players[1],
-           "WinRatio-1st": _js(wins[0] / n), "WinRatio-2nd": _js(wins[1] / n),
-           "Wins-1st": str(wins[0]), "Wins-2nd": str(wins[1]),
-           "Disqualifications-1st": str(dq[0]), "Disqualifications-2nd": str(dq[1]),
-           "Draws": str(sum(g.result == "draw" for g in games)),
-           "InvalidMovesRatio-1st": _js(ratio[0]), "InvalidMovesRatio-2nd": _js(ratio[1]),
-           "TotalMoves-1st": str(moves[0]), "TotalMoves-2nd": str(moves[1]),
-           "ProviderEmail": "", "DateTime": stamp, "UUID": uuid}
+    row = {
+        "GameType": g0.game_type,
+        "PromptType": g0.prompt_type,
+        "PromptVersion": g0.prompt_version,
+        "LLM1stPlayer": g0.players[0],
+        "LLM2ndPlayer": g0.players[1],
+        "WinRatio-1st": _js(wins[0] / n),
+        "WinRatio-2nd": _js(wins[1] / n),
+        "Wins-1st": str(wins[0]),
+        "Wins-2nd": str(wins[1]),
+        "Disqualifications-1st": str(dq[0]),
+        "Disqualifications-2nd": str(dq[1]),
+        "Draws": str(sum(g.result == "draw" for g in games)),
+        "InvalidMovesRatio-1st": _js(ratio[0]),
+        "InvalidMovesRatio-2nd": _js(ratio[1]),
+        "TotalMoves-1st": str(moves[0]),
+        "TotalMoves-2nd": str(moves[1]),
+        "ProviderEmail": "",
+        "DateTime": stamp,
+        "UUID": uuid,
+    }
     base = "_".join((g0.game_type, g0.prompt_type, g0.players[0], g0.players[1], stamp)) + "_submission"
-    return {base + ".json": json.dumps([row], indent="\t", ensure_ascii=False),
-            base + ".csv": ",".join(row) + "\n" + ",".join(row.values())}
+    return {
+        base + ".json": json.dumps([row], indent="\t", ensure_ascii=False),
+        base + ".csv": ",".join(row) + "\n" + ",".join(row.values()),
+    }

@@ -23,9 +23,11 @@ class SeedGridPrompter:
     def __init__(self, game: GridGame, wording: SeedWording, seat: int, style: str) -> None:
         cfg = game.config
         if (cfg.invalid_limit, cfg.move_cap) != (wording.max_invalid, wording.max_moves):
-            raise ValueError(f"--protocol seed plays {game.name} with the seed's limits: "
-                             f"invalid_limit={wording.max_invalid} and move_cap={wording.max_moves} "
-                             f"(given {cfg.invalid_limit} and {cfg.move_cap})")
+            raise ValueError(
+                f"--protocol seed plays {game.name} with the seed's limits: "
+                f"invalid_limit={wording.max_invalid} and move_cap={wording.max_moves} "
+                f"(given {cfg.invalid_limit} and {cfg.move_cap})"
+            )
         self.game = game
         self.config = cfg
         self.wording = wording
@@ -33,24 +35,34 @@ class SeedGridPrompter:
         self.style = style
         self.symbols = VARIANTS[game.name].symbols
         self.version = f"seed-{wording.version}-{style}"
-        self._said = ""          # the last reply as the seed quotes it back (its JSON, or its cleaned text)
+        self._said = ""  # the last reply as the seed quotes it back (its JSON, or its cleaned text)
 
     def system(self) -> Message | None:
         return None
 
-    def turn(self, obs: Any, events: list[Any], fallback: Any = None,
-             retry: tuple[str, str] | None = None) -> Message:
+    def turn(self, obs: Any, events: list[Any], fallback: Any = None, retry: tuple[str, str] | None = None) -> Message:
         previous = (self._said, retry[1]) if retry is not None else None
-        text = prompt(self.config, list(obs.board), self.symbols, self.style, self.wording, obs.seat,
-                      obs.invalid_counts[obs.seat], previous)
+        text = prompt(
+            self.config,
+            list(obs.board),
+            self.symbols,
+            self.style,
+            self.wording,
+            obs.seat,
+            obs.invalid_counts[obs.seat],
+            previous,
+        )
         if self.style != "image":
             return {"role": "user", "content": text}
         # start-up time: Pillow only for a picture of the board
         from tcgtui.engine.grid.render import board_png
+
         png = board_png(self.game.name, obs.board, self.symbols, "e")
         url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-        return {"role": "user", "content": [{"type": "text", "text": text},
-                                            {"type": "image_url", "image_url": {"url": url}}]}
+        return {
+            "role": "user",
+            "content": [{"type": "text", "text": text}, {"type": "image_url", "image_url": {"url": url}}],
+        }
 
     def parse(self, answer: str, obs: Any) -> Parsed:
         judged = judge_reply(self.config, list(obs.board), answer)

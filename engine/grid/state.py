@@ -56,8 +56,7 @@ def parse_move(text: str, config: GridConfig) -> tuple[int, int] | int:
 class GridState(GameState[str]):
     """Board cells are 0 (empty), 1 (seat 0) and 2 (seat 1), row-major from the top-left."""
 
-    __slots__ = ("config", "board", "to_move", "moves_made", "invalid_counts", "last_move",
-                 "winning_line", "_outcome")
+    __slots__ = ("config", "board", "to_move", "moves_made", "invalid_counts", "last_move", "winning_line", "_outcome")
 
     def __init__(self, config: GridConfig, board: list[int] | None = None, to_move: int = 0) -> None:
         self.config = config
@@ -200,16 +199,29 @@ class GridState(GameState[str]):
     # --- views -----------------------------------------------------------------------------------
     def rows_text(self) -> tuple[str, ...]:
         cols = self.config.cols
-        return tuple("".join(CHARS[v] for v in self.board[i:i + cols]) for i in range(0, len(self.board), cols))
+        return tuple("".join(CHARS[v] for v in self.board[i : i + cols]) for i in range(0, len(self.board), cols))
 
     def observation(self, seat: int) -> GridObservation:
         cfg = self.config
         return GridObservation(
-            seat=seat, turn=self.moves_made + 1, game=cfg.id, rows=cfg.rows, cols=cfg.cols,
-            connect=cfg.connect, gravity=cfg.gravity, board=self.rows_text(), to_move=self.current_player,
-            legal_moves=tuple(self.legal_moves()), last_move=self.last_move, winning_line=self.winning_line,
-            invalid_counts=(self.invalid_counts[0], self.invalid_counts[1]), invalid_limit=cfg.invalid_limit,
-            move_cap=cfg.move_cap, moves_made=self.moves_made, outcome=self._outcome)
+            seat=seat,
+            turn=self.moves_made + 1,
+            game=cfg.id,
+            rows=cfg.rows,
+            cols=cfg.cols,
+            connect=cfg.connect,
+            gravity=cfg.gravity,
+            board=self.rows_text(),
+            to_move=self.current_player,
+            legal_moves=tuple(self.legal_moves()),
+            last_move=self.last_move,
+            winning_line=self.winning_line,
+            invalid_counts=(self.invalid_counts[0], self.invalid_counts[1]),
+            invalid_limit=cfg.invalid_limit,
+            move_cap=cfg.move_cap,
+            moves_made=self.moves_made,
+            outcome=self._outcome,
+        )
 
     @classmethod
     def from_observation(cls, config: GridConfig, obs: GridObservation) -> GridState:
@@ -223,9 +235,15 @@ class GridState(GameState[str]):
         return state
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.config.id, "board": list(self.rows_text()), "to_move": self.current_player,
-                "moves_made": self.moves_made, "invalid_counts": list(self.invalid_counts),
-                "invalid_limit": self.config.invalid_limit, "move_cap": self.config.move_cap,
-                "last_move": None if self.last_move is None else list(self.last_move),
-                "winning_line": [list(x) for x in self.winning_line],
-                "outcome": None if self._outcome is None else self._outcome.to_json()}
+        return {
+            "game": self.config.id,
+            "board": list(self.rows_text()),
+            "to_move": self.current_player,
+            "moves_made": self.moves_made,
+            "invalid_counts": list(self.invalid_counts),
+            "invalid_limit": self.config.invalid_limit,
+            "move_cap": self.config.move_cap,
+            "last_move": None if self.last_move is None else list(self.last_move),
+            "winning_line": [list(x) for x in self.winning_line],
+            "outcome": None if self._outcome is None else self._outcome.to_json(),
+        }

@@ -21,10 +21,18 @@ if TYPE_CHECKING:
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 # (stones in the run through the cell, open ends) -> worth; a run of five is found as a win first
-WORTH = {(4, 2): 1_000_000, (4, 1): 50_000, (3, 2): 40_000, (3, 1): 2_000, (2, 2): 1_500, (2, 1): 150,
-         (1, 2): 20, (1, 1): 4}
-DEFENCE = 0.9                  # the opponent's line through a cell, against ours through it
-NEAR = 2                       # candidate cells lie this close to a stone
+WORTH = {
+    (4, 2): 1_000_000,
+    (4, 1): 50_000,
+    (3, 2): 40_000,
+    (3, 1): 2_000,
+    (2, 2): 1_500,
+    (2, 1): 150,
+    (1, 2): 20,
+    (1, 1): 4,
+}
+DEFENCE = 0.9  # the opponent's line through a cell, against ours through it
+NEAR = 2  # candidate cells lie this close to a stone
 
 
 def _run(board: list[int], rows: int, cols: int, r: int, c: int, dr: int, dc: int, stone: int) -> tuple[int, int]:
@@ -72,8 +80,13 @@ def threat_choice(state: Any, rng: Any) -> tuple[int, int]:
     must = blocks(state, cells)
     if must:
         return rng.choice(must)
-    scored = [(worth(board, cfg.rows, cfg.cols, r, c, me + 1)
-               + DEFENCE * worth(board, cfg.rows, cfg.cols, r, c, 2 - me), (r, c)) for r, c in cells]
+    scored = [
+        (
+            worth(board, cfg.rows, cfg.cols, r, c, me + 1) + DEFENCE * worth(board, cfg.rows, cfg.cols, r, c, 2 - me),
+            (r, c),
+        )
+        for r, c in cells
+    ]
     best = max(s for s, _ in scored)
     return rng.choice([cell for s, cell in scored if s == best])
 
@@ -85,4 +98,5 @@ def threats(game: GridGame, arg: int | None = None) -> Callable[[Any, Any], str]
     def choose(state: Any, rng: Any) -> str:
         r, c = threat_choice(state, rng)
         return state.cell_text(r, c)
+
     return choose

@@ -39,8 +39,8 @@ Row = dict[str, Any]
 FINISHED = "finished"
 DECAY_FORM = "w(K) = a·exp(−b·ln K)"
 MIN_FIT_POINTS = 3
-LATE_TURN = 10                     # "late losses": lost games that lasted more than this many turns
-LOW_DIVERSITY = 3                  # fewer distinct cards than this is "low diversity"
+LATE_TURN = 10  # "late losses": lost games that lasted more than this many turns
+LOW_DIVERSITY = 3  # fewer distinct cards than this is "low diversity"
 CARD_TYPES = ("champion", "spell", "trick")
 PATTERNS = ("late_loss", "no_trick", "no_spell", "no_champion", "low_diversity")
 REFERENCE_LANG = "en"
@@ -51,6 +51,7 @@ _SPEC = re.compile(r"^(mc|mcts):(\d+)(:peek)?$")
 
 # --- statistics -----------------------------------------------------------------------------
 
+
 def decay(k: np.ndarray, a: float, b: float) -> np.ndarray:
     return a * np.exp(-b * np.log(k))
 
@@ -59,7 +60,7 @@ def decay(k: np.ndarray, a: float, b: float) -> np.ndarray:
 class DecayFit:
     a: float
     b: float
-    r2: float | None          # None when every win rate is equal (nothing to explain)
+    r2: float | None  # None when every win rate is equal (nothing to explain)
     points: int
 
 
@@ -67,6 +68,7 @@ def fit_decay(ks: Sequence[float], rates: Sequence[float]) -> DecayFit | None:
     """Fit ``DECAY_FORM`` to win rates at K ≥ 1; None with fewer than three distinct K."""
     # start-up time: scipy only when the decay is fitted
     from scipy.optimize import curve_fit
+
     k = np.asarray(ks, dtype=float)
     w = np.asarray(rates, dtype=float)
     if len(set(k.tolist())) < MIN_FIT_POINTS or np.any(k < 1):
@@ -83,6 +85,7 @@ def fit_decay(ks: Sequence[float], rates: Sequence[float]) -> DecayFit | None:
 
 
 # --- opponents --------------------------------------------------------------------------------
+
 
 def opponent_k(opponent: str) -> tuple[str | None, int | None]:
     """The strength family and K of an opponent spec: ('mc', 100), ('mc:peek', 5), ('mcts', 500)."""
@@ -106,26 +109,38 @@ def _rates(games: list[Any]) -> list[Row]:
             if g.result is not None:
                 cell[1] += 1
                 cell[0] += g.result == "win"
-    return [{"agent": a, "opponent": o, "lang": lang, "win_rate": w / n if n else None}
-            for (a, o, lang), (w, n) in cells.items()]
+    return [
+        {"agent": a, "opponent": o, "lang": lang, "win_rate": w / n if n else None}
+        for (a, o, lang), (w, n) in cells.items()
+    ]
 
 
 # --- sections -----------------------------------------------------------------------------------
+
 
 def decay_fits(rates: list[Row]) -> list[Row]:
     """One fit per agent × language × opponent family over its K values."""
     series: dict[tuple[str, str, str], list[tuple[int, float]]] = defaultdict(list)
     for r in rates:
         family, k = opponent_k(r["opponent"])
-        if family and k is not None and r["win_rate"] is not None:     # a family comes with its K
+        if family and k is not None and r["win_rate"] is not None:  # a family comes with its K
             series[(r["agent"], r["lang"], family)].append((k, r["win_rate"]))
     rows = []
     for (agent, lang, family), points in sorted(series.items()):
         points.sort()
         fit = fit_decay([k for k, _ in points], [w for _, w in points])
-        rows.append({"agent": agent, "lang": lang, "opponent": family, "ks": [k for k, _ in points],
-                     "points": len(points), "a": fit.a if fit else None, "b": fit.b if fit else None,
-                     "r2": fit.r2 if fit else None})
+        rows.append(
+            {
+                "agent": agent,
+                "lang": lang,
+                "opponent": family,
+                "ks": [k for k, _ in points],
+                "points": len(points),
+                "a": fit.a if fit else None,
+                "b": fit.b if fit else None,
+                "r2": fit.r2 if fit else None,
+            }
+        )
     return rows
 
 
@@ -138,17 +153,28 @@ def language_gaps(rates: list[Row]) -> list[Row]:
         if lang == REFERENCE_LANG or ref is None:
             continue
         gap = (ref["win_rate"] - r["win_rate"]) / ref["win_rate"] if ref["win_rate"] else None
-        rows.append({"agent": agent, "opponent": opponent, "lang": lang, "en_win_rate": ref["win_rate"],
-                     "win_rate": r["win_rate"], "relative_gap": gap})
+        rows.append(
+            {
+                "agent": agent,
+                "opponent": opponent,
+                "lang": lang,
+                "en_win_rate": ref["win_rate"],
+                "win_rate": r["win_rate"],
+                "relative_gap": gap,
+            }
+        )
     return rows
 
 
 def summaries(games: list[Any], facts: DecisionFacts) -> list[Row]:
     """Per agent and language: game length, decision time, tokens and card-type shares."""
-    groups = masks(games, lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [],
-                   ("agent", "lang", "status"))
+    groups = masks(
+        games,
+        lambda g: [(name, g.lang) for name in g.groups()] if g.status == FINISHED else [],
+        ("agent", "lang", "status"),
+    )
     turns = np.fromiter((g.turns for g in games), np.int64, len(games))
-    per_kinds: dict[int, tuple[int, ...]] = {}     # the games share a few kinds' counts: sum each once
+    per_kinds: dict[int, tuple[int, ...]] = {}  # the games share a few kinds' counts: sum each once
     for k in facts.kinds:
         if id(k) not in per_kinds:
             per_kinds[id(k)] = (sum(k.values()), *(k.get(t, 0) for t in CARD_TYPES))
@@ -157,10 +183,14 @@ def summaries(games: list[Any], facts: DecisionFacts) -> list[Row]:
     for (agent, lang), chosen in sorted(groups.items(), key=lambda kv: kv[0]):
         mask = facts.of_games(chosen)
         played, *types = counts[chosen].sum(axis=0).tolist()
-        row: Row = {"agent": agent, "lang": lang, "finished": int(np.count_nonzero(chosen)),
-                    "mean_turns": mean(turns[chosen]),
-                    "median_decision_s": median(facts.seconds[mask]),
-                    "mean_tokens_per_turn": mean(facts.tokens[mask & facts.has_tokens])}
+        row: Row = {
+            "agent": agent,
+            "lang": lang,
+            "finished": int(np.count_nonzero(chosen)),
+            "mean_turns": mean(turns[chosen]),
+            "median_decision_s": median(facts.seconds[mask]),
+            "mean_tokens_per_turn": mean(facts.tokens[mask & facts.has_tokens]),
+        }
         for t, n in zip(CARD_TYPES, types):
             row[t] = n / played if played else None
         rows.append(row)
@@ -190,9 +220,17 @@ def error_patterns(games: list[Any], facts: DecisionFacts) -> list[Row]:
         total = sum(len(v) for v in found.values())
         for p in PATTERNS:
             hit = found[p]
-            rows.append({"agent": agent, "pattern": p, "hits": len(hit), "losses": losses,
-                         "of_losses": len(hit) / losses, "share": len(hit) / total if total else None,
-                         "mean_turns": mean([turns[i] for i in hit])})
+            rows.append(
+                {
+                    "agent": agent,
+                    "pattern": p,
+                    "hits": len(hit),
+                    "losses": losses,
+                    "of_losses": len(hit) / losses,
+                    "share": len(hit) / total if total else None,
+                    "mean_turns": mean([turns[i] for i in hit]),
+                }
+            )
     return rows
 
 
@@ -215,7 +253,7 @@ def _deal_quarters(games: Sequence[Any], chosen: np.ndarray) -> list[tuple[np.nd
     out = []
     for c in cell[np.sort(first)].tolist():
         members = pick[cell == c]
-        members = members[np.lexsort((index[members], rank[members]))]     # stable: ties keep list order
+        members = members[np.lexsort((index[members], rank[members]))]  # stable: ties keep list order
         out.append((4 * np.arange(len(members)) // len(members), won[members]))
     return out
 
@@ -236,12 +274,20 @@ def quarters(games: list[Any], facts: DecisionFacts) -> list[Row]:
             counts = [(int(np.count_nonzero(won[part == q])), int(np.count_nonzero(part == q))) for part, won in cells]
             n_games = sum(n for _, n in counts)
             wins = sum(w for w, _ in counts)
-            rows.append({"agent": agent, "quarter": q + 1, "games": n_games,
-                         "win_rate": wins / n_games if n_games else None,
-                         "win_rate_var": sample_variance([w / n for w, n in counts if n]),
-                         "decisions": len(seconds), "mean_decision_s": mean(seconds),
-                         "decision_s_var": sample_variance(seconds),
-                         "mean_tokens": mean(tokens), "tokens_var": sample_variance(tokens)})
+            rows.append(
+                {
+                    "agent": agent,
+                    "quarter": q + 1,
+                    "games": n_games,
+                    "win_rate": wins / n_games if n_games else None,
+                    "win_rate_var": sample_variance([w / n for w, n in counts if n]),
+                    "decisions": len(seconds),
+                    "mean_decision_s": mean(seconds),
+                    "decision_s_var": sample_variance(seconds),
+                    "mean_tokens": mean(tokens),
+                    "tokens_var": sample_variance(tokens),
+                }
+            )
     return rows
 
 
@@ -249,5 +295,10 @@ def sections(games: list[Any]) -> dict[str, list[Row]]:
     """The card game's own report sections, in the order they are shown."""
     rates = _rates(games)
     facts = DecisionFacts.of(games)
-    return {"decay": decay_fits(rates), "language_gap": language_gaps(rates), "summary": summaries(games, facts),
-            "error_patterns": error_patterns(games, facts), "quarters": quarters(games, facts)}
+    return {
+        "decay": decay_fits(rates),
+        "language_gap": language_gaps(rates),
+        "summary": summaries(games, facts),
+        "error_patterns": error_patterns(games, facts),
+        "quarters": quarters(games, facts),
+    }

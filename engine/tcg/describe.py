@@ -25,9 +25,12 @@ def effect_phrase(eff: C.Effect, tpl: Templates) -> str:
         return tpl.t(f"cards.effect.damage_{eff.to}", amount=eff.amount)
     if eff.do == C.BUFF:
         direction = "up" if eff.amount > 0 else "down"
-        return tpl.t(f"cards.effect.buff_{direction}_{eff.until}", amount=abs(eff.amount),
-                     stat=tpl.t(f"cards.stat_in_effect.{eff.stat}"),
-                     target=tpl.t(f"cards.target.{eff.target}"))
+        return tpl.t(
+            f"cards.effect.buff_{direction}_{eff.until}",
+            amount=abs(eff.amount),
+            stat=tpl.t(f"cards.stat_in_effect.{eff.stat}"),
+            target=tpl.t(f"cards.target.{eff.target}"),
+        )
     params: dict[str, object] = {}
     if eff.target:
         params["target"] = tpl.t(f"cards.target.{eff.target}")
@@ -69,28 +72,37 @@ def card_text(card: C.Card, tpl: Templates) -> str:
 
 def rules_params(pack: C.Pack) -> dict[str, int]:
     r = pack.rules
-    return {"starting_lp": r.starting_lp, "opening_hand": r.opening_hand,
-            "turn_limit": r.turn_limit, "max_chain": C.MAX_CHAIN}
+    return {
+        "starting_lp": r.starting_lp,
+        "opening_hand": r.opening_hand,
+        "turn_limit": r.turn_limit,
+        "max_chain": C.MAX_CHAIN,
+    }
 
 
 class Catalog(Templates, Protocol):
     def items(self, prefix: str) -> list[tuple[str, object]]: ...
 
 
-DECK_LIST_RULES = "tcg.rules"       # the sentences that replace setup.decks in a game with deck lists
+DECK_LIST_RULES = "tcg.rules"  # the sentences that replace setup.decks in a game with deck lists
 
 
 def rules_sentences(catalog: Catalog, pack: C.Pack, deck_lists: bool = False) -> list[tuple[str, str]]:
     """The rules text as (key, text) pairs in reading order, numbers from the pack.  With
     ``deck_lists`` (the game's decks are lists, not the whole pack) the deck-list sentences
     stand where the whole-pack one (``setup.decks``) stands."""
-    params = {**rules_params(pack), "deck_size": pack.rules.deck_size or len(pack.cards),
-              "max_copies": pack.rules.max_copies}
+    params = {
+        **rules_params(pack),
+        "deck_size": pack.rules.deck_size or len(pack.cards),
+        "max_copies": pack.rules.max_copies,
+    }
     out = []
     for key, _ in catalog.items("rules"):
         if deck_lists and key == "setup.decks":
-            out += [(f"{DECK_LIST_RULES}.{k}", catalog.t(f"{DECK_LIST_RULES}.{k}", **params))
-                    for k, _ in catalog.items(DECK_LIST_RULES)]
+            out += [
+                (f"{DECK_LIST_RULES}.{k}", catalog.t(f"{DECK_LIST_RULES}.{k}", **params))
+                for k, _ in catalog.items(DECK_LIST_RULES)
+            ]
         else:
             out.append((key, catalog.t(f"rules.{key}", **params)))
     return out

@@ -28,7 +28,7 @@ class TcgGame(Game[str]):
 
     def setup(self) -> dict[str, Any]:
         out: dict[str, Any] = {"pack": self.pack.id, "pack_version": self.pack.version, "pack_hash": self.pack.hash}
-        if not self.default_decks:          # records of whole-pack games stay as they always were
+        if not self.default_decks:  # records of whole-pack games stay as they always were
             out["decks"] = [d.to_json(self.pack) for d in self.decks]
         return out
 
@@ -36,7 +36,7 @@ class TcgGame(Game[str]):
         """The game with the measured player's deck (``decks[0]``) at ``agent_seat``."""
         if agent_seat == 0 or self.default_decks:
             return self
-        if self._swapped is None:            # one object, so players keep what they compiled for it
+        if self._swapped is None:  # one object, so players keep what they compiled for it
             self._swapped = TcgGame(self.pack, (self.decks[1], self.decks[0]))
         return self._swapped
 
@@ -47,6 +47,7 @@ class TcgGame(Game[str]):
     def resample(self, obs: object, rng: object) -> TcgState:
         # only search players resample a hidden hand
         from tcgtui.engine.tcg.redeal import determinize
+
         return determinize(obs, self.pack, rng, None if self.default_decks else self.owned())  # type: ignore[arg-type]
 
     def move_to_text(self, move: str) -> str:

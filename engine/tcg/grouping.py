@@ -21,8 +21,9 @@ def deck(game: Any, _style: str) -> str:
     parts = [str(p[k]) for k in ("deck", "opp_deck") if p.get(k)]
     if p.get("decks"):
         decks = p["decks"]
-        text = decks if isinstance(decks, str) else hashlib.sha256(
-            json.dumps(decks, sort_keys=True).encode()).hexdigest()
+        text = (
+            decks if isinstance(decks, str) else hashlib.sha256(json.dumps(decks, sort_keys=True).encode()).hexdigest()
+        )
         parts.append(text[:12])
     return "/".join(parts) or "-"
 

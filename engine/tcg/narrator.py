@@ -76,17 +76,21 @@ class Narrator:
             amount = int(d.get("amount", 0))
             key += "_up" if amount >= 0 else "_down"
             until = d.get("until") == "end_of_turn"
-            params.update(amount=abs(amount), power=d.get("power"), guard=d.get("guard"),
-                          card=self.card(d.get("card")),
-                          stat=t.t(f"events.buff.stat.{d.get('stat', 'power')}"),
-                          until=t.t("events.buff.until_end_of_turn") if until else "")
+            params.update(
+                amount=abs(amount),
+                power=d.get("power"),
+                guard=d.get("guard"),
+                card=self.card(d.get("card")),
+                stat=t.t(f"events.buff.stat.{d.get('stat', 'power')}"),
+                until=t.t("events.buff.until_end_of_turn") if until else "",
+            )
         else:
             if "card" in d:
                 params["card"] = self.card(d["card"])
             elif t.has(f"events.{kind}.other_hidden") and not mine:
                 key = f"events.{kind}.other_hidden"
             params.update({k: v for k, v in d.items() if k not in ("card", "player")})
-        if not t.has(key):      # an event this language has no sentence for (a newer engine)
+        if not t.has(key):  # an event this language has no sentence for (a newer engine)
             return self._sentence(t.t("events.unknown.other", kind=kind, player=params["player"]))
         return self._sentence(t.t(key, **params))
 

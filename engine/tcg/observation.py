@@ -12,18 +12,18 @@ from tcgtui.engine.core import Outcome
 @dataclass(frozen=True, slots=True)
 class ChampionView:
     card: str
-    power: int            # current, with every bonus
+    power: int  # current, with every bonus
     guard: int
-    base_power: int       # as printed
+    base_power: int  # as printed
     base_guard: int
-    perm_power: int       # printed plus permanent bonuses
+    perm_power: int  # printed plus permanent bonuses
     perm_guard: int
-    temp_power: int       # until end of turn
+    temp_power: int  # until end of turn
     temp_guard: int
     summoned_turn: int
-    frozen: bool          # cannot attack on its owner's current or next turn
+    frozen: bool  # cannot attack on its owner's current or next turn
     frozen_through: int
-    can_attack: bool      # would attack in this turn's combat
+    can_attack: bool  # would attack in this turn's combat
     blocked_this_turn: bool
 
 

@@ -18,15 +18,19 @@ from tcgtui.engine.tcg import cards as C
 ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 PACK_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
-RULE_RANGES = {"starting_lp": (1, 100), "opening_hand": (0, 10), "turn_limit": (2, 500),
-               "deck_size": (1, 500), "max_copies": (1, 20)}
+RULE_RANGES = {
+    "starting_lp": (1, 100),
+    "opening_hand": (0, 10),
+    "turn_limit": (2, 500),
+    "deck_size": (1, 500),
+    "max_copies": (1, 20),
+}
 
 
 class PackError(SetupError):
     """A pack that cannot be played, with where and why in one line."""
 
-    def __init__(self, file: str, message: str, card: str | None = None,
-                 field: str | None = None) -> None:
+    def __init__(self, file: str, message: str, card: str | None = None, field: str | None = None) -> None:
         self.file, self.card, self.field, self.message = file, card, field, message
         where = [file]
         if card is not None:
@@ -38,8 +42,7 @@ class PackError(SetupError):
 
 def content_hash(manifest: dict[str, Any], texts: dict[str, dict[str, Any]]) -> str:
     """SHA-256 of the pack's data, independent of file layout, spacing and comments."""
-    blob = json.dumps({"manifest": manifest, "texts": texts}, sort_keys=True,
-                      ensure_ascii=False, separators=(",", ":"))
+    blob = json.dumps({"manifest": manifest, "texts": texts}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
@@ -86,8 +89,7 @@ class _Checker:
         return table[key]
 
 
-def _effect(chk: _Checker, raw: Any, field: str, when: str | None, is_champion: bool,
-            first: bool) -> C.Effect:
+def _effect(chk: _Checker, raw: Any, field: str, when: str | None, is_champion: bool, first: bool) -> C.Effect:
     t = chk.table(raw, field)
     do = chk.choice(chk.need(t, "do", field + "."), field + ".do", C.EFFECTS)
     allowed, required = C.EFFECT_FIELDS[do]
@@ -130,8 +132,7 @@ def _effect(chk: _Checker, raw: Any, field: str, when: str | None, is_champion: 
     return C.Effect(**kw)
 
 
-def _effects(chk: _Checker, raw: Any, field: str, when: str | None, is_champion: bool
-             ) -> tuple[C.Effect, ...]:
+def _effects(chk: _Checker, raw: Any, field: str, when: str | None, is_champion: bool) -> tuple[C.Effect, ...]:
     if not isinstance(raw, list) or not raw:
         raise chk.fail(field, f"expected a non-empty list of effects, got {_show(raw)}")
     return tuple(_effect(chk, e, f"{field}[{i}]", when, is_champion, i == 0) for i, e in enumerate(raw))
@@ -184,8 +185,14 @@ def _card(file: str, raw: Any, position: int) -> C.Card:
     return C.Card(card_id, kind, {}, trigger=_ability(chk, t, "", False))
 
 
-def build_pack(manifest: Any, texts: dict[str, Any], *, manifest_file: str = "pack.toml",
-               text_files: dict[str, str] | None = None, source: str = "") -> C.Pack:
+def build_pack(
+    manifest: Any,
+    texts: dict[str, Any],
+    *,
+    manifest_file: str = "pack.toml",
+    text_files: dict[str, str] | None = None,
+    source: str = "",
+) -> C.Pack:
     """Check everything a game will rely on; the first problem raises PackError."""
     text_files = text_files or {lang: f"text/{lang}.toml" for lang in texts}
     chk = _Checker(manifest_file)
@@ -197,8 +204,7 @@ def build_pack(manifest: Any, texts: dict[str, Any], *, manifest_file: str = "pa
     if not isinstance(pack_id, str) or not PACK_ID_RE.match(pack_id):
         raise chk.fail("pack.id", f"expected lower-case letters, digits, '.', '_' or '-', got {_show(pack_id)}")
     version = chk.integer(head.get("version", 1), "pack.version", 1, 10**6)
-    rules = C.Rules(**{k: chk.integer(head[k], f"pack.{k}", *RULE_RANGES[k])
-                       for k in RULE_RANGES if k in head})
+    rules = C.Rules(**{k: chk.integer(head[k], f"pack.{k}", *RULE_RANGES[k]) for k in RULE_RANGES if k in head})
     raw_cards = chk.need(m, "card")
     if not isinstance(raw_cards, list) or not raw_cards:
         raise chk.fail("card", "expected at least one [[card]] table")
@@ -240,7 +246,8 @@ def build_pack(manifest: Any, texts: dict[str, Any], *, manifest_file: str = "pa
             if key in seen_names:
                 raise PackError(file, f"the same name as card {seen_names[key]!r}", card.id, "name")
             seen_names[key] = card.id
-    cards = tuple(C.Card(c.id, c.type, names[c.id], c.power, c.guard, c.keywords, c.abilities,
-                         c.effects, c.trigger) for c in parsed)
-    return C.Pack(pack_id, version, cards, rules, tuple(sorted(texts)), titles,
-                  content_hash(m, texts), source)
+    cards = tuple(
+        C.Card(c.id, c.type, names[c.id], c.power, c.guard, c.keywords, c.abilities, c.effects, c.trigger)
+        for c in parsed
+    )
+    return C.Pack(pack_id, version, cards, rules, tuple(sorted(texts)), titles, content_hash(m, texts), source)

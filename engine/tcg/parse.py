@@ -24,9 +24,17 @@ _MOVE = re.compile(r"<\s*BEGIN_MOVE\s*>(.*?)<\s*/?\s*END_MOVE\s*>", re.IGNORECAS
 # Arabic letters folded together (as code points: no Arabic literals in code):
 # alef with hamza above/below, alef with madda, alef wasla -> alef; taa marbuta -> haa;
 # alef maqsura -> yaa; tatweel dropped; Arabic-Indic and Eastern Arabic-Indic digits -> ASCII.
-_FOLD = {0x0623: 0x0627, 0x0625: 0x0627, 0x0622: 0x0627, 0x0671: 0x0627, 0x0629: 0x0647,
-         0x0649: 0x064A, 0x0640: None,
-         **{0x0660 + i: 0x30 + i for i in range(10)}, **{0x06F0 + i: 0x30 + i for i in range(10)}}
+_FOLD = {
+    0x0623: 0x0627,
+    0x0625: 0x0627,
+    0x0622: 0x0627,
+    0x0671: 0x0627,
+    0x0629: 0x0647,
+    0x0649: 0x064A,
+    0x0640: None,
+    **{0x0660 + i: 0x30 + i for i in range(10)},
+    **{0x06F0 + i: 0x30 + i for i in range(10)},
+}
 _MARKS = re.compile(r"[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed]")  # harakat, Quranic marks
 # One-letter Arabic prefixes that may stick to a name in running text: waw, faa, baa, lam, kaf.
 _PROCLITICS = "".join(map(chr, (0x0648, 0x0641, 0x0628, 0x0644, 0x0643)))
@@ -64,7 +72,8 @@ class CardMatcher:
         # Longest names first, so "Direct Strike" wins over a card named "Strike".
         alts = sorted(names, key=len, reverse=True)
         self._pattern = re.compile(
-            r"(?:(?<=\s)|^)[" + _PROCLITICS + r"]?(" + "|".join(re.escape(a) for a in alts) + r")(?=\s|$)")
+            r"(?:(?<=\s)|^)[" + _PROCLITICS + r"]?(" + "|".join(re.escape(a) for a in alts) + r")(?=\s|$)"
+        )
 
     def exact(self, text: str) -> str | None:
         return self.names.get(normalize(text))

@@ -30,11 +30,11 @@ from tcgtui.engine.tcg.parse import STRICT, CardMatcher, CardParsed, parse_answe
 if TYPE_CHECKING:
     from tcgtui.engine.tcg.game import TcgGame
 
-PROMPT_VERSION = 1          # bump when the structure (not only the wording) of prompts changes
+PROMPT_VERSION = 1  # bump when the structure (not only the wording) of prompts changes
 TEMPLATE_PREFIXES = ("prompts.", "events.", "rules.", "cards.")
 STYLES = ("text",)
 
-_MATCHERS: dict[str, CardMatcher] = {}      # per pack hash: building one compiles a large pattern
+_MATCHERS: dict[str, CardMatcher] = {}  # per pack hash: building one compiles a large pattern
 
 
 def prompt_version(catalog: Any, deck_lists: bool = False) -> str:
@@ -84,8 +84,11 @@ def cards_text(text: Any, pack: C.Pack) -> str:
     """Every card of the pack: name, type, stats and what it does."""
     lines = []
     for card in pack.cards:
-        params: dict[str, Any] = {"name": card.name(text.code), "type": text.t(f"cards.type.{card.type}"),
-                                  "text": card_text(card, text)}
+        params: dict[str, Any] = {
+            "name": card.name(text.code),
+            "type": text.t(f"cards.type.{card.type}"),
+            "text": card_text(card, text),
+        }
         if card.type == C.CHAMPION:
             lines.append(text.t("prompts.card.champion", power=card.power, guard=card.guard, **params))
         else:
@@ -101,15 +104,16 @@ class TcgPrompter:
 
     keeps_history = True
 
-    def __init__(self, pack: C.Pack, catalog: Any, seat: int, style: str | None = None,
-                 deck_lists: bool = False) -> None:
+    def __init__(
+        self, pack: C.Pack, catalog: Any, seat: int, style: str | None = None, deck_lists: bool = False
+    ) -> None:
         if style not in (None, *STYLES):
             raise ValueError(f"the card game has no prompt style {style!r}; expected one of {', '.join(STYLES)}")
         self.pack, self.seat, self.style = pack, seat, style or STYLES[0]
         self.text = catalog
         self.lang = catalog.code
         self.narrate = Narrator(catalog, pack, viewer=seat)
-        self.deck_lists = deck_lists          # the decks are lists: the rules say so (see rules_sentences)
+        self.deck_lists = deck_lists  # the decks are lists: the rules say so (see rules_sentences)
         self.version = prompt_version(catalog, deck_lists)
         self.matcher = matcher(pack)
         self.parse_mode = STRICT
@@ -124,8 +128,13 @@ class TcgPrompter:
 
     def system(self) -> Message:
         t = self.text
-        content = t.t("prompts.system", seat=self.seat + 1, rules=rules_text(t, self.pack, self.deck_lists),
-                      cards=cards_text(t, self.pack), example=self.pack.cards[0].name(self.lang))
+        content = t.t(
+            "prompts.system",
+            seat=self.seat + 1,
+            rules=rules_text(t, self.pack, self.deck_lists),
+            cards=cards_text(t, self.pack),
+            example=self.pack.cards[0].name(self.lang),
+        )
         return {"role": "system", "content": content}
 
     def _champions(self, views: tuple[ChampionView, ...], mine: bool) -> str:
@@ -138,12 +147,24 @@ class TcgPrompter:
             if mine and v.can_attack:
                 status.append(t.t("prompts.status.attacks"))
             sep = t.t("prompts.list_sep")
-            items.append(t.t("prompts.turn.champion", name=self.name(v.card), power=v.power, guard=v.guard,
-                             status="".join(sep + s for s in status)))
+            items.append(
+                t.t(
+                    "prompts.turn.champion",
+                    name=self.name(v.card),
+                    power=v.power,
+                    guard=v.guard,
+                    status="".join(sep + s for s in status),
+                )
+            )
         return t.t("prompts.item_sep").join(items)
 
-    def turn(self, obs: TcgObservation, events: list[Event], fallback: str | None = None,
-             retry: tuple[str, str] | None = None) -> Message:
+    def turn(
+        self,
+        obs: TcgObservation,
+        events: list[Event],
+        fallback: str | None = None,
+        retry: tuple[str, str] | None = None,
+    ) -> Message:
         """The state message for one decision, with what happened since the last one.
 
         ``retry`` never comes: the card game's rules do not count invalid moves
@@ -191,8 +212,10 @@ class TcgPrompter:
         return self.text.t(f"prompts.invalid.reason.{parsed.error}", **params)
 
     def invalid(self, reason: str, obs: TcgObservation, left: int) -> Message:
-        return {"role": "user", "content": self.text.t("prompts.invalid.message", reason=reason,
-                                                        list=self.names(obs.hand), left=left)}
+        return {
+            "role": "user",
+            "content": self.text.t("prompts.invalid.message", reason=reason, list=self.names(obs.hand), left=left),
+        }
 
 
 def build(game: TcgGame, catalog: Any, seat: int, style: str | None = None) -> TcgPrompter:

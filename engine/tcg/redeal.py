@@ -31,8 +31,9 @@ def left_over(owned: tuple[int, ...] | None, n: int, seen: list[int]) -> list[in
     return left
 
 
-def seen_cards(obs: TcgObservation, index: dict[str, int], pack_id: str, owned: Owned | None = None
-               ) -> tuple[Indices, Indices, list[Indices], list[Indices]]:
+def seen_cards(
+    obs: TcgObservation, index: dict[str, int], pack_id: str, owned: Owned | None = None
+) -> tuple[Indices, Indices, list[Indices], list[Indices]]:
     """The cards ``obs`` shows (hand, own tricks, both graves, both boards) as pack
     indices, after checking that they and the card counts fit the decks (``owned``:
     copies per card and seat; None: one copy each of a pack of ``len(index)``)."""
@@ -79,7 +80,7 @@ def determinize(obs: TcgObservation, pack: C.Pack, rng: random.Random, owned: Ow
         else:
             rest.append(i)
     rng.shuffle(rest)
-    opp_hand, opp_deck = rest[:obs.opp_hand_size], rest[obs.opp_hand_size:]
+    opp_hand, opp_deck = rest[: obs.opp_hand_size], rest[obs.opp_hand_size :]
 
     s = TcgState.__new__(TcgState)
     s.pack, s.cards, s.rules = pack, pack.cards, pack.rules

@@ -59,6 +59,7 @@ def fit_exp_k(ks: Sequence[float], rates: Sequence[float]) -> tuple[float, float
     """The paper's form, ``a·exp(−b·K)``, by least squares on the win rates; (a, b, R²)."""
     # start-up time: scipy only when the decay is fitted
     from scipy.optimize import curve_fit
+
     k, w = np.asarray(ks, float), np.asarray(rates, float)
     if len(set(ks)) < 3:
         return None
@@ -87,8 +88,16 @@ def paper_scaling(games: list[Any], context: Any) -> list[Row]:
         for k in sorted(by_k):
             rates = list(by_k[k].values())
             var = sample_variance(rates)
-            rows.append({"opponent": family, "lang": lang, "k": k, "models": len(rates), "mean_win_rate": mean(rates),
-                         "sd_win_rate": None if var is None else math.sqrt(var)})
+            rows.append(
+                {
+                    "opponent": family,
+                    "lang": lang,
+                    "k": k,
+                    "models": len(rates),
+                    "mean_win_rate": mean(rates),
+                    "sd_win_rate": None if var is None else math.sqrt(var),
+                }
+            )
     return rows
 
 
@@ -99,14 +108,31 @@ def paper_fits(games: list[Any], context: Any) -> list[Row]:
         ks = sorted(by_k)
         found = [mean(list(by_k[k].values())) for k in ks]
         means = [m for m in found if m is not None]
-        assert len(means) == len(ks)                # each K has its models' rates
+        assert len(means) == len(ks)  # each K has its models' rates
         paper = fit_exp_k(ks, means)
         ours = fit_decay(ks, means)
-        rows.append({"opponent": family, "lang": lang, "form": PAPER_FORM, "points": len(ks),
-                     "a": paper[0] if paper else None, "b": paper[1] if paper else None,
-                     "r2": paper[2] if paper else None})
-        rows.append({"opponent": family, "lang": lang, "form": "w(K) = a·exp(−b·ln K)", "points": len(ks),
-                     "a": ours.a if ours else None, "b": ours.b if ours else None, "r2": ours.r2 if ours else None})
+        rows.append(
+            {
+                "opponent": family,
+                "lang": lang,
+                "form": PAPER_FORM,
+                "points": len(ks),
+                "a": paper[0] if paper else None,
+                "b": paper[1] if paper else None,
+                "r2": paper[2] if paper else None,
+            }
+        )
+        rows.append(
+            {
+                "opponent": family,
+                "lang": lang,
+                "form": "w(K) = a·exp(−b·ln K)",
+                "points": len(ks),
+                "a": ours.a if ours else None,
+                "b": ours.b if ours else None,
+                "r2": ours.r2 if ours else None,
+            }
+        )
     return rows
 
 
@@ -115,7 +141,7 @@ def wide(games: list[Any], context: Any) -> list[Row]:
     cells: dict[tuple[str, str, str], dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for g in games:
         family, k = opponent_k(g.opponent)
-        if family is None or k is None or g.result is None:       # a family comes with its K
+        if family is None or k is None or g.result is None:  # a family comes with its K
             continue
         for name in g.groups():
             c = cells[(name, g.lang, family)][k]
@@ -124,8 +150,12 @@ def wide(games: list[Any], context: Any) -> list[Row]:
     rows = []
     for (agent, lang, family), by_k in sorted(cells.items()):
         facts = context.facts(agent) or {}
-        row: Row = {"organisation": facts.get("organisation") or NO_FACTS, "agent": agent, "lang": lang,
-                    "opponent": family}
+        row: Row = {
+            "organisation": facts.get("organisation") or NO_FACTS,
+            "agent": agent,
+            "lang": lang,
+            "opponent": family,
+        }
         for k in sorted(by_k):
             wins, n = by_k[k]
             low, high = context.interval(wins, n, f"{agent}|{lang}|{family}:{k}") or (None, None)
@@ -150,8 +180,14 @@ def families(games: list[Any], context: Any) -> list[Row]:
     rows = []
     for family, c in sorted(counts.items(), key=lambda kv: (kv[0] == NO_FACTS, kv[0])):
         total = int(c.sum())
-        rows.append({"family": family, "models": len(models[family]), "cards": total,
-                     **{t: (int(n) / total if total else None) for t, n in zip(CARD_TYPES, c)}})
+        rows.append(
+            {
+                "family": family,
+                "models": len(models[family]),
+                "cards": total,
+                **{t: (int(n) / total if total else None) for t, n in zip(CARD_TYPES, c)},
+            }
+        )
     return rows
 
 
@@ -179,11 +215,21 @@ def sizes(games: list[Any], context: Any) -> list[Row]:
         by[(ALL_SIZES, r["opponent"], r["lang"])].append((float(size), r["win_rate"]))
     order = {lab: i for i, (_, _, lab) in enumerate(SIZE_RANGES)}
     order[ALL_SIZES] = len(order)
-    rows = [{"size_range": lab, "opponent": opp, "lang": lang, "models": len(v),
-             "mean_win_rate": mean([w for _, w in v]), "pearson_r": _pearson([s for s, _ in v], [w for _, w in v])}
-            for (lab, opp, lang), v in sorted(by.items(), key=lambda kv: (order[kv[0][0]], kv[0][1], kv[0][2]))]
-    rows += [{"size_range": NO_FACTS, "opponent": opp, "lang": lang, "models": n, "mean_win_rate": None,
-              "pearson_r": None} for (opp, lang), n in sorted(missing.items())]
+    rows = [
+        {
+            "size_range": lab,
+            "opponent": opp,
+            "lang": lang,
+            "models": len(v),
+            "mean_win_rate": mean([w for _, w in v]),
+            "pearson_r": _pearson([s for s, _ in v], [w for _, w in v]),
+        }
+        for (lab, opp, lang), v in sorted(by.items(), key=lambda kv: (order[kv[0][0]], kv[0][1], kv[0][2]))
+    ]
+    rows += [
+        {"size_range": NO_FACTS, "opponent": opp, "lang": lang, "models": n, "mean_win_rate": None, "pearson_r": None}
+        for (opp, lang), n in sorted(missing.items())
+    ]
     return rows
 
 
@@ -208,13 +254,21 @@ def paper_summary(games: list[Any], context: Any) -> list[Row]:
         models = {g.agent for g in done if is_model(g.agent, context)}
         turns = [g.turns for g in done]
         replay = _branching(done, context)
-        rows.append({"run": run, "games": len(done), "models": len(models),
-                     "players": len({g.agent for g in done}), "languages": len({g.lang for g in done}),
-                     "levels": len({g.opponent for g in done if g.agent in models}),
-                     "mean_turns": mean(turns), "mean_turns_per_player": None if (m := mean(turns)) is None else m / 2,
-                     "median_decision_s": median(facts.seconds[decisions]),
-                     "mean_tokens_per_turn": mean(facts.tokens[decisions & facts.has_tokens]),
-                     "branching_factor": None if replay is None else mean([n for _, n in replay[0]])})
+        rows.append(
+            {
+                "run": run,
+                "games": len(done),
+                "models": len(models),
+                "players": len({g.agent for g in done}),
+                "languages": len({g.lang for g in done}),
+                "levels": len({g.opponent for g in done if g.agent in models}),
+                "mean_turns": mean(turns),
+                "mean_turns_per_player": None if (m := mean(turns)) is None else m / 2,
+                "median_decision_s": median(facts.seconds[decisions]),
+                "mean_tokens_per_turn": mean(facts.tokens[decisions & facts.has_tokens]),
+                "branching_factor": None if replay is None else mean([n for _, n in replay[0]]),
+            }
+        )
     return rows
 
 
@@ -244,9 +298,18 @@ def branching(games: list[Any], context: Any) -> list[Row]:
         if replay is None:
             return []
         found, replayed = replay
-        rows.append({"agent": agent, "opponent": opponent, "lang": lang, "games": len(gs), "replayed": replayed,
-                     "decisions": len(found), "branching_factor": mean([n for _, n in found]),
-                     "own_branching_factor": mean([n for mine, n in found if mine])})
+        rows.append(
+            {
+                "agent": agent,
+                "opponent": opponent,
+                "lang": lang,
+                "games": len(gs),
+                "replayed": replayed,
+                "decisions": len(found),
+                "branching_factor": mean([n for _, n in found]),
+                "own_branching_factor": mean([n for mine, n in found if mine]),
+            }
+        )
     return rows
 
 
@@ -257,9 +320,18 @@ def language_scale(games: list[Any], context: Any) -> list[Row]:
         facts = context.facts(r["agent"]) or {}
         if r["relative_gap"] is None or facts.get("parameters_b") is None or not is_model(r["agent"], context):
             continue
-        rows.append({"family": facts.get("family") or NO_FACTS, "agent": r["agent"], "opponent": r["opponent"],
-                     "lang": r["lang"], "parameters_b": float(facts["parameters_b"]),
-                     "en_win_rate": r["en_win_rate"], "win_rate": r["win_rate"], "relative_gap": r["relative_gap"]})
+        rows.append(
+            {
+                "family": facts.get("family") or NO_FACTS,
+                "agent": r["agent"],
+                "opponent": r["opponent"],
+                "lang": r["lang"],
+                "parameters_b": float(facts["parameters_b"]),
+                "en_win_rate": r["en_win_rate"],
+                "win_rate": r["win_rate"],
+                "relative_gap": r["relative_gap"],
+            }
+        )
     return sorted(rows, key=lambda r: (r["family"], r["opponent"], r["lang"], r["parameters_b"]))
 
 
@@ -268,7 +340,7 @@ def thinking(games: list[Any], context: Any) -> list[Row]:
     cells: dict[tuple[str, str, str, str, int], list[int]] = defaultdict(lambda: [0, 0])
     for g in games:
         family, k = opponent_k(g.opponent)
-        if family is None or k is None or g.result is None:       # a family comes with its K
+        if family is None or k is None or g.result is None:  # a family comes with its K
             continue
         for name in g.groups():
             mode = (context.facts(name) or {}).get("mode")
@@ -279,26 +351,55 @@ def thinking(games: list[Any], context: Any) -> list[Row]:
     rows = []
     for (mode, agent, lang, family, k), (wins, n) in sorted(cells.items()):
         low, high = context.interval(wins, n, f"{agent}|{lang}|{family}:{k}") or (None, None)
-        rows.append({"mode": mode, "agent": agent, "lang": lang, "opponent": family, "k": k, "games": n,
-                     "win_rate": wins / n, "ci_low": low, "ci_high": high})
+        rows.append(
+            {
+                "mode": mode,
+                "agent": agent,
+                "lang": lang,
+                "opponent": family,
+                "k": k,
+                "games": n,
+                "win_rate": wins / n,
+                "ci_low": low,
+                "ci_high": high,
+            }
+        )
     return rows
 
 
 def tables() -> tuple[SeedTable, ...]:
     return (
-        SeedTable("paper_scaling", "TCG-Bench Table 1", paper_scaling,
-                  Figure("line", "k", "mean_win_rate", ("opponent", "lang"), log_x=True, percent_y=True)),
+        SeedTable(
+            "paper_scaling",
+            "TCG-Bench Table 1",
+            paper_scaling,
+            Figure("line", "k", "mean_win_rate", ("opponent", "lang"), log_x=True, percent_y=True),
+        ),
         SeedTable("paper_fits", "TCG-Bench Table 1 (its exponential fit beside the power law)", paper_fits),
         SeedTable("wide", "TCG-Bench Table 7", wide),
         SeedTable("families", "TCG-Bench Table 5", families),
         SeedTable("sizes", "TCG-Bench Table 6", sizes),
         SeedTable("paper_summary", "TCG-Bench Table 2", paper_summary),
         SeedTable("branching", "TCG-Bench §4.2 (branching factor)", branching),
-        SeedTable("language_scale", "TCG-Bench Figure 2", language_scale,
-                  Figure("line", "parameters_b", "relative_gap", ("family", "opponent", "lang"), log_x=True,
-                         percent_y=True)),
-        SeedTable("thinking", "TCG-Bench Figure 5", thinking,
-                  Figure("line", "k", "win_rate", ("agent", "mode", "lang", "opponent"), low="ci_low",
-                         high="ci_high", log_x=True, percent_y=True)),
+        SeedTable(
+            "language_scale",
+            "TCG-Bench Figure 2",
+            language_scale,
+            Figure("line", "parameters_b", "relative_gap", ("family", "opponent", "lang"), log_x=True, percent_y=True),
+        ),
+        SeedTable(
+            "thinking",
+            "TCG-Bench Figure 5",
+            thinking,
+            Figure(
+                "line",
+                "k",
+                "win_rate",
+                ("agent", "mode", "lang", "opponent"),
+                low="ci_low",
+                high="ci_high",
+                log_x=True,
+                percent_y=True,
+            ),
+        ),
     )
-

@@ -20,8 +20,16 @@ from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
 class Champion:
     """A champion on the board: its card and everything that changed about it."""
 
-    __slots__ = ("card", "power", "guard", "temp_power", "temp_guard", "summoned_turn",
-                 "frozen_through", "blocked_turn")
+    __slots__ = (
+        "card",
+        "power",
+        "guard",
+        "temp_power",
+        "temp_guard",
+        "summoned_turn",
+        "frozen_through",
+        "blocked_turn",
+    )
 
     def __init__(self, card: int, power: int, guard: int, turn: int) -> None:
         self.card = card
@@ -30,15 +38,14 @@ class Champion:
         self.temp_power = 0
         self.temp_guard = 0
         self.summoned_turn = turn
-        self.frozen_through = 0      # cannot attack on turns up to and including this one
-        self.blocked_turn = 0        # the turn in which it last blocked
+        self.frozen_through = 0  # cannot attack on turns up to and including this one
+        self.blocked_turn = 0  # the turn in which it last blocked
 
     def copy(self) -> Champion:
         c = Champion.__new__(Champion)
         c.card, c.power, c.guard = self.card, self.power, self.guard
         c.temp_power, c.temp_guard = self.temp_power, self.temp_guard
-        c.summoned_turn, c.frozen_through, c.blocked_turn = (
-            self.summoned_turn, self.frozen_through, self.blocked_turn)
+        c.summoned_turn, c.frozen_through, c.blocked_turn = (self.summoned_turn, self.frozen_through, self.blocked_turn)
         return c
 
     @property
@@ -50,8 +57,16 @@ class Champion:
         return max(0, self.guard + self.temp_guard)
 
     def to_json(self) -> list[int]:
-        return [self.card, self.power, self.guard, self.temp_power, self.temp_guard,
-                self.summoned_turn, self.frozen_through, self.blocked_turn]
+        return [
+            self.card,
+            self.power,
+            self.guard,
+            self.temp_power,
+            self.temp_guard,
+            self.summoned_turn,
+            self.frozen_through,
+            self.blocked_turn,
+        ]
 
 
 class _Attack:
@@ -70,9 +85,15 @@ class _Ctx:
 
     __slots__ = ("owner", "source", "champion", "attack", "blockers", "spell")
 
-    def __init__(self, owner: int, source: int, champion: Champion | None = None,
-                 attack: _Attack | None = None, blockers: list[Champion] | None = None,
-                 spell: int = -1) -> None:
+    def __init__(
+        self,
+        owner: int,
+        source: int,
+        champion: Champion | None = None,
+        attack: _Attack | None = None,
+        blockers: list[Champion] | None = None,
+        spell: int = -1,
+    ) -> None:
         self.owner, self.source, self.champion = owner, source, champion
         self.attack, self.blockers, self.spell = attack, blockers, spell
 
@@ -80,13 +101,29 @@ class _Ctx:
 class TcgState(GameState[str]):
     """The true state of one game.  Agents never see this object, only observations."""
 
-    __slots__ = ("pack", "cards", "rules", "lp", "decks", "hands", "tricks", "boards", "graves",
-                 "turn", "current", "_outcome", "rng", "_events", "_depth", "start_events")
+    __slots__ = (
+        "pack",
+        "cards",
+        "rules",
+        "lp",
+        "decks",
+        "hands",
+        "tricks",
+        "boards",
+        "graves",
+        "turn",
+        "current",
+        "_outcome",
+        "rng",
+        "_events",
+        "_depth",
+        "start_events",
+    )
     pack: C.Pack
     cards: tuple[C.Card, ...]
     rules: C.Rules
     lp: list[int]
-    decks: list[list[int]]          # per seat, pack indices; the end of a list is its top
+    decks: list[list[int]]  # per seat, pack indices; the end of a list is its top
     hands: list[list[int]]
     tricks: list[list[int]]
     boards: list[list[Champion]]
@@ -148,7 +185,7 @@ class TcgState(GameState[str]):
         if self._outcome is not None:
             return []
         cards = self.cards
-        return list(dict.fromkeys(cards[i].id for i in self.hands[self.current]))   # copies: one move
+        return list(dict.fromkeys(cards[i].id for i in self.hands[self.current]))  # copies: one move
 
     def is_terminal(self) -> bool:
         return self._outcome is not None
@@ -188,35 +225,53 @@ class TcgState(GameState[str]):
         opp = 1 - seat
 
         def views(p: int) -> tuple[ChampionView, ...]:
-            return tuple(ChampionView(
-                card=cards[c.card].id, power=c.cur_power, guard=c.cur_guard,
-                base_power=cards[c.card].power, base_guard=cards[c.card].guard,
-                perm_power=c.power, perm_guard=c.guard,
-                temp_power=c.temp_power, temp_guard=c.temp_guard,
-                summoned_turn=c.summoned_turn,
-                frozen=c.frozen_through >= (self.turn if p == self.current else self.turn + 1),
-                can_attack=self._may_attack(c, p) if p == self.current else False,
-                blocked_this_turn=c.blocked_turn == self.turn,
-                frozen_through=c.frozen_through) for c in self.boards[p])
+            return tuple(
+                ChampionView(
+                    card=cards[c.card].id,
+                    power=c.cur_power,
+                    guard=c.cur_guard,
+                    base_power=cards[c.card].power,
+                    base_guard=cards[c.card].guard,
+                    perm_power=c.power,
+                    perm_guard=c.guard,
+                    temp_power=c.temp_power,
+                    temp_guard=c.temp_guard,
+                    summoned_turn=c.summoned_turn,
+                    frozen=c.frozen_through >= (self.turn if p == self.current else self.turn + 1),
+                    can_attack=self._may_attack(c, p) if p == self.current else False,
+                    blocked_this_turn=c.blocked_turn == self.turn,
+                    frozen_through=c.frozen_through,
+                )
+                for c in self.boards[p]
+            )
 
         return TcgObservation(
-            seat=seat, pack_id=self.pack.id, turn=self.turn, turn_limit=self.rules.turn_limit,
-            current_player=self.current_player, lp=(self.lp[0], self.lp[1]),
+            seat=seat,
+            pack_id=self.pack.id,
+            turn=self.turn,
+            turn_limit=self.rules.turn_limit,
+            current_player=self.current_player,
+            lp=(self.lp[0], self.lp[1]),
             hand=tuple(cards[i].id for i in self.hands[seat]),
             my_tricks=tuple(cards[i].id for i in self.tricks[seat]),
-            opp_hand_size=len(self.hands[opp]), opp_trick_count=len(self.tricks[opp]),
+            opp_hand_size=len(self.hands[opp]),
+            opp_trick_count=len(self.tricks[opp]),
             deck_sizes=(len(self.decks[0]), len(self.decks[1])),
             boards=(views(0), views(1)),
-            graves=(tuple(cards[i].id for i in self.graves[0]),
-                    tuple(cards[i].id for i in self.graves[1])),
+            graves=(tuple(cards[i].id for i in self.graves[0]), tuple(cards[i].id for i in self.graves[1])),
             legal_moves=tuple(self.legal_moves()) if self.current == seat else (),
             outcome=self._outcome,
         )
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "turn": self.turn, "current": self.current, "lp": self.lp,
-            "decks": self.decks, "hands": self.hands, "tricks": self.tricks, "graves": self.graves,
+            "turn": self.turn,
+            "current": self.current,
+            "lp": self.lp,
+            "decks": self.decks,
+            "hands": self.hands,
+            "tricks": self.tricks,
+            "graves": self.graves,
             "boards": [[c.to_json() for c in b] for b in self.boards],
             "outcome": None if self._outcome is None else self._outcome.to_json(),
             "rng": list(self.rng.getstate()[1][:4]),
@@ -322,8 +377,8 @@ class TcgState(GameState[str]):
         if self._stopped(atk, p):
             return
         free = [b for b in self.boards[q] if b.blocked_turn != self.turn]
-        free.sort(key=lambda b: -b.cur_guard)        # stable: earliest summoned wins ties
-        blockers = free[:atk.block_count]
+        free.sort(key=lambda b: -b.cur_guard)  # stable: earliest summoned wins ties
+        blockers = free[: atk.block_count]
         if not blockers:
             self._react(q, C.ATTACKED_DIRECTLY, _Ctx(q, -1, attack=atk))
             if self._stopped(atk, p):
@@ -332,8 +387,7 @@ class TcgState(GameState[str]):
             return
         for b in blockers:
             b.blocked_turn = self.turn
-        self._emit("block", q, attacker=self._id(ch.card),
-                   blockers=[self._id(b.card) for b in blockers])
+        self._emit("block", q, attacker=self._id(ch.card), blockers=[self._id(b.card) for b in blockers])
         card = self.cards[ch.card]
         for ab in card.abilities:
             if ab.when == C.THIS_BLOCKED:
@@ -452,7 +506,7 @@ class TcgState(GameState[str]):
         order, stat = pick.split("_")
         key = (lambda c: c.cur_guard) if stat == "guard" else (lambda c: c.cur_power)
         best = min(board, key=key) if order == "lowest" else max(board, key=key)
-        return [(q, best)]   # min/max return the first of equals: earliest summoned
+        return [(q, best)]  # min/max return the first of equals: earliest summoned
 
     def _effect(self, eff: C.Effect, ctx: _Ctx) -> bool:
         p, do = ctx.owner, eff.do
@@ -460,7 +514,9 @@ class TcgState(GameState[str]):
             return self._damage(1 - p if eff.to == C.OPPONENT else p, eff.amount, ctx.source)
         if do == C.HEAL:
             self.lp[p] += eff.amount
-            self._emit("heal", p, amount=eff.amount, lp=self.lp[p], source=self._id(ctx.source) if ctx.source >= 0 else None)
+            self._emit(
+                "heal", p, amount=eff.amount, lp=self.lp[p], source=self._id(ctx.source) if ctx.source >= 0 else None
+            )
             return True
         if do == C.DRAW:
             return self._draw(p, eff.amount) > 0
@@ -501,8 +557,16 @@ class TcgState(GameState[str]):
                     ch.temp_power += eff.amount
                 else:
                     ch.temp_guard += eff.amount
-                self._emit("buff", q, card=name, stat=eff.stat, amount=eff.amount, until=eff.until,
-                           power=ch.cur_power, guard=ch.cur_guard)
+                self._emit(
+                    "buff",
+                    q,
+                    card=name,
+                    stat=eff.stat,
+                    amount=eff.amount,
+                    until=eff.until,
+                    power=ch.cur_power,
+                    guard=ch.cur_guard,
+                )
             elif do == C.DESTROY:
                 self._destroy(q, ch)
             elif do == C.FREEZE:

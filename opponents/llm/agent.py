@@ -85,13 +85,13 @@ from tcgtui.opponents.llm.followup import FollowUp, judge_settings, judge_temper
 from tcgtui.opponents.llm.model_registry import cached
 from tcgtui.opponents.llm.prompts import Message, TurnLog, conversation, keep_turns, message_tokens
 from tcgtui.opponents.llm.reasoning import split_reasoning
-from tcgtui.opponents.llm.translator import SeedTranslator, seed_translator
 from tcgtui.opponents.llm.spend import BudgetSpent
+from tcgtui.opponents.llm.translator import SeedTranslator, seed_translator
 from tcgtui.opponents.spec import AgentSpec
 
-RECORD_CHARS = 64_000      # per text field of an attempt in the record
+RECORD_CHARS = 64_000  # per text field of an attempt in the record
 HISTORY_REPLY_CHARS = 2_000  # of a past answer kept in the conversation (its end holds the move)
-ILLEGAL = "illegal"        # a move the prompter read but the observation does not list
+ILLEGAL = "illegal"  # a move the prompter read but the observation does not list
 
 
 def clip(text: str, limit: int = RECORD_CHARS) -> str:
@@ -108,20 +108,28 @@ class LLMAgent(Agent):
     conversation is per game, while the HTTP client is reused across games.
     """
 
-    def __init__(self, settings: EndpointSettings, *, on_stream: StreamHook | None = None,
-                 log_prompts: bool = False, sleep: Sleep = asyncio.sleep,
-                 judge: EndpointSettings | None = None, judge_options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        settings: EndpointSettings,
+        *,
+        on_stream: StreamHook | None = None,
+        log_prompts: bool = False,
+        sleep: Sleep = asyncio.sleep,
+        judge: EndpointSettings | None = None,
+        judge_options: dict[str, Any] | None = None,
+    ) -> None:
         self.settings = settings
         self.judge = judge
-        self.judge_options = judge_options or {}      # to set the judge's temperature by the game's protocol
+        self.judge_options = judge_options or {}  # to set the judge's temperature by the game's protocol
         self.translator = FollowUp(judge, sleep) if judge is not None else None
-        self.seed_translator: SeedTranslator | None = None      # a seed's own translator, set by start()
+        self.seed_translator: SeedTranslator | None = None  # a seed's own translator, set by start()
         self.spec = player_key(settings, judge)
         self.on_stream = on_stream
         self.log_prompts = log_prompts
         self.client = ChatClient(settings, agent_rng(0, 0, "llm-backoff"), sleep)
-        self.fit = ContextFit(settings.base_url, settings.model, settings.context_length, settings.max_tokens,
-                              self.client.get_json)
+        self.fit = ContextFit(
+            settings.base_url, settings.model, settings.context_length, settings.max_tokens, self.client.get_json
+        )
 
     def __repr__(self) -> str:
         return f"LLMAgent({self.spec!r}, {self.settings.public()['base_url']!r})"
@@ -130,7 +138,7 @@ class LLMAgent(Agent):
         super().start(ctx)
         self.game = game = game_of(ctx, self.spec)
         self.prompter, self.style, self.rules_count_invalid = make_prompter(ctx, self.settings.parse)
-        if hasattr(self.prompter, "model"):     # a seed's prompt that depends on the model's name (TCG-Bench's Qwen3)
+        if hasattr(self.prompter, "model"):  # a seed's prompt that depends on the model's name (TCG-Bench's Qwen3)
             self.prompter.model = self.settings.model
         self.system = self.prompter.system()
         self.history: list[TurnLog] = []
@@ -140,7 +148,7 @@ class LLMAgent(Agent):
         protocol = str(getattr(ctx.game, "protocol", "tcgtui"))
         if self.judge is not None and self.judge.temperature != judge_temperature(self.judge_options, protocol):
             self.judge = judge = judge_settings(self.judge_options, protocol)
-            assert judge is not None                 # the options that made the judge make it again
+            assert judge is not None  # the options that made the judge make it again
             self.translator = FollowUp(judge, self.translator.sleep if self.translator else asyncio.sleep)
         p = self.prompter
         if isinstance(p, SeedTranslation) and p.translator_missing:
@@ -149,22 +157,29 @@ class LLMAgent(Agent):
             raise OptionError(locales.load().t("llm_options.judge_needed", game=game.name))
         # a seed's own translator (translator.py), one for the agent's games: it keeps what it translated
         if isinstance(p, SeedTranslation) and p.seed_translation and self.seed_translator is None:
-            self.seed_translator = seed_translator({**self.judge_options, "translator": p.translator},
-                                                   p.compiler, self.client.sleep)
+            self.seed_translator = seed_translator(
+                {**self.judge_options, "translator": p.translator}, p.compiler, self.client.sleep
+            )
 
     def describe(self) -> dict[str, Any]:
         s = self.settings
         facts = {k: s.facts.get(k) for k in ("family", "organisation", "parameters_b", "weights")}
         if s.facts.get("mode"):
             facts["mode"] = s.facts["mode"]
-        out = {"spec": self.spec, **s.public(), "entry": s.entry, "settings_hash": settings_hash(s, self.judge),
-               "facts": facts, "prices": {k: s.prices.get(k) for k in ("input", "output", "reasoning")}}
+        out = {
+            "spec": self.spec,
+            **s.public(),
+            "entry": s.entry,
+            "settings_hash": settings_hash(s, self.judge),
+            "facts": facts,
+            "prices": {k: s.prices.get(k) for k in ("input", "output", "reasoning")},
+        }
         if self.judge is not None:
             out["judge"] = self.judge.public()
         if hasattr(self, "prompter"):
             out["prompt_version"] = self.prompter.version
             if len(self.game.spec.info.prompt_styles) > 1:
-                out["prompt_style"] = self.style      # only where there is a choice
+                out["prompt_style"] = self.style  # only where there is a choice
         return out
 
     async def aclose(self) -> None:
@@ -180,11 +195,13 @@ class LLMAgent(Agent):
         ``followup.py``, shared with the screen where a person guesses in words)."""
         if self.seed_translator is not None and isinstance(p, SeedTranslation):
             words = p.seed_words(move)
-            if words is not None:   # the seed's translator: its code, and every request it took, go with the move
+            if words is not None:  # the seed's translator: its code, and every request it took, go with the move
                 found = await self.seed_translator.translate(words) if words.strip() else None
                 return p.with_code(move, found.code if found else None), {
-                    "seed_translation": found.to_json() if found else {"words": words, "code": None,
-                                                                      "status": "no_words"}}
+                    "seed_translation": found.to_json()
+                    if found
+                    else {"words": words, "code": None, "status": "no_words"}
+                }
         if self.translator is None:
             return move, None
         move, info = await self.translator.complete(p, move)
@@ -200,8 +217,7 @@ class LLMAgent(Agent):
         where = f"{self.settings.model} at {self.settings.public()['base_url']}"
         if size is None:
             return text.t("llm_options.context.overflow_unknown", where=where, prompt=prompt)
-        return text.t("llm_options.context.overflow", where=where, prompt=prompt, context=size,
-                      reply=self.fit.reserve)
+        return text.t("llm_options.context.overflow", where=where, prompt=prompt, context=size, reply=self.fit.reserve)
 
     async def check_fits(self, obs: Any) -> None:
         """Refuse, in one line, a game whose first message and first turn cannot fit the model's context
@@ -221,16 +237,31 @@ class LLMAgent(Agent):
             except ContextOverflow as exc:
                 self.fit.overflowed(exc.size)
         if self.fit.n_ctx is not None and need > self.fit.n_ctx:
-            raise OptionError(locales.load().t(
-                "llm_options.context.too_small", game=self.game.name, lang=self.ctx.lang, need=need,
-                prompt=prompt, reply=self.fit.reserve, context=self.fit.n_ctx, model=self.settings.model,
-                url=self.settings.public()["base_url"]))
+            raise OptionError(
+                locales.load().t(
+                    "llm_options.context.too_small",
+                    game=self.game.name,
+                    lang=self.ctx.lang,
+                    need=need,
+                    prompt=prompt,
+                    reply=self.fit.reserve,
+                    context=self.fit.n_ctx,
+                    model=self.settings.model,
+                    url=self.settings.public()["base_url"],
+                )
+            )
 
     async def _filler(self, tokens: int) -> Message:
         """A user message of about ``tokens`` tokens (counted by the server's tokenizer)."""
         unit = " 0"
-        per = max(1, await self.fit.count([{"role": "user", "content": unit * 100}], scaled=False)
-                  - await self.fit.count([{"role": "user", "content": ""}], scaled=False)) / 100
+        per = (
+            max(
+                1,
+                await self.fit.count([{"role": "user", "content": unit * 100}], scaled=False)
+                - await self.fit.count([{"role": "user", "content": ""}], scaled=False),
+            )
+            / 100
+        )
         return {"role": "user", "content": unit * max(1, int(tokens / per) + 1)}
 
     def _move_text(self, move: Any) -> Any:
@@ -238,7 +269,7 @@ class LLMAgent(Agent):
             return move
         try:
             return self.game.move_to_text(move)
-        except Exception:       # a game that cannot name it: its repr still tells what it was
+        except Exception:  # a game that cannot name it: its repr still tells what it was
             return repr(move)
 
     async def decide(self, obs: Any, events: list[Event]) -> Decision:
@@ -272,21 +303,23 @@ class LLMAgent(Agent):
             while True:
                 messages = conversation(self.system, kept, current)
                 try:
-                    done = await self.client.complete(messages, self.on_stream, first_request=len(attempts) +
-                                                      len(faults) + shrunk + 1)
+                    done = await self.client.complete(
+                        messages, self.on_stream, first_request=len(attempts) + len(faults) + shrunk + 1
+                    )
                     break
                 except BudgetSpent:
                     if not attempts:
-                        raise               # nothing spent on this decision: the game stops here
-                    budget_stopped = True   # its replies so far are recorded with it (spent is spent)
+                        raise  # nothing spent on this decision: the game stops here
+                    budget_stopped = True  # its replies so far are recorded with it (spent is spent)
                     break
                 except ContextOverflow as exc:
                     if not kept:
-                        raise ContextOverflow(await self._too_long(messages, exc), exc.size,
-                                              exc.prompt_tokens) from None
+                        raise ContextOverflow(
+                            await self._too_long(messages, exc), exc.size, exc.prompt_tokens
+                        ) from None
                     self.fit.overflowed(exc.size)
-                    kept = await self.fit.keep(self.system, kept[(len(kept) + 1) // 2:], current)
-                    shrunk += 1           # the older half of the history goes, and the turn is asked again
+                    kept = await self.fit.keep(self.system, kept[(len(kept) + 1) // 2 :], current)
+                    shrunk += 1  # the older half of the history goes, and the turn is asked again
             if budget_stopped:
                 break
             faults.extend(done.faults)
@@ -300,17 +333,24 @@ class LLMAgent(Agent):
             if not counts[3]:
                 self.fit.observe(await self.fit.count(messages, scaled=False), counts[0])
             parsed = p.parse(answer, obs)
-            if fresh and done.finish_reason == "length":     # a cut reply is not read, only asked again
+            if fresh and done.finish_reason == "length":  # a cut reply is not read, only asked again
                 parsed = Parsed(None, parsed.path, "truncated", parsed.text)
             if parsed.error is None and obs.legal_moves and listed(p, parsed.move) not in obs.legal_moves:
                 parsed = Parsed(parsed.move, parsed.path, ILLEGAL, parsed.text)
             error = parsed.error
-            attempts.append({"reply": clip(answer), "reasoning": clip(reasoning),
-                             "move": self._move_text(parsed.move),
-                             "parse_path": parsed.path, "error": error,
-                             "latency_s": round(done.latency_s, 6), "finish_reason": done.finish_reason,
-                             **({"reply_chars": len(answer)} if len(answer) > RECORD_CHARS else {}),
-                             **({"reasoning_chars": len(reasoning)} if len(reasoning) > RECORD_CHARS else {})})
+            attempts.append(
+                {
+                    "reply": clip(answer),
+                    "reasoning": clip(reasoning),
+                    "move": self._move_text(parsed.move),
+                    "parse_path": parsed.path,
+                    "error": error,
+                    "latency_s": round(done.latency_s, 6),
+                    "finish_reason": done.finish_reason,
+                    **({"reply_chars": len(answer)} if len(answer) > RECORD_CHARS else {}),
+                    **({"reasoning_chars": len(reasoning)} if len(reasoning) > RECORD_CHARS else {}),
+                }
+            )
             reply: Message = {"role": "assistant", "content": clip(answer, HISTORY_REPLY_CHARS)}
             current.append(reply)
             if error is None:
@@ -339,14 +379,22 @@ class LLMAgent(Agent):
         if p.keeps_history:
             self.history.append(TurnLog(current, sum(message_tokens(m) for m in current)))
         info: ModelDecisionInfo = {
-            "prompt_version": p.version, "model": s.model,
-            "latency_s": round(time.perf_counter() - started, 6), "prompt_tokens": totals["prompt_tokens"],
-            "completion_tokens": totals["completion_tokens"], "reasoning_tokens": totals["reasoning_tokens"],
-            "tokens_estimated": estimated, "reasoning_estimated": reasoning_estimated,
-            "retries": len(faults), "faults": faults,
+            "prompt_version": p.version,
+            "model": s.model,
+            "latency_s": round(time.perf_counter() - started, 6),
+            "prompt_tokens": totals["prompt_tokens"],
+            "completion_tokens": totals["completion_tokens"],
+            "reasoning_tokens": totals["reasoning_tokens"],
+            "tokens_estimated": estimated,
+            "reasoning_estimated": reasoning_estimated,
+            "retries": len(faults),
+            "faults": faults,
             "invalid": sum(1 for a in attempts if a["error"] is not None),
-            "fallback": fallback, "parse_path": path, "attempts": attempts,
-            "history_turns": len(kept), "overflow_retries": shrunk,
+            "fallback": fallback,
+            "parse_path": path,
+            "attempts": attempts,
+            "history_turns": len(kept),
+            "overflow_retries": shrunk,
         }
         if budget_stopped:
             info["budget_stopped"] = True
@@ -382,11 +430,12 @@ def make_prompter(ctx: SeatContext, parse_mode: str | None = None) -> tuple[Prom
     styles = spec.info.prompt_styles
     style = ctx.options.get("prompt_style") or (styles[0] if styles else None)
     if styles and style not in styles:
-        raise OptionError(f"--prompt-style: {style!r} is not a prompt style of {game.name}; "
-                          f"expected one of {', '.join(styles)}")
+        raise OptionError(
+            f"--prompt-style: {style!r} is not a prompt style of {game.name}; expected one of {', '.join(styles)}"
+        )
     try:
         prompter = spec.prompter(game, locales.load(ctx.lang), ctx.seat, style)
-    except ValueError as exc:                # the game's setup cannot be prompted (a protocol's missing text)
+    except ValueError as exc:  # the game's setup cannot be prompted (a protocol's missing text)
         raise OptionError(str(exc)) from None
     if parse_mode is not None and hasattr(prompter, "parse_mode"):
         prompter.parse_mode = parse_mode
@@ -407,8 +456,10 @@ def settings_hash(settings: EndpointSettings, judge: EndpointSettings | None = N
 def player_key(settings: EndpointSettings, judge: EndpointSettings | None = None) -> str:
     """``llm:NAME@HASH`` (an entry), ``llm:MODEL@HASH`` (settings not the defaults) or ``llm:MODEL``."""
     digest = settings_hash(settings, judge)
-    plain = settings_hash(EndpointSettings(settings.model, ""),
-                          None if judge is None else EndpointSettings(judge.model, "", temperature=0.0))
+    plain = settings_hash(
+        EndpointSettings(settings.model, ""),
+        None if judge is None else EndpointSettings(judge.model, "", temperature=0.0),
+    )
     if settings.entry is None and digest == plain:
         return f"llm:{settings.model}"
     return f"llm:{settings.entry or settings.model}@{digest}"
@@ -427,8 +478,7 @@ def resolve(spec: AgentSpec, options: dict[str, Any]) -> tuple[EndpointSettings,
     settings = settings_from_options(entry.model if entry is not None else name, options)
     judge = judge_settings(options)
     if wanted is not None and settings_hash(settings, judge) != wanted:
-        raise OptionError(locales.load().t("models.hash_changed", spec=str(spec),
-                                           now=settings_hash(settings, judge)))
+        raise OptionError(locales.load().t("models.hash_changed", spec=str(spec), now=settings_hash(settings, judge)))
     return settings, judge
 
 
@@ -436,5 +486,11 @@ def build(spec: AgentSpec, options: dict[str, Any]) -> LLMAgent:
     """The registry's builder: settings from a models.toml entry or the options, and the environment."""
     settings, judge = resolve(spec, options)
     on_stream: Callable[[str, str], None] | None = options.get("on_stream")
-    return LLMAgent(settings, on_stream=on_stream, log_prompts=bool(options.get("log_prompts")),
-                    sleep=options.get("sleep") or asyncio.sleep, judge=judge, judge_options=options)
+    return LLMAgent(
+        settings,
+        on_stream=on_stream,
+        log_prompts=bool(options.get("log_prompts")),
+        sleep=options.get("sleep") or asyncio.sleep,
+        judge=judge,
+        judge_options=options,
+    )

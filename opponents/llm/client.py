@@ -47,7 +47,7 @@ from tcgtui.opponents.llm.tokens import estimate_tokens
 StreamHook = Callable[[str, str], None]
 Sleep = Callable[[float], Awaitable[None]]
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
-RETRY_AFTER_LIMIT = 600.0   # a server asking for a longer pause is down for this game
+RETRY_AFTER_LIMIT = 600.0  # a server asking for a longer pause is down for this game
 
 
 def _version() -> str:
@@ -76,16 +76,22 @@ class ContextOverflow(EndpointDown):
 # size", type exceed_context_size_error, n_ctx), vLLM ("maximum context length", "longer than the
 # model's context length"), Anthropic-compatible proxies ("prompt is too long"), llama_cpp itself
 # ("Requested tokens (N) exceed context window of M").
-CONTEXT_CODES = frozenset({"context_length_exceeded", "exceed_context_size_error", "context_window_exceeded",
-                           "string_above_max_length"})
+CONTEXT_CODES = frozenset(
+    {"context_length_exceeded", "exceed_context_size_error", "context_window_exceeded", "string_above_max_length"}
+)
 CONTEXT_WORDS = re.compile(
     r"context_length_exceeded|exceed(?:s|ed)? the available context|maximum context length"
     r"|exceed(?:s|ed)? (?:the )?context (?:window|length|size)|context window of \d+"
     r"|longer than the model'?s (?:maximum )?context|prompt is too long|too many tokens in the prompt"
-    r"|input (?:is )?too long for the model|n_ctx", re.I)
+    r"|input (?:is )?too long for the model|n_ctx",
+    re.I,
+)
 PROMPT_SIZE = re.compile(r"\((\d+) in the messages|request \((\d+) tokens\)|Requested tokens \((\d+)\)", re.I)
-CONTEXT_SIZE = re.compile(r"(?:maximum context length is|context window of|context length of|"
-                          r"n_ctx\W{0,3}|context (?:size|length) \(?)\s*(\d{3,8})", re.I)
+CONTEXT_SIZE = re.compile(
+    r"(?:maximum context length is|context window of|context length of|"
+    r"n_ctx\W{0,3}|context (?:size|length) \(?)\s*(\d{3,8})",
+    re.I,
+)
 
 
 def context_overflow(error: Any) -> tuple[bool, int | None]:
@@ -136,8 +142,8 @@ class Completion:
     reasoning: str = ""
     usage: dict[str, Any] | None = None
     finish_reason: str | None = None
-    latency_s: float = 0.0                      # the successful request only
-    faults: list[str] = field(default_factory=list)   # kinds retried before it
+    latency_s: float = 0.0  # the successful request only
+    faults: list[str] = field(default_factory=list)  # kinds retried before it
     # (prompt, completion, reasoning tokens, estimated, reasoning estimated): what it spent (spend.usage_counts)
     counts: tuple[int, int, int, bool, bool] = (0, 0, 0, False, False)
 
@@ -186,7 +192,7 @@ class ThinkSplitter:
                 if at:
                     out.append(("reasoning" if self.inside else "answer", buf[:at]))
                 self.inside = not self.inside
-                buf = buf[at + len(tag):]
+                buf = buf[at + len(tag) :]
                 continue
             cut = buf.rfind("<")
             if not final and cut >= 0 and any(t.startswith(low[cut:]) for t in tags):
@@ -207,8 +213,9 @@ class _SharedClients:
     """
 
     def __init__(self) -> None:
-        self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, list[Any]]] = \
+        self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, list[Any]]] = (
             weakref.WeakKeyDictionary()
+        )
 
     def take(self, key: tuple, make: Callable[[], httpx.AsyncClient]) -> httpx.AsyncClient:
         clients = self._by_loop.setdefault(asyncio.get_running_loop(), {})
@@ -236,13 +243,12 @@ SHARED = _SharedClients()
 class ChatClient:
     """An endpoint's shared httpx client, with the retry policy above."""
 
-    def __init__(self, settings: EndpointSettings, rng: random.Random,
-                 sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(self, settings: EndpointSettings, rng: random.Random, sleep: Sleep = asyncio.sleep) -> None:
         self.settings = settings
         self.rng = rng
         self.sleep = sleep
         self._http: httpx.AsyncClient | None = None
-        self._unstreamed = False          # the next attempt asks without streaming (after an empty stream)
+        self._unstreamed = False  # the next attempt asks without streaming (after an empty stream)
 
     def _client(self) -> httpx.AsyncClient:
         if self._http is None:
@@ -254,8 +260,13 @@ class ChatClient:
                 if s.api_key:
                     headers["Authorization"] = f"Bearer {s.api_key}"
                 # Plain http never needs the certificate bundle: do not load it.
-                return httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(s.timeout), verify=secure,
-                                         limits=httpx.Limits(max_connections=None, max_keepalive_connections=32))
+                return httpx.AsyncClient(
+                    headers=headers,
+                    timeout=httpx.Timeout(s.timeout),
+                    verify=secure,
+                    limits=httpx.Limits(max_connections=None, max_keepalive_connections=32),
+                )
+
             self._http = SHARED.take((s.url, s.api_key, s.timeout), make)
         return self._http
 
@@ -301,19 +312,20 @@ class ChatClient:
 
     def backoff(self, retry: int, retry_after: float | None) -> float:
         s = self.settings
-        delay = min(s.backoff_max, s.backoff_base * 2 ** retry)
+        delay = min(s.backoff_max, s.backoff_base * 2**retry)
         delay *= 0.5 + 0.5 * self.rng.random()
         return max(delay, retry_after) if retry_after is not None else delay
 
-    async def complete(self, messages: list[dict[str, Any]], on_stream: StreamHook | None = None,
-                       first_request: int = 1) -> Completion:
+    async def complete(
+        self, messages: list[dict[str, Any]], on_stream: StreamHook | None = None, first_request: int = 1
+    ) -> Completion:
         """A reply, after as many retries as the budget allows; raises EndpointDown."""
         faults: list[str] = []
         where = f"{self.settings.model} at {redact_url(self.settings.base_url)}"
         meter = METER.get()
         while True:
             if meter is not None:
-                meter.check()           # a budget reached: no request starts (BudgetSpent)
+                meter.check()  # a budget reached: no request starts (BudgetSpent)
             if on_stream is not None:
                 on_stream("attempt", str(first_request + len(faults)))
             started = time.perf_counter()
@@ -325,25 +337,30 @@ class ChatClient:
                     done = await self._request(self.body(messages, stream), on_stream, stream, messages)
                 else:
                     async with limit.slot():
-                        started = time.perf_counter()      # the wait for a slot is not the model's latency
+                        started = time.perf_counter()  # the wait for a slot is not the model's latency
                         done = await self._request(self.body(messages, stream), on_stream, stream, messages)
             except Fault as fault:
                 faults.append(fault.kind)
                 self._unstreamed = fault.kind == "empty_stream"
                 if fault.retry_after is not None and fault.retry_after > RETRY_AFTER_LIMIT:
-                    raise EndpointDown(self.scrub(f"{where}: asks to wait {fault.retry_after:.0f} s "
-                                                  f"({fault}); the game is errored")) from None
+                    raise EndpointDown(
+                        self.scrub(f"{where}: asks to wait {fault.retry_after:.0f} s ({fault}); the game is errored")
+                    ) from None
                 if len(faults) > self.settings.max_retries:
-                    raise EndpointDown(self.scrub(
-                        f"{where}: {len(faults)} failed requests (last: {fault}); "
-                        "the game is errored and can be rerun")) from None
+                    raise EndpointDown(
+                        self.scrub(
+                            f"{where}: {len(faults)} failed requests (last: {fault}); "
+                            "the game is errored and can be rerun"
+                        )
+                    ) from None
                 await self.sleep(self.backoff(len(faults) - 1, fault.retry_after))
                 continue
             done.latency_s = time.perf_counter() - started
             done.faults = faults
             answer, think = split_reasoning(done.content)
-            done.counts = usage_counts(done.usage, messages, answer,
-                                       "\n".join(r for r in (done.reasoning.strip(), think) if r))
+            done.counts = usage_counts(
+                done.usage, messages, answer, "\n".join(r for r in (done.reasoning.strip(), think) if r)
+            )
             if meter is not None:
                 meter.charge(self.settings.prices, *done.counts[:3])
             return done
@@ -361,8 +378,9 @@ class ChatClient:
             if isinstance(exc, ContextOverflow):
                 raise
 
-    async def _request(self, body: dict[str, Any], on_stream: StreamHook | None, stream: bool,
-                       messages: list[dict[str, str]]) -> Completion:
+    async def _request(
+        self, body: dict[str, Any], on_stream: StreamHook | None, stream: bool, messages: list[dict[str, str]]
+    ) -> Completion:
         s = self.settings
         self._messages = messages
         try:
@@ -397,19 +415,20 @@ class ChatClient:
     def _refuse(self, resp: httpx.Response, raw: bytes) -> None:
         status = resp.status_code
         err: dict[str, Any] = {}
-        if status not in (401, 403):     # auth errors may echo part of the key
+        if status not in (401, 403):  # auth errors may echo part of the key
             try:
                 err = _error_object(json.loads(raw.decode("utf-8"))) or {}
             except (ValueError, AttributeError):
                 err = {"message": raw.decode("utf-8", "replace")[:400]} if raw else {}
-            self._check_overflow(err)    # whatever the status: a 500 saying so is no better next time
+            self._check_overflow(err)  # whatever the status: a 500 saying so is no better next time
         if status in RETRYABLE_STATUS:
             raise Fault(f"http_{status}", retry_after=retry_after_seconds(resp.headers.get("retry-after")))
         detail = str(err.get("message") or "")
         detail = f": {detail[:200]}" if detail else ""
         hint = " (check the API key variable)" if status in (401, 403) else ""
-        raise EndpointDown(self.scrub(f"{self.settings.model} at {redact_url(self.settings.base_url)}: "
-                                      f"HTTP {status}{detail}{hint}"))
+        raise EndpointDown(
+            self.scrub(f"{self.settings.model} at {redact_url(self.settings.base_url)}: HTTP {status}{detail}{hint}")
+        )
 
     def _check_overflow(self, err: Any) -> None:
         """Raise ContextOverflow, saying what to change, when ``err`` says the prompt is too long."""
@@ -417,22 +436,27 @@ class ChatClient:
         if not hit:
             return
         said = err.get("n_prompt_tokens") if isinstance(err, dict) else None
-        if not isinstance(said, int) and (m := PROMPT_SIZE.search(str(err.get("message") or "")
-                                                                  if isinstance(err, dict) else str(err))):
+        if not isinstance(said, int) and (
+            m := PROMPT_SIZE.search(str(err.get("message") or "") if isinstance(err, dict) else str(err))
+        ):
             said = int(next(g for g in m.groups() if g))
         prompt = sum(estimate_tokens(content_text(m.get("content"))) + 4 for m in getattr(self, "_messages", []))
         context = f"the server's context of {size} tokens" if size else "the server's context"
         budget = self.settings.history_tokens
         if size and size // 2 < budget:
             hint = f"try --history-tokens {max(500, size // 2)}"
-        else:                # the budget is already small: the first message or the reply is what is long
+        else:  # the budget is already small: the first message or the reply is what is long
             hint = "lower --history-tokens or --max-tokens"
-        raise ContextOverflow(self.scrub(
-            f"{self.settings.model} at {redact_url(self.settings.base_url)}: context overflow: the prompt "
-            f"(about {prompt} estimated tokens) does not fit {context}; {hint} (now {budget}) or give the "
-            "server a bigger context (llama.cpp: -c/--ctx-size; llama-cpp-python: --n_ctx; "
-            "vLLM: --max-model-len); the game is errored, and rerunning it unchanged fails the same way"),
-            size, said if isinstance(said, int) else None)
+        raise ContextOverflow(
+            self.scrub(
+                f"{self.settings.model} at {redact_url(self.settings.base_url)}: context overflow: the prompt "
+                f"(about {prompt} estimated tokens) does not fit {context}; {hint} (now {budget}) or give the "
+                "server a bigger context (llama.cpp: -c/--ctx-size; llama-cpp-python: --n_ctx; "
+                "vLLM: --max-model-len); the game is errored, and rerunning it unchanged fails the same way"
+            ),
+            size,
+            said if isinstance(said, int) else None,
+        )
 
     @staticmethod
     def _decode(raw: bytes) -> Any:
@@ -534,9 +558,8 @@ class ChatClient:
         for kind, part in splitter.feed("", final=True):
             emit(kind, part)
         if finish is None:
-            if not events:        # llama-cpp-python, on a prompt over its context: ask unstreamed
+            if not events:  # llama-cpp-python, on a prompt over its context: ask unstreamed
                 raise Fault("empty_stream", "200 with no events (the next try asks without streaming)")
-            raise Fault("stream_cut", "stream ended without a finish_reason"
-                        + ("" if ended else " or [DONE]"))
+            raise Fault("stream_cut", "stream ended without a finish_reason" + ("" if ended else " or [DONE]"))
         # An empty answer that finished is the model's answer (an invalid move), as unstreamed.
         return Completion("".join(content), "".join(reasoning), usage, finish)

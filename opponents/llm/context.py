@@ -28,11 +28,11 @@ import httpx
 
 from tcgtui.opponents.llm.prompts import IMAGE_TOKENS, Message, content_text, message_tokens
 
-REPLY_RESERVE = 1024         # tokens kept for the reply when max_tokens is not set
-MESSAGE_OVERHEAD = 8         # chat-template tokens around one message (ChatML and Llama 3: 5)
-PROMPT_OVERHEAD = 8          # BOS and the header of the reply to come
+REPLY_RESERVE = 1024  # tokens kept for the reply when max_tokens is not set
+MESSAGE_OVERHEAD = 8  # chat-template tokens around one message (ChatML and Llama 3: 5)
+PROMPT_OVERHEAD = 8  # BOS and the header of the reply to come
 MIN_CALIBRATION_TOKENS = 200  # shorter prompts are mostly template: they say little of the estimate
-CACHED_TEXTS = 4096          # counted texts kept per endpoint (a game's turns, the rules)
+CACHED_TEXTS = 4096  # counted texts kept per endpoint (a game's turns, the rules)
 
 GetJson = Callable[[str, "dict[str, Any] | None"], Awaitable[Any]]
 
@@ -69,9 +69,11 @@ def context_from_models(models: Any, model: str) -> int | None:
 
 
 # (path under the server's root, the body for a text): the first that answers with tokens is used.
-TOKENIZERS = (("/tokenize", lambda model, text: {"content": text, "add_special": False}),
-              ("/extras/tokenize", lambda model, text: {"input": text, "model": model}),
-              ("/tokenize", lambda model, text: {"prompt": text, "model": model, "add_special_tokens": False}))
+TOKENIZERS = (
+    ("/tokenize", lambda model, text: {"content": text, "add_special": False}),
+    ("/extras/tokenize", lambda model, text: {"input": text, "model": model}),
+    ("/tokenize", lambda model, text: {"prompt": text, "model": model, "add_special_tokens": False}),
+)
 
 
 def _tokens(reply: Any) -> int | None:
@@ -85,10 +87,10 @@ class EndpointContext:
     """What is known of one endpoint's context and tokenizer, shared by every game in the process."""
 
     n_ctx: int | None = None
-    source: str = ""                         # settings, props, models, overflow
-    tokenizer: int | None = None             # index in TOKENIZERS, or None: estimate
+    source: str = ""  # settings, props, models, overflow
+    tokenizer: int | None = None  # index in TOKENIZERS, or None: estimate
     learned: bool = False
-    scale: float = 1.0                       # server's prompt tokens / our count, the largest seen
+    scale: float = 1.0  # server's prompt tokens / our count, the largest seen
     counts: OrderedDict[str, int] = field(default_factory=OrderedDict)
 
 
@@ -102,8 +104,9 @@ def endpoint_context(base_url: str, model: str) -> EndpointContext:
 class ContextFit:
     """One agent's view of its endpoint's context: learn it, count prompts, keep what fits."""
 
-    def __init__(self, base_url: str, model: str, context_length: int | None, max_tokens: int | None,
-                 get_json: GetJson) -> None:
+    def __init__(
+        self, base_url: str, model: str, context_length: int | None, max_tokens: int | None, get_json: GetJson
+    ) -> None:
         self.root, self.model = server_root(base_url), model
         self.state = endpoint_context(base_url, model)
         if context_length is not None:
@@ -157,7 +160,7 @@ class ContextFit:
             n = _tokens(await self.get_json(self.root + path, body(self.model, text)))
         except httpx.TransportError:
             n = None
-        if n is None:                  # the tokenizer stopped answering: estimate from here on
+        if n is None:  # the tokenizer stopped answering: estimate from here on
             st.tokenizer = None
             return message_tokens({"content": text}) - 4
         st.counts[text] = n
@@ -168,8 +171,9 @@ class ContextFit:
     async def _message(self, msg: Message) -> int:
         content = msg.get("content")
         if isinstance(content, list):
-            images = sum(1 for p in content if isinstance(p, dict) and
-                         (p.get("type") == "image_url" or "image_url" in p))
+            images = sum(
+                1 for p in content if isinstance(p, dict) and (p.get("type") == "image_url" or "image_url" in p)
+            )
             return await self._text_tokens(content_text(content)) + images * IMAGE_TOKENS + MESSAGE_OVERHEAD
         return await self._text_tokens(content_text(content)) + MESSAGE_OVERHEAD
 
@@ -211,4 +215,4 @@ class ContextFit:
                 break
             left -= size
             kept += 1
-        return turns[len(turns) - kept:]
+        return turns[len(turns) - kept :]

@@ -17,12 +17,17 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 # Names (lower case, '-' and '_' dropped) that hold a credential: ending so, or so exactly.
-_NAME = re.compile(r"(api|access|auth|private|secret|session|refresh|client|bearer)?"
-                   r"(key|token|secret|password|passwd|pwd|credentials?|cookie)$"
-                   r"|^(authorization|auth|bearer|headers|xapikey)$")
+_NAME = re.compile(
+    r"(api|access|auth|private|secret|session|refresh|client|bearer)?"
+    r"(key|token|secret|password|passwd|pwd|credentials?|cookie)$"
+    r"|^(authorization|auth|bearer|headers|xapikey)$"
+)
 # Values with a provider's key prefix, or a bearer header.
-_VALUE = re.compile(r"^(sk|pk|rk|hf|gsk|xai|ghp|gho|ghs|github_pat|nvapi|pplx|r8|glpat|AIza|AKIA|ya29)[-_.]"
-                    r"[A-Za-z0-9_.-]{8,}$|^(bearer|basic|token)\s+\S{8,}$", re.I)
+_VALUE = re.compile(
+    r"^(sk|pk|rk|hf|gsk|xai|ghp|gho|ghs|github_pat|nvapi|pplx|r8|glpat|AIza|AKIA|ya29)[-_.]"
+    r"[A-Za-z0-9_.-]{8,}$|^(bearer|basic|token)\s+\S{8,}$",
+    re.I,
+)
 # A long word of mixed case and digits is a key, not a variable's name (those are WORDS_LIKE_THIS).
 _RANDOM = re.compile(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z0-9_-]{24,}$")
 MAX_DEPTH = 32

@@ -35,8 +35,12 @@ BASE_URL_VARS = ("TCGTUI_BASE_URL", "OPENAI_BASE_URL")
 KEY_VARS = ("TCGTUI_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY")
 # Sampling settings as endpoints accept them (OpenAI's ranges), for --temperature and the same
 # keys in --extra-body: a value outside (NaN and infinities included) is a typo, never sent or stored.
-SAMPLING_RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0), "frequency_penalty": (-2.0, 2.0),
-                   "presence_penalty": (-2.0, 2.0)}
+SAMPLING_RANGES = {
+    "temperature": (0.0, 2.0),
+    "top_p": (0.0, 1.0),
+    "frequency_penalty": (-2.0, 2.0),
+    "presence_penalty": (-2.0, 2.0),
+}
 
 
 def redact_url(url: str) -> str:
@@ -52,12 +56,14 @@ def resolve_base_url(explicit: str | None, env: Mapping[str, str] | None = None)
     env = os.environ if env is None else env
     url = explicit or next((env[v] for v in BASE_URL_VARS if env.get(v)), "")
     if not url:
-        raise OptionError("--base-url: no endpoint given; pass --base-url URL or set TCGTUI_BASE_URL "
-                        "(e.g. http://localhost:8000/v1)")
+        raise OptionError(
+            "--base-url: no endpoint given; pass --base-url URL or set TCGTUI_BASE_URL (e.g. http://localhost:8000/v1)"
+        )
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise OptionError(f"--base-url: {redact_url(url)!r} is not an http(s) URL; "
-                        "expected e.g. http://localhost:8000/v1")
+        raise OptionError(
+            f"--base-url: {redact_url(url)!r} is not an http(s) URL; expected e.g. http://localhost:8000/v1"
+        )
     if url_has_key(url):
         raise OptionError(locales.load().t("models.url_key", url=redact_url(url)))
     return url.strip().rstrip("/")
@@ -69,9 +75,14 @@ def check_extra_body(extra: Any, flag: str = "--extra-body") -> None:
         check_body(extra)
     except Refused as exc:
         text = locales.load()
-        raise OptionError(text.t("models.body_refused", flag=flag, where=exc.where,
-                                 expected=text.t(f"models.expected.{'no_key_here' if exc.why == 'key' else 'json'}"))) \
-            from None
+        raise OptionError(
+            text.t(
+                "models.body_refused",
+                flag=flag,
+                where=exc.where,
+                expected=text.t(f"models.expected.{'no_key_here' if exc.why == 'key' else 'json'}"),
+            )
+        ) from None
 
 
 def resolve_api_key(env: Mapping[str, str] | None = None) -> str:
@@ -101,22 +112,22 @@ class EndpointSettings:
     top_p: float | None = None
     max_tokens: int | None = None
     extra_body: dict[str, Any] = field(default_factory=dict)
-    timeout: float = 600.0            # a whole reply; with streaming, the longest silence
-    max_retries: int = 6              # endpoint faults retried per request
-    invalid_retries: int = 2          # re-prompts after an invalid move
+    timeout: float = 600.0  # a whole reply; with streaming, the longest silence
+    max_retries: int = 6  # endpoint faults retried per request
+    invalid_retries: int = 2  # re-prompts after an invalid move
     fallback: str = "random"
     parse: str = STRICT
     stream: bool = False
-    history_tokens: int = 12000       # estimated prompt budget; rules and cards always kept
-    backoff_base: float = 1.0         # first retry waits about this long, doubling after
-    backoff_max: float = 60.0         # no single wait is longer, Retry-After included
-    max_reply_bytes: int = 8 << 20    # a larger body is a fault, not a move
+    history_tokens: int = 12000  # estimated prompt budget; rules and cards always kept
+    backoff_base: float = 1.0  # first retry waits about this long, doubling after
+    backoff_max: float = 60.0  # no single wait is longer, Retry-After included
+    max_reply_bytes: int = 8 << 20  # a larger body is a fault, not a move
     context_length: int | None = None  # the server's context in tokens, when known beforehand
-    concurrency: int | None = None    # requests in flight at once to this entry (None: no limit)
-    requests_per_minute: float | None = None   # request starts a minute (None: no limit)
-    entry: str | None = None          # the models.toml entry these settings come from
-    prices: dict[str, float | None] = field(default_factory=dict)   # USD per million tokens
-    facts: dict[str, Any] = field(default_factory=dict)             # family, organisation, ...
+    concurrency: int | None = None  # requests in flight at once to this entry (None: no limit)
+    requests_per_minute: float | None = None  # request starts a minute (None: no limit)
+    entry: str | None = None  # the models.toml entry these settings come from
+    prices: dict[str, float | None] = field(default_factory=dict)  # USD per million tokens
+    facts: dict[str, Any] = field(default_factory=dict)  # family, organisation, ...
 
     def __repr__(self) -> str:
         return f"EndpointSettings({self.public()!r})"
@@ -127,19 +138,35 @@ class EndpointSettings:
 
     def public(self) -> dict[str, Any]:
         """What a record may say about this endpoint (no key, no credentials in the URL)."""
-        return {"model": self.model, "base_url": redact_url(self.base_url),
-                "temperature": self.temperature, "max_tokens": self.max_tokens,
-                "extra_body": self.extra_body, "stream": self.stream, "parse": self.parse,
-                "invalid_retries": self.invalid_retries, "fallback": self.fallback,
-                "history_tokens": self.history_tokens, "top_p": self.top_p,
-                "context_length": self.context_length}
+        return {
+            "model": self.model,
+            "base_url": redact_url(self.base_url),
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "extra_body": self.extra_body,
+            "stream": self.stream,
+            "parse": self.parse,
+            "invalid_retries": self.invalid_retries,
+            "fallback": self.fallback,
+            "history_tokens": self.history_tokens,
+            "top_p": self.top_p,
+            "context_length": self.context_length,
+        }
 
     def behaviour(self) -> dict[str, Any]:
         """The settings that change what the model is asked or how its reply counts."""
-        return {"model": self.model, "temperature": self.temperature, "top_p": self.top_p,
-                "max_tokens": self.max_tokens, "extra_body": self.extra_body,
-                "parse": self.parse, "fallback": self.fallback, "invalid_retries": self.invalid_retries,
-                "history_tokens": self.history_tokens, "context_length": self.context_length}
+        return {
+            "model": self.model,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "max_tokens": self.max_tokens,
+            "extra_body": self.extra_body,
+            "parse": self.parse,
+            "fallback": self.fallback,
+            "invalid_retries": self.invalid_retries,
+            "history_tokens": self.history_tokens,
+            "context_length": self.context_length,
+        }
 
     def settings_hash(self) -> str:
         """Eight hex digits of ``behaviour()``: two settings of one model never share it."""
@@ -147,8 +174,9 @@ class EndpointSettings:
         return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
-def _number(options: Mapping[str, Any], key: str, flag: str, lo: float, kind: type,
-            default: Any, hi: float | None = None) -> Any:
+def _number(
+    options: Mapping[str, Any], key: str, flag: str, lo: float, kind: type, default: Any, hi: float | None = None
+) -> Any:
     value = options.get(key)
     if value is None:
         return default
@@ -156,8 +184,9 @@ def _number(options: Mapping[str, Any], key: str, flag: str, lo: float, kind: ty
     return kind(value)
 
 
-def settings_from_options(model: str, options: Mapping[str, Any],
-                          env: Mapping[str, str] | None = None) -> EndpointSettings:
+def settings_from_options(
+    model: str, options: Mapping[str, Any], env: Mapping[str, str] | None = None
+) -> EndpointSettings:
     """Validate the options ``make_agent`` received (from the CLI or a program)."""
     d = EndpointSettings.__dataclass_fields__
     fallback = options.get("fallback") or "random"
@@ -173,7 +202,7 @@ def settings_from_options(model: str, options: Mapping[str, Any],
     for key, (lo, hi) in SAMPLING_RANGES.items():
         if key in extra:
             check_number(f"--extra-body {key}", extra[key], lo, hi)
-    if "api_key_env" in options:         # a models.toml entry: its own variable, else no key at all
+    if "api_key_env" in options:  # a models.toml entry: its own variable, else no key at all
         api_key = options.get("api_key") or key_from(options["api_key_env"], env, f"llm:{options.get('entry')}")
     else:
         api_key = options.get("api_key") or resolve_api_key(env)
@@ -187,17 +216,14 @@ def settings_from_options(model: str, options: Mapping[str, Any],
         extra_body=dict(extra),
         timeout=_number(options, "timeout", "--timeout", 0.001, float, d["timeout"].default),
         max_retries=_number(options, "max_retries", "--max-retries", 0, int, d["max_retries"].default),
-        invalid_retries=_number(options, "invalid_retries", "--invalid-retries", 0, int,
-                                d["invalid_retries"].default),
+        invalid_retries=_number(options, "invalid_retries", "--invalid-retries", 0, int, d["invalid_retries"].default),
         fallback=fallback,
         parse=parse,
         stream=bool(options.get("stream", False)),
-        history_tokens=_number(options, "history_tokens", "--history-tokens", 1, int,
-                               d["history_tokens"].default),
+        history_tokens=_number(options, "history_tokens", "--history-tokens", 1, int, d["history_tokens"].default),
         backoff_base=_number(options, "backoff_base", "backoff_base", 0, float, d["backoff_base"].default),
         backoff_max=_number(options, "backoff_max", "backoff_max", 0, float, d["backoff_max"].default),
-        max_reply_bytes=_number(options, "max_reply_bytes", "max_reply_bytes", 1, int,
-                                d["max_reply_bytes"].default),
+        max_reply_bytes=_number(options, "max_reply_bytes", "max_reply_bytes", 1, int, d["max_reply_bytes"].default),
         context_length=_number(options, "context_length", "--context-length", 1, int, None),
         concurrency=_number(options, "concurrency", "concurrency", 1, int, None),
         requests_per_minute=_number(options, "requests_per_minute", "requests_per_minute", 0.001, float, None),

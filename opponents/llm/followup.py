@@ -22,8 +22,8 @@ from tcgtui.opponents.llm.endpoint import EndpointSettings, settings_from_option
 from tcgtui.opponents.llm.model_registry import cached
 from tcgtui.opponents.llm.reasoning import split_reasoning
 
-_ANSWERS: dict[tuple[str, str, float | None, str], str] = {}   # (model, endpoint, temperature, question) -> answer
-SEED_TEMPERATURE = 0.7       # the seed's translating model runs at this temperature (its config.yaml)
+_ANSWERS: dict[tuple[str, str, float | None, str], str] = {}  # (model, endpoint, temperature, question) -> answer
+SEED_TEMPERATURE = 0.7  # the seed's translating model runs at this temperature (its config.yaml)
 
 
 def judge_temperature(options: dict[str, Any], protocol: str = "tcgtui") -> float:
@@ -41,12 +41,14 @@ def judge_settings(options: dict[str, Any], protocol: str = "tcgtui") -> Endpoin
     kind, _, model = str(value).partition(":")
     if kind != "llm" or not model.strip():
         raise OptionError(locales.load().t("llm_options.judge_bad", value=value))
-    entry = cached(options.get("models")).get(model.strip())      # a models.toml entry: its endpoint and key
+    entry = cached(options.get("models")).get(model.strip())  # a models.toml entry: its endpoint and key
     temperature = judge_temperature(options, protocol)
     if entry is not None:
         options = {**options, **entry.options()}
-    return settings_from_options(entry.model if entry is not None else model.strip(),
-                                 {**options, "temperature": temperature, "stream": False, "extra_body": {}})
+    return settings_from_options(
+        entry.model if entry is not None else model.strip(),
+        {**options, "temperature": temperature, "stream": False, "extra_body": {}},
+    )
 
 
 class FollowUp:
@@ -61,20 +63,28 @@ class FollowUp:
         """``move`` completed with the judge's answer, and what to record of it: the judge's
         model, its whole reply (callers clip it) and whether it came from the cache (None: the
         move needed no follow-up)."""
-        if not isinstance(p, JudgeFollowUp):      # a game whose moves no second model completes
+        if not isinstance(p, JudgeFollowUp):  # a game whose moves no second model completes
             return move, None
         messages = p.follow_up(move)
         if messages is None:
             return move, None
-        key = (self.settings.model, self.settings.base_url, self.settings.temperature,
-               json.dumps(messages, sort_keys=True, ensure_ascii=False))
+        key = (
+            self.settings.model,
+            self.settings.base_url,
+            self.settings.temperature,
+            json.dumps(messages, sort_keys=True, ensure_ascii=False),
+        )
         cached = key in _ANSWERS
         if not cached:
             done = await self.client.complete(messages, None, first_request=1)
             _ANSWERS[key] = split_reasoning(done.content)[0]
         reply = _ANSWERS[key]
-        info = {"model": self.settings.model, "temperature": self.settings.temperature, "reply": reply,
-                "cached": cached}
+        info = {
+            "model": self.settings.model,
+            "temperature": self.settings.temperature,
+            "reply": reply,
+            "cached": cached,
+        }
         return p.complete(move, reply), info
 
     async def aclose(self) -> None:

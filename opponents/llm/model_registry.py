@@ -28,15 +28,28 @@ from tcgtui.userfiles import TooDeep, parse_toml, read_text
 
 ENV = "TCGTUI_MODELS"
 FLAG = "--models"
-NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")          # no ':', '@' or ',': specs use them
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # no ':', '@' or ',': specs use them
 VARIABLE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 NUMBERS = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0)}
 COUNTS = ("max_tokens", "context_length", "concurrency")
 PRICES = ("input", "output", "reasoning")
 WEIGHTS = ("open", "closed")
-MODES = ("regular", "thinking")          # a model's reasoning mode, for reports that compare the two
-KEYS = ("base_url", "model", "api_key_env", "temperature", "top_p", "max_tokens", "extra_body", "stream",
-        "context_length", "concurrency", "requests_per_minute", "prices", "facts")
+MODES = ("regular", "thinking")  # a model's reasoning mode, for reports that compare the two
+KEYS = (
+    "base_url",
+    "model",
+    "api_key_env",
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "extra_body",
+    "stream",
+    "context_length",
+    "concurrency",
+    "requests_per_minute",
+    "prices",
+    "facts",
+)
 FACTS = ("family", "organisation", "parameters", "weights", "mode")
 
 
@@ -56,18 +69,27 @@ class Entry:
     context_length: int | None = None
     concurrency: int | None = None
     requests_per_minute: float | None = None
-    prices: dict[str, float | None] = field(default_factory=dict)   # input, output, reasoning: USD/M tokens
-    facts: dict[str, Any] = field(default_factory=dict)             # family, organisation, parameters_b, weights, mode
+    prices: dict[str, float | None] = field(default_factory=dict)  # input, output, reasoning: USD/M tokens
+    facts: dict[str, Any] = field(default_factory=dict)  # family, organisation, parameters_b, weights, mode
 
     def options(self) -> dict[str, Any]:
         """The entry as ``make_agent("llm:MODEL", **options)`` options; what it leaves unset is
         unset (None), never taken from the command's flags."""
-        return {"entry": self.name, "base_url": self.base_url, "api_key_env": self.api_key_env,
-                "temperature": self.temperature, "top_p": self.top_p, "max_tokens": self.max_tokens,
-                "extra_body": dict(self.extra_body), "stream": self.stream,
-                "context_length": self.context_length, "concurrency": self.concurrency,
-                "requests_per_minute": self.requests_per_minute, "prices": dict(self.prices),
-                "facts": dict(self.facts)}
+        return {
+            "entry": self.name,
+            "base_url": self.base_url,
+            "api_key_env": self.api_key_env,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "max_tokens": self.max_tokens,
+            "extra_body": dict(self.extra_body),
+            "stream": self.stream,
+            "context_length": self.context_length,
+            "concurrency": self.concurrency,
+            "requests_per_minute": self.requests_per_minute,
+            "prices": dict(self.prices),
+            "facts": dict(self.facts),
+        }
 
 
 @dataclass(frozen=True)
@@ -121,8 +143,9 @@ class _Problem(UserError):
 
 def _bad(file: str, entry: str, key: str, expected: str, **params: Any) -> UserError:
     text = locales.load()
-    return _Problem(text.t("models.bad", file=file, entry=entry, key=key,
-                           expected=text.t(f"models.expected.{expected}", **params)))
+    return _Problem(
+        text.t("models.bad", file=file, entry=entry, key=key, expected=text.t(f"models.expected.{expected}", **params))
+    )
 
 
 def parse(text: str, file: str) -> Registry:
@@ -143,10 +166,15 @@ def parse(text: str, file: str) -> Registry:
     return Registry(Path(file), entries)
 
 
-def _number(file: str, name: str, key: str, value: Any, lo: float, hi: float | None = None,
-            above: bool = False) -> float:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value == value \
+def _number(
+    file: str, name: str, key: str, value: Any, lo: float, hi: float | None = None, above: bool = False
+) -> float:
+    ok = (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and value == value
         and value not in (float("inf"), float("-inf"))
+    )
     ok = ok and (value > lo if above else value >= lo) and (hi is None or value <= hi)
     if not ok:
         if hi is not None:
@@ -169,7 +197,7 @@ def _string(file: str, name: str, key: str, value: Any) -> str:
 
 def _entry(file: str, name: str, table: dict[str, Any]) -> Entry:
     for key in table:
-        if key not in KEYS and key_like_name(key):        # would hold a key: its value is never shown
+        if key not in KEYS and key_like_name(key):  # would hold a key: its value is never shown
             raise _bad(file, name, key, "no_key")
         if key not in KEYS:
             raise _bad(file, name, key, "known", keys=", ".join(KEYS))
@@ -181,13 +209,16 @@ def _entry(file: str, name: str, table: dict[str, Any]) -> Entry:
     if m is None or not m.group(2):
         raise _bad(file, name, "base_url", "url")
     if url_has_key(base_url):
-        raise _bad(file, name, "base_url", "no_key")       # credentials in the URL are a key too
-    out: dict[str, Any] = {"name": name, "model": _string(file, name, "model", table["model"]),
-                           "base_url": base_url.rstrip("/")}
+        raise _bad(file, name, "base_url", "no_key")  # credentials in the URL are a key too
+    out: dict[str, Any] = {
+        "name": name,
+        "model": _string(file, name, "model", table["model"]),
+        "base_url": base_url.rstrip("/"),
+    }
     if "api_key_env" in table:
         var = table["api_key_env"]
         if not isinstance(var, str) or not VARIABLE_RE.fullmatch(var) or key_like_variable(var):
-            raise _bad(file, name, "api_key_env", "variable")      # the value may be a key: never shown
+            raise _bad(file, name, "api_key_env", "variable")  # the value may be a key: never shown
         out["api_key_env"] = var
     for key, (lo, hi) in NUMBERS.items():
         if key in table:
@@ -196,8 +227,9 @@ def _entry(file: str, name: str, table: dict[str, Any]) -> Entry:
         if key in table:
             out[key] = _count(file, name, key, table[key])
     if "requests_per_minute" in table:
-        out["requests_per_minute"] = _number(file, name, "requests_per_minute", table["requests_per_minute"],
-                                             0, above=True)
+        out["requests_per_minute"] = _number(
+            file, name, "requests_per_minute", table["requests_per_minute"], 0, above=True
+        )
     if "stream" in table:
         if not isinstance(table["stream"], bool):
             raise _bad(file, name, "stream", "bool")
@@ -230,8 +262,7 @@ def _prices(file: str, name: str, table: Any) -> dict[str, float | None]:
     for key in ("input", "output"):
         if key not in table:
             raise _bad(file, name, f"prices.{key}", "required")
-    return {key: _number(file, name, f"prices.{key}", table[key], 0) if key in table else None
-            for key in PRICES}
+    return {key: _number(file, name, f"prices.{key}", table[key], 0) if key in table else None for key in PRICES}
 
 
 def _facts(file: str, name: str, table: Any) -> dict[str, Any]:
@@ -250,7 +281,7 @@ def _facts(file: str, name: str, table: Any) -> dict[str, Any]:
         if table["weights"] not in WEIGHTS:
             raise _bad(file, name, "facts.weights", "weights")
         out["weights"] = table["weights"]
-    if "mode" in table:                    # only when given: most entries have none
+    if "mode" in table:  # only when given: most entries have none
         if table["mode"] not in MODES:
             raise _bad(file, name, "facts.mode", "mode")
         out["mode"] = table["mode"]

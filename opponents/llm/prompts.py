@@ -52,7 +52,7 @@ def content_text(content: Any) -> str:
 
 
 def message_tokens(msg: Message) -> int:
-    return content_tokens(msg.get("content")) + 4      # role and separators
+    return content_tokens(msg.get("content")) + 4  # role and separators
 
 
 @cache
@@ -78,8 +78,7 @@ class TurnLog:
     tokens: int
 
 
-def keep_turns(system: Message | None, history: list[TurnLog], current: list[Message], budget: int
-               ) -> list[TurnLog]:
+def keep_turns(system: Message | None, history: list[TurnLog], current: list[Message], budget: int) -> list[TurnLog]:
     """The most recent turns that fit the budget with the system message and the current turn."""
     left = budget - _system_tokens(system) - sum(message_tokens(m) for m in current)
     kept = 0
@@ -88,7 +87,7 @@ def keep_turns(system: Message | None, history: list[TurnLog], current: list[Mes
             break
         left -= turn.tokens
         kept += 1
-    return history[len(history) - kept:]
+    return history[len(history) - kept :]
 
 
 def conversation(system: Message | None, turns: list[TurnLog], current: list[Message]) -> list[Message]:
@@ -100,7 +99,6 @@ def conversation(system: Message | None, turns: list[TurnLog], current: list[Mes
     return out
 
 
-def fit_history(system: Message | None, history: list[TurnLog], current: list[Message], budget: int
-                ) -> list[Message]:
+def fit_history(system: Message | None, history: list[TurnLog], current: list[Message], budget: int) -> list[Message]:
     """System message (if any), as many recent turns as fit the budget, then the current turn."""
     return conversation(system, keep_turns(system, history, current, budget), current)

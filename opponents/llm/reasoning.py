@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-STRICT, SOFT = "strict", "soft"       # --parse: how forgiving a game's reader may be (games read it)
+STRICT, SOFT = "strict", "soft"  # --parse: how forgiving a game's reader may be (games read it)
 PARSE_MODES = (STRICT, SOFT)
 
 _THINK_OPEN = re.compile(r"<\s*(think|thinking|reasoning)\s*>", re.IGNORECASE)
@@ -27,8 +27,8 @@ def split_reasoning(text: str) -> tuple[str, str]:
     close = _THINK_CLOSE.search(text)
     opened = _THINK_OPEN.search(text)
     if close and (opened is None or close.start() < opened.start()):
-        thoughts.append(text[:close.start()])
-        text = text[close.end():]
+        thoughts.append(text[: close.start()])
+        text = text[close.end() :]
     answer: list[str] = []
     pos = 0
     while True:
@@ -36,11 +36,11 @@ def split_reasoning(text: str) -> tuple[str, str]:
         if opened is None:
             answer.append(text[pos:])
             break
-        answer.append(text[pos:opened.start()])
+        answer.append(text[pos : opened.start()])
         close = _THINK_CLOSE.search(text, opened.end())
         if close is None:
-            thoughts.append(text[opened.end():])
+            thoughts.append(text[opened.end() :])
             break
-        thoughts.append(text[opened.end():close.start()])
+        thoughts.append(text[opened.end() : close.start()])
         pos = close.end()
     return "".join(answer).strip(), "\n".join(t.strip() for t in thoughts if t.strip())

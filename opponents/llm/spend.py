@@ -16,8 +16,7 @@ from typing import Any, Protocol
 
 from tcgtui.opponents.llm.prompts import Message, estimate_tokens, message_tokens
 
-
-BUDGET_STOPPED = "budget_stopped"     # in a decision's info: the budget stopped it after some replies
+BUDGET_STOPPED = "budget_stopped"  # in a decision's info: the budget stopped it after some replies
 
 
 class BudgetSpent(Exception):
@@ -35,8 +34,9 @@ class Meter(Protocol):
 METER: ContextVar[Meter | None] = ContextVar("tcgtui_spend_meter", default=None)
 
 
-def usage_counts(usage: dict[str, Any] | None, sent: list[Message], answer: str, reasoning: str
-                 ) -> tuple[int, int, int, bool, bool]:
+def usage_counts(
+    usage: dict[str, Any] | None, sent: list[Message], answer: str, reasoning: str
+) -> tuple[int, int, int, bool, bool]:
     """(prompt, completion, reasoning tokens, estimated, reasoning estimated) for one reply: the
     server's ``usage``, else estimated from the text sent and received."""
     if usage is None:
@@ -48,8 +48,7 @@ def usage_counts(usage: dict[str, Any] | None, sent: list[Message], answer: str,
     guessed = think is None and bool(reasoning)
     if think is None:
         think = estimate_tokens(reasoning) if reasoning else 0
-    return (_count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens")), _count(think),
-            False, guessed)
+    return (_count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens")), _count(think), False, guessed)
 
 
 def _count(value: Any) -> int:

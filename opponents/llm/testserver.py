@@ -44,9 +44,8 @@ from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.opponents.llm.prompts import content_text
 
-
-REALISTIC_PACE = 40.0      # tokens a second: a small local model on a laptop
-CHARS_PER_TOKEN = 4        # a paced stream sends about a token per event
+REALISTIC_PACE = 40.0  # tokens a second: a small local model on a laptop
+CHARS_PER_TOKEN = 4  # a paced stream sends about a token per event
 
 
 @dataclass
@@ -64,7 +63,7 @@ class Reply:
 class Fault:
     """What goes wrong with one request."""
 
-    kind: str                       # status | delay | raw | drop | cut | empty_choices | null_content
+    kind: str  # status | delay | raw | drop | cut | empty_choices | null_content
     status: int = 500
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
@@ -120,8 +119,11 @@ def has_image(request: dict[str, Any]) -> bool:
         content = m.get("content")
         if isinstance(content, list):
             for p in content:
-                if isinstance(p, dict) and p.get("type") == "image_url" and \
-                        str((p.get("image_url") or {}).get("url", "")).startswith("data:image/"):
+                if (
+                    isinstance(p, dict)
+                    and p.get("type") == "image_url"
+                    and str((p.get("image_url") or {}).get("url", "")).startswith("data:image/")
+                ):
                     return True
     return False
 
@@ -151,6 +153,7 @@ def game_policy(game: str = "", seed: int = 0, **options: Any) -> Policy:
         with lock:
             out = reply(prompt_of(request), has_image(request))
         return Reply(*out) if isinstance(out, tuple) else Reply(out)
+
     return answer
 
 
@@ -182,10 +185,11 @@ def invalid_replies(schedule: dict[int, str] | list[str], then: Policy, game: st
             return Reply(invalid(spec.id, kind, prompt_of(request), has_image(request), **options))
         except ValueError as exc:
             raise ValueError(f"request {index}: {exc}") from None
+
     return answer
 
 
-TEMPLATE_TOKENS = 5          # the fake chat template's tokens around each message (as ChatML's)
+TEMPLATE_TOKENS = 5  # the fake chat template's tokens around each message (as ChatML's)
 
 
 def fake_tokens(text: str) -> int:
@@ -211,25 +215,29 @@ def _usage(reply: Reply, request: dict[str, Any], tokenizer: Tokenizer | None = 
         return reply.usage  # type: ignore[return-value]
     prompt = prompt_tokens(request, tokenizer) * 4
     out = len(reply.content or "") + len(reply.reasoning or "")
-    return {"prompt_tokens": prompt // 4, "completion_tokens": out // 4 + 1,
-            "total_tokens": (prompt + out) // 4 + 1,
-            "completion_tokens_details": {"reasoning_tokens": len(reply.reasoning or "") // 4}}
+    return {
+        "prompt_tokens": prompt // 4,
+        "completion_tokens": out // 4 + 1,
+        "total_tokens": (prompt + out) // 4 + 1,
+        "completion_tokens_details": {"reasoning_tokens": len(reply.reasoning or "") // 4},
+    }
 
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    wbufsize = 1 << 16        # headers and body leave in one write, flushed per reply or chunk
+    wbufsize = 1 << 16  # headers and body leave in one write, flushed per reply or chunk
     server: _Server
 
     def setup(self) -> None:
         super().setup()
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    def log_message(self, format: str, *args: Any) -> None:   # quiet
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
-    def _send(self, status: int, body: bytes, content_type: str = "application/json",
-              headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self, status: int, body: bytes, content_type: str = "application/json", headers: dict[str, str] | None = None
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -254,8 +262,9 @@ class _Handler(BaseHTTPRequestHandler):
         owner = self.server.owner
         with owner._lock:
             owner.gets.append(self.path)
-        owner.side.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, b"", None,
-                                   time.monotonic()))
+        owner.side.append(
+            Received(self.path, {k.lower(): v for k, v in self.headers.items()}, b"", None, time.monotonic())
+        )
         path = self.path.split("?")[0].rstrip("/")
         ctx = owner.context_length if owner.context_length is not None else owner.n_ctx
         props = owner.props or owner.says_context == "props"
@@ -277,27 +286,42 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             request = None
         owner = self.server.owner
-        if not self.path.rstrip("/").endswith("/chat/completions"):     # /tokenize, or nothing this serves
-            owner.side.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, raw, request,
-                                       time.monotonic()))
-            if owner.tokenizer is None or not owner.exposes_tokenizer or self.path.rstrip("/") != "/tokenize" \
-                    or not isinstance(request, dict) \
-                    or not isinstance(request.get("content"), str):
+        if not self.path.rstrip("/").endswith("/chat/completions"):  # /tokenize, or nothing this serves
+            owner.side.append(
+                Received(self.path, {k.lower(): v for k, v in self.headers.items()}, raw, request, time.monotonic())
+            )
+            if (
+                owner.tokenizer is None
+                or not owner.exposes_tokenizer
+                or self.path.rstrip("/") != "/tokenize"
+                or not isinstance(request, dict)
+                or not isinstance(request.get("content"), str)
+            ):
                 self._send(404, b'{"error": {"message": "not found"}}')
                 return
             self._send(200, json.dumps({"tokens": list(range(owner.tokenizer(request["content"])))}).encode())
             return
-        received = Received(self.path, {k.lower(): v for k, v in self.headers.items()}, raw, request,
-                            time.monotonic())
+        received = Received(self.path, {k.lower(): v for k, v in self.headers.items()}, raw, request, time.monotonic())
         if owner.n_ctx is not None and isinstance(request, dict) and "messages" in request:
             n = prompt_tokens(request, owner.tokenizer)
-            if n >= owner.n_ctx:         # llama.cpp's answer to a prompt over its context; no reply used up
+            if n >= owner.n_ctx:  # llama.cpp's answer to a prompt over its context; no reply used up
                 with owner._lock:
                     owner.requests.append(received)
-                self._send(400, json.dumps({"error": {
-                    "code": 400, "message": f"request ({n} tokens) exceeds the available context size "
-                    f"({owner.n_ctx} tokens), try increasing it", "type": "exceed_context_size_error",
-                    "n_prompt_tokens": n, "n_ctx": owner.n_ctx}}).encode())
+                self._send(
+                    400,
+                    json.dumps(
+                        {
+                            "error": {
+                                "code": 400,
+                                "message": f"request ({n} tokens) exceeds the available context size "
+                                f"({owner.n_ctx} tokens), try increasing it",
+                                "type": "exceed_context_size_error",
+                                "n_prompt_tokens": n,
+                                "n_ctx": owner.n_ctx,
+                            }
+                        }
+                    ).encode(),
+                )
                 return
         fault, reply = owner._next(received)
         with owner._lock:
@@ -341,9 +365,12 @@ class _Handler(BaseHTTPRequestHandler):
         message: dict[str, Any] = {"role": "assistant", "content": reply.content}
         if reply.reasoning is not None:
             message[reply.reasoning_field] = reply.reasoning
-        body: dict[str, Any] = {"id": "fake", "object": "chat.completion", "model": request.get("model"),
-                                "choices": [{"index": 0, "message": message,
-                                             "finish_reason": reply.finish_reason}]}
+        body: dict[str, Any] = {
+            "id": "fake",
+            "object": "chat.completion",
+            "model": request.get("model"),
+            "choices": [{"index": 0, "message": message, "finish_reason": reply.finish_reason}],
+        }
         usage = _usage(reply, request, self.server.owner.tokenizer)
         if usage is not None:
             body["usage"] = usage
@@ -365,8 +392,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
         def event(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> None:
-            obj = {"id": "fake", "object": "chat.completion.chunk", "model": request.get("model"),
-                   "choices": [{"index": 0, "delta": delta, "finish_reason": finish}], **extra}
+            obj = {
+                "id": "fake",
+                "object": "chat.completion.chunk",
+                "model": request.get("model"),
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+                **extra,
+            }
             self._chunk(b"data: " + json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n\n")
 
         event({"role": "assistant"})
@@ -374,8 +406,8 @@ class _Handler(BaseHTTPRequestHandler):
         pieces: list[tuple[str, str]] = []
         for fld, text in ((reply.reasoning_field, reply.reasoning), ("content", reply.content)):
             if text:
-                size = CHARS_PER_TOKEN if pace > 0 else max(8, len(text) // 64)   # paced: a token per event
-                pieces += [(fld, text[i:i + size]) for i in range(0, len(text), size)]
+                size = CHARS_PER_TOKEN if pace > 0 else max(8, len(text) // 64)  # paced: a token per event
+                pieces += [(fld, text[i : i + size]) for i in range(0, len(text), size)]
         for n, (fld, text) in enumerate(pieces):
             if cut and n >= max(1, len(pieces) // 2):
                 self._hang_up()
@@ -413,12 +445,22 @@ class ChatServer:
     ``tokens_per_second`` paces a streamed reply like a model writing it (0: all at once,
     what tests want; the command line defaults to ``REALISTIC_PACE`` so streaming is seen)."""
 
-    def __init__(self, script: Iterable[str | Reply] = (), policy: Policy | None = None,
-                 faults: Iterable[Fault | None] | Callable[[int, Received], Fault | None] = (),
-                 host: str = "127.0.0.1", port: int = 0, tokens_per_second: float = 0.0,
-                 context_length: int | None = None, props: bool = False, model_id: str = "fake",
-                 n_ctx: int | None = None, says_context: str | None = None,
-                 tokenizer: Tokenizer | None = None, exposes_tokenizer: bool = True) -> None:
+    def __init__(
+        self,
+        script: Iterable[str | Reply] = (),
+        policy: Policy | None = None,
+        faults: Iterable[Fault | None] | Callable[[int, Received], Fault | None] = (),
+        host: str = "127.0.0.1",
+        port: int = 0,
+        tokens_per_second: float = 0.0,
+        context_length: int | None = None,
+        props: bool = False,
+        model_id: str = "fake",
+        n_ctx: int | None = None,
+        says_context: str | None = None,
+        tokenizer: Tokenizer | None = None,
+        exposes_tokenizer: bool = True,
+    ) -> None:
         if not tokens_per_second >= 0:
             raise ValueError(f"tokens_per_second: {tokens_per_second} is not a pace; expected 0 or more")
         self.tokens_per_second = tokens_per_second
@@ -426,11 +468,11 @@ class ChatServer:
         self.policy = policy or game_policy()
         self.faults = faults if callable(faults) else list(faults)
         self.requests: list[Received] = []
-        self.side: list[Received] = []           # /props, /v1/models, /tokenize
+        self.side: list[Received] = []  # /props, /v1/models, /tokenize
         self.n_ctx, self.says_context, self.tokenizer = n_ctx, says_context, tokenizer
-        self.exposes_tokenizer = exposes_tokenizer      # False: usage counts with it, /tokenize is absent
-        self.gets: list[str] = []            # paths of GET requests (/v1/models, /props)
-        self.in_flight = self.most_in_flight = 0     # chat requests being answered; the most at once
+        self.exposes_tokenizer = exposes_tokenizer  # False: usage counts with it, /tokenize is absent
+        self.gets: list[str] = []  # paths of GET requests (/v1/models, /props)
+        self.in_flight = self.most_in_flight = 0  # chat requests being answered; the most at once
         self.context_length, self.props, self.model_id = context_length, props, model_id
         self._lock = threading.Lock()
         self._httpd = _Server((host, port), _Handler)
@@ -440,7 +482,7 @@ class ChatServer:
     @property
     def base_url(self) -> str:
         host, port = self._httpd.server_address[:2]
-        assert isinstance(host, str)                # an AF_INET server's address
+        assert isinstance(host, str)  # an AF_INET server's address
         return f"http://{host}:{port}/v1"
 
     def _next(self, received: Received) -> tuple[Fault | None, Reply | None]:
@@ -453,15 +495,16 @@ class ChatServer:
                 fault = self.faults[index] if index < len(self.faults) else None
             if fault is not None and fault.kind not in ("delay", "cut", "null_content"):
                 return fault, None
-            if self.script:      # a faulted request shows the next reply without using it up
+            if self.script:  # a faulted request shows the next reply without using it up
                 return fault, self.script[0] if fault is not None else self.script.pop(0)
             policy = self.policy
         answer = policy(received.json or {})
         return fault, answer if isinstance(answer, Reply) else Reply(answer)
 
     def start(self) -> ChatServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        daemon=True, name="fake-chat-server")
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True, name="fake-chat-server"
+        )
         self._thread.start()
         return self
 
@@ -478,18 +521,25 @@ class ChatServer:
 
 def main(argv: list[str] | None = None) -> int:
     text = locales.load()
-    parser = argparse.ArgumentParser(prog="python -m tcgtui.opponents.llm.testserver",
-                                     description=text.t("llm_options.testserver.help"))
+    parser = argparse.ArgumentParser(
+        prog="python -m tcgtui.opponents.llm.testserver", description=text.t("llm_options.testserver.help")
+    )
     parser.add_argument("--port", type=int, default=8765, help=text.t("llm_options.testserver.port"))
     parser.add_argument("--seed", type=int, default=0, help=text.t("llm_options.testserver.seed"))
     parser.add_argument("--think", action="store_true", help=text.t("llm_options.testserver.think"))
-    parser.add_argument("--tokens-per-second", type=float, default=REALISTIC_PACE, metavar="N",
-                        help=text.t("llm_options.testserver.pace", default=REALISTIC_PACE))
+    parser.add_argument(
+        "--tokens-per-second",
+        type=float,
+        default=REALISTIC_PACE,
+        metavar="N",
+        help=text.t("llm_options.testserver.pace", default=REALISTIC_PACE),
+    )
     args = parser.parse_args(argv)
     if not args.tokens_per_second >= 0:
         parser.error(text.t("llm_options.testserver.bad_pace", value=args.tokens_per_second))
-    server = ChatServer(policy=game_policy(seed=args.seed, think=args.think), port=args.port,
-                        tokens_per_second=args.tokens_per_second)
+    server = ChatServer(
+        policy=game_policy(seed=args.seed, think=args.think), port=args.port, tokens_per_second=args.tokens_per_second
+    )
     print(text.t("llm_options.testserver.ready", url=server.base_url), flush=True)
     try:
         server._httpd.serve_forever()

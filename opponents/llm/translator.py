@@ -19,8 +19,9 @@ Every request, its reply and the code kept of it travel with the translation
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 from tcgtui import locales
 from tcgtui.engine.prompting import Compiler, SourceMissing
@@ -33,7 +34,7 @@ from tcgtui.opponents.llm.spend import BudgetSpent
 
 OK, NOT_CODE, TRUNCATED, ENDPOINT = "ok", "not_code", "truncated", "endpoint"
 SUCCESS, RETRY_SUCCESS, EXHAUSTED = "success", "retry_success", "exhausted"
-REPLY_KEPT = 4000            # characters of a reply a record keeps
+REPLY_KEPT = 4000  # characters of a reply a record keeps
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,13 @@ class Attempt:
     error: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"model": self.model, "outcome": self.outcome, "reply": self.reply[:REPLY_KEPT], "code": self.code,
-                "error": self.error}
+        return {
+            "model": self.model,
+            "outcome": self.outcome,
+            "reply": self.reply[:REPLY_KEPT],
+            "code": self.code,
+            "error": self.error,
+        }
 
 
 @dataclass(frozen=True)
@@ -66,16 +72,30 @@ class Translation:
     limits: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"words": self.words, "code": self.code, "status": self.status, "model": self.model,
-                "attempts": [a.to_json() for a in self.attempts], "sleep_cycles": self.sleep_cycles,
-                "cached": self.cached, "prompt_chars": self.prompt_chars, "limits": self.limits}
+        return {
+            "words": self.words,
+            "code": self.code,
+            "status": self.status,
+            "model": self.model,
+            "attempts": [a.to_json() for a in self.attempts],
+            "sleep_cycles": self.sleep_cycles,
+            "cached": self.cached,
+            "prompt_chars": self.prompt_chars,
+            "limits": self.limits,
+        }
 
 
 class SeedTranslator:
     """The seed's rule compiler over tcgtui's endpoints (see the module's docstring)."""
 
-    def __init__(self, compiler: Compiler, models: list[EndpointSettings], max_retries: int | None = None,
-                 max_total_attempts: int | None = None, sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(
+        self,
+        compiler: Compiler,
+        models: list[EndpointSettings],
+        max_retries: int | None = None,
+        max_total_attempts: int | None = None,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
         if not models:
             raise ValueError("a translator needs at least one model")
         self.compiler = compiler
@@ -95,13 +115,23 @@ class SeedTranslator:
         cycle = 0
 
         def done(code: str | None, status: str, model: str | None) -> Translation:
-            return Translation(words, code, status, model, tuple(attempts), cycle, False, len(prompt),
-                               {"max_retries": self.max_retries, "max_total_attempts": self.max_total_attempts})
+            return Translation(
+                words,
+                code,
+                status,
+                model,
+                tuple(attempts),
+                cycle,
+                False,
+                len(prompt),
+                {"max_retries": self.max_retries, "max_total_attempts": self.max_total_attempts},
+            )
+
         while True:
             for index, (settings, client) in enumerate(zip(self.models, self.clients)):
                 for retry in range(self.max_retries + 1):
                     if len(attempts) >= self.max_total_attempts:
-                        return done(None, EXHAUSTED, None)      # not kept: asked again next time
+                        return done(None, EXHAUSTED, None)  # not kept: asked again next time
                     attempt = await self._ask(settings.model, client, prompt)
                     attempts.append(attempt)
                     if attempt.outcome == OK:
@@ -121,8 +151,8 @@ class SeedTranslator:
         try:
             reply = await client.complete([{"role": "user", "content": prompt}], None)
         except BudgetSpent:
-            raise                    # not the endpoint's failure: the sweep's budget is reached
-        except Exception as exc:     # the endpoint failed after its retries: one failed request, as the seed counts it
+            raise  # not the endpoint's failure: the sweep's budget is reached
+        except Exception as exc:  # the endpoint failed after its retries: one failed request, as the seed counts it
             return Attempt(model, ENDPOINT, error=str(exc)[:300])
         if reply.finish_reason == "length":
             return Attempt(model, TRUNCATED, reply.content)
@@ -150,15 +180,16 @@ def translator_models(options: dict[str, Any]) -> list[EndpointSettings]:
     return out
 
 
-def seed_translator(options: dict[str, Any], compiler: Callable[[], Compiler],
-                    sleep: Sleep = asyncio.sleep) -> SeedTranslator:
+def seed_translator(
+    options: dict[str, Any], compiler: Callable[[], Compiler], sleep: Sleep = asyncio.sleep
+) -> SeedTranslator:
     """The translator a seed's protocol needs, or one line naming what is missing: ``compiler`` is the
     prompter's (``SeedTranslation.compiler``), SourceMissing without the seed's file (no ``--upstream``)."""
     try:
         made = compiler()
     except SourceMissing as exc:
         raise UserError(locales.load().t("llm_options.translator_upstream", file=exc.file)) from None
-    except ValueError as exc:             # the checkout's file is not in the shape the game reads
+    except ValueError as exc:  # the checkout's file is not in the shape the game reads
         raise UserError(str(exc)) from None
     models = translator_models(options)
     return SeedTranslator(made, models, sleep=sleep)

@@ -10,9 +10,8 @@ re-dealt array back into a ``TcgState`` to check it against the observation.
 
 from __future__ import annotations
 
-from typing import Any
-
 import random
+from typing import Any
 
 import numpy as np
 
@@ -55,7 +54,7 @@ def _deck_counts(program: L.Program) -> tuple[dict[str, int], tuple[tuple[int, .
 
 
 def _put_champion(a: np.ndarray, at: int, row: list[int]) -> None:
-    a[at:at + L.CHW] = row
+    a[at : at + L.CHW] = row
 
 
 def encode_state(state: TcgState, program: L.Program) -> np.ndarray:
@@ -66,7 +65,7 @@ def encode_state(state: TcgState, program: L.Program) -> np.ndarray:
     ids = [c.id for c in state.cards]
     slots = _Slots(program)
     S = np.zeros(L.state_size(n), dtype=np.int64)
-    S[L.S_LP:L.S_LP + 2] = state.lp
+    S[L.S_LP : L.S_LP + 2] = state.lp
     S[L.S_TURN], S[L.S_CUR] = state.turn, state.current
     out = state.outcome
     if out is not None:
@@ -74,11 +73,13 @@ def encode_state(state: TcgState, program: L.Program) -> np.ndarray:
         S[L.S_REASON] = {v: k for k, v in L.REASONS.items()}[out.reason]
     for p in (0, 1):
         on_board = slots.take(p, [ids[ch.card] for ch in state.boards[p]])
-        for base, field, items in ((L.SH + p * n, L.S_DECKN, state.decks[p]),
-                                   (L.SH + (2 + p) * n, L.S_HANDN, state.hands[p]),
-                                   (L.SH + (4 + p) * n, L.S_TRICKN, state.tricks[p]),
-                                   (L.SH + (6 + p) * n, L.S_GRAVEN, state.graves[p])):
-            S[base:base + len(items)] = slots.take(p, [ids[i] for i in items])
+        for base, field, items in (
+            (L.SH + p * n, L.S_DECKN, state.decks[p]),
+            (L.SH + (2 + p) * n, L.S_HANDN, state.hands[p]),
+            (L.SH + (4 + p) * n, L.S_TRICKN, state.tricks[p]),
+            (L.SH + (6 + p) * n, L.S_GRAVEN, state.graves[p]),
+        ):
+            S[base : base + len(items)] = slots.take(p, [ids[i] for i in items])
             S[field + p] = len(items)
         b = L.SH + 8 * n + p * n * L.CHW
         for k, ch in enumerate(state.boards[p]):
@@ -87,8 +88,9 @@ def encode_state(state: TcgState, program: L.Program) -> np.ndarray:
     return S
 
 
-def observed_slots(obs: TcgObservation, program: L.Program
-                   ) -> tuple[list[int], list[int], list[list[int]], list[list[int]]]:
+def observed_slots(
+    obs: TcgObservation, program: L.Program
+) -> tuple[list[int], list[int], list[list[int]], list[list[int]]]:
     """Hand, own tricks, both graves and both boards of ``obs`` as program slots, checked
     against the two decks."""
     index, owned = _deck_counts(program)
@@ -111,42 +113,51 @@ def encode_observation(obs: TcgObservation, program: L.Program) -> np.ndarray:
     me = obs.seat
     O = np.zeros(L.obs_size(n), dtype=np.int64)
     O[L.O_SEAT], O[L.O_TURN], O[L.O_CUR] = me, obs.turn, obs.current_player
-    O[L.O_LP:L.O_LP + 2] = obs.lp
+    O[L.O_LP : L.O_LP + 2] = obs.lp
     O[L.O_OPP_HAND], O[L.O_OPP_TRICKS] = obs.opp_hand_size, obs.opp_trick_count
-    O[L.O_DECKN:L.O_DECKN + 2] = obs.deck_sizes
-    O[L.OH:L.OH + len(hand)] = hand
+    O[L.O_DECKN : L.O_DECKN + 2] = obs.deck_sizes
+    O[L.OH : L.OH + len(hand)] = hand
     O[L.O_HANDN] = len(hand)
-    O[L.OH + n:L.OH + n + len(my_tricks)] = my_tricks
+    O[L.OH + n : L.OH + n + len(my_tricks)] = my_tricks
     O[L.O_TRICKN] = len(my_tricks)
     for p in (0, 1):
         g = L.OH + (2 + p) * n
-        O[g:g + len(graves[p])] = graves[p]
+        O[g : g + len(graves[p])] = graves[p]
         O[L.O_GRAVEN + p] = len(graves[p])
         b = L.OH + 4 * n + p * n * L.CHW
         for k, (i, v) in enumerate(zip(boards[p], obs.boards[p])):
             blocked = obs.turn if v.blocked_this_turn else 0
-            _put_champion(O, b + k * L.CHW, [i, v.perm_power, v.perm_guard, v.temp_power,
-                                             v.temp_guard, v.summoned_turn, v.frozen_through, blocked])
+            _put_champion(
+                O,
+                b + k * L.CHW,
+                [i, v.perm_power, v.perm_guard, v.temp_power, v.temp_guard, v.summoned_turn, v.frozen_through, blocked],
+            )
         O[L.O_BOARDN + p] = len(obs.boards[p])
     return O
 
 
 def view(S: np.ndarray, n: int) -> dict[str, Any]:
     """A state array as plain lists, in the shape ``state_view`` gives a ``TcgState``."""
+
     def seq(base: int, field: int, p: int) -> list[int]:
-        return [int(x) for x in S[base:base + S[field + p]]]
+        return [int(x) for x in S[base : base + S[field + p]]]
 
     out = int(S[L.S_OUT])
     return {
-        "lp": [int(S[L.S_LP]), int(S[L.S_LP + 1])], "turn": int(S[L.S_TURN]), "current": int(S[L.S_CUR]),
-        "outcome": None if out == L.OUT_NONE else
-        {"winner": None if out == L.OUT_DRAW else out - 1, "reason": L.REASONS[int(S[L.S_REASON])]},
+        "lp": [int(S[L.S_LP]), int(S[L.S_LP + 1])],
+        "turn": int(S[L.S_TURN]),
+        "current": int(S[L.S_CUR]),
+        "outcome": None
+        if out == L.OUT_NONE
+        else {"winner": None if out == L.OUT_DRAW else out - 1, "reason": L.REASONS[int(S[L.S_REASON])]},
         "decks": [seq(L.SH + p * n, L.S_DECKN, p) for p in (0, 1)],
         "hands": [seq(L.SH + (2 + p) * n, L.S_HANDN, p) for p in (0, 1)],
         "tricks": [seq(L.SH + (4 + p) * n, L.S_TRICKN, p) for p in (0, 1)],
         "graves": [seq(L.SH + (6 + p) * n, L.S_GRAVEN, p) for p in (0, 1)],
-        "boards": [[[int(x) for x in S[L.SH + 8 * n + p * n * L.CHW + k * L.CHW:][:L.CHW]]
-                    for k in range(S[L.S_BOARDN + p])] for p in (0, 1)],
+        "boards": [
+            [[int(x) for x in S[L.SH + 8 * n + p * n * L.CHW + k * L.CHW :][: L.CHW]] for k in range(S[L.S_BOARDN + p])]
+            for p in (0, 1)
+        ],
     }
 
 
@@ -154,10 +165,14 @@ def state_view(state: TcgState) -> dict[str, Any]:
     """A reference state in the same shape as ``view``."""
     out = state.outcome
     return {
-        "lp": list(state.lp), "turn": state.turn, "current": state.current,
+        "lp": list(state.lp),
+        "turn": state.turn,
+        "current": state.current,
         "outcome": None if out is None else out.to_json(),
-        "decks": [list(d) for d in state.decks], "hands": [list(h) for h in state.hands],
-        "tricks": [list(t) for t in state.tricks], "graves": [list(g) for g in state.graves],
+        "decks": [list(d) for d in state.decks],
+        "hands": [list(h) for h in state.hands],
+        "tricks": [list(t) for t in state.tricks],
+        "graves": [list(g) for g in state.graves],
         "boards": [[c.to_json() for c in b] for b in state.boards],
     }
 

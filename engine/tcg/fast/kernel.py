@@ -27,22 +27,146 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.np import arrayobj
 
 from tcgtui.engine.tcg.fast.layout import (
-    A_EF_HI, A_EF_LO, A_N, A_WHEN, AW, C_AB_HI, C_AB_LO, C_EF_HI, C_EF_LO, C_GUARD, C_KW, C_POWER,
-    C_OWN, C_TYPE, C_WMASK, CH_BLOCKED, CH_CARD, CH_FROZEN, CH_GUARD, CH_POWER, CH_SUMMONED, CH_TGUARD,
-    CH_TPOWER, CHW, CT_CHAMPION, CT_SPELL, CT_TRICK, CW, DAMAGE_MASK, DO_BLOCK_WITH, DO_BUFF,
-    DO_CANCEL_ATTACK, DO_DAMAGE, DO_DESTROY, DO_DRAW, DO_FREEZE, DO_HEAL, DO_REPEAT_SPELL,
-    DO_SHUFFLE_HAND, E_AMOUNT, E_DO, E_IF_DONE, E_STAT, E_TARGET, E_TO, E_UNTIL, EW, F_ABILITY,
-    F_CHAMP, F_DONE, F_HAS_ATTACK, F_HAS_BLOCKERS, F_HI, F_I, F_J, F_KIND, F_NSNAP, F_OWNER,
-    F_PHASE, F_POS, F_SOURCE, F_SPELL, F_WHEN, FW, K_REACT, K_RESOLVE, KW_ATTACKS_TWICE,
-    KW_CANNOT_ATTACK, KW_HASTE, MAX_CHAIN, MAX_FRAMES, N_PICKS, O_BOARDN, O_CUR, O_DECKN,
-    O_GRAVEN, O_HANDN, O_LP, O_OPP_HAND, O_OPP_TRICKS, O_SEAT, O_TRICKN, O_TURN, OH, OUT_DRAW,
-    OUT_NONE, P_ABILITIES, P_EFFECTS, P_HAND, P_LIMIT, P_LP, P_N, PICK_HIGHEST_GUARD,
-    PH, PICK_LOWEST_GUARD, PICK_LOWEST_POWER, PICK_NEWEST, PICK_OLDEST, REASON_LP, REASON_TURN_LIMIT,
-    S_ATK_BLOCKS, S_ATK_CANCEL, S_ATK_CARD, S_ATK_OWNER, S_BOARDN, S_CUR, S_DECKN, S_DEPTH,
-    S_GRAVEN, S_HANDN, S_LP, S_NBLK, S_OUT, S_REASON, S_TRICKN, S_TURN, SH, SIDE_YOUR,
-    STAT_POWER, T_ATTACKED_DIRECTLY, T_CAST, T_END, T_ENEMY_ATTACKS, T_LP_BELOW, T_LP_EXACTLY,
-    T_ON_SUMMON, T_START, T_TAKE_DAMAGE, T_THIS_BLOCKED, TG_ALL_ENEMIES, TG_ALL_YOURS,
-    TG_ATTACKER, TG_BLOCKERS, TG_SIDE0, TG_THIS, TO_OPPONENT, UNTIL_PERMANENT, C_CARD, obs_size, state_size,
+    A_EF_HI,
+    A_EF_LO,
+    A_N,
+    A_WHEN,
+    AW,
+    C_AB_HI,
+    C_AB_LO,
+    C_CARD,
+    C_EF_HI,
+    C_EF_LO,
+    C_GUARD,
+    C_KW,
+    C_OWN,
+    C_POWER,
+    C_TYPE,
+    C_WMASK,
+    CH_BLOCKED,
+    CH_CARD,
+    CH_FROZEN,
+    CH_GUARD,
+    CH_POWER,
+    CH_SUMMONED,
+    CH_TGUARD,
+    CH_TPOWER,
+    CHW,
+    CT_CHAMPION,
+    CT_SPELL,
+    CT_TRICK,
+    CW,
+    DAMAGE_MASK,
+    DO_BLOCK_WITH,
+    DO_BUFF,
+    DO_CANCEL_ATTACK,
+    DO_DAMAGE,
+    DO_DESTROY,
+    DO_DRAW,
+    DO_FREEZE,
+    DO_HEAL,
+    DO_REPEAT_SPELL,
+    DO_SHUFFLE_HAND,
+    E_AMOUNT,
+    E_DO,
+    E_IF_DONE,
+    E_STAT,
+    E_TARGET,
+    E_TO,
+    E_UNTIL,
+    EW,
+    F_ABILITY,
+    F_CHAMP,
+    F_DONE,
+    F_HAS_ATTACK,
+    F_HAS_BLOCKERS,
+    F_HI,
+    F_I,
+    F_J,
+    F_KIND,
+    F_NSNAP,
+    F_OWNER,
+    F_PHASE,
+    F_POS,
+    F_SOURCE,
+    F_SPELL,
+    F_WHEN,
+    FW,
+    K_REACT,
+    K_RESOLVE,
+    KW_ATTACKS_TWICE,
+    KW_CANNOT_ATTACK,
+    KW_HASTE,
+    MAX_CHAIN,
+    MAX_FRAMES,
+    N_PICKS,
+    O_BOARDN,
+    O_CUR,
+    O_DECKN,
+    O_GRAVEN,
+    O_HANDN,
+    O_LP,
+    O_OPP_HAND,
+    O_OPP_TRICKS,
+    O_SEAT,
+    O_TRICKN,
+    O_TURN,
+    OH,
+    OUT_DRAW,
+    OUT_NONE,
+    P_ABILITIES,
+    P_EFFECTS,
+    P_HAND,
+    P_LIMIT,
+    P_LP,
+    P_N,
+    PH,
+    PICK_HIGHEST_GUARD,
+    PICK_LOWEST_GUARD,
+    PICK_LOWEST_POWER,
+    PICK_NEWEST,
+    PICK_OLDEST,
+    REASON_LP,
+    REASON_TURN_LIMIT,
+    S_ATK_BLOCKS,
+    S_ATK_CANCEL,
+    S_ATK_CARD,
+    S_ATK_OWNER,
+    S_BOARDN,
+    S_CUR,
+    S_DECKN,
+    S_DEPTH,
+    S_GRAVEN,
+    S_HANDN,
+    S_LP,
+    S_NBLK,
+    S_OUT,
+    S_REASON,
+    S_TRICKN,
+    S_TURN,
+    SH,
+    SIDE_YOUR,
+    STAT_POWER,
+    T_ATTACKED_DIRECTLY,
+    T_CAST,
+    T_END,
+    T_ENEMY_ATTACKS,
+    T_LP_BELOW,
+    T_LP_EXACTLY,
+    T_ON_SUMMON,
+    T_START,
+    T_TAKE_DAMAGE,
+    T_THIS_BLOCKED,
+    TG_ALL_ENEMIES,
+    TG_ALL_YOURS,
+    TG_ATTACKER,
+    TG_BLOCKERS,
+    TG_SIDE0,
+    TG_THIS,
+    TO_OPPONENT,
+    UNTIL_PERMANENT,
+    obs_size,
+    state_size,
     work_size,
 )
 
@@ -58,15 +182,23 @@ def jit(signature: str, outline: bool = False):
     places (``outline``: the frame stack's driver, a whole move, a deal, a re-deal) stay calls,
     so each is compiled once (inlining those too took minutes to compile, for a few percent)."""
     sig = re.sub(r"\bU\b", "u8[::1]", re.sub(r"\bA\b", "i8[::1]", signature))
-    compile_ = njit(sig, cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True,  # type: ignore[call-overload]
-                    forceinline=not outline, _nrt=False)      # (numba's typed signature leaves out these options)
+    compile_ = njit(
+        sig,
+        cache=True,
+        nogil=True,
+        no_cpython_wrapper=True,
+        no_cfunc_wrapper=True,  # type: ignore[call-overload]
+        forceinline=not outline,
+        _nrt=False,
+    )  # (numba's typed signature leaves out these options)
 
     def compiled(fn):
         try:
             with _no_wraparound():
                 return compile_(fn)
-        except (AttributeError, TypeError):     # a numba whose hook differs: Python's indices, slower, same results
+        except (AttributeError, TypeError):  # a numba whose hook differs: Python's indices, slower, same results
             return compile_(fn)
+
     return compiled
 
 
@@ -84,7 +216,7 @@ def _no_wraparound():
     under numba's compiler lock so that code another thread compiles meanwhile keeps Python's
     indices."""
     with global_compiler_lock:
-        saved = arrayobj.fix_integer_index          # AttributeError: a numba without the hook (the caller falls back)
+        saved = arrayobj.fix_integer_index  # AttributeError: a numba without the hook (the caller falls back)
         arrayobj.fix_integer_index = _plain_index
         try:
             yield
@@ -92,7 +224,7 @@ def _no_wraparound():
             arrayobj.fix_integer_index = saved
 
 
-entry = njit(cache=True, nogil=True)   # called from Python; may allocate
+entry = njit(cache=True, nogil=True)  # called from Python; may allocate
 
 
 # --- random numbers: SplitMix64, mirrored in Python by the tests ------------------------------
@@ -138,6 +270,7 @@ def shuffle(A, lo, count, rs):
 
 
 # --- offsets -----------------------------------------------------------------------------
+
 
 @jit("i8(i8, i8)")
 def o_deck(n, p):
@@ -192,6 +325,7 @@ state_len = jit("i8(i8)")(state_size)
 work_len = jit("i8(i8)")(work_size)
 obs_len = jit("i8(i8)")(obs_size)
 
+
 # scratch offsets (see layout.work_size)
 @jit("i8(i8)")
 def w_blk(n):
@@ -234,6 +368,7 @@ def w_snap(n, k):
 
 
 # --- small helpers -------------------------------------------------------------------------
+
 
 @jit("i8(A, i8, i8, i8)")
 def find_champion(S, n, p, c):
@@ -348,6 +483,7 @@ def condition(P, S, p, a):
 
 
 # --- the frame stack: reactions and effect lists without recursion ---------------------------
+
 
 @jit("void(A, A, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8)")
 def push_resolve(S, W, n, lo, hi, owner, source, champ, has_attack, has_blockers, spell, ability):
@@ -472,7 +608,7 @@ def targets(P, S, W, n, target, p, champ, has_attack, has_blockers):
         bv = cur_guard(S, n, q, 0) if guard else cur_power(S, n, q, 0)
         for i in range(1, bn):
             v = cur_guard(S, n, q, i) if guard else cur_power(S, n, q, i)
-            if (v < bv) if lowest else (v > bv):      # strict: the earliest of equals wins
+            if (v < bv) if lowest else (v > bv):  # strict: the earliest of equals wins
                 best = i
                 bv = v
     W[out] = S[b + best * CHW + CH_CARD]
@@ -571,8 +707,7 @@ def step_resolve(P, S, W, rs, n, f):
         cr = card_row(P, spell)
         push_resolve(S, W, n, P[cr + C_EF_LO], P[cr + C_EF_HI], p, spell, -1, 0, 0, spell, 0)
         return
-    done = simple_effect(P, S, W, rs, n, r, p, W[f + F_CHAMP], W[f + F_HAS_ATTACK],
-                         W[f + F_HAS_BLOCKERS])
+    done = simple_effect(P, S, W, rs, n, r, p, W[f + F_CHAMP], W[f + F_HAS_ATTACK], W[f + F_HAS_BLOCKERS])
     W[f + F_DONE] = 1 if done else 0
 
 
@@ -593,18 +728,18 @@ def step_react(P, S, W, rs, n, f, sp):
             c = W[snap + i]
             cr = card_row(P, c)
             a = P[cr + C_AB_LO] + j
-            if a >= P[cr + C_AB_HI] or P[cr + C_WMASK] & want == 0:     # done, or deaf to ``when``
+            if a >= P[cr + C_AB_HI] or P[cr + C_WMASK] & want == 0:  # done, or deaf to ``when``
                 i += 1
                 j = 0
                 continue
             j += 1
             ar = ability_row(P, a)
-            if listens(when, P[ar + A_WHEN]) and condition(P, S, p, a) \
-                    and find_champion(S, n, p, c) >= 0:
+            if listens(when, P[ar + A_WHEN]) and condition(P, S, p, a) and find_champion(S, n, p, c) >= 0:
                 W[f + F_I] = i
                 W[f + F_J] = j
-                push_resolve(S, W, n, P[ar + A_EF_LO], P[ar + A_EF_HI], p, c, c,
-                             W[f + F_HAS_ATTACK], 0, W[f + F_SPELL], 1)
+                push_resolve(
+                    S, W, n, P[ar + A_EF_LO], P[ar + A_EF_HI], p, c, c, W[f + F_HAS_ATTACK], 0, W[f + F_SPELL], 1
+                )
                 return
         W[f + F_PHASE] = 1
         t = o_trick(n, p)
@@ -627,8 +762,9 @@ def step_react(P, S, W, rs, n, f, sp):
                 remove_at(S, o_trick(n, p), S_TRICKN + p, k)
                 append(S, o_grave(n, p), S_GRAVEN + p, c)
                 W[f + F_I] = i
-                push_resolve(S, W, n, P[ar + A_EF_LO], P[ar + A_EF_HI], p, c, -1,
-                             W[f + F_HAS_ATTACK], 0, W[f + F_SPELL], 1)
+                push_resolve(
+                    S, W, n, P[ar + A_EF_LO], P[ar + A_EF_HI], p, c, -1, W[f + F_HAS_ATTACK], 0, W[f + F_SPELL], 1
+                )
                 return
     pop(S, W, n, f)
 
@@ -678,6 +814,7 @@ def damage(P, S, W, rs, n, q, amount):
 
 
 # --- turn structure ----------------------------------------------------------------------------
+
 
 @jit("void(A, A, A, U, i8)")
 def next_turn(P, S, W, rs, n):
@@ -897,6 +1034,7 @@ def playout(P, S, W, rs, n):
 
 # --- re-dealing: the fast twin of engine.tcg.redeal.determinize -------------------------------
 
+
 @jit("void(A, A, A, A, U, i8)", outline=True)
 def determinize(P, O, S, W, rs, n):
     """Fill ``S`` with a state drawn uniformly from those consistent with observation ``O``.
@@ -990,6 +1128,7 @@ def determinize(P, O, S, W, rs, n):
 
 # --- entry points called from Python -------------------------------------------------------------
 
+
 @entry
 def step(P, S, W, rs, c):
     """Apply one move (tests drive both paths move by move)."""
@@ -1034,7 +1173,7 @@ def playouts_from(P, S0, seed, first, count, W, counts):
 # another file would keep running old rules after this file changed.
 
 WIN, DRAW, LOSS = 0, 1, 2
-_TREE_STREAM = 0x7EE5   # keeps tree iterations off the playouts' streams
+_TREE_STREAM = 0x7EE5  # keeps tree iterations off the playouts' streams
 
 
 @entry
@@ -1159,8 +1298,7 @@ def find_child(first, sibling, edge, node, key):
 
 
 @entry
-def ismcts_iterate(P, O, start, count, seed, explore, first, sibling, edge, visits, reward, avail,
-                   size):
+def ismcts_iterate(P, O, start, count, seed, explore, first, sibling, edge, visits, reward, avail, size):
     """Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012), iterations ``start..``.
 
     Each iteration re-deals the hidden cards, descends through moves legal in

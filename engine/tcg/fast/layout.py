@@ -58,7 +58,7 @@ TG_ATTACKER = C.TARGETS.index(C.ATTACKER)
 TG_BLOCKERS = C.TARGETS.index(C.BLOCKERS)
 TG_ALL_YOURS = C.TARGETS.index("all_yours")
 TG_ALL_ENEMIES = C.TARGETS.index("all_enemies")
-TG_SIDE0 = C.TARGETS.index(f"{C.SIDES[0]}_{C.PICKS[0]}")   # then side-major, pick-minor
+TG_SIDE0 = C.TARGETS.index(f"{C.SIDES[0]}_{C.PICKS[0]}")  # then side-major, pick-minor
 N_PICKS = len(C.PICKS)
 PICK_LOWEST_GUARD = C.PICKS.index("lowest_guard")
 PICK_HIGHEST_GUARD = C.PICKS.index("highest_guard")
@@ -66,8 +66,11 @@ PICK_LOWEST_POWER = C.PICKS.index("lowest_power")
 PICK_OLDEST = C.PICKS.index("oldest")
 PICK_NEWEST = C.PICKS.index("newest")
 SIDE_YOUR = C.SIDES.index("your")
-assert all(C.TARGETS[TG_SIDE0 + s * N_PICKS + k] == f"{side}_{pick}"
-           for s, side in enumerate(C.SIDES) for k, pick in enumerate(C.PICKS)), "target table layout"
+assert all(
+    C.TARGETS[TG_SIDE0 + s * N_PICKS + k] == f"{side}_{pick}"
+    for s, side in enumerate(C.SIDES)
+    for k, pick in enumerate(C.PICKS)
+), "target table layout"
 
 IMPLEMENTED_EFFECTS = frozenset(C.EFFECTS)
 IMPLEMENTED_TRIGGERS = frozenset(C.TRIGGERS)
@@ -95,12 +98,12 @@ EW = 7
 
 # --- the state: one int64 array per game ---------------------------------------------------
 
-S_LP = 0                    # two entries
+S_LP = 0  # two entries
 S_TURN, S_CUR, S_OUT, S_REASON, S_DEPTH = 2, 3, 4, 5, 6
 S_ATK_CARD, S_ATK_OWNER, S_ATK_BLOCKS, S_ATK_CANCEL, S_NBLK = 7, 8, 9, 10, 11
-S_DECKN, S_HANDN, S_TRICKN, S_GRAVEN, S_BOARDN = 12, 14, 16, 18, 20   # two entries each
+S_DECKN, S_HANDN, S_TRICKN, S_GRAVEN, S_BOARDN = 12, 14, 16, 18, 20  # two entries each
 SH = 24
-OUT_NONE, OUT_DRAW = 0, 3          # otherwise 1 + winning seat
+OUT_NONE, OUT_DRAW = 0, 3  # otherwise 1 + winning seat
 REASON_LP, REASON_TURN_LIMIT = 1, 2
 REASONS = {REASON_LP: "lp", REASON_TURN_LIMIT: "turn_limit"}
 # champion slots, in the order of ``Champion.to_json``
@@ -115,9 +118,9 @@ def state_size(n: int) -> int:
 
 # --- an observation: what the searcher may see, as one int64 array ---------------------------
 
-O_SEAT, O_TURN, O_CUR, O_LP = 0, 1, 2, 3           # O_LP: two entries
-O_OPP_HAND, O_OPP_TRICKS, O_DECKN = 5, 6, 7        # O_DECKN: two entries
-O_HANDN, O_TRICKN, O_GRAVEN, O_BOARDN = 9, 10, 11, 13   # O_GRAVEN, O_BOARDN: two entries
+O_SEAT, O_TURN, O_CUR, O_LP = 0, 1, 2, 3  # O_LP: two entries
+O_OPP_HAND, O_OPP_TRICKS, O_DECKN = 5, 6, 7  # O_DECKN: two entries
+O_HANDN, O_TRICKN, O_GRAVEN, O_BOARDN = 9, 10, 11, 13  # O_GRAVEN, O_BOARDN: two entries
 OH = 16
 
 
@@ -127,7 +130,7 @@ def obs_size(n: int) -> int:
 
 # --- scratch: the interpreter's frame stack and working lists ---------------------------------
 
-MAX_FRAMES = 64     # chains stop at MAX_CHAIN links; each link stacks at most three frames
+MAX_FRAMES = 64  # chains stop at MAX_CHAIN links; each link stacks at most three frames
 F_KIND, F_LO, F_HI, F_POS, F_DONE, F_OWNER, F_SOURCE, F_CHAMP = range(8)
 F_HAS_ATTACK, F_HAS_BLOCKERS, F_SPELL, F_ABILITY, F_WHEN, F_PHASE, F_I, F_J, F_NSNAP = range(8, 17)
 FW = 17
@@ -147,11 +150,11 @@ class UnsupportedCard(ValueError):
 class Program:
     """A pack compiled for the fast path; small and picklable, so it can go to worker processes."""
 
-    code: np.ndarray      # int64: header, card rows, ability rows, effect rows
+    code: np.ndarray  # int64: header, card rows, ability rows, effect rows
     pack_id: str
     pack_hash: str
-    card_ids: tuple[str, ...]        # per slot (a card id repeats once per copy)
-    owners: tuple[int, ...] = ()     # per slot: bit p set when seat p's deck holds it
+    card_ids: tuple[str, ...]  # per slot (a card id repeats once per copy)
+    owners: tuple[int, ...] = ()  # per slot: bit p set when seat p's deck holds it
 
     def slots(self, seat: int) -> dict[str, list[int]]:
         """Card id -> the slots of that card in ``seat``'s deck, in order."""
@@ -174,16 +177,21 @@ def _effect_row(eff: C.Effect) -> list[int]:
         if eff.target not in IMPLEMENTED_TARGETS:
             raise UnsupportedCard(f"target {eff.target!r}")
         target = C.TARGETS.index(eff.target)
-    return [C.EFFECTS.index(eff.do), eff.amount, C.PLAYERS.index(eff.to),
-            C.STATS.index(eff.stat) if eff.stat else -1, target, C.DURATIONS.index(eff.until),
-            int(eff.if_done)]
+    return [
+        C.EFFECTS.index(eff.do),
+        eff.amount,
+        C.PLAYERS.index(eff.to),
+        C.STATS.index(eff.stat) if eff.stat else -1,
+        target,
+        C.DURATIONS.index(eff.until),
+        int(eff.if_done),
+    ]
 
 
 _CACHE: dict[str, Program] = {}
 
 
-def slot_plan(pack: C.Pack, owned: tuple[tuple[int, ...], tuple[int, ...]] | None
-              ) -> list[tuple[int, int]]:
+def slot_plan(pack: C.Pack, owned: tuple[tuple[int, ...], tuple[int, ...]] | None) -> list[tuple[int, int]]:
     """(pack index, owner bits) per slot: as many copies of a card as the larger deck holds."""
     if owned is None:
         return [(i, BOTH_SEATS) for i in range(len(pack.cards))]
@@ -231,17 +239,33 @@ def compile_pack(pack: C.Pack, owned: tuple[tuple[int, ...], tuple[int, ...]] | 
             wmask |= add_ability(card.trigger)
         ab_hi = len(abilities)
         ef_lo, ef_hi = add_effects(card.effects) if card.type == C.SPELL else (0, 0)
-        rows.append([C.CARD_TYPES.index(card.type), card.power, card.guard, kw,
-                     ab_lo, ab_hi, ef_lo, ef_hi, wmask])
+        rows.append([C.CARD_TYPES.index(card.type), card.power, card.guard, kw, ab_lo, ab_hi, ef_lo, ef_hi, wmask])
     plan = slot_plan(pack, owned)
     cards = [rows[i] + [own, i] for i, own in plan]
 
     n = len(cards)
-    header = [n, pack.rules.starting_lp, pack.rules.opening_hand, pack.rules.turn_limit,
-              PH, PH + n * CW, PH + n * CW + len(abilities) * AW, 0]
-    flat = header + [v for row in cards for v in row] + [v for row in abilities for v in row] \
+    header = [
+        n,
+        pack.rules.starting_lp,
+        pack.rules.opening_hand,
+        pack.rules.turn_limit,
+        PH,
+        PH + n * CW,
+        PH + n * CW + len(abilities) * AW,
+        0,
+    ]
+    flat = (
+        header
+        + [v for row in cards for v in row]
+        + [v for row in abilities for v in row]
         + [v for row in effects for v in row]
-    program = Program(np.array(flat, dtype=np.int64), pack.id, pack.hash,
-                      tuple(pack.cards[i].id for i, _ in plan), tuple(own for _, own in plan))
+    )
+    program = Program(
+        np.array(flat, dtype=np.int64),
+        pack.id,
+        pack.hash,
+        tuple(pack.cards[i].id for i, _ in plan),
+        tuple(own for _, own in plan),
+    )
     _CACHE[key] = program
     return program

@@ -20,11 +20,26 @@ from tcgtui.engine.tcg.fast import layout as L
 from tcgtui.engine.tcg.fast.encode import encode_observation, encode_state, observed_slots
 from tcgtui.engine.tcg.fast.kernel import DRAW, LOSS, WIN, ismcts_iterate, mc_playouts
 
-__all__ = ["DRAW", "LOSS", "WIN", "PlayoutBatch", "Tree", "TreeTask", "encode", "encode_state", "move_index",
-           "playouts", "prepare", "run_playouts", "run_tree", "warm_up"]
+__all__ = [
+    "DRAW",
+    "LOSS",
+    "WIN",
+    "PlayoutBatch",
+    "Tree",
+    "TreeTask",
+    "encode",
+    "encode_state",
+    "move_index",
+    "playouts",
+    "prepare",
+    "run_playouts",
+    "run_tree",
+    "warm_up",
+]
 
 
 # --- the FastSearch protocol -----------------------------------------------------------------
+
 
 def prepare(game: TcgGame) -> L.Program:
     return L.compile_pack(game.pack, None if game.default_decks else game.owned())
@@ -40,13 +55,22 @@ def move_index(program: L.Program, obs: object, moves: list[str]) -> np.ndarray:
     return np.array([next(k for k in hand if program.card_ids[k] == m) for m in moves], dtype=np.int64)
 
 
-def playouts(program: L.Program, encoded: np.ndarray, seat: int, moves: np.ndarray, first: int, count: int,
-             seed: int, redeal: bool = True) -> np.ndarray:
+def playouts(
+    program: L.Program,
+    encoded: np.ndarray,
+    seat: int,
+    moves: np.ndarray,
+    first: int,
+    count: int,
+    seed: int,
+    redeal: bool = True,
+) -> np.ndarray:
     """``redeal=False`` only for ``mc:K:peek``, whose ``encoded`` is a true state (``encode_state``)."""
     return run_playouts(PlayoutBatch(program.code, encoded, redeal, seat, moves, first, count, seed))
 
 
 # --- plain-data tasks for threads and worker processes ---------------------------------------
+
 
 @dataclass(frozen=True)
 class PlayoutBatch:
@@ -72,16 +96,24 @@ def writable(a: np.ndarray) -> np.ndarray:
 def run_playouts(batch: PlayoutBatch) -> np.ndarray:
     """Win, draw and loss counts per move, from the searching seat's side."""
     out = np.zeros((len(batch.moves), 3), dtype=np.int64)
-    mc_playouts(writable(batch.code), writable(batch.base), batch.redeal, batch.seat, batch.moves, batch.first,
-                batch.count, batch.seed, out)
+    mc_playouts(
+        writable(batch.code),
+        writable(batch.base),
+        batch.redeal,
+        batch.seat,
+        batch.moves,
+        batch.first,
+        batch.count,
+        batch.seed,
+        out,
+    )
     return out
 
 
 class Tree:
     """An ISMCTS tree that can grow in steps (so a thread can stop between them)."""
 
-    def __init__(self, code: np.ndarray, obs: np.ndarray, iterations: int, seed: int,
-                 explore: float) -> None:
+    def __init__(self, code: np.ndarray, obs: np.ndarray, iterations: int, seed: int, explore: float) -> None:
         cap = iterations + 1
         self.code, self.obs, self.seed, self.explore = code, obs, seed, explore
         self.n = int(code[L.P_N])
@@ -95,8 +127,21 @@ class Tree:
         self.done = 0
 
     def grow(self, count: int) -> None:
-        ismcts_iterate(self.code, self.obs, self.done, count, self.seed, self.explore, self.first,
-                       self.sibling, self.edge, self.visits, self.reward, self.avail, self.size)
+        ismcts_iterate(
+            self.code,
+            self.obs,
+            self.done,
+            count,
+            self.seed,
+            self.explore,
+            self.first,
+            self.sibling,
+            self.edge,
+            self.visits,
+            self.reward,
+            self.avail,
+            self.size,
+        )
         self.done += count
 
     def root(self, seat: int, moves: np.ndarray) -> np.ndarray:
@@ -104,7 +149,7 @@ class Tree:
         out = np.zeros((len(moves), 2))
         card = [int(self.code[L.PH + int(c) * L.CW + L.C_CARD]) for c in moves]
         k = self.first[0]
-        while k >= 0:                         # copies of one card in hand add up to one move
+        while k >= 0:  # copies of one card in hand add up to one move
             mover, slot = divmod(int(self.edge[k]), self.n)
             c = int(self.code[L.PH + slot * L.CW + L.C_CARD])
             if mover == seat and c in card:

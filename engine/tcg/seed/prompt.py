@@ -38,9 +38,9 @@ FILES = ("src/agents.py", "src/game.py", "src/community_engine.py", "src/main.py
 PACK_IDS = {"healbot": "healbot_assistant", "twin_blade": "twin_blade_fighter"}
 SOFT, STRICT = "soft", "strict"
 BASELINE, MINIMAL, CHAIN = "baseline", "minimal", "chain_of_thought"
-STRATEGIES = (BASELINE, MINIMAL, CHAIN)          # the released --prompt_strategy's choices
+STRATEGIES = (BASELINE, MINIMAL, CHAIN)  # the released --prompt_strategy's choices
 NO_SUFFIX, NO_THINK, THINK = "none", "no_think", "think"
-QWEN_MODES = (NO_SUFFIX, NO_THINK, THINK)        # none: tcgtui's default, no suffix for any model
+QWEN_MODES = (NO_SUFFIX, NO_THINK, THINK)  # none: tcgtui's default, no suffix for any model
 TAGS = re.compile(r"<BEGIN_MOVE>(.*?)<END_MOVE>", re.DOTALL)
 
 # The expressions the released per-turn prompt and card lines interpolate, and what they become.
@@ -56,11 +56,11 @@ class SeedWording:
     """Everything the released prompt is made of, per language (``en``, ``ar``)."""
 
     system: dict[str, str]
-    turn: dict[str, tuple[Any, ...]]            # literal strings and expression sources, in order
+    turn: dict[str, tuple[Any, ...]]  # literal strings and expression sources, in order
     pool_header: dict[str, str]
     rules_header: dict[str, str]
     rules: dict[str, str]
-    card_lines: dict[str, tuple[Any, ...]]      # per card kind: champion, trick, other
+    card_lines: dict[str, tuple[Any, ...]]  # per card kind: champion, trick, other
     champion_types: tuple[str, ...]
     trick_types: tuple[str, ...]
     cards: dict[str, tuple[dict[str, Any], ...]]
@@ -87,23 +87,35 @@ class SeedWording:
         pools = _literal_assign(_tree(text, "src/community_engine.py"), "CARD_POOLS", "src/community_engine.py")
         main = _tree(text, "src/main.py")
         rules = _by_language(_rules_if(main), "src/main.py")
-        return cls(system={k: _string(v, "src/agents.py") for k, v in system.items()},
-                   turn={k: _parts(v, "src/agents.py") for k, v in _by_language(baseline, "src/agents.py").items()},
-                   pool_header={k: _string(v, "src/agents.py") for k, v in _by_language(pool_if, "src/agents.py").items()},
-                   rules_header={k: _string(_left(v), "src/agents.py")
-                                 for k, v in _by_language(rules_if, "src/agents.py").items()},
-                   rules={k: _string(v, "src/main.py") for k, v in rules.items()},
-                   card_lines=lines, champion_types=champ_types, trick_types=trick_types,
-                   cards={lang: tuple(pool) for lang, pool in pools.items()},
-                   strategies=_strategies(build), qwen_marker=marker, qwen_suffix=suffixes)
+        return cls(
+            system={k: _string(v, "src/agents.py") for k, v in system.items()},
+            turn={k: _parts(v, "src/agents.py") for k, v in _by_language(baseline, "src/agents.py").items()},
+            pool_header={k: _string(v, "src/agents.py") for k, v in _by_language(pool_if, "src/agents.py").items()},
+            rules_header={
+                k: _string(_left(v), "src/agents.py") for k, v in _by_language(rules_if, "src/agents.py").items()
+            },
+            rules={k: _string(v, "src/main.py") for k, v in rules.items()},
+            card_lines=lines,
+            champion_types=champ_types,
+            trick_types=trick_types,
+            cards={lang: tuple(pool) for lang, pool in pools.items()},
+            strategies=_strategies(build),
+            qwen_marker=marker,
+            qwen_suffix=suffixes,
+        )
 
     def digest(self) -> str:
-        blob = json.dumps([self.system, self.turn, self.pool_header, self.rules_header, self.rules,
-                           self.card_lines, self.cards], sort_keys=True, ensure_ascii=False, default=str)
+        blob = json.dumps(
+            [self.system, self.turn, self.pool_header, self.rules_header, self.rules, self.card_lines, self.cards],
+            sort_keys=True,
+            ensure_ascii=False,
+            default=str,
+        )
         return hashlib.sha256(blob.encode()).hexdigest()[:10]
 
 
 # --- reading the source ---------------------------------------------------------------------------
+
 
 def _tree(text: Callable[[str], str], path: str) -> ast.Module:
     return parse_source(text(path), path, WordingError)
@@ -121,17 +133,23 @@ def _class(tree: ast.Module, name: str, path: str) -> ast.ClassDef:
 
 
 def _method(cls: ast.ClassDef, name: str, path: str) -> ast.FunctionDef | ast.AsyncFunctionDef:
-    found = next((n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  and n.name == name), None)
+    found = next(
+        (n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name), None
+    )
     if found is None:
         raise _shape(path, f"{cls.name}.{name}")
     return found
 
 
 def _is_language_test(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Compare) and isinstance(node.left, (ast.Attribute, ast.Name))
-            and ast.unparse(node.left).endswith("language") and len(node.comparators) == 1
-            and isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value == "ar")
+    return (
+        isinstance(node, ast.Compare)
+        and isinstance(node.left, (ast.Attribute, ast.Name))
+        and ast.unparse(node.left).endswith("language")
+        and len(node.comparators) == 1
+        and isinstance(node.comparators[0], ast.Constant)
+        and node.comparators[0].value == "ar"
+    )
 
 
 def _language_ifs(node: ast.AST) -> list[ast.If]:
@@ -148,26 +166,37 @@ def _first_language_if(node: ast.AST, path: str) -> ast.If:
 
 def _by_language(node: ast.If, path: str) -> dict[str, ast.expr]:
     """``if ...language == "ar": x = A else: x = B`` -> {"ar": A, "en": B}."""
+
     def value(body: list[ast.stmt]) -> ast.expr:
         stmt = body[0] if body else None
         if not isinstance(stmt, (ast.Assign, ast.AugAssign)):
             raise _shape(path, f"assignment in the language branch at line {node.lineno}")
         return stmt.value
+
     return {"ar": value(node.body), "en": value(node.orelse)}
 
 
 def _strategy_test(node: ast.AST, op: type, value: str) -> bool:
-    return (isinstance(node, ast.Compare) and ast.unparse(node.left).endswith("prompt_strategy")
-            and isinstance(node.ops[0], op) and isinstance(node.comparators[0], ast.Constant)
-            and node.comparators[0].value == value)
+    return (
+        isinstance(node, ast.Compare)
+        and ast.unparse(node.left).endswith("prompt_strategy")
+        and isinstance(node.ops[0], op)
+        and isinstance(node.comparators[0], ast.Constant)
+        and node.comparators[0].value == value
+    )
 
 
 def _baseline_if(build: ast.AST) -> ast.If:
     """The language branch in the last ``else`` of the prompt-strategy chain (the baseline prompt)."""
-    chain = next((n for n in ast.walk(build) if isinstance(n, ast.If) and _strategy_test(n.test, ast.Eq, "minimal")),
-                 None)
-    while chain is not None and len(chain.orelse) == 1 and isinstance(chain.orelse[0], ast.If) \
-            and not _is_language_test(chain.orelse[0].test):
+    chain = next(
+        (n for n in ast.walk(build) if isinstance(n, ast.If) and _strategy_test(n.test, ast.Eq, "minimal")), None
+    )
+    while (
+        chain is not None
+        and len(chain.orelse) == 1
+        and isinstance(chain.orelse[0], ast.If)
+        and not _is_language_test(chain.orelse[0].test)
+    ):
         chain = chain.orelse[0]
     if chain is None or not chain.orelse:
         raise _shape("src/agents.py", "baseline prompt in LLMAgent.build_prompt")
@@ -179,8 +208,9 @@ def _strategies(build: ast.AST) -> dict[str, dict[str, tuple[Any, ...]]]:
     branch's language branch), those the checkout has."""
     out = {}
     for name in (MINIMAL, CHAIN):
-        branch = next((n for n in ast.walk(build) if isinstance(n, ast.If) and _strategy_test(n.test, ast.Eq, name)),
-                      None)
+        branch = next(
+            (n for n in ast.walk(build) if isinstance(n, ast.If) and _strategy_test(n.test, ast.Eq, name)), None
+        )
         if branch is not None:
             lang_if = _first_language_if(ast.Module(body=branch.body, type_ignores=[]), "src/agents.py")
             out[name] = {k: _parts(v, "src/agents.py") for k, v in _by_language(lang_if, "src/agents.py").items()}
@@ -192,14 +222,24 @@ def _qwen_suffixes(choose: ast.AST) -> tuple[str, dict[str, str]]:
     the name's marker and the suffix with and without thinking ("", {} in a checkout without them)."""
     marker, out = "", {}
     for node in ast.walk(choose):
-        if not (isinstance(node, ast.If) and isinstance(node.test, ast.BoolOp) and len(node.test.values) == 2
-                and node.body and isinstance(node.body[0], ast.AugAssign)
-                and isinstance(node.body[0].value, ast.Constant) and isinstance(node.body[0].value.value, str)):
+        if not (
+            isinstance(node, ast.If)
+            and isinstance(node.test, ast.BoolOp)
+            and len(node.test.values) == 2
+            and node.body
+            and isinstance(node.body[0], ast.AugAssign)
+            and isinstance(node.body[0].value, ast.Constant)
+            and isinstance(node.body[0].value.value, str)
+        ):
             continue
         name, flag = node.test.values
-        if not (isinstance(name, ast.Compare) and isinstance(name.left, ast.Constant)
-                and isinstance(name.left.value, str) and isinstance(name.ops[0], ast.In)
-                and "model_name" in ast.unparse(name.comparators[0])):
+        if not (
+            isinstance(name, ast.Compare)
+            and isinstance(name.left, ast.Constant)
+            and isinstance(name.left.value, str)
+            and isinstance(name.ops[0], ast.In)
+            and "model_name" in ast.unparse(name.comparators[0])
+        ):
             continue
         negated = isinstance(flag, ast.UnaryOp) and isinstance(flag.op, ast.Not)
         if ast.unparse(flag.operand if isinstance(flag, ast.UnaryOp) and negated else flag).endswith("qwen_think"):
@@ -210,19 +250,24 @@ def _qwen_suffixes(choose: ast.AST) -> tuple[str, dict[str, str]]:
 
 def _extras_ifs(build: ast.AST) -> tuple[ast.If, ast.If]:
     """The card-pool header (under ``include_cards``) and the rules header (under ``add_rules``)."""
+
     def under(flag: str) -> ast.If:
-        block = next((n for n in ast.walk(build) if isinstance(n, ast.If) and ast.unparse(n.test).endswith(flag)),
-                     None)
+        block = next((n for n in ast.walk(build) if isinstance(n, ast.If) and ast.unparse(n.test).endswith(flag)), None)
         if block is None:
             raise _shape("src/agents.py", f"'{flag}' block in LLMAgent.build_prompt")
         return _first_language_if(ast.Module(body=block.body, type_ignores=[]), "src/agents.py")
+
     return under("include_cards"), under("add_rules")
 
 
 def _rules_if(main: ast.Module) -> ast.If:
     for node in sorted((n for n in ast.walk(main) if isinstance(n, ast.If)), key=lambda n: n.lineno):
-        if ast.unparse(node.test).endswith("language == 'ar'") and node.body and isinstance(node.body[0], ast.Assign) \
-                and any(isinstance(t, ast.Name) and t.id == "rules_text" for t in node.body[0].targets):
+        if (
+            ast.unparse(node.test).endswith("language == 'ar'")
+            and node.body
+            and isinstance(node.body[0], ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "rules_text" for t in node.body[0].targets)
+        ):
             return node
     raise _shape("src/main.py", "rules_text")
 
@@ -250,8 +295,13 @@ def _card_lines(method: ast.AST) -> tuple[dict[str, tuple[Any, ...]], tuple[str,
     lines: dict[str, tuple[Any, ...]] = {}
     kinds: dict[str, tuple[str, ...]] = {}
     for kind in ("champion", "trick"):
-        if chain is None or not isinstance(chain.test, ast.Compare) or not chain.body \
-                or not isinstance(chain.body[0], ast.Return) or chain.body[0].value is None:
+        if (
+            chain is None
+            or not isinstance(chain.test, ast.Compare)
+            or not chain.body
+            or not isinstance(chain.body[0], ast.Return)
+            or chain.body[0].value is None
+        ):
             raise _shape("src/game.py", "Card.__str__ in the released shape")
         try:
             kinds[kind] = tuple(ast.literal_eval(chain.test.comparators[0]))
@@ -280,6 +330,7 @@ def _literal_assign(tree: ast.Module, name: str, path: str) -> Any:
 
 # --- the prompter ------------------------------------------------------------------------------------
 
+
 def _variant(*parts: Any) -> str:
     """The prompt version's tail for a strategy or suffix other than the released default: a digest
     of its wording, so two checkouts' minimal prompts are two versions (nothing for the default)."""
@@ -297,8 +348,10 @@ def render(parts: tuple[Any, ...], slots: Slots, where: str) -> str:
             continue
         source = piece[1]
         if source not in slots:
-            raise WordingError(f"{where} interpolates {source!r}, which this protocol does not know; "
-                               f"expected the source of {REPOSITORY}")
+            raise WordingError(
+                f"{where} interpolates {source!r}, which this protocol does not know; "
+                f"expected the source of {REPOSITORY}"
+            )
         out.append(str(slots[source]))
     return "".join(out)
 
@@ -308,23 +361,29 @@ class SeedPrompter:
 
     keeps_history = True
 
-    def __init__(self, wording: SeedWording, lang: str, seat: int, strategy: str = BASELINE,
-                 qwen: str = NO_SUFFIX) -> None:
+    def __init__(
+        self, wording: SeedWording, lang: str, seat: int, strategy: str = BASELINE, qwen: str = NO_SUFFIX
+    ) -> None:
         if lang not in wording.system:
             raise WordingError(f"the released prompt has no language {lang!r}; expected en or ar")
         if strategy != BASELINE and lang not in wording.strategies.get(strategy, {}):
-            raise WordingError(f"src/agents.py has no prompt strategy {strategy!r} in LLMAgent.build_prompt; "
-                               f"expected the source of {REPOSITORY}")
+            raise WordingError(
+                f"src/agents.py has no prompt strategy {strategy!r} in LLMAgent.build_prompt; "
+                f"expected the source of {REPOSITORY}"
+            )
         if qwen != NO_SUFFIX and qwen not in wording.qwen_suffix:
-            raise WordingError(f"src/agents.py has no Qwen3 suffix for {qwen!r} in LLMAgent.choose_move_async; "
-                               f"expected the source of {REPOSITORY}")
+            raise WordingError(
+                f"src/agents.py has no Qwen3 suffix for {qwen!r} in LLMAgent.choose_move_async; "
+                f"expected the source of {REPOSITORY}"
+            )
         self.wording, self.lang, self.seat = wording, lang, seat
         self.strategy, self.qwen = strategy, qwen
         self.parse_mode = SOFT
-        self.model = ""                   # the model's name, which the agent sets (the Qwen3 suffix depends on it)
+        self.model = ""  # the model's name, which the agent sets (the Qwen3 suffix depends on it)
         self.version = f"seed-{lang}-{wording.digest()}" + _variant(
             "" if strategy == BASELINE else [strategy, wording.strategies[strategy][lang]],
-            "" if qwen == NO_SUFFIX else [wording.qwen_marker, wording.qwen_suffix[qwen]])
+            "" if qwen == NO_SUFFIX else [wording.qwen_marker, wording.qwen_suffix[qwen]],
+        )
         cards = wording.cards[lang]
         self.names = {PACK_IDS.get(c["id"], c["id"]): c["name"] for c in cards}
         self.first = True
@@ -337,23 +396,38 @@ class SeedPrompter:
         return {"role": "system", "content": text}
 
     def card_line(self, card: dict[str, Any]) -> str:
-        kind = ("champion" if card["type"] in self.wording.champion_types else
-                "trick" if card["type"] in self.wording.trick_types else "other")
-        slots = {"self.name": card["name"], "self.card_type": card["type"], "self.id": card.get("id"),
-                 "self.power": card.get("power"), "self.guard": card.get("guard"),
-                 "self.trigger": card.get("trigger"), "self.effect_text": card.get("effect", "")}
+        kind = (
+            "champion"
+            if card["type"] in self.wording.champion_types
+            else "trick"
+            if card["type"] in self.wording.trick_types
+            else "other"
+        )
+        slots = {
+            "self.name": card["name"],
+            "self.card_type": card["type"],
+            "self.id": card.get("id"),
+            "self.power": card.get("power"),
+            "self.guard": card.get("guard"),
+            "self.trigger": card.get("trigger"),
+            "self.effect_text": card.get("effect", ""),
+        }
         return render(self.wording.card_lines[kind], slots, "src/game.py")
 
-    def turn(self, obs: TcgObservation, events: list[Any], fallback: Any = None,
-             retry: tuple[str, str] | None = None) -> Message:
+    def turn(
+        self, obs: TcgObservation, events: list[Any], fallback: Any = None, retry: tuple[str, str] | None = None
+    ) -> Message:
         me, opp = obs.seat, 1 - obs.seat
-        slots = {"player.lp": obs.lp[me], "opponent.lp": obs.lp[opp],
-                 "[c.name for c in player.board]": [self.names[c.card] for c in obs.boards[me]],
-                 "[c.name for c in opponent.board]": [self.names[c.card] for c in obs.boards[opp]],
-                 "[c.name for c in player.hand]": [self.names[c] for c in obs.hand]}
+        slots = {
+            "player.lp": obs.lp[me],
+            "opponent.lp": obs.lp[opp],
+            "[c.name for c in player.board]": [self.names[c.card] for c in obs.boards[me]],
+            "[c.name for c in opponent.board]": [self.names[c.card] for c in obs.boards[opp]],
+            "[c.name for c in player.hand]": [self.names[c] for c in obs.hand],
+        }
         if self.strategy != BASELINE:
             text = render(self.wording.strategies[self.strategy][self.lang], slots, "src/agents.py")
-            if self.strategy == MINIMAL:          # the released minimal prompt returns before the pool and rules
+            if self.strategy == MINIMAL:  # the released minimal prompt returns before the pool and rules
                 return {"role": "user", "content": text}
         else:
             text = render(self.wording.turn[self.lang], slots, "src/agents.py")

@@ -28,16 +28,47 @@ from tcgtui.engine.tcg.cards import CHAMPION, SPELL, Pack
 from tcgtui.engine.tcg.observation import ChampionView, TcgObservation
 
 STARTING_LP, OPENING_HAND, TURN_CAP = 10, 3, 50
-KEPT, STALE = "+kept", "+stale"      # move suffixes only the released search produces (see module doc)
+KEPT, STALE = "+kept", "+stale"  # move suffixes only the released search produces (see module doc)
 
 # The community pack's ids, by what the released code does with them.
-GOLEM, SCOUT, HEALBOT, TWIN, FROST = ("stone_golem", "swift_scout", "healbot_assistant", "twin_blade_fighter",
-                                      "frost_mage")
-DRAW2, STRIKE, SHIELD, RESET, SACRIFICE = "draw_power", "direct_strike", "shield_boost", "reset_hand", "sacrifice_ritual"
-REVENGE, EMERGENCY, DOUBLE, ECHO, STAND = ("revenge_strike", "emergency_summon", "double_block", "spell_echo",
-                                           "final_stand")
-CARD_IDS = (GOLEM, SCOUT, HEALBOT, TWIN, FROST, DRAW2, STRIKE, SHIELD, RESET, SACRIFICE,
-            REVENGE, EMERGENCY, DOUBLE, ECHO, STAND)
+GOLEM, SCOUT, HEALBOT, TWIN, FROST = (
+    "stone_golem",
+    "swift_scout",
+    "healbot_assistant",
+    "twin_blade_fighter",
+    "frost_mage",
+)
+DRAW2, STRIKE, SHIELD, RESET, SACRIFICE = (
+    "draw_power",
+    "direct_strike",
+    "shield_boost",
+    "reset_hand",
+    "sacrifice_ritual",
+)
+REVENGE, EMERGENCY, DOUBLE, ECHO, STAND = (
+    "revenge_strike",
+    "emergency_summon",
+    "double_block",
+    "spell_echo",
+    "final_stand",
+)
+CARD_IDS = (
+    GOLEM,
+    SCOUT,
+    HEALBOT,
+    TWIN,
+    FROST,
+    DRAW2,
+    STRIKE,
+    SHIELD,
+    RESET,
+    SACRIFICE,
+    REVENGE,
+    EMERGENCY,
+    DOUBLE,
+    ECHO,
+    STAND,
+)
 
 
 @dataclass(frozen=True)
@@ -57,23 +88,50 @@ class Loop:
     combat_after_spell: bool
     stop_at_knockout: bool
     draw_at_cap: bool
-    kept_by_search: bool          # the search's chosen card stays in hand (a pickled copy takes effect)
-    tree_across_turns: bool       # MCTSAgent keeps its tree between decisions of a game
+    kept_by_search: bool  # the search's chosen card stays in hand (a pickled copy takes effect)
+    tree_across_turns: bool  # MCTSAgent keeps its tree between decisions of a game
 
 
-BENCHMARK = Loop("benchmark", combat_after_spell=False, stop_at_knockout=True, draw_at_cap=False,
-                 kept_by_search=True, tree_across_turns=False)
-BASELINE = Loop("baseline", combat_after_spell=True, stop_at_knockout=False, draw_at_cap=True,
-                kept_by_search=False, tree_across_turns=True)
+BENCHMARK = Loop(
+    "benchmark",
+    combat_after_spell=False,
+    stop_at_knockout=True,
+    draw_at_cap=False,
+    kept_by_search=True,
+    tree_across_turns=False,
+)
+BASELINE = Loop(
+    "baseline",
+    combat_after_spell=True,
+    stop_at_knockout=False,
+    draw_at_cap=True,
+    kept_by_search=False,
+    tree_across_turns=True,
+)
 LOOPS = {BENCHMARK.name: BENCHMARK, BASELINE.name: BASELINE}
 
 
 class SeedCard:
     """One card object; champions carry what the released code sets on them."""
 
-    __slots__ = ("id", "kind", "power", "guard", "summon_turn", "haste", "cannot_attack", "heals",
-                 "attacks_per_turn", "attacks_left", "freezes", "frozen_until", "bonus", "bonus_until",
-                 "has_attacked", "has_blocked")
+    __slots__ = (
+        "id",
+        "kind",
+        "power",
+        "guard",
+        "summon_turn",
+        "haste",
+        "cannot_attack",
+        "heals",
+        "attacks_per_turn",
+        "attacks_left",
+        "freezes",
+        "frozen_until",
+        "bonus",
+        "bonus_until",
+        "has_attacked",
+        "has_blocked",
+    )
 
     def __init__(self, card_id: str, kind: str, power: int | None, guard: int | None) -> None:
         self.id, self.kind, self.power, self.guard = card_id, kind, power, guard
@@ -106,7 +164,7 @@ class SeedSide:
         self.discard: list[SeedCard] = []
         self.tricks: list[SeedCard] = []
         self.spell_played = False
-        self.own: dict[str, SeedCard] = {}     # each card of the deal, wherever it is now (or nowhere)
+        self.own: dict[str, SeedCard] = {}  # each card of the deal, wherever it is now (or nowhere)
 
     def draw(self) -> SeedCard | None:
         if not self.deck:
@@ -152,7 +210,7 @@ class SeedState(GameState[str]):
         self._outcome: Outcome | None = None
         self._events: list[Event] = []
         self.start_events: list[Event] = []
-        self.quiet = False                    # a search's copy keeps no events
+        self.quiet = False  # a search's copy keeps no events
 
     @classmethod
     def new(cls, pack: Pack, loop: Loop, seed: int) -> SeedState:
@@ -172,8 +230,12 @@ class SeedState(GameState[str]):
 
     def _make(self, card_id: str) -> SeedCard:
         card = self.pack.card(card_id)
-        return SeedCard(card.id, card.type, card.power if card.type == CHAMPION else None,
-                        card.guard if card.type == CHAMPION else None)
+        return SeedCard(
+            card.id,
+            card.type,
+            card.power if card.type == CHAMPION else None,
+            card.guard if card.type == CHAMPION else None,
+        )
 
     def clone(self, rng: random.Random | None = None, quiet: bool = False) -> SeedState:
         """A copy as the released code makes one; ``rng``: the stream the copy draws on (a search's own)."""
@@ -272,16 +334,16 @@ class SeedState(GameState[str]):
             return
         self.end_of_turn()
         self.played_turns += 1
-        if (self.played_turns >= TURN_CAP or self.sides[0].lp <= 0 or self.sides[1].lp <= 0):
+        if self.played_turns >= TURN_CAP or self.sides[0].lp <= 0 or self.sides[1].lp <= 0:
             self._settle()
             return
         self._begin_turn()
 
     def _settle(self) -> None:
         a, b = self.sides[0].lp, self.sides[1].lp
-        if self.loop.draw_at_cap:                       # src/random_baseline.py's accounting
+        if self.loop.draw_at_cap:  # src/random_baseline.py's accounting
             winner = 1 if a <= 0 else 0 if b <= 0 else None
-        elif a <= 0 and b <= 0:                         # src/main.py's
+        elif a <= 0 and b <= 0:  # src/main.py's
             winner = None
         else:
             winner = 0 if a > b else 1 if b > a else None
@@ -356,9 +418,17 @@ class SeedState(GameState[str]):
         elif card_id == SHIELD and side.board:
             target = self.rng.choice(side.board)
             target.guard = (target.guard or 0) + 3
-            self._emit("buff", p, card=target.id, stat="guard", amount=3, until="permanent",
-                       power=target.power, guard=target.guard)
-        elif card_id == RESET and first:             # an echoed Reset Hand does nothing
+            self._emit(
+                "buff",
+                p,
+                card=target.id,
+                stat="guard",
+                amount=3,
+                until="permanent",
+                power=target.power,
+                guard=target.guard,
+            )
+        elif card_id == RESET and first:  # an echoed Reset Hand does nothing
             count = len(side.hand)
             side.deck.extend(side.hand)
             side.hand.clear()
@@ -377,8 +447,13 @@ class SeedState(GameState[str]):
     def combat(self) -> None:
         p = self.current
         atk_side, dfn_side = self.sides[p], self.sides[1 - p]
-        eligible = [c for c in atk_side.board if not c.has_attacked and not c.cannot_attack
-                    and (c.haste or (c.summon_turn is not None and self.turn > c.summon_turn))]
+        eligible = [
+            c
+            for c in atk_side.board
+            if not c.has_attacked
+            and not c.cannot_attack
+            and (c.haste or (c.summon_turn is not None and self.turn > c.summon_turn))
+        ]
         for atk in eligible:
             if atk.frozen_until is not None and self.turn < atk.frozen_until:
                 continue
@@ -437,7 +512,7 @@ class SeedState(GameState[str]):
         if revenge is not None:
             side.tricks.remove(revenge)
             other = self.sides[1 - q]
-            other.lp -= 2                            # no floor, no triggers
+            other.lp -= 2  # no floor, no triggers
             self._emit("trick", q, card=REVENGE)
             self._emit("damage", 1 - q, amount=2, lp=other.lp, source=REVENGE)
         if side.lp < 3 <= old:
@@ -465,36 +540,66 @@ class SeedState(GameState[str]):
             for c in self.sides[p].board:
                 printed = self.pack.card(c.id)
                 frozen = c.frozen_until is not None and c.frozen_until > self.turn
-                ready = (p == self.current and not c.cannot_attack and not c.has_attacked and not frozen
-                         and (c.haste or (c.summon_turn is not None and self.turn > c.summon_turn)))
-                out.append(ChampionView(card=c.id, power=c.power or 0, guard=c.guard or 0,
-                                        base_power=printed.power, base_guard=printed.guard,
-                                        perm_power=(c.power or 0) - (c.bonus or 0), perm_guard=c.guard or 0,
-                                        temp_power=c.bonus or 0, temp_guard=0, summoned_turn=c.summon_turn or 0,
-                                        frozen=frozen, frozen_through=(c.frozen_until or 1) - 1,
-                                        can_attack=ready, blocked_this_turn=c.has_blocked))
+                ready = (
+                    p == self.current
+                    and not c.cannot_attack
+                    and not c.has_attacked
+                    and not frozen
+                    and (c.haste or (c.summon_turn is not None and self.turn > c.summon_turn))
+                )
+                out.append(
+                    ChampionView(
+                        card=c.id,
+                        power=c.power or 0,
+                        guard=c.guard or 0,
+                        base_power=printed.power,
+                        base_guard=printed.guard,
+                        perm_power=(c.power or 0) - (c.bonus or 0),
+                        perm_guard=c.guard or 0,
+                        temp_power=c.bonus or 0,
+                        temp_guard=0,
+                        summoned_turn=c.summon_turn or 0,
+                        frozen=frozen,
+                        frozen_through=(c.frozen_until or 1) - 1,
+                        can_attack=ready,
+                        blocked_this_turn=c.has_blocked,
+                    )
+                )
             return tuple(out)
 
         return TcgObservation(
-            seat=seat, pack_id=self.pack.id, turn=self.turn, turn_limit=TURN_CAP,
-            current_player=self.current_player, lp=(self.sides[0].lp, self.sides[1].lp),
-            hand=tuple(c.id for c in me.hand), my_tricks=tuple(c.id for c in me.tricks),
-            opp_hand_size=len(opp.hand), opp_trick_count=len(opp.tricks),
+            seat=seat,
+            pack_id=self.pack.id,
+            turn=self.turn,
+            turn_limit=TURN_CAP,
+            current_player=self.current_player,
+            lp=(self.sides[0].lp, self.sides[1].lp),
+            hand=tuple(c.id for c in me.hand),
+            my_tricks=tuple(c.id for c in me.tricks),
+            opp_hand_size=len(opp.hand),
+            opp_trick_count=len(opp.tricks),
             deck_sizes=(len(self.sides[0].deck), len(self.sides[1].deck)),
             boards=(views(0), views(1)),
             graves=(tuple(c.id for c in self.sides[0].discard), tuple(c.id for c in self.sides[1].discard)),
             legal_moves=tuple(self.legal_moves()) if self.current_player == seat else (),
-            outcome=self._outcome)
+            outcome=self._outcome,
+        )
 
     def to_json(self) -> dict[str, Any]:
         def ids(cards: list[SeedCard]) -> list[str]:
             return [c.id for c in cards]
-        return {"turn": self.turn, "current": self.current, "loop": self.loop.name,
-                "lp": [s.lp for s in self.sides],
-                "decks": [ids(s.deck) for s in self.sides], "hands": [ids(s.hand) for s in self.sides],
-                "boards": [[[c.id, c.power, c.guard] for c in s.board] for s in self.sides],
-                "tricks": [ids(s.tricks) for s in self.sides],
-                "outcome": None if self._outcome is None else self._outcome.to_json()}
+
+        return {
+            "turn": self.turn,
+            "current": self.current,
+            "loop": self.loop.name,
+            "lp": [s.lp for s in self.sides],
+            "decks": [ids(s.deck) for s in self.sides],
+            "hands": [ids(s.hand) for s in self.sides],
+            "boards": [[[c.id, c.power, c.guard] for c in s.board] for s in self.sides],
+            "tricks": [ids(s.tricks) for s in self.sides],
+            "outcome": None if self._outcome is None else self._outcome.to_json(),
+        }
 
     def _emit(self, kind: str, player: int, hidden: tuple[str, ...] = (), **data: Any) -> None:
         if not self.quiet:

@@ -72,6 +72,7 @@ def _as_move(state: SeedState, card_id: str) -> str:
 
 def rollout(k: int) -> Policy:
     """RolloutAgent-K: every card in hand, K playouts each."""
+
     def choose(state: SeedState, rng: random.Random) -> str:
         me = state.current
         best, best_score = None, -math.inf
@@ -86,6 +87,7 @@ def rollout(k: int) -> Policy:
                 best, best_score = card, score
         assert best is not None, "asked to move with an empty hand"
         return _as_move(state, best)
+
     return choose
 
 
@@ -151,6 +153,7 @@ def mcts(n: int, c: float = 1.41) -> Policy:
             chosen = rng.choice(legal)
         assert chosen is not None
         return _as_move(state, chosen)
+
     return choose
 
 

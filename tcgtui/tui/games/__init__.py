@@ -13,7 +13,8 @@ plays on, so a replay looks like the game; a game without one is replayed as tex
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -38,10 +39,12 @@ class NoScreen(LookupError):
 
 def replay_board(*game_ids: str) -> Callable[[B], B]:
     """Class decorator: this widget draws the replay's positions of the games ``game_ids``."""
+
     def wrap(cls: B) -> B:
         for gid in game_ids:
             _REPLAY_BOARDS[gid] = cls
         return cls
+
     return wrap
 
 
@@ -49,6 +52,7 @@ def screen_for(game_id: str) -> type[GameScreen]:
     """The screen class the game's app side names, loading its module on first use."""
     # start-up time: a game's app side only when its screen is asked for
     from tcgtui.app_side import app_for, load_screen
+
     path = app_for(game_id).screen
     if not path:
         raise NoScreen(f"no screen shows the game {game_id!r}")
