@@ -142,3 +142,15 @@ def test_the_shipped_card_game_scale_is_of_the_pack_as_it_is_now() -> None:
     assert shipped.zero == "random" and shipped.ratings["random"] == 0
     assert {"random", "mc:1", "mc:10", "mc:100", "mc:1000", "mcts:1000"} <= set(shipped.ratings)
     assert all(len(v) == len(shipped.samples["random"]) for v in shipped.samples.values())
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--game", "eleusis"], "--game: eleusis has no two-seat results to rate on one scale; games with a ladder: tcg"),
+    (["--game", "tictactoe", "--rungs", "random,mc:1,bogus"], "--rungs: 'bogus' is not a player"),
+    (["--game", "tictactoe", "--games", "0"], "--games: 0 is not a game count"),
+])
+def test_bad_ladder_input_is_one_line_naming_the_ladders_own_flag(tmp_path, capsys, argv, said) -> None:
+    from tcgtui.cli import main
+    assert main(["ladder", *argv, "--db", str(tmp_path / "l.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1 and "--agent" not in err, err

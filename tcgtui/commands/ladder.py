@@ -25,8 +25,13 @@ RUNGS = "random,mc:1,2,5,10,100,1000,mcts:1000"
 GAMES = 100
 
 
+def rated(spec: registry.GameSpec) -> bool:
+    """Whether a game's results rate on one scale: two seats, a win, draw or loss."""
+    return spec.info.seats == 2 and spec.info.outcome == registry.WDL
+
+
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    add_game_arguments(p, text, [s for s in registry.games() if s.info.seats == 2 and s.info.outcome == registry.WDL])
+    add_game_arguments(p, text, [s for s in registry.games() if rated(s)])
     p.add_argument("--rungs", default=RUNGS, metavar="SPECS", help=text.t("cmd_ladder.rungs", default=RUNGS))
     p.add_argument("--games", type=int, default=GAMES, metavar="N", help=text.t("cmd_ladder.games", default=GAMES))
     p.add_argument("--seed", type=int, default=0, metavar="N", help=text.t("cmd_ladder.seed"))
@@ -39,23 +44,32 @@ def _bench(args: argparse.Namespace, rungs: list[str], name: str, text: locales.
     """The round robin, played (or resumed) by ``tcgtui bench`` itself."""
     # start-up time: bench's module (the sweep runner) loads only when a ladder is played
     from tcgtui.commands import bench
+
     parser = argparse.ArgumentParser(prog="tcgtui ladder", add_help=False)
     bench.add_arguments(parser, text)
     argv = ["--round-robin", "--game", args.game, "--games", str(args.games), "--seed", str(args.seed), "--run", name]
     argv += ["--db", str(args.db)] if args.db else []
     argv += _game_flags(args)
-    argv += ["--agent", ",".join(rungs)]           # bench expands mc:1,2,5 to mc:1, mc:2, mc:5
+    argv += ["--agent", ",".join(rungs)]  # bench expands mc:1,2,5 to mc:1, mc:2, mc:5
     return bench.run(parser.parse_args(argv))
 
 
 def run(args: argparse.Namespace) -> int:
     text = locales.load()
     spec, _ = game_from_args(args)
+    if not rated(spec):
+        raise UserError(
+            text.t("cmd_ladder.not_rated", game=spec.id, games=", ".join(s.id for s in registry.games() if rated(s)))
+        )
     rungs = [r.strip() for r in args.rungs.split(",") if r.strip()]
     if "random" not in rungs:
         raise UserError(text.t("cmd_ladder.no_zero", rungs=clean(args.rungs)))
     name = args.run or f"ladder-{spec.id}-seed{args.seed}"
-    status = _bench(args, rungs, name, text)
+    try:
+        status = _bench(args, rungs, name, text)
+    except UserError as exc:  # bench names its own flag: the rungs are this command's
+        said = str(exc)
+        raise UserError("--rungs:" + said.removeprefix("--agent:") if said.startswith("--agent:") else said) from None
     if status != 0:
         return status
     # start-up time: the fit and its table only once the games are in
@@ -64,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tcgtui.report import scale as sc
     from tcgtui.store import open_store
+
     with open_store(args.db, create=False) as store:
         run = store.run(name)
         rows = store.games("run_id = ? AND status = ?", (run.id, FINISHED)) if run is not None else []
@@ -90,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         # start-up time: only when a file is written
         from tcgtui.userfiles import write_atomic
+
         path = write_atomic("--out", Path(args.out), [scale.to_json()])
         print(clean(text.t("cmd_ladder.written", path=str(path))))
     return 0
@@ -107,5 +123,14 @@ def _game_flags(args: argparse.Namespace) -> list[str]:
 
 def _argv(args: argparse.Namespace) -> list[str]:
     """The ladder's own settings, as the scale file records the command that made it."""
-    return ["--game", args.game, "--rungs", args.rungs, "--games", str(args.games), "--seed", str(args.seed),
-            *_game_flags(args)]
+    return [
+        "--game",
+        args.game,
+        "--rungs",
+        args.rungs,
+        "--games",
+        str(args.games),
+        "--seed",
+        str(args.seed),
+        *_game_flags(args),
+    ]
