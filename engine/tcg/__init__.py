@@ -1,6 +1,6 @@
 """The two-player trading card game of TCG-Bench, with cards as data."""
 
-from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM, protocol_of
+from tcgtui.engine.protocols import PROTOCOL, SEED, TCGTUI, UPSTREAM, protocol_of
 from tcgtui.engine.registry import FakeModel, GameInfo, GameSpec, Param, Reference, ReportHooks, StoreHooks, register
 from tcgtui.engine.tcg.cards import Card, Pack
 from tcgtui.engine.tcg.game import TcgGame
@@ -118,6 +118,15 @@ SEED_REFERENCES = (Reference("rollout", _seed_policy("rollout"), takes_arg=True,
                    Reference("mcts-seed", _seed_policy("mcts-seed"), takes_arg=True, default_arg=1,
                              max_arg=100_000, sees_state=True, protocol=SEED))
 
+
+def _nested_policy(game, arg):
+    """``nmc:K`` (engine/tcg/nested.py): flat Monte Carlo with playouts played by ``mc:2``."""
+    from tcgtui.engine.tcg.nested import policy
+    return policy(game, arg)
+
+
+NESTED = Reference("nmc", _nested_policy, takes_arg=True, default_arg=100, max_arg=10_000, protocol=TCGTUI)
+
 # The report shows the card game's sections in this order, always (its layout predates the arena).
 REPORT_LAYOUT = ("win_rates", "decay", "language_gap", "summary", "error_patterns", "quarters", "llm")
 
@@ -132,7 +141,7 @@ PARAMS = (Param("pack", str, "community", kind="pack", digest="pack_hash", flag=
 
 register(GameSpec(GameInfo("tcg", seats=2, params=PARAMS, prompt_styles=("text",), peek=True, campaign=True),
                   make=_make, prompter=_prompter, narrator=_narrator, analyses=_analyses, fast=_fast,
-                  rules_text=_rules_text, references=SEED_REFERENCES, seed_tables=_seed_tables,
+                  rules_text=_rules_text, references=SEED_REFERENCES + (NESTED,), seed_tables=_seed_tables,
                   pack_of=lambda game: game.pack, setup_params=_setup_params, store=StoreHooks(move_kind=_move_kind),
                   report=ReportHooks(layout=REPORT_LAYOUT, meta=_report_meta,
                                      notes={"decay": "decay", "summary": "decisions", "error_patterns": "patterns",
