@@ -15,12 +15,13 @@ from typing import Any, Callable
 
 import numpy as np
 
+from tcgtui.engine.tcg.fast import encode, mc_variants, search
+from tcgtui.engine.tcg.fast import layout as L
+
 INNER = 2          # random playouts per card when a playout's player chooses (``mc:2``)
 
 
 def policy(game: Any, k: int | None) -> Callable[[Any, random.Random], str]:
-    from tcgtui.engine.tcg.fast import encode, mc_variants, search
-    from tcgtui.engine.tcg.fast import layout as L
     program = search.prepare(game)
     n = program.n
 
