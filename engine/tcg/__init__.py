@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from tcgtui.engine.protocols import PROTOCOL, SEED, UPSTREAM, protocol_of
+from tcgtui.engine.protocols import PROTOCOL, SEED, TCGTUI, UPSTREAM, protocol_of
 from tcgtui.engine.registry import (
     Choices,
     FakeModel,
@@ -187,6 +187,16 @@ SEED_REFERENCES = (
     ),
 )
 
+
+def _nested_policy(game, arg):
+    """``nmc:K`` (engine/tcg/nested.py): flat Monte Carlo with playouts played by ``mc:2``."""
+    from tcgtui.engine.tcg.nested import policy
+
+    return policy(game, arg)
+
+
+NESTED = Reference("nmc", _nested_policy, takes_arg=True, default_arg=100, max_arg=10_000, protocol=TCGTUI)
+
 # The report shows the card game's sections in this order, always (its layout predates the arena).
 REPORT_LAYOUT = ("win_rates", "decay", "language_gap", "summary", "error_patterns", "quarters", "llm")
 
@@ -247,7 +257,7 @@ register(
         analyses=_analyses,
         fast=_fast,
         rules_text=_rules_text,
-        references=SEED_REFERENCES,
+        references=SEED_REFERENCES + (NESTED,),
         seed_tables=_seed_tables,
         files_of=_files_of,
         setup_params=_setup_params,

@@ -17,6 +17,7 @@ from tcgtui.flags import GAME, LANG, PARAM
 from tcgtui import locales
 from tcgtui.config import default_game, saved_language
 from tcgtui.engine import registry
+from tcgtui.engine.protocols import TCGTUI
 from tcgtui.context_check import check_contexts
 from tcgtui.arena import add_param_flags, game_spec, given_params, load_resources
 from tcgtui.llm_options import endpoint_options, player_keys
@@ -49,7 +50,7 @@ def playable_games() -> list[str]:
 def own_players() -> str:
     """The players games bring of their own (their references), game by game, for the help:
     ``connect4: ab:N; deck: oracle:N``.  A seed protocol's own (rollout:K) are --protocol seed's."""
-    own = {g.id: [f"{r.name}:N" if r.takes_arg else r.name for r in g.references if not r.protocol]
+    own = {g.id: [f"{r.name}:N" if r.takes_arg else r.name for r in g.references if r.protocol in ("", TCGTUI)]
            for g in registry.games() if g.info.variant_of is None}
     return "; ".join(f"{game}: {', '.join(names)}" for game, names in own.items() if names)
 
