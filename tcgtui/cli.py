@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import pkgutil
 import sys
 
 import tcgtui.games as games
@@ -41,14 +40,7 @@ def commands() -> dict[str, str]:
     game's (a game adds a command by adding a module to its ``commands`` folder, editing no list)."""
     out = {name: f"tcgtui.commands.{name}" for name in ARENA
            if importlib.util.find_spec(f"tcgtui.commands.{name}") is not None}
-    found = {}
-    for game in pkgutil.iter_modules(games.__path__):
-        if not game.ispkg:
-            continue
-        spec = importlib.util.find_spec(f"tcgtui.games.{game.name}.commands")
-        for mod in pkgutil.iter_modules(spec.submodule_search_locations or []) if spec else ():
-            found[mod.name] = f"tcgtui.games.{game.name}.commands.{mod.name}"
-    return {**out, **dict(sorted(found.items()))}
+    return {**out, **dict(sorted(dict(games.own_modules("commands")).items()))}
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

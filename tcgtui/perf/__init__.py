@@ -18,12 +18,7 @@ from tcgtui import games
 def _modules() -> list[str]:
     """The benchmark modules' names: this package's, then each game's ``perf`` package's."""
     names = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
-    for game in pkgutil.iter_modules(games.__path__):
-        spec = importlib.util.find_spec(f"tcgtui.games.{game.name}.perf") if game.ispkg else None
-        for m in pkgutil.iter_modules(spec.submodule_search_locations or []) if spec else ():
-            if not m.name.startswith("_"):
-                names.append(f"tcgtui.games.{game.name}.perf.{m.name}")
-    return names
+    return names + [path for name, path in games.own_modules("perf") if not name.startswith("_")]
 
 
 def benchmarks() -> list[ModuleType]:

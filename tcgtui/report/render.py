@@ -48,41 +48,24 @@ def _ks(v: Any) -> str:
     return ",".join(str(k) for k in v)
 
 
-def _ci(row: Row) -> str:
-    if row.get("ci_low") is None:
-        return "–"
-    return f"[{100 * row['ci_low']:.1f}%, {100 * row['ci_high']:.1f}%]"
-
-
-def _ci_share(name: str) -> Callable[[Row], str]:
+def _interval(low: str = "ci_low", high: str = "ci_high", spec: str = ".4g", scale: float = 1.0,
+              unit: str = "") -> Callable[[Row], str]:
+    """An interval cell from a row's two bounds, ``[low, high]`` in ``spec`` (times ``scale``, then ``unit``)."""
     def cell(row: Row) -> str:
-        low, high = row.get(f"{name}_ci_low"), row.get(f"{name}_ci_high")
-        return "–" if low is None else f"[{100 * low:.1f}%, {100 * high:.1f}%]"
+        lo, hi = row.get(low), row.get(high)
+        return "–" if lo is None else f"[{scale * lo:{spec}}{unit}, {scale * hi:{spec}}{unit}]"
     return cell
 
 
-def _ci_num(row: Row) -> str:
-    if row.get("ci_low") is None:
-        return "–"
-    return f"[{row['ci_low']:.4g}, {row['ci_high']:.4g}]"
+_ci = _interval(spec=".1f", scale=100.0, unit="%")          # a share, in percent
+_ci_num = _interval()
+_ci_elo = _interval(spec=".1f")                            # a rating, to a tenth of a point
+_ci_slope = _interval("slope_low", "slope_high")
+_ci_gap = _interval("gap_low", "gap_high")
 
 
-def _ci_elo(row: Row) -> str:
-    if row.get("ci_low") is None:
-        return "–"
-    return f"[{row['ci_low']:.1f}, {row['ci_high']:.1f}]"
-
-
-def _ci_slope(row: Row) -> str:
-    if row.get("slope_low") is None:
-        return "–"
-    return f"[{row['slope_low']:.4g}, {row['slope_high']:.4g}]"
-
-
-def _ci_gap(row: Row) -> str:
-    if row.get("gap_low") is None:
-        return "–"
-    return f"[{row['gap_low']:.4g}, {row['gap_high']:.4g}]"
+def _ci_share(name: str) -> Callable[[Row], str]:
+    return _interval(f"{name}_ci_low", f"{name}_ci_high", ".1f", 100.0, "%")
 
 
 def _flag(v: Any) -> str:
