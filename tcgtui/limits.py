@@ -41,7 +41,10 @@ def check_count(flag: str, value: int | None, lo: int, hi: int) -> int | None:
 
 
 def check_name(flag: str, value: str | None) -> str | None:
-    """A name (``--run``) of at most MAX_NAME characters, so the lines that print it stay lines."""
+    """A name (``--run``) of at most MAX_NAME characters, so the lines that print it stay lines, and text:
+    a command line's bytes that are not UTF-8 arrive as lone surrogates, which no store can hold or match."""
     if value is not None and not 0 < len(value) <= MAX_NAME:
         raise UserError(locales.load().t("limits.name", flag=flag, length=len(value), limit=MAX_NAME))
+    if value is not None and any("\ud800" <= ch <= "\udfff" for ch in value):
+        raise UserError(locales.load().t("limits.not_text", flag=flag))
     return value

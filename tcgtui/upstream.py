@@ -14,6 +14,7 @@ from typing import Any
 from pathlib import Path
 
 from tcgtui.errors import UserError
+from tcgtui.limits import check_name
 from tcgtui.userfiles import read_text
 
 LIMIT = 16 << 20        # bytes of one file of a checkout: the seeds' largest (a rule library) is far below
@@ -63,7 +64,7 @@ def import_run(store: Any, name: str, config: dict[str, Any], clash: str) -> Any
     """The run a seed's published results go into (``duel``, ``eleusis`` and ``grid import``): made on
     first use; after that, a run of another kind or of another seed's results is refused with the
     one line ``clash``, so a second import adds to its own run and to nothing else."""
-    run = store.run(name)
+    run = store.run(check_name("--run", name))
     if run is None:
         return store.create_run(name, config, kind="import")
     if run.kind != "import" or run.config.get("source") != config["source"]:

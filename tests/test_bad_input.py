@@ -387,3 +387,20 @@ def test_an_empty_pack_is_one_line(capsys, argv):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--pack" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["report", "--run", "\udcff\udc80"],
+    ["analyze", "--run", "\udcff\udc80"],
+    ["analyze", "--run", "x", "--player", "\udcff"],
+    ["duel", "mine", "--run", "\udcff"],
+    ["bench", "--agent", "random", "--vs", "random", "--games", "1", "--run", "\udcff"],
+])
+def test_a_run_name_of_bytes_that_are_not_text_is_one_line(tmp_path, capsys, argv):
+    """A command line's bytes that are not UTF-8 reach Python as lone surrogates, which SQLite cannot
+    take: every lookup of a run by name refuses them in one line (found by the junk-input property test)."""
+    db = tmp_path / "s.sqlite3"
+    assert main(bench(db)) == 0
+    capsys.readouterr()
+    flag = "--player" if "--player" in argv else "--run"
+    one_line_error(capsys, [*argv, "--db", str(db)], f"{flag}: the name holds bytes that are not UTF-8 text")

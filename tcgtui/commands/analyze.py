@@ -19,7 +19,7 @@ from tcgtui import locales
 from tcgtui.arena import add_game_arguments, game_from_args
 from tcgtui.engine import registry
 from tcgtui.errors import UserError
-from tcgtui.limits import check_count, check_seed
+from tcgtui.limits import check_count, check_name, check_seed
 from tcgtui.store import add_db_argument
 
 MAX_WORKERS = 64
@@ -58,6 +58,8 @@ async def _pick(spec: str, game: object, state: object, seed: int) -> str:
 def _judge_run(args: argparse.Namespace, text: locales.Catalog) -> int:
     """``--run``: value what is missing, with a progress bar on a terminal and a line when done."""
     check_count("--workers", args.workers, 1, MAX_WORKERS)
+    check_name("--run", args.run)
+    check_name("--player", args.player)
     # start-up time: every command module loads for `tcgtui --help`; only this path needs it
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn

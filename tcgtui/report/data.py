@@ -22,6 +22,7 @@ from tcgtui import locales
 from tcgtui.engine import registry
 from tcgtui.engine.decision_facts import DecisionFacts
 from tcgtui.errors import UserError
+from tcgtui.limits import check_name
 from tcgtui.report.seats import flagged_runs, round_robin_runs
 from tcgtui.store import FINISHED, Store
 from tcgtui.store import queries
@@ -89,7 +90,7 @@ def run_ids(store: Store, names: list[str] | None) -> list[int] | None:
         return None
     ids = []
     for name in names:
-        run = store.run(name)
+        run = store.run(check_name("--run", name))
         if run is None:
             known = ", ".join(r.name for r in store.runs()) or "-"
             raise UserError(locales.load().t("cmd_report.errors.unknown_run", run=name, known=known))
