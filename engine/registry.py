@@ -219,6 +219,9 @@ class Reference:
     # asked)``, working until ``stop()`` and answering from the work it completed (depths, say: done
     # of asked).  Only the TUI stops it, while a person waits; the bench plays ``policy``.
     anytime: Callable[[Any, int | None], Callable[[Any, Any, Callable[[], bool]], tuple[Any, int, int]]] | None = None
+    # Its policy runs on the game's compiled search (``GameSpec.fast``): the TUI loads that before
+    # the game as it does for the search players, so the first decision does not wait for it.
+    fast: bool = False
 
 
 @dataclass(frozen=True)

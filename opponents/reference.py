@@ -10,11 +10,18 @@ whose game offers it ``anytime`` plays that instead: it works until the budget
 is spent and answers from what it completed (the deepest finished depth of
 ``ab:D``), and the decision records the budget and whether it cut the work
 (``budget_cut``, ``done`` of ``asked``).  The bench gives none: full depth.
+
+A reference that decides on the game's compiled search (``Reference.fast``)
+is, while the TUI still loads that (``compiled`` not set: a new install's
+compile), stood in for by flat Monte Carlo on the game's interim path within
+the budget, and the decision says so (``stand_in``), so nobody waits for a
+compile.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
@@ -26,12 +33,15 @@ from tcgtui.opponents.base import Agent, AgentError, Decision, SeatContext, game
 from tcgtui.opponents.search import Budget
 from tcgtui.opponents.spec import AgentSpec
 
+STAND_IN_K = 1000  # the stand-in's playouts per move (``mc:1000``), cut by the budget
+
 
 class ReferenceAgent(Agent):
-    def __init__(self, spec: AgentSpec, budget: Budget | None = None) -> None:
+    def __init__(self, spec: AgentSpec, budget: Budget | None = None, compiled: threading.Event | None = None) -> None:
         self.parsed = spec
         self.spec = str(spec)
         self.budget = budget
+        self.compiled = compiled  # None: the compiled path may be loaded at any time
 
     def start(self, ctx: SeatContext) -> None:
         super().start(ctx)
@@ -49,11 +59,21 @@ class ReferenceAgent(Agent):
         )
         self.omniscient = ref.sees_state
         self._true_state: Any = None
+        self.stand_in: Agent | None = None
+        if ref.fast and self.compiled is not None:
+            # a stand-in is built only where the compiled path may still be loading (the TUI)
+            from tcgtui.opponents.montecarlo import MonteCarloAgent
+
+            self.stand_in = MonteCarloAgent(STAND_IN_K, compiled=self.compiled, interim_budget=self.budget)
+            self.stand_in.start(ctx)
 
     def see_state(self, state: Any) -> None:
         self._true_state = state
 
     async def decide(self, obs: Any, events: list[Event]) -> Decision:
+        if self.stand_in is not None and not self.compiled.is_set():  # type: ignore[union-attr]
+            decision = await self.stand_in.decide(obs, events)
+            return Decision(decision.move, {**decision.info, "stand_in": self.stand_in.spec})
         if self.omniscient:
             state, self._true_state = self._true_state, None
             if state is None:

@@ -67,7 +67,7 @@ def _reference(spec: AgentSpec, options: dict[str, Any]) -> Agent:
     # each kind's module is loaded only when that kind is built (start-up time)
     from tcgtui.opponents.reference import ReferenceAgent
 
-    return ReferenceAgent(spec, budget=_budget(options))
+    return ReferenceAgent(spec, budget=_budget(options), compiled=options.get("compiled"))
 
 
 # Kinds a sweep can build (a person plays through ``tcgtui play``); references are added per game.

@@ -175,3 +175,33 @@ def test_judged_values_see_only_what_the_decider_sees(game_id):
         key = f"{name}:{min(int(k), 40)}" if k.isdigit() else key       # a test's budget: oracle:400 is seconds
         evaluator = resolve(spec, game, key)
         assert evaluator.values(state, 9) == evaluator.values(twin, 9), key
+
+
+REFERENCES = [(g, r.name) for g in GAMES for r in registry.get(g).references if not r.sees_state]
+
+
+@pytest.mark.parametrize(("game_id", "name"), REFERENCES)
+def test_reference_players_decide_from_their_seats_observation(game_id, name):
+    """Every reference player that is not declared omniscient (``sees_state``) picks the same move,
+    from the same seed, in the true state and in a re-deal of everything its seat cannot see
+    (the card game's ``nmc``, the grid games' ``ab`` and ``perfect``...).  A small budget: the
+    property is the policy's, not its depth's."""
+    spec, game = make(game_id)
+    ref = spec.reference(name)
+    arg = min(ref.default_arg or 1, 4) if ref.takes_arg else None
+    choose = ref.policy(game, arg)
+    state = game.new_state(5)
+    rng = random.Random(5)
+    decided = 0
+    text = spec.info.moves == TEXT   # moves typed, not listed (the puzzle duels): the opening position
+    for step in range(1 if text else 10):
+        if state.is_terminal():
+            break
+        seat = state.current_player
+        twin = game.resample(state.observation(seat), random.Random(step))
+        if text or len(state.legal_moves()) > 1:
+            assert choose(state, random.Random(step)) == choose(twin, random.Random(step)), step
+            decided += 1
+        if not text:
+            state.apply(rng.choice(state.legal_moves()))
+    assert decided, f"{game_id}: no decision between two moves in 10 plies"

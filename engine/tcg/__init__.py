@@ -189,13 +189,29 @@ SEED_REFERENCES = (
 
 
 def _nested_policy(game, arg):
-    """``nmc:K`` (engine/tcg/nested.py): flat Monte Carlo with playouts played by ``mc:2``."""
+    """``nmc:K`` (engine/tcg/nested.py): flat Monte Carlo with playouts played by ``mc:5``."""
     from tcgtui.engine.tcg.nested import policy
 
     return policy(game, arg)
 
 
-NESTED = Reference("nmc", _nested_policy, takes_arg=True, default_arg=100, max_arg=10_000, protocol=TCGTUI)
+def _nested_anytime(game, arg):
+    """``nmc:K`` under a person's time budget: the playouts it finished in time."""
+    from tcgtui.engine.tcg.nested import anytime
+
+    return anytime(game, arg)
+
+
+NESTED = Reference(
+    "nmc",
+    _nested_policy,
+    takes_arg=True,
+    default_arg=100,
+    max_arg=10_000,
+    protocol=TCGTUI,
+    anytime=_nested_anytime,
+    fast=True,
+)
 
 # The report shows the card game's sections in this order, always (its layout predates the arena).
 REPORT_LAYOUT = ("win_rates", "decay", "language_gap", "summary", "error_patterns", "quarters", "llm")

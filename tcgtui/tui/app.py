@@ -297,8 +297,10 @@ class ArenaApp(App[None]):
         if kind in SEARCH_KINDS:
             options["compiled"] = self.search_ready     # until then it searches on the interim path,
             options["interim_budget"] = INTERIM_BUDGET_S  # answering within its budget
-        elif HUMAN in seats and self.game.spec.reference(kind) is not None:
+        elif HUMAN in seats and (ref := self.game.spec.reference(kind)) is not None:
             options["interim_budget"] = INTERIM_BUDGET_S  # a deep reference search answers within it too
+            if ref.fast:
+                options["compiled"] = self.search_ready  # and one on the compiled path has a stand-in meanwhile
         return make_agent(spec, **options)
 
     def on_unmount(self) -> None:

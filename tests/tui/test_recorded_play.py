@@ -15,7 +15,7 @@ from textual.widgets import Input
 from tcgtui.engine.tcg import TcgGame
 from tcgtui.opponents.registry import make_agent
 from tcgtui import config
-from tcgtui.games.tcg.campaign import LADDER
+from tcgtui.games.tcg.campaign import LADDER, open_campaign
 from tcgtui.cli import build_parser, main
 from tcgtui.commands import play as play_command
 from tcgtui.commands import watch as watch_command
@@ -63,7 +63,7 @@ async def test_a_campaign_game_quit_midway_and_resumed_is_recorded_once(db: Path
         app = app_for(store, "--campaign", "--campaign-games", "1", "--name", "ada")
         async with app.run_test(size=(120, 40)) as pilot:
             assert await play_moves(pilot, app, moves=3) == 3
-            assert "ladder 1/6" in screen_text(app)
+            assert f"ladder 1/{len(LADDER)}" in screen_text(app)
             assert "--resume" in (await _quit_question(pilot, app))
             await pilot.press("y")
             await pilot.pause()
@@ -80,10 +80,10 @@ async def test_a_campaign_game_quit_midway_and_resumed_is_recorded_once(db: Path
             assert isinstance(app.screen, GameOverScreen)
             result = app.board.session.result
             summary_moves = len(app.board.session.decisions)
-            assert "Ladder: 1 of 6 games played; next: mc:2" in screen_text(app)
+            assert f"Ladder: 1 of {len(LADDER)} games played; next: mc:2" in screen_text(app)
             await pilot.press("r")                                         # the next rung, dealt...
             await settle(pilot, app)
-            assert "ladder 2/6" in screen_text(app) and app.deal.seats.count("mc:2") == 1
+            assert f"ladder 2/{len(LADDER)}" in screen_text(app) and app.deal.seats.count("mc:2") == 1
             await quit_by_keys(pilot, app)                                 # ...and left untouched
         [done] = store.games()
         assert done.id == saved.id and done.status == FINISHED
@@ -217,3 +217,18 @@ async def test_a_grid_game_is_recorded_move_by_move_and_resumed_exactly(db: Path
     with Store(db) as store:
         agents = {g.agent for g in load_games(store, None, game="connect4")}
     assert {"human:ada", "random"} <= agents
+
+
+def test_a_campaign_begun_on_a_shorter_ladder_gains_the_levels_added_on_top(db: Path) -> None:
+    """A person who finished the paper's six levels meets the new top level, on the same deals."""
+    pack = load_pack("community")
+    with Store(db) as store:
+        first = open_campaign(store, "ada", pack, "en", games=1, seed=5)
+        old = {**first.run.config, "ladder": list(LADDER[:-1])}
+        store.update_run_config(first.run.id, old)
+        grown = open_campaign(store, "ada", pack, "en", games=1, seed=99)
+        assert [lvl.opponent for lvl in grown.levels] == list(LADDER)
+        assert grown.seed == 5
+        other = {**first.run.config, "ladder": ["mc:7", "mc:8"]}   # not this ladder's beginning: kept
+        store.update_run_config(first.run.id, other)
+        assert [lvl.opponent for lvl in open_campaign(store, "ada", pack, "en", games=1).levels] == ["mc:7", "mc:8"]

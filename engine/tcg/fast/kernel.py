@@ -1201,6 +1201,60 @@ def mc_playouts(P, base, redeal, seat, moves, first, count, seed, out):
                 out[m, LOSS] += 1
 
 
+@jit("i8(A, A, A, A, U, i8, i8)", outline=True)
+def inner_choice(P, S, T, W, rs, n, k):
+    """The mover's card by ``k`` random playouts per card in hand from ``S`` as it stands (no
+    re-deal: ``S`` is already one), ties broken at random: ``mc:k`` playing inside ``nmc``'s
+    playouts.  ``T`` is scratch."""
+    p = S[S_CUR]
+    h = o_hand(n, p)
+    hn = S[S_HANDN + p]
+    if hn == 1:
+        return S[h]
+    best = S[h]
+    best_v = -1.0
+    for t in range(hn):
+        v = 0.0
+        for _ in range(k):
+            for i in range(S.shape[0]):  # a copy (a slice assignment would need numba's runtime)
+                T[i] = S[i]
+            apply_move(P, T, W, rs, n, S[h + t])
+            o = playout(P, T, W, rs, n)
+            v += 1.0 if o == 1 + p else (0.5 if o == OUT_DRAW else 0.0)
+        v += 1e-3 * np.float64(rng_next(rs) >> np.uint64(11)) / 9007199254740992.0
+        if v > best_v:
+            best_v = v
+            best = S[h + t]
+    return best
+
+
+@entry
+def nmc_playouts(P, base, seat, moves, first, count, seed, inner, out):
+    """``nmc``'s playouts ``first .. first+count-1`` of each move: playout j re-deals from stream
+    (seed, j), the same re-deal for every move (the cards are compared on the same worlds), plays
+    the move, and both sides play on by ``inner_choice`` to the end.  ``out[m]``: wins, draws,
+    losses for ``seat``."""
+    n = P[P_N]
+    S = np.zeros(state_len(n), dtype=np.int64)
+    T = np.zeros(state_len(n), dtype=np.int64)
+    W = np.zeros(work_len(n), dtype=np.int64)
+    rs = np.zeros(1, dtype=np.uint64)
+    for j in range(first, first + count):
+        for m in range(moves.shape[0]):
+            rng_seed(rs, seed, 0, j)
+            determinize(P, base, S, W, rs, n)
+            apply_move(P, S, W, rs, n, moves[m])
+            while S[S_OUT] == OUT_NONE:
+                apply_move(P, S, W, rs, n, inner_choice(P, S, T, W, rs, n, inner))
+            o = S[S_OUT]
+            if o == OUT_DRAW:
+                out[m, DRAW] += 1
+            elif o == 1 + seat:
+                out[m, WIN] += 1
+            else:
+                out[m, LOSS] += 1
+
+
 @jit("void(A, A, i8, i8)", outline=True)
 def observe(S, O, n, me):
     """What seat ``me`` sees of state ``S``, as ``encode.encode_observation`` writes it."""

@@ -25,6 +25,7 @@ from tcgtui.engine.tcg.fast.kernel import (
     cur_power,
     deal,
     determinize,
+    inner_choice,
     obs_len,
     observe,
     playout,
@@ -52,8 +53,8 @@ from tcgtui.engine.tcg.fast.layout import (
 study = njit(cache=False, nogil=True)
 
 # the variants (``duel``'s ``kinds``)
-MC, PEEK, HANDS, HEAVY, NESTED, PAIRED = range(6)
-KINDS = {"mc": MC, "peek": PEEK, "hands": HANDS, "heavy": HEAVY, "nested": NESTED, "paired": PAIRED}
+MC, PEEK, HANDS, HEAVY, NESTED, PAIRED, HALVING = range(7)
+KINDS = {"mc": MC, "peek": PEEK, "hands": HANDS, "heavy": HEAVY, "nested": NESTED, "paired": PAIRED, "halving": HALVING}
 BIG = 1.0e6
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53: 53 random bits to a float in [0, 1)
 
@@ -96,27 +97,70 @@ def greedy_card(P, S, T, W, rs, n, eps):
 
 
 @study
-def nested_card(P, S, T, W, rs, n, k2):
-    """The mover's card by ``k2`` random playouts per card from ``S`` (ties broken at random)."""
-    p = S[S_CUR]
-    h = SH + (2 + p) * n
-    hn = S[S_HANDN + p]
-    if hn == 1:
-        return S[h]
-    best = S[h]
-    best_v = -1.0
+def halving_choice(P, O, S, T, W, rs, n, k, arg, truth, vals):
+    """Nested playouts (``arg`` random playouts per card inside) spread by sequential halving:
+    the budget of k playouts per distinct card goes in rounds to the better half of the cards
+    still in, and playout j of every card starts from the same re-deal (j counts across rounds)."""
+    me = O[0]
+    h = SH + (2 + me) * n
+    hn = truth[S_HANDN + me]
+    alive = np.zeros(hn, dtype=np.int64)
+    m = 0
     for t in range(hn):
-        v = 0.0
-        for _ in range(k2):
-            T[:] = S
-            apply_move(P, T, W, rs, n, S[h + t])
-            o = playout(P, T, W, rs, n)
-            v += 1.0 if o == 1 + p else (0.5 if o == OUT_DRAW else 0.0)
-        v += 1e-3 * (rng_next(rs) >> np.uint64(11)) * _UNIT
-        if v > best_v:
-            best_v = v
-            best = S[h + t]
-    return best
+        c = truth[h + t]
+        vals[t] = -1.0
+        seen = False
+        for u in range(t):
+            seen = seen or P[card_row(P, truth[h + u]) + C_CARD] == P[card_row(P, c) + C_CARD]
+        if not seen:
+            alive[m] = t
+            m += 1
+    if m == 1:
+        return truth[h + alive[0]]
+    total = np.zeros(hn)
+    count = np.zeros(hn)
+    rounds = 0
+    left = m
+    while left > 1:
+        rounds += 1
+        left = (left + 1) // 2
+    budget = k * m
+    base = np.int64(rng_next(rs) >> np.uint64(1))
+    rd = np.zeros(1, dtype=np.uint64)
+    done = 0
+    left = m
+    while True:
+        each = max(1, budget // (left * rounds))
+        for i in range(left):
+            t = alive[i]
+            c = truth[h + t]
+            for j in range(done, done + each):
+                rng_seed(rd, base, 0, j)
+                determinize(P, O, S, W, rd, n)
+                apply_move(P, S, W, rd, n, c)
+                while S[S_OUT] == OUT_NONE:
+                    apply_move(P, S, W, rd, n, inner_choice(P, S, T, W, rd, n, arg))
+                o = S[S_OUT]
+                total[t] += 1.0 if o == 1 + me else (0.5 if o == OUT_DRAW else 0.0)
+                count[t] += 1.0
+        done += each
+        if left == 1:
+            break
+        # the better half stays (insertion sort of the survivors by mean, best first)
+        for i in range(1, left):
+            t = alive[i]
+            u = i
+            while u > 0 and total[alive[u - 1]] / count[alive[u - 1]] < total[t] / count[t]:
+                alive[u] = alive[u - 1]
+                u -= 1
+            alive[u] = t
+        left = (left + 1) // 2
+        if left == 1:
+            break
+    for t in range(hn):
+        if count[t] > 0:
+            vals[t] = total[t] / count[t]
+    return truth[h + alive[0]]
 
 
 @study
@@ -124,6 +168,8 @@ def flat_choice(P, O, S, T, W, rs, n, kind, k, arg, eps, truth, vals):
     """One variant's decision for the seat of observation ``O``: k playouts per distinct card.
     ``truth`` is read only by PEEK and HANDS (and for the hand, which ``O`` holds too).
     ``vals[t]`` gets hand position t's mean score (-1 for a second copy of a card)."""
+    if kind == HALVING:
+        return halving_choice(P, O, S, T, W, rs, n, k, arg, truth, vals)
     me = O[0]
     h = SH + (2 + me) * n
     hn = truth[S_HANDN + me]
@@ -155,7 +201,7 @@ def flat_choice(P, O, S, T, W, rs, n, kind, k, arg, eps, truth, vals):
                     apply_move(P, S, W, rs, n, greedy_card(P, S, T, W, rs, n, eps))
             elif kind == NESTED:
                 while S[S_OUT] == OUT_NONE:
-                    apply_move(P, S, W, rs, n, nested_card(P, S, T, W, rs, n, arg))
+                    apply_move(P, S, W, rs, n, inner_choice(P, S, T, W, rs, n, arg))
             else:
                 playout(P, S, W, rs, n)
             o = S[S_OUT]

@@ -18,7 +18,7 @@ import numpy as np
 from tcgtui.engine.tcg import Pack, TcgGame
 from tcgtui.engine.tcg.fast import layout as L
 from tcgtui.engine.tcg.fast.encode import encode_observation, encode_state, observed_slots
-from tcgtui.engine.tcg.fast.kernel import DRAW, LOSS, WIN, ismcts_iterate, mc_playouts
+from tcgtui.engine.tcg.fast.kernel import DRAW, LOSS, WIN, ismcts_iterate, mc_playouts, nmc_playouts
 
 __all__ = [
     "DRAW",
@@ -178,7 +178,7 @@ def run_tree(task: TreeTask) -> np.ndarray:
 
 
 def warm_up(game: TcgGame | Pack) -> None:
-    """Compile both search loops now, with one playout and one iteration.
+    """Compile the search loops now, with one playout, one iteration and one nested playout.
 
     numba compiles them on first use (about 20 s on a new install, under 1 s once
     its cache is on disk); the TUI calls this in a thread at start, so a person's
@@ -191,3 +191,4 @@ def warm_up(game: TcgGame | Pack) -> None:
     moves = move_index(program, state.observation(seat), state.legal_moves())
     run_playouts(PlayoutBatch(program.code, obs, True, seat, moves, 0, 1, 0))
     run_tree(TreeTask(program.code, obs, seat, moves, 1, 0, 1.0))
+    nmc_playouts(program.code, obs, seat, moves[:1], 0, 1, 0, 1, np.zeros((1, 3), dtype=np.int64))

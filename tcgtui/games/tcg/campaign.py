@@ -24,7 +24,9 @@ from tcgtui.store import FINISHED, IN_PROGRESS, GameRow, Run, Store
 from tcgtui.deals import Deal, Note, person_deal
 from tcgtui.play_config import Settings
 
-LADDER = ("mc:1", "mc:2", "mc:5", "mc:10", "mc:100", "mc:1000")
+# The paper's ladder, then the strongest honest player here (docs/ladder.md), which answers a person
+# within the TUI's budget.  A campaign begun on the paper's ladder alone gains the new top level.
+LADDER = ("mc:1", "mc:2", "mc:5", "mc:10", "mc:100", "mc:1000", "nmc:100")
 DEFAULT_GAMES = 3
 KIND = "campaign"
 
@@ -81,7 +83,7 @@ def open_campaign(store: Store, handle: str, pack: Pack, lang: str, games: int =
               "lang": lang, "seed": seed, "pack": {"id": pack.id, "hash": pack.hash}}
     if run is None:
         run = store.create_run(name, config, kind=KIND)
-    elif run.config.get("games_per_level") != games:
+    elif run.config.get("games_per_level") != games or _grown(run.config.get("ladder")):
         config["seed"] = run.config["seed"]
         store.update_run_config(run.id, config)
         run = store.run(name) or run
@@ -111,6 +113,11 @@ def unfinished_game(store: Store, campaign: Campaign) -> GameRow | None:
 def card_source(pack_source: str) -> dict[str, Any]:
     """What --resume needs to rebuild a card game: its pack as --pack said it."""
     return {"game": "tcg", "params": {"pack": pack_source}}
+
+
+def _grown(stored: Any) -> bool:
+    """Whether the stored ladder is this one's beginning: levels were added on top since."""
+    return isinstance(stored, list) and len(stored) < len(LADDER) and tuple(stored) == LADDER[: len(stored)]
 
 
 @dataclass

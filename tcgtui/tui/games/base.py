@@ -47,6 +47,13 @@ NOTICE_S = 8                           # the compile notice: read once, then out
 OVER_KEYS = [("R", "ui.keys.rematch", "rematch"), ("?", "ui.keys.rules", "rules"),
              ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 
+def uses_fast(spec: Any, kind: str) -> bool:
+    """Whether players of ``kind`` decide on the game's compiled search: the search players, and
+    a reference that declares it (``Reference.fast``: the card game's ``nmc``)."""
+    ref = spec.reference(kind)
+    return kind in SEARCH_KINDS or (ref is not None and ref.fast)
+
+
 Column = tuple[str, int, list[str]]     # a game-over table column: title key, minimum width, a value per seat
 
 
@@ -100,7 +107,7 @@ class GameScreen(LocalizedScreen[None]):
         happens, that it happens once and that the opponent plays meanwhile (on the interim
         path); the code is then loaded from the cache in a thread (about 1 s)."""
         spec = game.spec
-        if spec.fast is None or not any(s != HUMAN and parse_spec(s).kind in SEARCH_KINDS for s in seats):
+        if spec.fast is None or not any(s != HUMAN and uses_fast(spec, parse_spec(s).kind) for s in seats):
             host.search_ready.set()
             return
         host.search_ready.clear()

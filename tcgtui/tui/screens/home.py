@@ -47,7 +47,8 @@ from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
 from tcgtui.tui.widgets.title import TitleBar, game_text, titled
 
-SEARCH = ("mc:100", "mc:1000", "mcts:1000", "random")     # mc:100 first: the default of tcgtui play
+# mc:100 first: the default of tcgtui play; nmc:100, the strongest (docs/ladder.md), answers within the budget
+SEARCH = ("mc:100", "mc:1000", "mcts:1000", "nmc:100", "random")
 LLM = "llm:"
 ALONE = "-"           # a one-seat game (Eleusis): the person plays alone
 CAMPAIGN = "campaign"     # the game's ladder, where it has one (GameInfo.campaign; tcgtui play --campaign)
@@ -444,6 +445,8 @@ class HomeScreen(LocalizedScreen[None]):
             text = self.tr("hub.campaign_about")
         elif opponents.value == HUMAN:
             text = self.tr("hub.people_about")
+        elif self.catalog.has(key := f"hub.about_{opponents.value.partition(':')[0]}"):
+            text = self.tr(key)       # a player worth a word (nmc)
         else:
             text = game_text(self.catalog, games.value, "description")
         about.render = lambda: Para(text, d, "italic")  # type: ignore[method-assign]

@@ -1,53 +1,69 @@
-"""Decision time of ``nmc:K`` (engine/tcg/nested.py) over the same mid-game positions as mc_decision.
+"""Decision time of ``nmc:K`` (engine/tcg/nested.py) along whole games, as the bench and a person meet it.
 
-The player runs on one core (its playouts play ``mc:2`` at every turn, so it
-spends far more per playout than ``mc:K``); its first decision, which compiles
-the loops (some seconds), is left out.
+Its playouts play ``mc:5`` at every turn, so a decision costs most in the
+opening, when the playouts are longest: the figures are over every decision
+between two cards or more in whole games against ``mc:100`` (seats
+alternating), not over mid-game positions.  ``nmc:100`` under the TUI's time
+budget is the wait a person has.  One core; the compiled loop is loaded before
+the clock starts.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections import Counter
 
 import numpy as np
 
 from tcgtui import locales
 from tcgtui.engine.tcg import TcgGame
+from tcgtui.engine.tcg.fast.search import warm_up
 from tcgtui.games.tcg.packs import load_pack
-from tcgtui.opponents.base import SeatContext
-from tcgtui.opponents.registry import make_agent
+from tcgtui.match import run_match
 from tcgtui.measure import Metric, PerfOptions
-from tcgtui.games.tcg.perf._positions import midgame_positions
+from tcgtui.opponents.registry import make_agent
+from tcgtui.opponents.search import INTERIM_BUDGET_S
 
 NAME = "nmc_decision"
 ORDER = 21
 SPECS = ("nmc:100", "nmc:300")
+OPPONENT = "mc:100"
 
 
-async def _times(spec: str, positions, pack) -> list[float]:
-    agent = make_agent(spec)
-    out = []
-    for i, state in enumerate([positions[0], *positions]):   # the first one compiles
-        seat = state.current
-        agent.start(SeatContext(seat, i, game=TcgGame(pack)))
-        started = time.perf_counter()
-        await agent.decide(state.observation(seat), [])
-        out.append(time.perf_counter() - started)
-    return out[1:]
+def _seconds(game: TcgGame, spec: str, games: int, seed: int, budget: float | None) -> list[float]:
+    """Wall seconds of each of ``spec``'s decisions between two cards or more, over ``games`` games."""
+    out: list[float] = []
+    for g in range(games):
+        options = {"interim_budget": budget} if budget else {}
+        player = make_agent(spec, **options)
+        agents = (player, make_agent(OPPONENT)) if g % 2 == 0 else (make_agent(OPPONENT), player)
+        result = asyncio.run(run_match(game, seed + g, agents))
+        state = game.new_state(seed + g)        # replayed, to know where there was a choice
+        for d in result.decisions:
+            if d.seat == g % 2 and len(state.legal_moves()) > 1:
+                out.append(d.seconds)
+            state.apply(d.move)
+    return out
+
+
+def _metrics(text, key: str, note_key: str, seconds: list[float], **params) -> list[Metric]:
+    ms = np.array(seconds) * 1000
+    note = text.t(note_key, decisions=len(ms), **params)
+    return [Metric(f"{key}_p50", float(np.percentile(ms, 50)), "ms", note),
+            Metric(f"{key}_p95", float(np.percentile(ms, 95)), "ms", note),
+            Metric(f"{key}_max", float(ms.max()), "ms", note)]
 
 
 def run(options: PerfOptions) -> list[Metric]:
     text = locales.load()
-    pack = load_pack("community")
-    positions = midgame_positions(pack, 5 if options.quick else 30, options.seed)
-    sizes = ", ".join(f"{k}:{v}" for k, v in sorted(Counter(len(s.legal_moves()) for s in positions).items()))
+    game = TcgGame(load_pack("community"))
+    warm_up(game)
+    games = 2 if options.quick else 6
     metrics = []
-    for spec in SPECS:
-        ms = np.array(asyncio.run(_times(spec, positions, pack))) * 1000
-        note = text.t("perf_opponents.decision", spec=spec, positions=len(positions), sizes=sizes, workers=1)
-        key = spec.replace(":", "_")
-        metrics += [Metric(f"{key}_p50", float(np.percentile(ms, 50)), "ms", note),
-                    Metric(f"{key}_p95", float(np.percentile(ms, 95)), "ms", note)]
+    for spec in SPECS[:1] if options.quick else SPECS:
+        seconds = _seconds(game, spec, games, options.seed, None)
+        metrics += _metrics(text, spec.replace(":", "_"), "perf_opponents.nmc_games", seconds, spec=spec,
+                            games=games, opponent=OPPONENT)
+    seconds = _seconds(game, SPECS[0], games, options.seed, INTERIM_BUDGET_S)
+    metrics += _metrics(text, f"{SPECS[0].replace(':', '_')}_tui_wait", "perf_opponents.nmc_wait", seconds,
+                        spec=SPECS[0], games=games, opponent=OPPONENT, budget=INTERIM_BUDGET_S)
     return metrics
