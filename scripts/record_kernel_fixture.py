@@ -105,12 +105,24 @@ def ismcts(pack) -> dict:
     return {"moves": moves, "root": root.tolist()}
 
 
+def nmc_counts(pack) -> dict:
+    """nmc's nested playouts (mc:5 inside) from one position: 12 per move, on the kernel's own streams."""
+    program = L.compile_pack(pack)
+    state = midgame_positions(pack, 1, POSITIONS_SEED + 300)[0]
+    obs = state.observation(state.current)
+    moves = sorted(set(state.legal_moves()))
+    out = np.zeros((len(moves), 3), dtype=np.int64)
+    R.nmc_playouts(program.code, search.encode(program, obs), state.current,
+                   search.move_index(program, obs, moves), 0, 12, 23, 5, out)
+    return {"moves": moves, "counts": out.tolist()}
+
+
 def record() -> dict:
     pack = load_pack("community")
     return {"about": "made by scripts/record_kernel_fixture.py; checked by tests/test_kernel_streams.py",
             "positions": {"pack": "community", "count": POSITIONS, "seed": POSITIONS_SEED, "k": K},
             "mc": mc_counts(pack), "peek": peek_counts(pack), "random_games": tallies(pack),
-            "mc_games": mc_games(pack), "ismcts": ismcts(pack)}
+            "mc_games": mc_games(pack), "ismcts": ismcts(pack), "nmc": nmc_counts(pack)}
 
 
 if __name__ == "__main__":

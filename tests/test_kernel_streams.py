@@ -43,3 +43,7 @@ def test_random_game_tallies_are_unchanged(recorder, recorded, community):
 def test_mc_games_and_ismcts_are_unchanged(recorder, recorded, community):
     assert recorder.mc_games(community) == recorded["mc_games"]
     assert recorder.ismcts(community) == recorded["ismcts"]
+
+
+def test_nmc_nested_playouts_are_unchanged(recorder, recorded, community):
+    assert recorder.nmc_counts(community) == recorded["nmc"]

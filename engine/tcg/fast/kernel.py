@@ -1176,6 +1176,17 @@ WIN, DRAW, LOSS = 0, 1, 2
 _TREE_STREAM = 0x7EE5  # keeps tree iterations off the playouts' streams
 
 
+@jit("void(i8[:, ::1], i8, i8, i8)")
+def tally(out, m, outcome, seat):
+    """Count a playout's ``outcome`` code for move ``m`` as a win, draw or loss of ``seat``."""
+    if outcome == OUT_DRAW:
+        out[m, DRAW] += 1
+    elif outcome == 1 + seat:
+        out[m, WIN] += 1
+    else:
+        out[m, LOSS] += 1
+
+
 @entry
 def mc_playouts(P, base, redeal, seat, moves, first, count, seed, out):
     """For each move, playouts ``first .. first+count-1``: re-deal (or copy), play it, play on."""
@@ -1192,13 +1203,7 @@ def mc_playouts(P, base, redeal, seat, moves, first, count, seed, out):
             else:
                 S[:] = base
             apply_move(P, S, W, rs, n, c)
-            o = playout(P, S, W, rs, n)
-            if o == OUT_DRAW:
-                out[m, DRAW] += 1
-            elif o == 1 + seat:
-                out[m, WIN] += 1
-            else:
-                out[m, LOSS] += 1
+            tally(out, m, playout(P, S, W, rs, n), seat)
 
 
 @jit("i8(A, A, A, A, U, i8, i8)", outline=True)
@@ -1246,13 +1251,7 @@ def nmc_playouts(P, base, seat, moves, first, count, seed, inner, out):
             apply_move(P, S, W, rs, n, moves[m])
             while S[S_OUT] == OUT_NONE:
                 apply_move(P, S, W, rs, n, inner_choice(P, S, T, W, rs, n, inner))
-            o = S[S_OUT]
-            if o == OUT_DRAW:
-                out[m, DRAW] += 1
-            elif o == 1 + seat:
-                out[m, WIN] += 1
-            else:
-                out[m, LOSS] += 1
+            tally(out, m, S[S_OUT], seat)
 
 
 @jit("void(A, A, i8, i8)", outline=True)

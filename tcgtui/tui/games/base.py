@@ -47,6 +47,7 @@ NOTICE_S = 8                           # the compile notice: read once, then out
 OVER_KEYS = [("R", "ui.keys.rematch", "rematch"), ("?", "ui.keys.rules", "rules"),
              ("L", "ui.keys.language", "language"), ("Q", "ui.keys.quit", "quit_game")]
 
+
 def uses_fast(spec: Any, kind: str) -> bool:
     """Whether players of ``kind`` decide on the game's compiled search: the search players, and
     a reference that declares it (``Reference.fast``: the card game's ``nmc``)."""

@@ -16,7 +16,6 @@ import numpy as np
 
 from tcgtui import locales
 from tcgtui.engine.tcg import TcgGame
-from tcgtui.engine.tcg.fast.search import warm_up
 from tcgtui.games.tcg.packs import load_pack
 from tcgtui.match import run_match
 from tcgtui.measure import Metric, PerfOptions
@@ -54,6 +53,9 @@ def _metrics(text, key: str, note_key: str, seconds: list[float], **params) -> l
 
 
 def run(options: PerfOptions) -> list[Metric]:
+    # the compiled kernel loads here, not when `tcgtui perf --help` lists this module
+    from tcgtui.engine.tcg.fast.search import warm_up
+
     text = locales.load()
     game = TcgGame(load_pack("community"))
     warm_up(game)
