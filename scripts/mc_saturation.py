@@ -39,7 +39,8 @@ def player(text: str) -> tuple[int, int, int, float]:
         sys.exit(f"{text!r} is not a player; expected VARIANT:K[:ARG] with VARIANT one of {', '.join(KINDS)}")
     try:
         eps = float(arg) if name == "heavy" and arg else 0.0
-        whole = int(arg) if name in ("nested", "halving") and arg else (1 if name in ("nested", "halving") else 0)
+        nested = name in ("nested", "halving")
+        whole = (int(arg) if arg else 1) if nested else 0
     except ValueError:
         sys.exit(f"{text!r}: the argument after K must be a number")
     return KINDS[name], int(k), whole, eps

@@ -144,8 +144,6 @@ def halving_choice(P, O, S, T, W, rs, n, k, arg, truth, vals):
                 total[t] += 1.0 if o == 1 + me else (0.5 if o == OUT_DRAW else 0.0)
                 count[t] += 1.0
         done += each
-        if left == 1:
-            break
         # the better half stays (insertion sort of the survivors by mean, best first)
         for i in range(1, left):
             t = alive[i]
@@ -155,7 +153,7 @@ def halving_choice(P, O, S, T, W, rs, n, k, arg, truth, vals):
                 u -= 1
             alive[u] = t
         left = (left + 1) // 2
-        if left == 1:
+        if left == 1:  # the last round was between two
             break
     for t in range(hn):
         if count[t] > 0:
