@@ -21,7 +21,7 @@ def test_first_answer_times_every_search_and_reference_player_home_offers_and_th
         offered = {s for s in opponents_for(game) if s.split(":")[0] in ("mc", "mcts", "nmc", "ab", "perfect", "threats")}
         assert offered and offered | {DEFAULT_VS} == {s for g, s in timed if g == game}, game
     assert ("connect4", "ab:14") in timed and ("gomoku", "mc:1000") in timed and ("tcg", "mcts:1000") in timed
-    assert ("tcg", "nmc:100") in timed
+    assert ("tcg", "nmc:200") in timed
     assert not any(s.startswith(("random", "llm", "human")) for _, s in timed)
     assert all(registry.get(g).info.seats == 2 for g in games)
 

@@ -24,9 +24,9 @@ from tcgtui.store import FINISHED, IN_PROGRESS, GameRow, Run, Store
 from tcgtui.deals import Deal, Note, person_deal
 from tcgtui.play_config import Settings
 
-# The paper's ladder, then the strongest honest player here (docs/ladder.md), which answers a person
-# within the TUI's budget.  A campaign begun on the paper's ladder alone gains the new top level.
-LADDER = ("mc:1", "mc:2", "mc:5", "mc:10", "mc:100", "mc:1000", "nmc:100")
+# The paper's ladder, then the two rungs above it that answer a person within the TUI's budget
+# (docs/ladder.md).  A campaign begun on a shorter ladder (the paper's alone) gains the levels on top.
+LADDER = ("mc:1", "mc:2", "mc:5", "mc:10", "mc:100", "mc:1000", "nmc:100", "nmc:200")
 DEFAULT_GAMES = 3
 KIND = "campaign"
 

@@ -47,8 +47,9 @@ from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
 from tcgtui.tui.widgets.title import TitleBar, game_text, titled
 
-# mc:100 first: the default of tcgtui play; nmc:100, the strongest (docs/ladder.md), answers within the budget
-SEARCH = ("mc:100", "mc:1000", "mcts:1000", "nmc:100", "random")
+# mc:100 first: the default of tcgtui play; nmc:200, the strongest that answers within a second on one core
+# (docs/ladder.md), within the budget
+SEARCH = ("mc:100", "mc:1000", "mcts:1000", "nmc:200", "random")
 LLM = "llm:"
 ALONE = "-"           # a one-seat game (Eleusis): the person plays alone
 CAMPAIGN = "campaign"     # the game's ladder, where it has one (GameInfo.campaign; tcgtui play --campaign)
