@@ -343,6 +343,9 @@ class BenchHooks:
 
     rounds: Rounds | None = None  # its own protocol of rounds, asked for by its flags
     deal_seed: Callable[[int, int], int] | None = None  # (run seed, game index) -> the deal's seed (a bank: puzzle i)
+    # Its own players that ``tcgtui ladder`` rates above the search players every game has, by
+    # default (the card game: nmc:100, nmc:200), so the default ladder is the scale it ships.
+    rungs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

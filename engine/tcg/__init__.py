@@ -4,6 +4,7 @@ from typing import Any
 
 from tcgtui.engine.protocols import PROTOCOL, SEED, TCGTUI, UPSTREAM, protocol_of
 from tcgtui.engine.registry import (
+    BenchHooks,
     Choices,
     FakeModel,
     GameInfo,
@@ -278,6 +279,7 @@ register(
         files_of=_files_of,
         setup_params=_setup_params,
         store=StoreHooks(move_kind=_move_kind),
+        bench=BenchHooks(rungs=("nmc:100", "nmc:200")),
         report=ReportHooks(
             layout=REPORT_LAYOUT,
             meta=_report_meta,

@@ -32,7 +32,7 @@ def rated(spec: registry.GameSpec) -> bool:
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
     add_game_arguments(p, text, [s for s in registry.games() if rated(s)])
-    p.add_argument("--rungs", default=RUNGS, metavar="SPECS", help=text.t("cmd_ladder.rungs", default=RUNGS))
+    p.add_argument("--rungs", default=None, metavar="SPECS", help=text.t("cmd_ladder.rungs", default=RUNGS))
     p.add_argument("--games", type=int, default=GAMES, metavar="N", help=text.t("cmd_ladder.games", default=GAMES))
     p.add_argument("--seed", type=int, default=0, metavar="N", help=text.t("cmd_ladder.seed"))
     p.add_argument("--run", default=None, metavar="NAME", help=text.t("cmd_ladder.run"))
@@ -61,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(
             text.t("cmd_ladder.not_rated", game=spec.id, games=", ".join(s.id for s in registry.games() if rated(s)))
         )
+    if args.rungs is None:  # the search players every game has, then the game's own (the scale it ships)
+        args.rungs = ",".join((RUNGS, *spec.bench.rungs))
     rungs = [r.strip() for r in args.rungs.split(",") if r.strip()]
     if "random" not in rungs:
         raise UserError(text.t("cmd_ladder.no_zero", rungs=clean(args.rungs)))
