@@ -140,8 +140,19 @@ def test_the_shipped_card_game_scale_is_of_the_pack_as_it_is_now() -> None:
     pack = load_pack("community")
     assert shipped.setup == {"pack": pack.id, "pack_version": pack.version, "pack_hash": pack.hash}
     assert shipped.zero == "random" and shipped.ratings["random"] == 0
-    assert {"random", "mc:1", "mc:10", "mc:100", "mc:1000", "mcts:1000"} <= set(shipped.ratings)
     assert all(len(v) == len(shipped.samples["random"]) for v in shipped.samples.values())
+
+
+def test_the_shipped_card_game_scale_is_what_tcgtui_ladder_builds_by_default() -> None:
+    """Its rungs are the default ladder's, the card game's own players on top, so rerunning
+    ``tcgtui ladder --game tcg`` resumes and refreshes the very scale tcgtui ships."""
+    from tcgtui.commands.ladder import RUNGS
+    from tcgtui.engine import registry
+    [shipped] = sc.shipped("tcg")
+    own = registry.get("tcg").bench.rungs
+    assert own and all(r.startswith("nmc:") for r in own)
+    assert set(shipped.ratings) == {"random", "mc:1", "mc:2", "mc:5", "mc:10", "mc:100", "mc:1000", "mcts:1000", *own}
+    assert f"--rungs {','.join((RUNGS, *own))} " in shipped.command
 
 
 @pytest.mark.parametrize("argv, said", [

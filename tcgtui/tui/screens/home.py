@@ -47,8 +47,8 @@ from tcgtui.tui.widgets import Localized
 from tcgtui.tui.widgets.bars import KeyBar
 from tcgtui.tui.widgets.title import TitleBar, game_text, titled
 
-# mc:100 first: the default of tcgtui play; nmc:200, the strongest that answers within a second on one core
-# (docs/ladder.md), within the budget
+# mc:100 first: the default of tcgtui play; nmc:200, the strongest that never peeks (docs/ladder.md), plays
+# within the budget
 SEARCH = ("mc:100", "mc:1000", "mcts:1000", "nmc:200", "random")
 LLM = "llm:"
 ALONE = "-"           # a one-seat game (Eleusis): the person plays alone
