@@ -31,8 +31,10 @@ def rated(spec: registry.GameSpec) -> bool:
 
 
 def add_arguments(p: argparse.ArgumentParser, text: locales.Catalog) -> None:
-    add_game_arguments(p, text, [s for s in registry.games() if rated(s)])
-    p.add_argument("--rungs", default=None, metavar="SPECS", help=text.t("cmd_ladder.rungs", default=RUNGS))
+    games = [s for s in registry.games() if rated(s)]
+    add_game_arguments(p, text, games)
+    own = "; ".join(f"{s.id}: {','.join(s.bench.rungs)}" for s in games if s.bench.rungs)
+    p.add_argument("--rungs", default=None, metavar="SPECS", help=text.t("cmd_ladder.rungs", default=RUNGS, own=own))
     p.add_argument("--games", type=int, default=GAMES, metavar="N", help=text.t("cmd_ladder.games", default=GAMES))
     p.add_argument("--seed", type=int, default=0, metavar="N", help=text.t("cmd_ladder.seed"))
     p.add_argument("--run", default=None, metavar="NAME", help=text.t("cmd_ladder.run"))
