@@ -9,7 +9,9 @@ game g, deals from the seed.  A player is ``VARIANT:K[:ARG]``: ``mc`` (the ``mc:
 ``peek`` (from the true state, as ``mc:K:peek``), ``hands`` (both hands and tricks known, the
 deck orders re-shuffled), ``paired`` (every card tried on the same K re-deals), ``heavy:K:EPS``
 (playouts by an EPS-greedy one-turn look-ahead for both sides), ``nested:K:K2`` (playouts in
-which both sides play flat Monte Carlo with K2 random playouts per card).
+which both sides play flat Monte Carlo with K2 random playouts per card), ``honest:K:K2`` (the
+same, but the players inside re-deal what they cannot see of the playout's world, as real players
+do, instead of playing on it).
 ``agree K1 K2``: along mc:K1 self-play, how often mc:K1 picks the same card twice, and as mc:K2.
 ``replay K``: mc:K self-play on the same deals twice, with other search streams; how often the
 same seat wins both (the deals that search noise does not change).
@@ -39,7 +41,7 @@ def player(text: str) -> tuple[int, int, int, float]:
         sys.exit(f"{text!r} is not a player; expected VARIANT:K[:ARG] with VARIANT one of {', '.join(KINDS)}")
     try:
         eps = float(arg) if name == "heavy" and arg else 0.0
-        nested = name in ("nested", "halving")
+        nested = name in ("nested", "halving", "honest")
         whole = (int(arg) if arg else 1) if nested else 0
     except ValueError:
         sys.exit(f"{text!r}: the argument after K must be a number")

@@ -1,8 +1,9 @@
 """The flat Monte Carlo variants behind docs/ladder.md see what they claim to see, and replay.
 
-A variant that re-deals (``mc``, ``paired``, ``heavy``, ``nested``) must decide the same when
-the hidden cards of the true state are swapped; ``hands`` may read both hands but not the deck
-orders; ``peek`` reads everything.  Whole games replay from their seed.
+A variant that re-deals (``mc``, ``paired``, ``heavy``, ``nested``, ``honest``) must decide the
+same when the hidden cards of the true state are swapped; ``hands`` may read both hands but not
+the deck orders; ``peek`` reads everything; ``honest``'s players inside the playouts do not read
+the hidden cards of the playout's world either.  Whole games replay from their seed.
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ N = PROGRAM.n
 def decide(kind: int, truth: np.ndarray, obs: np.ndarray, k: int = 6, arg: int = 1, eps: float = 0.3):
     size = L.state_size(N)
     S, T = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+    O = np.zeros(L.obs_size(N), dtype=np.int64)
     W = np.zeros(L.work_size(N), dtype=np.int64)
     rs = np.array([12345], dtype=np.uint64)
     vals = np.zeros(N)
-    card = V.flat_choice(PROGRAM.code, obs, S, T, W, rs, N, kind, k, arg, eps, truth.copy(), vals)
+    card = V.flat_choice(PROGRAM.code, obs, S, T, O, W, rs, N, kind, k, arg, eps, truth.copy(), vals)
     return int(card), vals.round(9).tolist()
 
 
@@ -57,12 +59,29 @@ def reordered_decks(truth: np.ndarray) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("kind", [V.MC, V.PAIRED, V.HEAVY, V.NESTED])
+@pytest.mark.parametrize("kind", [V.MC, V.PAIRED, V.HEAVY, V.NESTED, V.HONEST])
 def test_a_variant_that_re_deals_never_reads_the_hidden_cards(kind):
     for seed in (3, 8):
         truth, obs, opp = position(seed)
         assert decide(kind, truth, obs) == decide(kind, swapped_hand(truth, opp), obs)
         assert decide(kind, truth, obs) == decide(kind, reordered_decks(truth), obs)
+
+
+def test_the_honest_player_inside_a_playout_reads_only_what_its_seat_sees_of_the_world():
+    """``honest_choice`` is handed a whole world; the other hand and both deck orders in it must
+    not change its card (the same random stream), while its own hand does."""
+    def choose(world: np.ndarray) -> int:
+        size = L.state_size(N)
+        T, O = np.zeros(size, dtype=np.int64), np.zeros(L.obs_size(N), dtype=np.int64)
+        W = np.zeros(L.work_size(N), dtype=np.int64)
+        return int(V.honest_choice(PROGRAM.code, world.copy(), T, O, W, np.array([99], dtype=np.uint64), N, 30))
+
+    chosen = set()
+    for seed in (3, 8, 11):
+        truth, _, opp = position(seed)
+        chosen.add(choose(truth))
+        assert choose(truth) == choose(swapped_hand(truth, opp)) == choose(reordered_decks(truth))
+    assert len(chosen) > 1  # not one fixed card whatever the world
 
 
 def test_hands_reads_the_hands_but_not_the_deck_orders_and_peek_reads_both():

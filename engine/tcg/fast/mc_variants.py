@@ -4,7 +4,8 @@ The measurements behind docs/ladder.md (``scripts/mc_saturation.py`` runs them).
 Each variant changes one thing about ``mc:K`` (``kernel.mc_games``): what the
 searcher may see (the true state, or both hands but not the deck orders),
 which re-deals the moves share, or who plays the playouts (a greedy one-turn
-look-ahead, or flat Monte Carlo itself).  Whole games run here, with no
+look-ahead, or flat Monte Carlo itself, on the playout's world or re-dealing it as a
+real player would).  Whole games run here, with no
 agent, store or event loop in the way, so a hundred games of ``mc:1000``
 take a minute or two on one core.
 
@@ -53,8 +54,17 @@ from tcgtui.engine.tcg.fast.layout import (
 study = njit(cache=False, nogil=True)
 
 # the variants (``duel``'s ``kinds``)
-MC, PEEK, HANDS, HEAVY, NESTED, PAIRED, HALVING = range(7)
-KINDS = {"mc": MC, "peek": PEEK, "hands": HANDS, "heavy": HEAVY, "nested": NESTED, "paired": PAIRED, "halving": HALVING}
+MC, PEEK, HANDS, HEAVY, NESTED, PAIRED, HALVING, HONEST = range(8)
+KINDS = {
+    "mc": MC,
+    "peek": PEEK,
+    "hands": HANDS,
+    "heavy": HEAVY,
+    "nested": NESTED,
+    "paired": PAIRED,
+    "halving": HALVING,
+    "honest": HONEST,
+}
 BIG = 1.0e6
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53: 53 random bits to a float in [0, 1)
 
@@ -93,6 +103,40 @@ def greedy_card(P, S, T, W, rs, n, eps):
         if v > best_v:
             best_v = v
             best = S[h + t]
+    return best
+
+
+@study
+def honest_choice(P, S, T, O, W, rs, n, k):
+    """``mc:k`` inside a playout as a real player is: each of its playouts re-deals what the
+    mover's seat cannot see of world ``S`` (``inner_choice`` plays on ``S`` itself, so it knows
+    the deck orders and the other hand of the world it is in); a second copy of a card is not
+    tried again.  ``T`` and ``O`` are scratch."""
+    p = S[S_CUR]
+    h = SH + (2 + p) * n
+    hn = S[S_HANDN + p]
+    if hn == 1:
+        return S[h]
+    observe(S, O, n, p)
+    best = S[h]
+    best_v = -1.0
+    for t in range(hn):
+        c = S[h + t]
+        seen = False
+        for u in range(t):
+            seen = seen or P[card_row(P, S[h + u]) + C_CARD] == P[card_row(P, c) + C_CARD]
+        if seen:
+            continue
+        v = 0.0
+        for _ in range(k):
+            determinize(P, O, T, W, rs, n)
+            apply_move(P, T, W, rs, n, c)
+            o = playout(P, T, W, rs, n)
+            v += 1.0 if o == 1 + p else (0.5 if o == OUT_DRAW else 0.0)
+        v += 1e-3 * np.float64(rng_next(rs) >> np.uint64(11)) * _UNIT
+        if v > best_v:
+            best_v = v
+            best = c
     return best
 
 
@@ -162,7 +206,7 @@ def halving_choice(P, O, S, T, W, rs, n, k, arg, truth, vals):
 
 
 @study
-def flat_choice(P, O, S, T, W, rs, n, kind, k, arg, eps, truth, vals):
+def flat_choice(P, O, S, T, O2, W, rs, n, kind, k, arg, eps, truth, vals):
     """One variant's decision for the seat of observation ``O``: k playouts per distinct card.
     ``truth`` is read only by PEEK and HANDS (and for the hand, which ``O`` holds too).
     ``vals[t]`` gets hand position t's mean score (-1 for a second copy of a card)."""
@@ -200,6 +244,9 @@ def flat_choice(P, O, S, T, W, rs, n, kind, k, arg, eps, truth, vals):
             elif kind == NESTED:
                 while S[S_OUT] == OUT_NONE:
                     apply_move(P, S, W, rs, n, inner_choice(P, S, T, W, rs, n, arg))
+            elif kind == HONEST:
+                while S[S_OUT] == OUT_NONE:
+                    apply_move(P, S, W, rs, n, honest_choice(P, S, T, O2, W, rs, n, arg))
             else:
                 playout(P, S, W, rs, n)
             o = S[S_OUT]
@@ -221,6 +268,7 @@ def duel(P, kinds, ks, args, epss, seed, first, count, salt, out):
     S = np.zeros(state_len(n), dtype=np.int64)
     T = np.zeros(state_len(n), dtype=np.int64)
     O = np.zeros(obs_len(n), dtype=np.int64)
+    O2 = np.zeros(obs_len(n), dtype=np.int64)
     W = np.zeros(work_len(n), dtype=np.int64)
     rs = np.zeros(1, dtype=np.uint64)
     ra = np.zeros(1, dtype=np.uint64)
@@ -235,7 +283,7 @@ def duel(P, kinds, ks, args, epss, seed, first, count, salt, out):
             if G[S_HANDN + p] > 1:
                 who = 0 if p == g % 2 else 1
                 observe(G, O, n, p)
-                c = flat_choice(P, O, S, T, W, ra, n, kinds[who], ks[who], args[who], epss[who], G, vals)
+                c = flat_choice(P, O, S, T, O2, W, ra, n, kinds[who], ks[who], args[who], epss[who], G, vals)
             apply_move(P, G, W, rs, n, c)
         o = G[S_OUT]
         out[g - first] = 0.5 if o == OUT_DRAW else (1.0 if o == 1 + g % 2 else 0.0)
@@ -251,6 +299,7 @@ def agreement(P, k1, k2, seed, first, count, out):
     S = np.zeros(state_len(n), dtype=np.int64)
     T = np.zeros(state_len(n), dtype=np.int64)
     O = np.zeros(obs_len(n), dtype=np.int64)
+    O2 = np.zeros(obs_len(n), dtype=np.int64)
     W = np.zeros(work_len(n), dtype=np.int64)
     rs = np.zeros(1, dtype=np.uint64)
     ra = np.zeros(1, dtype=np.uint64)
@@ -263,13 +312,13 @@ def agreement(P, k1, k2, seed, first, count, out):
         while G[S_OUT] == OUT_NONE:
             p = G[S_CUR]
             observe(G, O, n, p)
-            a = flat_choice(P, O, S, T, W, ra, n, MC, k1, 0, 0.0, G, v1)
+            a = flat_choice(P, O, S, T, O2, W, ra, n, MC, k1, 0, 0.0, G, v1)
             distinct = 0
             for t in range(G[S_HANDN + p]):
                 distinct += 1 if v1[t] >= 0.0 else 0
             if distinct > 1:
-                b = flat_choice(P, O, S, T, W, ra, n, MC, k1, 0, 0.0, G, v2)
-                c = flat_choice(P, O, S, T, W, ra, n, MC, k2, 0, 0.0, G, v2)
+                b = flat_choice(P, O, S, T, O2, W, ra, n, MC, k1, 0, 0.0, G, v2)
+                c = flat_choice(P, O, S, T, O2, W, ra, n, MC, k2, 0, 0.0, G, v2)
                 top = -1.0
                 second = -1.0
                 for t in range(G[S_HANDN + p]):
