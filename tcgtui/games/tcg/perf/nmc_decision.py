@@ -25,7 +25,7 @@ from tcgtui.opponents.search import INTERIM_BUDGET_S
 
 NAME = "nmc_decision"
 ORDER = 21
-SPECS = ("nmc:100", "nmc:200", "nmc:300")
+SPECS = ("nmc:100", "nmc:150", "nmc:200", "nmc:300")
 OPPONENT = "mc:100"
 WAITED = "nmc:200"  # the player whose wait under the TUI's budget is timed
 
