@@ -107,6 +107,16 @@ def greedy_card(P, S, T, W, rs, n, eps):
 
 
 @study
+def repeated(P, S, h, t):
+    """Whether the card at hand position ``t`` (the hand starting at ``S[h]``) is a copy of an
+    earlier one: copies are one move, tried once."""
+    for u in range(t):
+        if P[card_row(P, S[h + u]) + C_CARD] == P[card_row(P, S[h + t]) + C_CARD]:
+            return True
+    return False
+
+
+@study
 def honest_choice(P, S, T, O, W, rs, n, k):
     """``mc:k`` inside a playout as a real player is: each of its playouts re-deals what the
     mover's seat cannot see of world ``S`` (``inner_choice`` plays on ``S`` itself, so it knows
@@ -122,10 +132,7 @@ def honest_choice(P, S, T, O, W, rs, n, k):
     best_v = -1.0
     for t in range(hn):
         c = S[h + t]
-        seen = False
-        for u in range(t):
-            seen = seen or P[card_row(P, S[h + u]) + C_CARD] == P[card_row(P, c) + C_CARD]
-        if seen:
+        if repeated(P, S, h, t):
             continue
         v = 0.0
         for _ in range(k):
@@ -151,12 +158,8 @@ def halving_choice(P, O, S, T, W, rs, n, k, arg, truth, vals):
     alive = np.zeros(hn, dtype=np.int64)
     m = 0
     for t in range(hn):
-        c = truth[h + t]
         vals[t] = -1.0
-        seen = False
-        for u in range(t):
-            seen = seen or P[card_row(P, truth[h + u]) + C_CARD] == P[card_row(P, c) + C_CARD]
-        if not seen:
+        if not repeated(P, truth, h, t):
             alive[m] = t
             m += 1
     if m == 1:
@@ -221,10 +224,7 @@ def flat_choice(P, O, S, T, O2, W, rs, n, kind, k, arg, eps, truth, vals):
     for t in range(hn):
         c = truth[h + t]
         vals[t] = -1.0
-        seen = False
-        for u in range(t):
-            seen = seen or P[card_row(P, truth[h + u]) + C_CARD] == P[card_row(P, c) + C_CARD]
-        if seen:
+        if repeated(P, truth, h, t):
             continue
         v = 0.0
         for j in range(k):
