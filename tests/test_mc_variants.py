@@ -69,7 +69,7 @@ def test_a_variant_that_re_deals_never_reads_the_hidden_cards(kind):
 
 def test_the_honest_player_inside_a_playout_reads_only_what_its_seat_sees_of_the_world():
     """``honest_choice`` is handed a whole world; the other hand and both deck orders in it must
-    not change its card (the same random stream), while its own hand does."""
+    not change its card (the same random stream), and across worlds its card is not one fixed card."""
     def choose(world: np.ndarray) -> int:
         size = L.state_size(N)
         T, O = np.zeros(size, dtype=np.int64), np.zeros(L.obs_size(N), dtype=np.int64)

@@ -4,10 +4,10 @@ The measurements behind docs/ladder.md (``scripts/mc_saturation.py`` runs them).
 Each variant changes one thing about ``mc:K`` (``kernel.mc_games``): what the
 searcher may see (the true state, or both hands but not the deck orders),
 which re-deals the moves share, or who plays the playouts (a greedy one-turn
-look-ahead, or flat Monte Carlo itself, on the playout's world or re-dealing it as a
-real player would).  Whole games run here, with no
-agent, store or event loop in the way, so a hundred games of ``mc:1000``
-take a minute or two on one core.
+look-ahead, or flat Monte Carlo itself, playing on the playout's world or
+re-dealing it as a real player would).  Whole games run here, with no agent,
+store or event loop in the way, so a hundred games of ``mc:1000`` take a
+minute or two on one core.
 
 This module is not cached by numba (``cache=False``): numba checks a cached
 function against its own file only, and the rules it calls live in
@@ -212,7 +212,8 @@ def halving_choice(P, O, S, T, W, rs, n, k, arg, truth, vals):
 def flat_choice(P, O, S, T, O2, W, rs, n, kind, k, arg, eps, truth, vals):
     """One variant's decision for the seat of observation ``O``: k playouts per distinct card.
     ``truth`` is read only by PEEK and HANDS (and for the hand, which ``O`` holds too).
-    ``vals[t]`` gets hand position t's mean score (-1 for a second copy of a card)."""
+    ``vals[t]`` gets hand position t's mean score (-1 for a second copy of a card); ``O2`` is
+    scratch for the players inside HONEST's playouts."""
     if kind == HALVING:
         return halving_choice(P, O, S, T, W, rs, n, k, arg, truth, vals)
     me = O[0]
